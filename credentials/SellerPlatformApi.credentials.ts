@@ -1,0 +1,151 @@
+import type {
+	IAuthenticateGeneric,
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IDataObject,
+	IHttpRequestHelper,
+	Icon,
+	INodeProperties,
+} from 'n8n-workflow';
+
+import {
+	DEFAULT_BASE_URL,
+	DEFAULT_IMPORT_PREFIX,
+	DEFAULT_REQUESTS_PER_MINUTE,
+	DEFAULT_SANDBOX_ORDER_PREFIX,
+	USER_AGENT,
+} from '../nodes/SellerPlatform/transport/constants';
+import { login } from '../nodes/SellerPlatform/transport/login';
+
+export class SellerPlatformApi implements ICredentialType {
+	name = 'sellerPlatformApi';
+
+	displayName = 'Seller Platform API';
+
+	icon: Icon = {
+		light: 'file:../icons/sellerPlatform.svg',
+		dark: 'file:../icons/sellerPlatform.dark.svg',
+	};
+
+	documentationUrl = 'https://github.com/seller-platform/n8n-nodes-seller-platform#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName:
+				'Paste the values of the credentials file you downloaded from the seller portal (key_id, private_key, project_code)',
+			name: 'notice',
+			type: 'notice',
+			default: '',
+		},
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: DEFAULT_BASE_URL,
+			required: true,
+			description:
+				'Address of the API gateway. Use https://noon-sandbox-api-gateway.noon.partners for the sandbox, or the address the local emulator prints.',
+		},
+		{
+			displayName: 'Key ID',
+			name: 'keyId',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'noon-partners-key-id-0123456789abcdef0123456789abcdef',
+			description: 'The key_id of the credential; it becomes the sub claim of the login token',
+		},
+		{
+			displayName: 'Private Key',
+			name: 'privateKey',
+			type: 'string',
+			typeOptions: { password: true, rows: 4 },
+			default: '',
+			required: true,
+			placeholder: '-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----',
+			description:
+				'The private_key of the credential (PEM, PKCS#8 or PKCS#1). Pasting it with literal \\n sequences, as in the JSON file, works too.',
+		},
+		{
+			displayName: 'Project Code',
+			name: 'projectCode',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'PRJ123456',
+			description: 'The project_code of the credential, sent as default_project_code at login',
+		},
+		{
+			displayName: 'Session Cookie',
+			name: 'sessionCookie',
+			type: 'hidden',
+			typeOptions: { expirable: true, password: true },
+			default: '',
+		},
+		{
+			displayName: 'Sandbox Order Path Prefix',
+			name: 'sandboxOrderPrefix',
+			type: 'string',
+			default: DEFAULT_SANDBOX_ORDER_PREFIX,
+			description:
+				'Service prefix put before /v1/sandbox-order/create. Change it only if the gateway routes the sandbox order elsewhere.',
+		},
+		{
+			displayName: 'Import Path Prefix',
+			name: 'importPrefix',
+			type: 'string',
+			default: DEFAULT_IMPORT_PREFIX,
+			description:
+				'Service prefix put before /v1/import/barcode and /v1/import/status. Change it only if the gateway routes imports elsewhere.',
+		},
+		{
+			displayName: 'Requests per Minute',
+			name: 'requestsPerMinute',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: DEFAULT_REQUESTS_PER_MINUTE,
+			description:
+				'Rate plan of the project, per operation. The nodes pace their requests to stay under it, shared by every workflow of this n8n.',
+		},
+	];
+
+	async preAuthentication(
+		this: IHttpRequestHelper,
+		credentials: ICredentialDataDecryptedObject,
+	): Promise<IDataObject> {
+		return await login.call(this, credentials);
+	}
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				Cookie: '={{$credentials.sessionCookie}}',
+			},
+		},
+	};
+
+	// n8n logs in (preAuthentication) before this request, so a wrong key, key id or project code
+	// fails the test with the login's message. The request itself only reads one purchase order
+	// number that does not exist: any answer but "unauthenticated" means the session was accepted.
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+			url: '/fbpo/v1/po/n8n-credential-test/get',
+			method: 'GET',
+			headers: { Accept: 'application/json', 'User-Agent': USER_AGENT },
+			ignoreHttpStatusErrors: true,
+		},
+		rules: [
+			{
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'status_id',
+					value: 16,
+					message: 'The login succeeded but the service did not accept the session cookies',
+				},
+			},
+		],
+	};
+}

@@ -1,0 +1,53 @@
+import { DateTime } from 'luxon';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { apiRequest } from '../../transport';
+import { concurrencyOption, requiredString } from '../common';
+import type { ItemOperation } from '../types';
+
+const show = { resource: ['purchaseOrder'], operation: ['get'] };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'PO Number',
+		name: 'poNr',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. PO-1001',
+		description: 'Number of the purchase order to fetch (po_nr), for example from a FBPO::PO_SYNC event',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		displayOptions: { show },
+		options: [concurrencyOption],
+	},
+];
+
+/** The spec's date object as an ISO date, or null when year, month or day is 0 or invalid. */
+export function releaseDateToIso(date: unknown): string | null {
+	if (!date || typeof date !== 'object') return null;
+	const { year, month, day } = date as { year?: number; month?: number; day?: number };
+	if (!year || !month || !day) return null;
+	const parsed = DateTime.fromObject({ year, month, day }, { zone: 'utc' });
+	return parsed.isValid ? parsed.toISODate() : null;
+}
+
+export const getOperation: ItemOperation<string> = {
+	description,
+	prepare(this: IExecuteFunctions, itemIndex) {
+		return requiredString(this, 'poNr', 'PO Number', itemIndex);
+	},
+	async send(this: IExecuteFunctions, poNr, itemIndex) {
+		const record = await apiRequest.call(this, 'GetPurchaseOrder', {
+			pathParams: { po_nr: poNr },
+			itemIndex,
+		});
+		return { ...record, po_release_date_iso: releaseDateToIso(record.po_release_date) } as IDataObject;
+	},
+};

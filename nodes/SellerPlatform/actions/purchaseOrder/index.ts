@@ -1,0 +1,25 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { getOperation } from './get.operation';
+
+export const operations = { get: getOperation };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['purchaseOrder'] } },
+		options: [
+			{
+				name: 'Get',
+				value: 'get',
+				action: 'Get a purchase order',
+				description: 'Fetch a purchase order with its status, release date and lines by its number',
+			},
+		],
+		default: 'get',
+	},
+	...getOperation.description,
+];

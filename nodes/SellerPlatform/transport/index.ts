@@ -1,0 +1,302 @@
+/**
+ * The one way to the Seller Platform API. Every request of both nodes goes through `apiRequest`:
+ * URL building, headers, authentication (n8n logs in again on 401 and repeats once), client-side
+ * pacing under the rate plan, waiting on 429, repeating transient failures of repeatable
+ * operations, and turning the service's error body into a `NodeApiError`.
+ */
+import {
+	NodeApiError,
+	sleep,
+	type IDataObject,
+	type IExecuteFunctions,
+	type IHookFunctions,
+	type IHttpRequestOptions,
+	type ILoadOptionsFunctions,
+	type INode,
+	type IWebhookFunctions,
+	type JsonObject,
+} from 'n8n-workflow';
+
+import {
+	DEFAULT_IMPORT_PREFIX,
+	DEFAULT_REQUESTS_PER_MINUTE,
+	DEFAULT_SANDBOX_ORDER_PREFIX,
+	USER_AGENT,
+} from './constants';
+import { SellerPlatformLoginError } from './login';
+import { OPERATIONS, type OperationName, type OperationSpec } from './operations';
+import { RateLimiterRegistry } from './rateLimiter';
+import { fillPath, joinUrl, parseErrorBody, type ServiceErrorBody } from './url';
+
+export { OPERATIONS, type OperationName } from './operations';
+
+export const CREDENTIAL_TYPE = 'sellerPlatformApi';
+
+export type RequestContext = IExecuteFunctions | IHookFunctions | ILoadOptionsFunctions | IWebhookFunctions;
+
+export interface ApiRequestOptions {
+	/** Values for the `{name}` placeholders of the operation's path. */
+	pathParams?: Record<string, string>;
+	body?: IDataObject;
+	/** Item the request is made for: used for the credential lookup and in errors. */
+	itemIndex?: number;
+}
+
+/** Bounds of the waiting and repeating. */
+export const RETRY_POLICY = {
+	/** 429 answers waited out per request before giving up. */
+	maxRateLimitRetries: 8,
+	/** Repeats of a repeatable operation after a 5xx, a reset connection or a timeout. */
+	maxTransientRetries: 3,
+	baseDelayMs: 500,
+	maxDelayMs: 30_000,
+	/** A Retry-After longer than this is cut to it. */
+	maxRetryAfterMs: 120_000,
+	requestTimeoutMs: 60_000,
+};
+
+const limiters = new RateLimiterRegistry({ now: () => Date.now(), sleep: async (ms) => await sleep(ms) });
+
+interface ConnectionSettings {
+	baseUrl: string;
+	scope: string;
+	requestsPerMinute: number;
+	prefixes: Record<NonNullable<OperationSpec['prefix']>, string>;
+}
+
+/** The credential's non-secret settings, read once per node run rather than once per item. */
+const settingsCache = new WeakMap<object, Promise<ConnectionSettings>>();
+
+async function connectionSettings(ctx: RequestContext, itemIndex: number): Promise<ConnectionSettings> {
+	let pending = settingsCache.get(ctx);
+	if (!pending) {
+		pending = (async () => {
+			const credentials = await ctx.getCredentials(CREDENTIAL_TYPE, itemIndex);
+			const baseUrl = String(credentials.baseUrl ?? '').trim();
+			const rpm = Number(credentials.requestsPerMinute);
+			return {
+				baseUrl,
+				// The quota belongs to the project (per operation); fall back to the key without one.
+				scope: `${baseUrl}|${String(credentials.projectCode || credentials.keyId || '')}`,
+				requestsPerMinute: Number.isFinite(rpm) && rpm >= 1 ? rpm : DEFAULT_REQUESTS_PER_MINUTE,
+				prefixes: {
+					sandboxOrderPrefix: String(credentials.sandboxOrderPrefix ?? DEFAULT_SANDBOX_ORDER_PREFIX),
+					importPrefix: String(credentials.importPrefix ?? DEFAULT_IMPORT_PREFIX),
+				},
+			};
+		})();
+		settingsCache.set(ctx, pending);
+		pending.catch(() => settingsCache.delete(ctx));
+	}
+	return await pending;
+}
+
+/** Builds the full URL of an operation: base URL, service prefix, path with encoded parameters. */
+export function buildUrl(
+	baseUrl: string,
+	operation: OperationName,
+	pathParams: Record<string, string> = {},
+	prefixes: Partial<Record<NonNullable<OperationSpec['prefix']>, string>> = {},
+): string {
+	const spec = OPERATIONS[operation];
+	const prefix = spec.prefix ? (prefixes[spec.prefix] ?? '') : '';
+	return joinUrl(baseUrl, prefix, fillPath(spec.path, pathParams));
+}
+
+export async function apiRequest(
+	this: RequestContext,
+	operation: OperationName,
+	options: ApiRequestOptions = {},
+): Promise<IDataObject> {
+	const itemIndex = options.itemIndex ?? 0;
+	const spec = OPERATIONS[operation];
+	const settings = await connectionSettings(this, itemIndex);
+	const request: IHttpRequestOptions = {
+		method: spec.method,
+		url: buildUrl(settings.baseUrl, operation, options.pathParams, settings.prefixes),
+		headers: { Accept: 'application/json', 'User-Agent': USER_AGENT },
+		json: true,
+		timeout: RETRY_POLICY.requestTimeoutMs,
+	};
+	if (spec.method !== 'GET') request.body = options.body ?? {};
+
+	const limiter = limiters.get(settings.scope, operation, settings.requestsPerMinute);
+	let rateLimited = 0;
+	let transient = 0;
+	for (;;) {
+		await limiter.acquire();
+		try {
+			const response = (await this.helpers.httpRequestWithAuthentication.call(
+				this,
+				CREDENTIAL_TYPE,
+				{ ...request, headers: { ...request.headers } },
+			)) as unknown;
+			return normaliseBody(response);
+		} catch (error) {
+			const failure = describeFailure(error);
+			if (failure.httpStatus === 429 && rateLimited < RETRY_POLICY.maxRateLimitRetries) {
+				await sleep(failure.retryAfterMs ?? backoffDelay(rateLimited));
+				rateLimited++;
+				continue;
+			}
+			if (spec.repeatable && isTransient(failure) && transient < RETRY_POLICY.maxTransientRetries) {
+				await sleep(backoffDelay(transient));
+				transient++;
+				continue;
+			}
+			throw toNodeApiError(this.getNode(), operation, failure, itemIndex);
+		}
+	}
+}
+
+function normaliseBody(response: unknown): IDataObject {
+	if (response === undefined || response === null || response === '') return {};
+	if (typeof response === 'string') {
+		try {
+			return normaliseBody(JSON.parse(response));
+		} catch {
+			return { data: response };
+		}
+	}
+	if (typeof response !== 'object' || Array.isArray(response)) return { data: response as IDataObject[] };
+	return response as IDataObject;
+}
+
+/** Exponential backoff with jitter: a random delay in [d/2, d], d = base * 2^attempt, capped. */
+export function backoffDelay(attempt: number, random: () => number = Math.random): number {
+	const ceiling = Math.min(RETRY_POLICY.maxDelayMs, RETRY_POLICY.baseDelayMs * 2 ** attempt);
+	return Math.round(ceiling / 2 + random() * (ceiling / 2));
+}
+
+/** Reads a Retry-After header: delay in seconds or an HTTP date. */
+export function parseRetryAfter(value: unknown, nowMs: number = Date.now()): number | undefined {
+	const raw = Array.isArray(value) ? value[0] : value;
+	if (raw === undefined || raw === null || String(raw).trim() === '') return undefined;
+	const text = String(raw).trim();
+	let ms: number;
+	if (/^\d+(\.\d+)?$/.test(text)) ms = Number(text) * 1000;
+	else {
+		const date = Date.parse(text);
+		if (Number.isNaN(date)) return undefined;
+		ms = date - nowMs;
+	}
+	return Math.min(Math.max(0, Math.round(ms)), RETRY_POLICY.maxRetryAfterMs);
+}
+
+/** What went wrong, stripped of the request (which carries the session cookie). */
+export interface RequestFailure {
+	httpStatus?: number;
+	body: ServiceErrorBody;
+	retryAfterMs?: number;
+	/** Connection-level error code such as ECONNRESET. */
+	code?: string;
+	loginError?: SellerPlatformLoginError;
+}
+
+const TRANSIENT_CODES = new Set([
+	'ECONNRESET',
+	'ECONNREFUSED',
+	'ECONNABORTED',
+	'ETIMEDOUT',
+	'ESOCKETTIMEDOUT',
+	'EPIPE',
+	'EAI_AGAIN',
+	'ERR_SOCKET_CONNECTION_TIMEOUT',
+]);
+
+function isTransient(failure: RequestFailure): boolean {
+	if (failure.loginError) return false;
+	if (failure.httpStatus !== undefined) return failure.httpStatus >= 500;
+	return failure.code !== undefined && TRANSIENT_CODES.has(failure.code);
+}
+
+interface ErrorLike {
+	message?: string;
+	code?: unknown;
+	httpCode?: unknown;
+	cause?: unknown;
+	response?: { status?: number; statusCode?: number; headers?: Record<string, unknown>; data?: unknown; body?: unknown };
+}
+
+/** Walks the error and its causes (n8n wraps the HTTP client's error in a NodeApiError). */
+export function describeFailure(error: unknown): RequestFailure {
+	const chain: ErrorLike[] = [];
+	for (let e = error as ErrorLike | undefined, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+		chain.push(e);
+		e = e.cause as ErrorLike | undefined;
+	}
+	const loginError = chain.find((e) => e instanceof SellerPlatformLoginError) as
+		| SellerPlatformLoginError
+		| undefined;
+	if (loginError) return { loginError, body: {}, httpStatus: Number(loginError.httpCode) || undefined };
+
+	const withResponse = chain.find((e) => e.response && typeof e.response === 'object');
+	if (withResponse?.response) {
+		const response = withResponse.response;
+		const headers = response.headers ?? {};
+		return {
+			httpStatus: response.status ?? response.statusCode,
+			body: parseErrorBody(response.data ?? response.body),
+			retryAfterMs: parseRetryAfter(headers['retry-after']),
+		};
+	}
+	const code = chain.map((e) => e.code).find((c): c is string => typeof c === 'string' && /^E[A-Z_]+$/.test(c));
+	const httpCode = chain.map((e) => Number(e.httpCode)).find((c) => c >= 100 && c < 600);
+	const timedOut = chain.some((e) => /timeout/i.test(e.message ?? ''));
+	return {
+		httpStatus: code ? undefined : httpCode,
+		code: code ?? (timedOut ? 'ETIMEDOUT' : undefined),
+		body: code || timedOut ? { message: code ?? 'the request timed out' } : {},
+	};
+}
+
+/** The service's answer as a NodeApiError: its message, status_code, status_id, details and HTTP code. */
+export function toNodeApiError(
+	node: INode,
+	operation: OperationName,
+	failure: RequestFailure,
+	itemIndex: number,
+): NodeApiError {
+	if (failure.loginError) {
+		const login = failure.loginError;
+		const error = new NodeApiError(
+			node,
+			{ message: login.message, status_code: login.statusCode ?? null } as JsonObject,
+			{ message: login.message, description: login.description, httpCode: login.httpCode, itemIndex },
+		);
+		Object.assign(error.context, {
+			statusCode: login.statusCode,
+			statusId: login.statusId,
+			details: login.details,
+		});
+		return error;
+	}
+	const { body, httpStatus } = failure;
+	const message =
+		body.message ??
+		(failure.code
+			? `Could not reach the Seller Platform API (${failure.code})`
+			: `The Seller Platform API answered HTTP ${httpStatus ?? 'error'}`);
+	const facts = [
+		httpStatus ? `HTTP ${httpStatus}` : undefined,
+		body.status_code ? `status_code ${body.status_code}` : undefined,
+		body.status_id !== undefined ? `status_id ${body.status_id}` : undefined,
+		`operation ${operation}`,
+	].filter(Boolean);
+	let description = facts.join(', ');
+	if (body.details?.length) description += `. Details: ${JSON.stringify(body.details)}`;
+	if (httpStatus === 429) description += '. The rate plan was still exceeded after waiting; lower "Requests per Minute" in the credential.';
+	const error = new NodeApiError(node, { ...body } as JsonObject, {
+		message,
+		description,
+		httpCode: httpStatus ? String(httpStatus) : undefined,
+		itemIndex,
+	});
+	Object.assign(error.context, {
+		statusCode: body.status_code,
+		statusId: body.status_id,
+		details: body.details,
+		operation,
+	});
+	return error;
+}

@@ -1,0 +1,170 @@
+/**
+ * The Seller Platform login: an RS256 JWT signed with the credential's private key, posted to
+ * the login endpoint; the session lives in the cookies the 200 answer sets.
+ *
+ * Used by the credential's `preAuthentication`, so n8n runs it when the stored session is empty,
+ * when a request answers 401, and when the user presses "Test". Nothing here ever puts the private
+ * key, the JWT or a cookie into an error message.
+ */
+import { createPrivateKey, randomUUID, type KeyObject } from 'crypto';
+import { SignJWT } from 'jose';
+import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestHelper } from 'n8n-workflow';
+
+import { LOGIN_PATH, USER_AGENT } from './constants';
+import { joinUrl, parseErrorBody } from './url';
+
+/** A failed login, carrying the service's answer but no secret. */
+export class SellerPlatformLoginError extends Error {
+	readonly httpCode?: string;
+	readonly statusCode?: string;
+	readonly statusId?: number;
+	readonly details?: unknown[];
+	readonly description: string;
+
+	constructor(
+		message: string,
+		info: {
+			httpCode?: number;
+			statusCode?: string;
+			statusId?: number;
+			details?: unknown[];
+			description?: string;
+		} = {},
+	) {
+		super(message);
+		this.name = 'SellerPlatformLoginError';
+		this.httpCode = info.httpCode === undefined ? undefined : String(info.httpCode);
+		this.statusCode = info.statusCode;
+		this.statusId = info.statusId;
+		this.details = info.details;
+		this.description =
+			info.description ??
+			'Check the Key ID, Private Key and Project Code of the Seller Platform API credential.';
+	}
+}
+
+const PEM_HINT =
+	'paste the whole PEM block, including the "-----BEGIN PRIVATE KEY-----" (PKCS#8) or "-----BEGIN RSA PRIVATE KEY-----" (PKCS#1) line';
+
+/**
+ * Reads the credential's private key. Accepts PKCS#8 and PKCS#1 PEM, keys pasted with literal
+ * `\n` sequences (as they appear inside the credentials JSON file), surrounding quotes and
+ * Windows line ends. Throws a message that names the field and never echoes the key.
+ */
+export function parsePrivateKey(raw: unknown): KeyObject {
+	if (typeof raw !== 'string' || raw.trim() === '') {
+		throw new SellerPlatformLoginError('The "Private Key" field of the credential is empty', {
+			description: `Copy private_key from the credentials file the seller portal gave you: ${PEM_HINT}.`,
+		});
+	}
+	let pem = raw.trim();
+	if (/^["'].*["']$/s.test(pem)) pem = pem.slice(1, -1);
+	pem = pem.replace(/\\r/g, '').replace(/\\n/g, '\n').replace(/\r\n?/g, '\n').trim();
+
+	let key: KeyObject;
+	try {
+		key = createPrivateKey({ key: pem, format: 'pem' });
+	} catch {
+		throw new SellerPlatformLoginError(
+			'The "Private Key" field of the credential is not a valid PEM private key',
+			{ description: `The key could not be read: ${PEM_HINT}.` },
+		);
+	}
+	if (key.asymmetricKeyType !== 'rsa') {
+		throw new SellerPlatformLoginError(
+			`The "Private Key" field of the credential holds a ${key.asymmetricKeyType ?? 'non-RSA'} key, but the login needs an RSA key`,
+			{ description: `The service signs logins with RS256: ${PEM_HINT}.` },
+		);
+	}
+	return key;
+}
+
+/** Builds the login JWT exactly as the spec says: header alg/typ, claims sub, iat, jti. */
+export async function signLoginToken(
+	keyId: string,
+	privateKey: KeyObject,
+	nowMs: number = Date.now(),
+): Promise<string> {
+	return await new SignJWT({ jti: randomUUID() })
+		.setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
+		.setSubject(keyId)
+		.setIssuedAt(Math.floor(nowMs / 1000))
+		.sign(privateKey);
+}
+
+/** `name=value` of every cookie a response sets, joined for a `Cookie` header. */
+export function cookieHeaderFromSetCookie(setCookie: unknown): string {
+	const list = Array.isArray(setCookie) ? setCookie : typeof setCookie === 'string' ? [setCookie] : [];
+	const pairs = new Map<string, string>();
+	for (const entry of list) {
+		const pair = String(entry).split(';', 1)[0].trim();
+		const eq = pair.indexOf('=');
+		if (eq <= 0) continue;
+		pairs.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
+	}
+	return [...pairs].map(([name, value]) => `${name}=${value}`).join('; ');
+}
+
+function requireField(credentials: ICredentialDataDecryptedObject, field: string, label: string) {
+	const value = credentials[field];
+	if (typeof value !== 'string' || value.trim() === '') {
+		throw new SellerPlatformLoginError(`The "${label}" field of the credential is empty`);
+	}
+	return value.trim();
+}
+
+/**
+ * Logs in and returns the session as the credential's expirable property. Success only on 200.
+ */
+export async function login(
+	this: IHttpRequestHelper,
+	credentials: ICredentialDataDecryptedObject,
+): Promise<IDataObject> {
+	const keyId = requireField(credentials, 'keyId', 'Key ID');
+	const privateKey = parsePrivateKey(credentials.privateKey);
+	const projectCode = typeof credentials.projectCode === 'string' ? credentials.projectCode.trim() : '';
+	const baseUrl = requireField(credentials, 'baseUrl', 'Base URL');
+	const token = await signLoginToken(keyId, privateKey);
+
+	const body: IDataObject = { token };
+	if (projectCode) body.default_project_code = projectCode;
+
+	let response: { statusCode: number; headers: IDataObject; body: unknown };
+	try {
+		response = (await this.helpers.httpRequest({
+			method: 'POST',
+			url: joinUrl(baseUrl, LOGIN_PATH),
+			body,
+			json: true,
+			headers: { Accept: 'application/json', 'User-Agent': USER_AGENT },
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+		})) as typeof response;
+	} catch (error) {
+		// A transport failure: the axios error carries the request (and so the JWT); keep only its code.
+		const code = (error as { code?: string }).code ?? 'network error';
+		throw new SellerPlatformLoginError(`Could not reach the Seller Platform login at ${baseUrl}: ${code}`, {
+			description: 'Check the Base URL of the credential and that this n8n can reach it.',
+		});
+	}
+
+	if (response.statusCode !== 200) {
+		const parsed = parseErrorBody(response.body);
+		const message = (parsed.message ?? `HTTP ${response.statusCode}`).split(token).join('<jwt>');
+		throw new SellerPlatformLoginError(`Seller Platform login failed: ${message}`, {
+			httpCode: response.statusCode,
+			statusCode: parsed.status_code,
+			statusId: parsed.status_id,
+			details: parsed.details,
+		});
+	}
+
+	const sessionCookie = cookieHeaderFromSetCookie(response.headers['set-cookie']);
+	if (!sessionCookie) {
+		throw new SellerPlatformLoginError(
+			'Seller Platform login answered 200 but set no session cookie',
+			{ httpCode: 200, description: 'Check that the Base URL points at the Seller Platform gateway.' },
+		);
+	}
+	return { sessionCookie };
+}
