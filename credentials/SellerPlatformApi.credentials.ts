@@ -80,7 +80,7 @@ export class SellerPlatformApi implements ICredentialType {
 			displayName: 'Session Cookie',
 			name: 'sessionCookie',
 			type: 'hidden',
-			typeOptions: { expirable: true, password: true },
+			typeOptions: { expirable: true },
 			default: '',
 		},
 		{

@@ -61,10 +61,8 @@ export function parsePrivateKey(raw: unknown): KeyObject {
 	if (/^["'].*["']$/s.test(pem)) pem = pem.slice(1, -1);
 	pem = pem.replace(/\\r/g, '').replace(/\\n/g, '\n').replace(/\r\n?/g, '\n').trim();
 
-	let key: KeyObject;
-	try {
-		key = createPrivateKey({ key: pem, format: 'pem' });
-	} catch {
+	const key = tryCreatePrivateKey(pem);
+	if (!key) {
 		throw new SellerPlatformLoginError(
 			'The "Private Key" field of the credential is not a valid PEM private key',
 			{ description: `The key could not be read: ${PEM_HINT}.` },
@@ -77,6 +75,15 @@ export function parsePrivateKey(raw: unknown): KeyObject {
 		);
 	}
 	return key;
+}
+
+function tryCreatePrivateKey(pem: string): KeyObject | undefined {
+	try {
+		return createPrivateKey({ key: pem, format: 'pem' });
+	} catch {
+		// Deliberately dropped: OpenSSL's message says nothing useful and must not echo the key.
+		return undefined;
+	}
 }
 
 /** Builds the login JWT exactly as the spec says: header alg/typ, claims sub, iat, jti. */
@@ -113,6 +120,26 @@ function requireField(credentials: ICredentialDataDecryptedObject, field: string
 	return value.trim();
 }
 
+type LoginResponse = { statusCode: number; headers: IDataObject; body: unknown } | { networkError: string };
+
+async function postLogin(ctx: IHttpRequestHelper, url: string, body: IDataObject): Promise<LoginResponse> {
+	try {
+		return (await ctx.helpers.httpRequest({
+			method: 'POST',
+			url,
+			body,
+			json: true,
+			headers: { Accept: 'application/json', 'User-Agent': USER_AGENT },
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+		})) as LoginResponse;
+	} catch (error) {
+		// A transport failure: the HTTP client's error carries the request, and so the JWT. Keep
+		// only its code; the caller reports it.
+		return { networkError: String((error as { code?: string }).code ?? 'network error') };
+	}
+}
+
 /**
  * Logs in and returns the session as the credential's expirable property. Success only on 200.
  */
@@ -129,25 +156,13 @@ export async function login(
 	const body: IDataObject = { token };
 	if (projectCode) body.default_project_code = projectCode;
 
-	let response: { statusCode: number; headers: IDataObject; body: unknown };
-	try {
-		response = (await this.helpers.httpRequest({
-			method: 'POST',
-			url: joinUrl(baseUrl, LOGIN_PATH),
-			body,
-			json: true,
-			headers: { Accept: 'application/json', 'User-Agent': USER_AGENT },
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-		})) as typeof response;
-	} catch (error) {
-		// A transport failure: the axios error carries the request (and so the JWT); keep only its code.
-		const code = (error as { code?: string }).code ?? 'network error';
-		throw new SellerPlatformLoginError(`Could not reach the Seller Platform login at ${baseUrl}: ${code}`, {
-			description: 'Check the Base URL of the credential and that this n8n can reach it.',
-		});
+	const response = await postLogin(this, joinUrl(baseUrl, LOGIN_PATH), body);
+	if ('networkError' in response) {
+		throw new SellerPlatformLoginError(
+			`Could not reach the Seller Platform login at ${baseUrl}: ${response.networkError}`,
+			{ description: 'Check the Base URL of the credential and that this n8n can reach it.' },
+		);
 	}
-
 	if (response.statusCode !== 200) {
 		const parsed = parseErrorBody(response.body);
 		const message = (parsed.message ?? `HTTP ${response.statusCode}`).split(token).join('<jwt>');
