@@ -1,0 +1,392 @@
+/**
+ * The emulator must be as strict as the real gateway, or the package's tests prove nothing.
+ * These tests talk to it over real HTTP.
+ */
+import { createPrivateKey, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+
+import { SignJWT } from 'jose';
+
+import {
+	DEFAULT_RATE_PLAN,
+	GRPC_CODES,
+	LOGIN_PATH,
+	SEEDED_PO,
+	SEEDED_PO_NUMBERS,
+	startEmulator,
+	type CredentialFile,
+	type Emulator,
+	type GrpcCode,
+} from './emulator';
+import { SlidingWindowLimiter } from './emulator/ratePlan';
+
+const USER_AGENT = 'n8n-nodes-seller-platform-test';
+
+let emulator: Emulator;
+
+beforeAll(async () => {
+	emulator = await startEmulator();
+});
+
+afterAll(() => emulator.close());
+
+afterEach(() => {
+	emulator.clearFaults();
+	emulator.setRatePlan(DEFAULT_RATE_PLAN);
+});
+
+interface TokenOverrides {
+	sub?: string;
+	iat?: number;
+	jti?: string;
+	typ?: string;
+	/** Signing key; default the credential's private key. */
+	key?: KeyObject;
+}
+
+function signLoginToken(credential: CredentialFile, overrides: TokenOverrides = {}): Promise<string> {
+	return new SignJWT({ jti: overrides.jti ?? randomUUID() })
+		.setProtectedHeader({ alg: 'RS256', typ: overrides.typ ?? 'JWT' })
+		.setSubject(overrides.sub ?? credential.key_id)
+		.setIssuedAt(overrides.iat ?? Math.floor(Date.now() / 1000))
+		.sign(overrides.key ?? createPrivateKey(credential.private_key));
+}
+
+function postLogin(token: string, projectCode: string | undefined = emulator.projectCode): Promise<Response> {
+	return fetch(`${emulator.baseUrl}${LOGIN_PATH}`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', 'user-agent': USER_AGENT },
+		body: JSON.stringify({ token, default_project_code: projectCode }),
+	});
+}
+
+/** Logs in and returns the `Cookie` header made of every cookie the login set. */
+async function login(credential: CredentialFile = emulator.credential): Promise<string> {
+	const res = await postLogin(await signLoginToken(credential), credential.project_code);
+	expect(res.status).toBe(200);
+	return res.headers
+		.getSetCookie()
+		.map((cookie) => cookie.split(';')[0])
+		.join('; ');
+}
+
+function getPurchaseOrder(poNr: string, cookie: string): Promise<Response> {
+	return fetch(`${emulator.baseUrl}/fbpo/v1/po/${encodeURIComponent(poNr)}/get`, {
+		headers: { cookie, 'user-agent': USER_AGENT },
+	});
+}
+
+async function expectError(res: Response, code: GrpcCode, message?: string | RegExp): Promise<void> {
+	expect(res.status).toBe(GRPC_CODES[code].http);
+	expect(res.headers.get('content-type')).toBe('application/json');
+	expect(await res.json()).toEqual({
+		status_id: GRPC_CODES[code].id,
+		status_code: code,
+		message: message === undefined ? expect.any(String) : expect.stringMatching(message),
+		details: [],
+	});
+}
+
+describe('provisioning', () => {
+	it('hands out a portal-style credential', () => {
+		const { credential } = emulator;
+		expect(emulator.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+		expect(credential).toEqual({
+			key_id: expect.stringMatching(/^noon-partners-key-id-[0-9a-f]{32}$/),
+			private_key: expect.stringContaining('-----BEGIN PRIVATE KEY-----'),
+			project_code: emulator.projectCode,
+			channel_identifier: expect.stringMatching(/^n8n-emulator@p\d+\.idp\.noon\.partners$/),
+			type: 'apijwt',
+			issued_at: expect.any(String),
+		});
+		expect(emulator.projectCode).toMatch(/^PRJ\d+$/);
+		expect(emulator.publicKeyPem).toContain('-----BEGIN PUBLIC KEY-----');
+	});
+});
+
+describe('login', () => {
+	it('accepts a valid JWT, sets two cookies, and the session reads a purchase order', async () => {
+		const res = await postLogin(await signLoginToken(emulator.credential));
+		expect(res.status).toBe(200);
+		expect(await res.json()).toEqual({});
+		const cookies = res.headers.getSetCookie();
+		expect(cookies).toHaveLength(2);
+
+		const cookie = cookies.map((c) => c.split(';')[0]).join('; ');
+		const po = await getPurchaseOrder(SEEDED_PO.released, cookie);
+		expect(po.status).toBe(200);
+		expect(await po.json()).toMatchObject({ po_nr: SEEDED_PO.released, po_status: 'PO_STATUS_RELEASED' });
+	});
+
+	it('rejects a replayed jti', async () => {
+		const token = await signLoginToken(emulator.credential);
+		expect((await postLogin(token)).status).toBe(200);
+		await expectError(await postLogin(token), 'UNAUTHENTICATED', /replayed/);
+	});
+
+	it('rejects a token signed with another key', async () => {
+		const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+		await expectError(
+			await postLogin(await signLoginToken(emulator.credential, { key: privateKey })),
+			'UNAUTHENTICATED',
+			/invalid token signature/,
+		);
+	});
+
+	it('rejects an iat 10 minutes old', async () => {
+		const iat = Math.floor(Date.now() / 1000) - 600;
+		await expectError(await postLogin(await signLoginToken(emulator.credential, { iat })), 'UNAUTHENTICATED', /iat/);
+	});
+
+	it('rejects a typ other than JWT', async () => {
+		await expectError(
+			await postLogin(await signLoginToken(emulator.credential, { typ: 'at+jwt' })),
+			'UNAUTHENTICATED',
+			/typ/,
+		);
+	});
+
+	it('rejects an unknown key id', async () => {
+		const sub = 'noon-partners-key-id-00000000000000000000000000000000';
+		await expectError(
+			await postLogin(await signLoginToken(emulator.credential, { sub })),
+			'UNAUTHENTICATED',
+			/unknown key id/,
+		);
+	});
+
+	it('refuses a project the credential does not belong to', async () => {
+		await expectError(await postLogin(await signLoginToken(emulator.credential), 'PRJ1'), 'PERMISSION_DENIED');
+	});
+
+	it('rejects an expired credential', async () => {
+		const expired = await emulator.addCredential({ expiresAt: new Date(Date.now() - 60_000) });
+		await expectError(await postLogin(await signLoginToken(expired)), 'UNAUTHENTICATED', /credential expired/);
+	});
+
+	it('enforces the IP whitelist', async () => {
+		const elsewhere = await emulator.addCredential({ whitelistedIps: ['10.20.30.40'] });
+		await expectError(await postLogin(await signLoginToken(elsewhere)), 'UNAUTHENTICATED', /not whitelisted/);
+
+		const local = await emulator.addCredential({ whitelistedIps: ['10.20.30.40', '127.0.0.1'] });
+		expect((await postLogin(await signLoginToken(local))).status).toBe(200);
+	});
+
+	it('rejects a body that is not JSON', async () => {
+		const res = await fetch(`${emulator.baseUrl}${LOGIN_PATH}`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', 'user-agent': USER_AGENT },
+			body: 'token=abc',
+		});
+		await expectError(res, 'INVALID_ARGUMENT', /JSON/);
+	});
+});
+
+describe('sessions', () => {
+	it('needs both cookies', async () => {
+		const [first, second] = (await login()).split('; ');
+		await expectError(await getPurchaseOrder(SEEDED_PO.released, first), 'UNAUTHENTICATED');
+		await expectError(await getPurchaseOrder(SEEDED_PO.released, second), 'UNAUTHENTICATED');
+		await expectError(await getPurchaseOrder(SEEDED_PO.released, ''), 'UNAUTHENTICATED');
+	});
+
+	it('ends every session on expireSessions', async () => {
+		const cookie = await login();
+		expect((await getPurchaseOrder(SEEDED_PO.released, cookie)).status).toBe(200);
+		emulator.expireSessions();
+		await expectError(await getPurchaseOrder(SEEDED_PO.released, cookie), 'UNAUTHENTICATED');
+		expect((await getPurchaseOrder(SEEDED_PO.released, await login())).status).toBe(200);
+	});
+
+	it('ends a session after sessionTtlMs', async () => {
+		const shortLived = await startEmulator({ sessionTtlMs: 200 });
+		try {
+			const res = await fetch(`${shortLived.baseUrl}${LOGIN_PATH}`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', 'user-agent': USER_AGENT },
+				body: JSON.stringify({ token: await signLoginToken(shortLived.credential) }),
+			});
+			expect(res.status).toBe(200);
+			const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+			const get = () =>
+				fetch(`${shortLived.baseUrl}/fbpo/v1/po/${SEEDED_PO.released}/get`, {
+					headers: { cookie, 'user-agent': USER_AGENT },
+				});
+			expect((await get()).status).toBe(200);
+			await new Promise((resolve) => setTimeout(resolve, 300));
+			await expectError(await get(), 'UNAUTHENTICATED');
+		} finally {
+			await shortLived.close();
+		}
+	});
+});
+
+describe('GetPurchaseOrder', () => {
+	let cookie: string;
+	beforeAll(async () => {
+		cookie = await login();
+	});
+
+	it('returns every seeded purchase order with every field', async () => {
+		for (const poNr of SEEDED_PO_NUMBERS) {
+			const res = await getPurchaseOrder(poNr, cookie);
+			expect(res.status).toBe(200);
+			const po = (await res.json()) as Record<string, unknown>;
+			expect(Object.keys(po).sort()).toEqual(
+				['merchant_code', 'po_currency', 'po_lines', 'po_nr', 'po_release_date', 'po_status', 'warehouse_code'],
+			);
+			expect(po.po_nr).toBe(poNr);
+			expect(po.merchant_code).toMatch(/^STR/);
+		}
+		const noDate = await (await getPurchaseOrder(SEEDED_PO.pendingNoDate, cookie)).json();
+		expect(noDate).toMatchObject({ po_status: 'PO_STATUS_PENDING', po_release_date: { year: 0, month: 0, day: 0 } });
+		const dayZero = await (await getPurchaseOrder(SEEDED_PO.pendingDayZero, cookie)).json();
+		expect(dayZero.po_release_date.day).toBe(0);
+	});
+
+	it('generates PO-BULK-<n> purchase orders', async () => {
+		const res = await getPurchaseOrder('PO-BULK-4242', cookie);
+		expect(res.status).toBe(200);
+		expect(await res.json()).toMatchObject({ po_nr: 'PO-BULK-4242', po_status: 'PO_STATUS_RELEASED' });
+	});
+
+	it('decodes path segments after splitting: ..%2Fx is a po_nr, not a path', async () => {
+		emulator.clearRequests();
+		const res = await fetch(`${emulator.baseUrl}/fbpo/v1/po/..%2Fx/get`, {
+			headers: { cookie, 'user-agent': USER_AGENT },
+		});
+		await expectError(res, 'NOT_FOUND', /"\.\.\/x"/);
+		const [entry] = emulator.requests();
+		expect(entry).toMatchObject({ path: '/fbpo/v1/po/..%2Fx/get', operation: 'GetPurchaseOrder', status: 404 });
+	});
+
+	it('answers an unknown route with 404 and the error body', async () => {
+		await expectError(
+			await fetch(`${emulator.baseUrl}/fbpo/v1/nothing`, { headers: { cookie, 'user-agent': USER_AGENT } }),
+			'NOT_FOUND',
+		);
+	});
+
+	it('rejects a request without User-Agent', async () => {
+		const { port } = new URL(emulator.baseUrl);
+		const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+			const req = httpRequest(
+				{ host: '127.0.0.1', port, path: `/fbpo/v1/po/${SEEDED_PO.released}/get`, headers: { cookie } },
+				(res) => {
+					let text = '';
+					res.setEncoding('utf8');
+					res.on('data', (chunk: string) => (text += chunk));
+					res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+				},
+			);
+			req.on('error', reject);
+			req.end();
+		});
+		expect(status).toBe(400);
+		expect(JSON.parse(body)).toMatchObject({ status_code: 'INVALID_ARGUMENT', message: expect.stringMatching(/User-Agent/) });
+	});
+});
+
+describe('rate plan', () => {
+	it('answers 429 with Retry-After once the window is full, but never limits Login', async () => {
+		const cookie = await login();
+		emulator.setRatePlan({ limit: 3, windowMs: 60_000 });
+		for (let i = 0; i < 3; i++) expect((await getPurchaseOrder(SEEDED_PO.released, cookie)).status).toBe(200);
+		const limited = await getPurchaseOrder(SEEDED_PO.released, cookie);
+		const retryAfter = Number(limited.headers.get('retry-after'));
+		expect(retryAfter).toBeGreaterThanOrEqual(1);
+		expect(retryAfter).toBeLessThanOrEqual(60);
+		await expectError(limited, 'RESOURCE_EXHAUSTED');
+		for (let i = 0; i < 4; i++) await login();
+	});
+
+	it('is a strict sliding window', () => {
+		const limiter = new SlidingWindowLimiter({ limit: 2, windowMs: 1000 });
+		expect(limiter.take('k', 0)).toEqual({ allowed: true });
+		expect(limiter.take('k', 10)).toEqual({ allowed: true });
+		expect(limiter.take('k', 20)).toEqual({ allowed: false, retryAfterMs: 980 });
+		expect(limiter.take('other', 20)).toEqual({ allowed: true });
+		expect(limiter.take('k', 999)).toEqual({ allowed: false, retryAfterMs: 1 });
+		expect(limiter.take('k', 1000)).toEqual({ allowed: true });
+		expect(limiter.take('k', 1005)).toEqual({ allowed: false, retryAfterMs: 5 });
+	});
+});
+
+describe('faults', () => {
+	let cookie: string;
+	beforeAll(async () => {
+		cookie = await login();
+	});
+
+	it('fails the next requests with the injected status, then recovers', async () => {
+		emulator.injectFaults({ count: 2, status: 503, retryAfter: 2 });
+		for (let i = 0; i < 2; i++) {
+			const res = await getPurchaseOrder(SEEDED_PO.released, cookie);
+			expect(res.headers.get('retry-after')).toBe('2');
+			await expectError(res, 'UNAVAILABLE');
+		}
+		expect((await getPurchaseOrder(SEEDED_PO.released, cookie)).status).toBe(200);
+	});
+
+	it('applies a fault only to its operation', async () => {
+		emulator.injectFaults({ count: 1, status: 500, operation: 'Login' });
+		expect((await getPurchaseOrder(SEEDED_PO.released, cookie)).status).toBe(200);
+		await expectError(await postLogin(await signLoginToken(emulator.credential)), 'INTERNAL');
+	});
+
+	it('resets the connection', async () => {
+		emulator.injectFaults({ count: 1, reset: true });
+		await expect(getPurchaseOrder(SEEDED_PO.released, cookie)).rejects.toThrow();
+		expect((await getPurchaseOrder(SEEDED_PO.released, cookie)).status).toBe(200);
+	});
+});
+
+describe('control API', () => {
+	const control = (path: string, init?: RequestInit) => fetch(`${emulator.controlUrl}${path}`, init);
+
+	it('logs API requests as sent, with stats, and stays out of the log itself', async () => {
+		await control('/requests', { method: 'DELETE' });
+		const before = (await (await control('/stats')).json()) as { logins: number; loginFailures: number };
+		const cookie = await login();
+		await postLogin('not-a-jwt');
+		await getPurchaseOrder(SEEDED_PO.released, cookie);
+
+		const log = (await (await control('/requests')).json()) as Array<Record<string, unknown>>;
+		expect(log.map((e) => [e.operation, e.status])).toEqual([
+			['Login', 200],
+			['Login', 401],
+			['GetPurchaseOrder', 200],
+		]);
+		expect(log[1].body).toEqual({ token: 'not-a-jwt', default_project_code: emulator.projectCode });
+		expect(log[2]).toMatchObject({
+			method: 'GET',
+			path: `/fbpo/v1/po/${SEEDED_PO.released}/get`,
+			headers: expect.objectContaining({ cookie, 'user-agent': USER_AGENT }),
+			remoteAddress: '127.0.0.1',
+		});
+
+		const after = (await (await control('/stats')).json()) as { logins: number; loginFailures: number };
+		expect(after.logins - before.logins).toBe(1);
+		expect(after.loginFailures - before.loginFailures).toBe(1);
+		expect(await (await control('/credential')).json()).toEqual(emulator.credential);
+	});
+
+	it('steers faults, rate plan and sessions over HTTP', async () => {
+		const cookie = await login();
+		const post = (path: string, body: unknown) =>
+			control(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+		expect((await post('/faults', { count: 1, status: 429 })).status).toBe(200);
+		await expectError(await getPurchaseOrder(SEEDED_PO.released, cookie), 'RESOURCE_EXHAUSTED');
+		await expectError(await post('/faults', { count: 0, status: 503 }), 'INVALID_ARGUMENT');
+
+		expect((await post('/rate-plan', { limit: 1, windowMs: 60_000 })).status).toBe(200);
+		expect((await getPurchaseOrder(SEEDED_PO.released, cookie)).status).toBe(200);
+		expect((await getPurchaseOrder(SEEDED_PO.released, cookie)).status).toBe(429);
+		expect((await post('/rate-plan', null)).status).toBe(200);
+		expect((await getPurchaseOrder(SEEDED_PO.released, cookie)).status).toBe(200);
+
+		expect((await post('/sessions/expire', {})).status).toBe(200);
+		await expectError(await getPurchaseOrder(SEEDED_PO.released, cookie), 'UNAUTHENTICATED');
+	});
+});

@@ -1,0 +1,83 @@
+/**
+ * Runs the emulator until SIGINT/SIGTERM:
+ *   ts-node --transpile-only test/emulator/cli.ts [--port 8787] [--host 127.0.0.1] [--latency 0]
+ *     [--credential-file .tmp/emulator-credential.json]
+ * The port can also come from EMULATOR_PORT.
+ */
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+
+import { startEmulator } from './index';
+
+const USAGE = `Usage: cli.ts [--port N] [--host ADDRESS] [--latency MS] [--credential-file PATH]
+  --port              port to listen on (default: $EMULATOR_PORT or 8787; 0 = any free port)
+  --host              address to listen on (default 127.0.0.1)
+  --latency           delay added to every API response, in ms (default 0)
+  --credential-file   where to write the provisioned credential (default .tmp/emulator-credential.json)`;
+
+function numberFlag(name: string, value: string | undefined, fallback: number): number {
+	if (value === undefined || value === '') return fallback;
+	const number = Number(value);
+	if (!Number.isInteger(number) || number < 0) {
+		console.error(`--${name} must be a whole number >= 0, got ${JSON.stringify(value)}\n\n${USAGE}`);
+		process.exit(2);
+	}
+	return number;
+}
+
+async function main(): Promise<void> {
+	const { values } = parseArgs({
+		options: {
+			port: { type: 'string' },
+			host: { type: 'string' },
+			latency: { type: 'string' },
+			'credential-file': { type: 'string' },
+			help: { type: 'boolean', short: 'h' },
+		},
+	});
+	if (values.help) {
+		console.log(USAGE);
+		return;
+	}
+	const credentialFile = resolve(values['credential-file'] ?? '.tmp/emulator-credential.json');
+	const emulator = await startEmulator({
+		host: values.host,
+		port: numberFlag('port', values.port ?? process.env.EMULATOR_PORT, 8787),
+		latencyMs: numberFlag('latency', values.latency, 0),
+		credentialFile,
+	});
+	const { credential } = emulator;
+
+	console.log(`Seller Platform API emulator listening on ${emulator.baseUrl}
+
+  Base URL (credential "baseUrl"): ${emulator.baseUrl}
+  Control API:                     ${emulator.controlUrl}/  (requests, stats, faults, rate-plan, latency, sessions/expire)
+  Credential file:                 ${credentialFile}
+
+  Key id (credential "keyId"):             ${credential.key_id}
+  Project code (credential "projectCode"): ${credential.project_code}
+  Channel identifier:                      ${credential.channel_identifier}
+  Private key (credential "privateKey"; a throw-away local key, new at every start):
+
+${credential.private_key}
+Seeded purchase orders: PO-1001 .. PO-1005, and any PO-BULK-<digits>.
+Press Ctrl+C to stop.`);
+
+	const shutdown = (signal: string): void => {
+		console.log(`\n${signal} received, closing the emulator...`);
+		emulator.close().then(
+			() => process.exit(0),
+			(error) => {
+				console.error(error);
+				process.exit(1);
+			},
+		);
+	};
+	process.once('SIGINT', () => shutdown('SIGINT'));
+	process.once('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+main().catch((error) => {
+	console.error('emulator failed to start:', error);
+	process.exit(1);
+});

@@ -1,0 +1,63 @@
+/**
+ * Control API under `/__control/`: lets tests and users inspect and steer the emulator over HTTP.
+ * No session needed, never rate limited, never in the request log. Each route calls the matching
+ * in-process method of the emulator, which validates its input.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+import { ApiError, invalidArgument, toApiError } from './errors';
+import { parseBody, readBody, sendJson } from './http';
+import { compileRoutes, matchRoute, type RouteSpec } from './router';
+import type { AddCredentialOptions, EmulatorControls, FaultSpec, RatePlan } from './types';
+
+export const CONTROL_PREFIX = '/__control';
+
+interface ControlRoute extends RouteSpec {
+	handler(controls: EmulatorControls, body: unknown): unknown;
+}
+
+const OK = { ok: true };
+
+const CONTROL_ROUTES = compileRoutes<ControlRoute>([
+	{ method: 'GET', path: '/__control/requests', handler: (c) => c.requests() },
+	{ method: 'DELETE', path: '/__control/requests', handler: (c) => (c.clearRequests(), OK) },
+	{ method: 'POST', path: '/__control/sessions/expire', handler: (c) => (c.expireSessions(), OK) },
+	{ method: 'POST', path: '/__control/rate-plan', handler: (c, body) => (c.setRatePlan(body as RatePlan | null), OK) },
+	{
+		method: 'POST',
+		path: '/__control/latency',
+		handler: (c, body) => (c.setLatency((body as { ms?: number } | undefined)?.ms as number), OK),
+	},
+	{ method: 'POST', path: '/__control/faults', handler: (c, body) => (c.injectFaults(body as FaultSpec), OK) },
+	{ method: 'DELETE', path: '/__control/faults', handler: (c) => (c.clearFaults(), OK) },
+	{ method: 'GET', path: '/__control/stats', handler: (c) => c.stats() },
+	{ method: 'GET', path: '/__control/credential', handler: (c) => c.credential },
+	{
+		method: 'POST',
+		path: '/__control/credentials',
+		handler: (c, body) => c.addCredential((body ?? {}) as AddCredentialOptions),
+	},
+]);
+
+export function isControlPath(rawPath: string): boolean {
+	return rawPath === CONTROL_PREFIX || rawPath.startsWith(`${CONTROL_PREFIX}/`);
+}
+
+export async function handleControl(
+	controls: EmulatorControls,
+	req: IncomingMessage,
+	res: ServerResponse,
+	rawPath: string,
+): Promise<void> {
+	try {
+		const body = parseBody(await readBody(req));
+		if (body.kind === 'invalid') throw invalidArgument('request body is not valid JSON');
+		const match = matchRoute(CONTROL_ROUTES, req.method, rawPath);
+		if (match.kind !== 'matched') throw new ApiError('NOT_FOUND', `no control route ${req.method} ${rawPath}`);
+		const result = await match.route.handler(controls, body.kind === 'json' ? body.value : undefined);
+		sendJson(res, 200, result);
+	} catch (error) {
+		const apiError = toApiError(error);
+		sendJson(res, apiError.httpStatus, apiError.toBody(), apiError.headers);
+	}
+}

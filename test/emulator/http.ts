@@ -1,0 +1,81 @@
+/** Small HTTP helpers shared by the API pipeline and the control API. */
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+
+import { invalidArgument } from './errors';
+
+export type ResponseHeaders = Record<string, string | string[]>;
+
+export function readBody(req: IncomingMessage): Promise<string> {
+	return new Promise((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+		req.on('error', reject);
+	});
+}
+
+/** Result of parsing a request body: `empty`, valid JSON, or text that is not JSON. */
+export type ParsedBody = { kind: 'empty' } | { kind: 'json'; value: unknown } | { kind: 'invalid'; raw: string };
+
+export function parseBody(text: string): ParsedBody {
+	if (text.trim() === '') return { kind: 'empty' };
+	try {
+		return { kind: 'json', value: JSON.parse(text) as unknown };
+	} catch {
+		return { kind: 'invalid', raw: text };
+	}
+}
+
+/** The body as it appears in the request log: parsed JSON, the raw text, or null when empty. */
+export function loggedBody(body: ParsedBody): unknown {
+	if (body.kind === 'json') return body.value;
+	return body.kind === 'invalid' ? body.raw : null;
+}
+
+/** A request body that must be a JSON object (an empty body counts as `{}`, as with grpc-gateway). */
+export function requireJsonObject(body: ParsedBody): Record<string, unknown> {
+	if (body.kind === 'empty') return {};
+	if (body.kind === 'invalid') throw invalidArgument('request body is not valid JSON');
+	if (body.value === null || typeof body.value !== 'object' || Array.isArray(body.value)) {
+		throw invalidArgument('request body must be a JSON object');
+	}
+	return body.value as Record<string, unknown>;
+}
+
+export function sendJson(
+	res: ServerResponse,
+	status: number,
+	body: unknown,
+	headers: ResponseHeaders = {},
+): void {
+	if (res.headersSent || res.destroyed) return;
+	const payload = JSON.stringify(body);
+	const allHeaders: OutgoingHttpHeaders = {
+		...headers,
+		'Content-Type': 'application/json',
+		'Content-Length': Buffer.byteLength(payload),
+	};
+	res.writeHead(status, allHeaders);
+	res.end(payload);
+}
+
+/** Parses a `Cookie` request header into name → value (first occurrence of a name wins). */
+export function parseCookies(header: string | undefined): Map<string, string> {
+	const cookies = new Map<string, string>();
+	for (const part of (header ?? '').split(';')) {
+		const eq = part.indexOf('=');
+		if (eq <= 0) continue;
+		const name = part.slice(0, eq).trim();
+		if (!cookies.has(name)) cookies.set(name, part.slice(eq + 1).trim());
+	}
+	return cookies;
+}
+
+/** Socket address without the IPv4-mapped IPv6 prefix (`::ffff:127.0.0.1` → `127.0.0.1`). */
+export function normaliseAddress(address: string | undefined): string {
+	if (!address) return '';
+	return address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
+}
+
+export const sleep = (ms: number): Promise<void> =>
+	ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();

@@ -1,0 +1,320 @@
+/**
+ * The emulator's HTTP server and request pipeline.
+ *
+ * Every API request goes through, in this order: request log → configured latency → injected
+ * fault → User-Agent check → route resolution (404/405) → session check → rate plan → body
+ * check → handler. `/__control/` requests bypass all of it (see control.ts).
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname, resolve as resolvePath } from 'node:path';
+
+import { requireSession } from './auth';
+import { handleControl, isControlPath } from './control';
+import { ApiError, codeForHttpStatus, invalidArgument, toApiError } from './errors';
+import { FaultQueue } from './faults';
+import {
+	loggedBody,
+	normaliseAddress,
+	parseBody,
+	readBody,
+	requireJsonObject,
+	sendJson,
+	sleep,
+	type ParsedBody,
+	type ResponseHeaders,
+} from './http';
+import { DEFAULT_RATE_PLAN, SlidingWindowLimiter, validateRatePlan, type RatePlan } from './ratePlan';
+import { RequestLog } from './requestLog';
+import { buildApiRoutes, type ApiRoute } from './routes';
+import { compileRoutes, matchRoute, rawPathOf, type CompiledRoute, type RouteMatch } from './router';
+import { EmulatorState, type Session, type StoredCredential } from './state';
+import {
+	DEFAULT_PREFIXES,
+	type AddCredentialOptions,
+	type CredentialFile,
+	type Emulator,
+	type EmulatorOptions,
+	type EmulatorStats,
+	type FaultSpec,
+	type Prefixes,
+	type RequestLogEntry,
+} from './types';
+
+interface ResolvedOptions {
+	host: string;
+	port: number;
+	sessionTtlMs: number;
+	ratePlan: RatePlan | null;
+	latencyMs: number;
+	prefixes: Prefixes;
+	credentialFile?: string;
+	requireUserAgent: boolean;
+	requestLogLimit: number;
+}
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+function checkLatency(ms: unknown): number {
+	if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) throw invalidArgument('latency ms must be a number >= 0');
+	return ms;
+}
+
+function resolveOptions(options: EmulatorOptions): ResolvedOptions {
+	const port = options.port ?? 0;
+	if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid emulator port: ${port}`);
+	const sessionTtlMs = options.sessionTtlMs ?? 30 * 60_000;
+	if (!(sessionTtlMs > 0)) throw new Error('sessionTtlMs must be > 0');
+	const requestLogLimit = options.requestLogLimit ?? 100_000;
+	if (!(requestLogLimit > 0)) throw new Error('requestLogLimit must be > 0');
+	return {
+		host: options.host ?? '127.0.0.1',
+		port,
+		sessionTtlMs,
+		ratePlan: options.ratePlan === undefined ? { ...DEFAULT_RATE_PLAN } : validateRatePlan(options.ratePlan),
+		latencyMs: checkLatency(options.latencyMs ?? 0),
+		prefixes: { ...DEFAULT_PREFIXES, ...options.prefixes },
+		credentialFile: options.credentialFile,
+		requireUserAgent: options.requireUserAgent ?? true,
+		requestLogLimit,
+	};
+}
+
+/** Writes the credential as the JSON a seller portal hands out (owner-only: it holds a private key). */
+async function writeCredentialFile(path: string, credential: CredentialFile): Promise<void> {
+	await mkdir(dirname(resolvePath(path)), { recursive: true });
+	await writeFile(path, `${JSON.stringify(credential, null, 2)}\n`, { mode: 0o600 });
+}
+
+/** The error answered when the path did not resolve to an operation. */
+function routeError(match: Exclude<RouteMatch<ApiRoute>, { kind: 'matched' }>, method: string, rawPath: string): ApiError {
+	switch (match.kind) {
+		case 'malformed-path':
+			return invalidArgument(`malformed percent-encoding in path ${rawPath}`);
+		case 'method-not-allowed':
+			return new ApiError('UNIMPLEMENTED', `method ${method} not allowed on ${rawPath}`, 405, {
+				Allow: match.allowed.join(', '),
+			});
+		case 'not-found':
+			return new ApiError('NOT_FOUND', `no operation at ${method} ${rawPath}`);
+	}
+}
+
+function faultError(fault: FaultSpec & { status: number }): ApiError {
+	const headers: Record<string, string> =
+		fault.retryAfter === undefined ? {} : { 'Retry-After': String(Math.ceil(fault.retryAfter)) };
+	return new ApiError(
+		codeForHttpStatus(fault.status),
+		fault.message ?? `injected fault: HTTP ${fault.status}`,
+		fault.status,
+		headers,
+	);
+}
+
+export class EmulatorServer implements Emulator {
+	private readonly server: Server;
+	private readonly routes: CompiledRoute<ApiRoute>[];
+	private readonly log: RequestLog;
+	private readonly faults = new FaultQueue();
+	private readonly limiter: SlidingWindowLimiter;
+	private latencyMs: number;
+	private origin = '';
+	private closing?: Promise<void>;
+
+	/** Provisions the project and credential, writes the credential file if asked, and listens. */
+	static async start(options: EmulatorOptions = {}): Promise<EmulatorServer> {
+		const resolved = resolveOptions(options);
+		const state = new EmulatorState(resolved.sessionTtlMs);
+		const { stored, file } = await state.provisionCredential();
+		if (resolved.credentialFile) await writeCredentialFile(resolved.credentialFile, file);
+		const emulator = new EmulatorServer(resolved, state, stored, file);
+		await emulator.listen();
+		return emulator;
+	}
+
+	private constructor(
+		private readonly options: ResolvedOptions,
+		private readonly state: EmulatorState,
+		private readonly primaryCredential: StoredCredential,
+		private readonly primaryCredentialFile: CredentialFile,
+	) {
+		this.routes = compileRoutes(buildApiRoutes({ prefixes: options.prefixes }));
+		this.log = new RequestLog(options.requestLogLimit);
+		this.limiter = new SlidingWindowLimiter(options.ratePlan);
+		this.latencyMs = options.latencyMs;
+		this.server = createServer((req, res) => {
+			this.dispatch(req, res).catch((error) => {
+				console.error('[emulator] request failed:', error);
+				res.destroy();
+			});
+		});
+	}
+
+	private async listen(): Promise<void> {
+		await new Promise<void>((resolve, reject) => {
+			this.server.once('error', reject);
+			this.server.listen(this.options.port, this.options.host, () => {
+				this.server.off('error', reject);
+				resolve();
+			});
+		});
+		const { address, port } = this.server.address() as AddressInfo;
+		this.origin = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
+	}
+
+	// --- Emulator -----------------------------------------------------------------------------
+
+	get baseUrl(): string {
+		return this.origin;
+	}
+
+	get controlUrl(): string {
+		return `${this.origin}/__control`;
+	}
+
+	get credential(): CredentialFile {
+		return { ...this.primaryCredentialFile };
+	}
+
+	get publicKeyPem(): string {
+		return this.primaryCredential.publicKeyPem;
+	}
+
+	get projectCode(): string {
+		return this.primaryCredential.projectCode;
+	}
+
+	get prefixes(): Readonly<Prefixes> {
+		return this.options.prefixes;
+	}
+
+	requests(): RequestLogEntry[] {
+		return this.log.list();
+	}
+
+	clearRequests(): void {
+		this.log.clear();
+	}
+
+	expireSessions(): void {
+		this.state.expireSessions();
+	}
+
+	setRatePlan(plan: RatePlan | null): void {
+		this.limiter.setPlan(validateRatePlan(plan));
+	}
+
+	setLatency(ms: number): void {
+		this.latencyMs = checkLatency(ms);
+	}
+
+	injectFaults(spec: FaultSpec): void {
+		this.faults.add(spec);
+	}
+
+	clearFaults(): void {
+		this.faults.clear();
+	}
+
+	stats(): EmulatorStats {
+		return this.log.stats();
+	}
+
+	async addCredential(options: AddCredentialOptions = {}): Promise<CredentialFile> {
+		return (await this.state.provisionCredential(options)).file;
+	}
+
+	close(): Promise<void> {
+		this.closing ??= new Promise<void>((resolve, reject) => {
+			this.server.close((error) => (error ? reject(error) : resolve()));
+			// Keep-alive connections (fetch keeps them) would hold `close` open otherwise.
+			this.server.closeAllConnections();
+		});
+		return this.closing;
+	}
+
+	// --- Pipeline -----------------------------------------------------------------------------
+
+	private async dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
+		const rawPath = rawPathOf(req.url);
+		if (isControlPath(rawPath)) return handleControl(this, req, res, rawPath);
+		return this.handleApi(req, res, rawPath);
+	}
+
+	private async handleApi(req: IncomingMessage, res: ServerResponse, rawPath: string): Promise<void> {
+		const at = Date.now();
+		const method = req.method ?? 'GET';
+		const remoteAddress = normaliseAddress(req.socket.remoteAddress);
+		const body = parseBody(await readBody(req));
+		const match = matchRoute(this.routes, method, rawPath);
+		const operation = match.kind === 'matched' ? match.route.operation : null;
+		const entry = this.log.start({
+			at,
+			method,
+			path: req.url ?? '/',
+			operation,
+			headers: Object.fromEntries(
+				Object.entries(req.headers).filter((header): header is [string, string | string[]] => header[1] !== undefined),
+			),
+			body: loggedBody(body),
+			remoteAddress,
+		});
+		const respond = (status: number, responseBody: unknown, headers?: ResponseHeaders): void => {
+			sendJson(res, status, responseBody, headers);
+			this.log.complete(entry, status);
+		};
+
+		try {
+			await sleep(this.latencyMs);
+			const fault = this.faults.take(operation);
+			if (fault) {
+				await sleep(fault.delayMs ?? 0);
+				if (fault.reset) {
+					this.log.complete(entry, null);
+					req.socket.destroy();
+					return;
+				}
+				if (fault.status !== undefined) throw faultError({ ...fault, status: fault.status });
+			}
+			if (this.options.requireUserAgent && !req.headers['user-agent']) {
+				throw invalidArgument('User-Agent header is required');
+			}
+			if (match.kind !== 'matched') throw routeError(match, method, rawPath);
+
+			const { route, params } = match;
+			const session = route.auth === 'session' ? requireSession(this.state, req.headers.cookie, Date.now()) : null;
+			if (route.rateLimited && session) this.enforceRatePlan(session, route.operation);
+			const result = await route.handler({
+				state: this.state,
+				params,
+				body: this.requestObject(method, body),
+				session,
+				remoteAddress,
+				now: Date.now(),
+			});
+			respond(result.status ?? 200, result.body, result.headers);
+		} catch (error) {
+			const apiError = toApiError(error);
+			respond(apiError.httpStatus, apiError.toBody(), apiError.headers);
+		}
+	}
+
+	private requestObject(method: string, body: ParsedBody): Record<string, unknown> {
+		return BODY_METHODS.has(method) ? requireJsonObject(body) : {};
+	}
+
+	/** Counts the request against its project's quota for the operation; 429 with Retry-After when spent. */
+	private enforceRatePlan(session: Session, operation: string): void {
+		const decision = this.limiter.take(`${session.projectCode} ${operation}`, Date.now());
+		if (decision.allowed) return;
+		const plan = this.limiter.plan as RatePlan;
+		const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+		throw new ApiError(
+			'RESOURCE_EXHAUSTED',
+			`rate plan exceeded for ${operation}: at most ${plan.limit} requests per ${plan.windowMs} ms, retry in ${seconds} s`,
+			429,
+			{ 'Retry-After': String(seconds) },
+		);
+	}
+}

@@ -1,0 +1,217 @@
+/**
+ * The emulator's in-memory store: projects, API users, credentials (public keys only), sessions,
+ * used JWT ids, and the seeded records the operations read.
+ */
+import { generateKeyPair, randomBytes, randomInt, type KeyObject } from 'node:crypto';
+import { promisify } from 'node:util';
+
+import { invalidArgument } from './errors';
+import { bulkPurchaseOrder, SEEDED_PURCHASE_ORDERS, type PurchaseOrder } from './seed';
+import type { AddCredentialOptions, CredentialFile } from './types';
+
+export { BULK_PO_PATTERN, SEEDED_PO, SEEDED_PO_NUMBERS, SEEDED_PURCHASE_ORDERS } from './seed';
+export type { PoDate, PoStatus, PurchaseOrder, PurchaseOrderLine } from './seed';
+
+const generateKeyPairAsync = promisify(generateKeyPair);
+
+export const MAX_WHITELISTED_IPS = 10;
+
+export interface Project {
+	code: string;
+	/** The digits of the code, reused in the API user's channel identifier. */
+	digits: string;
+}
+
+export interface ApiUser {
+	userCode: string;
+	channelIdentifier: string;
+	projectCode: string;
+}
+
+/** A credential as the service keeps it: public key only. */
+export interface StoredCredential {
+	keyId: string;
+	publicKey: KeyObject;
+	publicKeyPem: string;
+	projectCode: string;
+	userCode: string;
+	channelIdentifier: string;
+	whitelistedIps: string[];
+	/** ms since the epoch, or null for no expiry. */
+	expiresAt: number | null;
+	issuedAt: string;
+}
+
+export interface Session {
+	/** Value of the first session cookie. */
+	id: string;
+	/** Value of the second session cookie; both must be presented. */
+	gatewayToken: string;
+	keyId: string;
+	projectCode: string;
+	userCode: string;
+	expiresAt: number;
+}
+
+/** Parses `AddCredentialOptions.expiresAt` into ms since the epoch. */
+function parseExpiry(value: AddCredentialOptions['expiresAt']): number | null {
+	if (value === undefined || value === null) return null;
+	const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : Date.parse(value);
+	if (!Number.isFinite(ms)) throw invalidArgument(`expiresAt is not a valid date: ${String(value)}`);
+	return ms;
+}
+
+function checkWhitelist(ips: unknown): string[] {
+	if (ips === undefined || ips === null) return [];
+	if (!Array.isArray(ips) || ips.some((ip) => typeof ip !== 'string' || ip.trim() === '')) {
+		throw invalidArgument('whitelistedIps must be a list of addresses');
+	}
+	if (ips.length > MAX_WHITELISTED_IPS) throw invalidArgument(`at most ${MAX_WHITELISTED_IPS} whitelisted IPs`);
+	return ips.map((ip: string) => ip.trim());
+}
+
+export class EmulatorState {
+	readonly projects = new Map<string, Project>();
+	/** API users by user code. */
+	readonly users = new Map<string, ApiUser>();
+	/** Credentials by key id. */
+	readonly credentials = new Map<string, StoredCredential>();
+	/** Sessions by id (first cookie). */
+	private readonly sessions = new Map<string, Session>();
+	/** Used JWT ids → when they may be forgotten (their iat can no longer pass the window check). */
+	private readonly usedJtis = new Map<string, number>();
+	private lastJtiSweep = 0;
+	private readonly purchaseOrders = new Map(SEEDED_PURCHASE_ORDERS.map((po) => [po.po_nr, po]));
+
+	/** The project provisioned at start. */
+	readonly primaryProject: Project;
+
+	constructor(private readonly sessionTtlMs: number) {
+		this.primaryProject = this.createProject();
+	}
+
+	// --- Provisioning -------------------------------------------------------------------------
+
+	createProject(code?: string): Project {
+		let project: Project;
+		if (code !== undefined) {
+			project = { code, digits: /\d+/.exec(code)?.[0] ?? String(randomInt(100000, 999999)) };
+		} else {
+			do {
+				const digits = String(randomInt(100000, 999999));
+				project = { code: `PRJ${digits}`, digits };
+			} while (this.projects.has(project.code));
+		}
+		this.projects.set(project.code, project);
+		return project;
+	}
+
+	/** The project's API user (the service account the credentials belong to), created on first use. */
+	apiUserOf(project: Project): ApiUser {
+		for (const user of this.users.values()) if (user.projectCode === project.code) return user;
+		const user: ApiUser = {
+			userCode: `usr-${randomBytes(6).toString('hex')}`,
+			channelIdentifier: `n8n-emulator@p${project.digits}.idp.noon.partners`,
+			projectCode: project.code,
+		};
+		this.users.set(user.userCode, user);
+		return user;
+	}
+
+	/**
+	 * Generates an RSA 2048 key pair for the API user of a project. Only the public key is kept;
+	 * the private key is returned once, in the JSON a seller portal hands out.
+	 */
+	async provisionCredential(
+		options: AddCredentialOptions = {},
+	): Promise<{ stored: StoredCredential; file: CredentialFile }> {
+		if (options.projectCode !== undefined && (typeof options.projectCode !== 'string' || !options.projectCode)) {
+			throw invalidArgument('projectCode must be a non-empty string');
+		}
+		const whitelistedIps = checkWhitelist(options.whitelistedIps);
+		const expiresAt = parseExpiry(options.expiresAt);
+		const project =
+			options.projectCode === undefined
+				? this.primaryProject
+				: (this.projects.get(options.projectCode) ?? this.createProject(options.projectCode));
+		const user = this.apiUserOf(project);
+		const { publicKey, privateKey } = await generateKeyPairAsync('rsa', { modulusLength: 2048 });
+		const issuedAt = new Date().toISOString();
+		const stored: StoredCredential = {
+			keyId: `noon-partners-key-id-${randomBytes(16).toString('hex')}`,
+			publicKey,
+			publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+			projectCode: project.code,
+			userCode: user.userCode,
+			channelIdentifier: user.channelIdentifier,
+			whitelistedIps,
+			expiresAt,
+			issuedAt,
+		};
+		this.credentials.set(stored.keyId, stored);
+		const file: CredentialFile = {
+			key_id: stored.keyId,
+			private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+			project_code: project.code,
+			channel_identifier: user.channelIdentifier,
+			type: 'apijwt',
+			issued_at: issuedAt,
+		};
+		return { stored, file };
+	}
+
+	// --- Login replay protection -------------------------------------------------------------
+
+	/** Marks a JWT id as used; false when it was used before (a replay). */
+	consumeJti(jti: string, forgetAfter: number, now: number): boolean {
+		this.sweepJtis(now);
+		if (this.usedJtis.has(jti)) return false;
+		this.usedJtis.set(jti, forgetAfter);
+		return true;
+	}
+
+	private sweepJtis(now: number): void {
+		if (now - this.lastJtiSweep < 60_000) return;
+		this.lastJtiSweep = now;
+		for (const [jti, forgetAfter] of this.usedJtis) if (forgetAfter < now) this.usedJtis.delete(jti);
+	}
+
+	// --- Sessions -----------------------------------------------------------------------------
+
+	openSession(credential: StoredCredential, projectCode: string, now: number): Session {
+		const session: Session = {
+			id: randomBytes(24).toString('base64url'),
+			gatewayToken: randomBytes(24).toString('base64url'),
+			keyId: credential.keyId,
+			projectCode,
+			userCode: credential.userCode,
+			expiresAt: now + this.sessionTtlMs,
+		};
+		this.sessions.set(session.id, session);
+		return session;
+	}
+
+	/** The live session both cookie values belong to, if any. */
+	findSession(id: string, gatewayToken: string, now: number): Session | undefined {
+		const session = this.sessions.get(id);
+		if (!session || session.gatewayToken !== gatewayToken) return undefined;
+		if (session.expiresAt <= now) {
+			this.sessions.delete(id);
+			return undefined;
+		}
+		return session;
+	}
+
+	/** Invalidates every existing session. */
+	expireSessions(): void {
+		this.sessions.clear();
+	}
+
+	// --- Records ------------------------------------------------------------------------------
+
+	/** A copy of the purchase order, seeded or generated (`PO-BULK-<n>`). */
+	findPurchaseOrder(poNr: string): PurchaseOrder | undefined {
+		const seeded = this.purchaseOrders.get(poNr);
+		return seeded ? structuredClone(seeded) : bulkPurchaseOrder(poNr);
+	}
+}

@@ -1,0 +1,129 @@
+/** Public types of the emulator. */
+import type { RatePlan } from './ratePlan';
+
+export type { RatePlan } from './ratePlan';
+
+/** The credential JSON a seller portal hands out (and CreateCredential returns). */
+export interface CredentialFile {
+	key_id: string;
+	/** PKCS#8 PEM RSA private key. */
+	private_key: string;
+	project_code: string;
+	channel_identifier: string;
+	type: 'apijwt';
+	/** ISO 8601 issue time. */
+	issued_at: string;
+}
+
+/** Service prefixes of the spec's three `/v1/...` paths (see api-field-notes.md). */
+export interface Prefixes {
+	/** Prefix of `/v1/sandbox-order/create`. */
+	sandboxOrder: string;
+	/** Prefix of `/v1/import/barcode` and `/v1/import/status/{reference}`. */
+	imports: string;
+}
+
+export const DEFAULT_PREFIXES: Readonly<Prefixes> = { sandboxOrder: '/fbpi', imports: '/catplat' };
+
+export interface EmulatorOptions {
+	/** Default 127.0.0.1. */
+	host?: string;
+	/** Default 0: a random free port. */
+	port?: number;
+	/** Lifetime of a login session; default 30 minutes. */
+	sessionTtlMs?: number;
+	/** Per project and operation; `null` disables it. Default 1500 per 60 s. Login is never limited. */
+	ratePlan?: RatePlan | null;
+	/** Fixed delay added to every API response; default 0. */
+	latencyMs?: number;
+	prefixes?: Partial<Prefixes>;
+	/** When set, the provisioned credential is written there as JSON (folders are created). */
+	credentialFile?: string;
+	/** Default true: API requests without a User-Agent header get 400. */
+	requireUserAgent?: boolean;
+	/** The request log keeps at most this many entries, dropping the oldest; default 100,000. */
+	requestLogLimit?: number;
+}
+
+/**
+ * A queued fault: the next `count` API requests (of `operation`, when given) fail with `status`,
+ * are delayed by `delayMs` before normal handling, or have their socket destroyed (`reset`).
+ */
+export interface FaultSpec {
+	count: number;
+	/** HTTP status (400-599) answered with an error body. */
+	status?: number;
+	delayMs?: number;
+	reset?: boolean;
+	/** `Retry-After` header (seconds) sent with `status`. */
+	retryAfter?: number;
+	/** Operation name such as `GetPurchaseOrder` or `Login`; any API request when absent. */
+	operation?: string;
+	message?: string;
+}
+
+export interface RequestLogEntry {
+	seq: number;
+	/** Receipt time, ms since the epoch. */
+	at: number;
+	method: string;
+	/** Request target exactly as received (still percent-encoded, query included). */
+	path: string;
+	/** Operation name (`Login`, `GetPurchaseOrder`, ...) or null for an unknown route. */
+	operation: string | null;
+	/** Request headers, names lower-cased, values untouched (cookies included). */
+	headers: Record<string, string | string[]>;
+	/** Parsed JSON body, raw text when it is not JSON, null when empty. */
+	body: unknown;
+	/** HTTP status answered; null while in flight or when the socket was reset. */
+	status: number | null;
+	remoteAddress: string;
+}
+
+export interface EmulatorStats {
+	/** Successful logins. */
+	logins: number;
+	loginFailures: number;
+	/** API requests received (control API excluded). */
+	requests: number;
+	/** Requests whose socket was destroyed by an injected `reset` fault. */
+	resets: number;
+	byOperation: Record<string, number>;
+	/** HTTP status → count. */
+	statuses: Record<string, number>;
+}
+
+export interface AddCredentialOptions {
+	/** Project of the new key; default the emulator's project. An unknown code creates that project. */
+	projectCode?: string;
+	/** Addresses allowed to log in with the key; empty or absent: any address. At most 10. */
+	whitelistedIps?: string[];
+	/** Expiry: a Date, ms since the epoch, or an ISO 8601 string. */
+	expiresAt?: Date | number | string | null;
+}
+
+/** What the control API offers, callable in-process too. */
+export interface EmulatorControls {
+	requests(): RequestLogEntry[];
+	clearRequests(): void;
+	expireSessions(): void;
+	setRatePlan(plan: RatePlan | null): void;
+	setLatency(ms: number): void;
+	injectFaults(spec: FaultSpec): void;
+	clearFaults(): void;
+	stats(): EmulatorStats;
+	addCredential(options?: AddCredentialOptions): Promise<CredentialFile>;
+	readonly credential: CredentialFile;
+}
+
+export interface Emulator extends EmulatorControls {
+	/** e.g. `http://127.0.0.1:40123`, no trailing slash. */
+	readonly baseUrl: string;
+	/** `${baseUrl}/__control`. */
+	readonly controlUrl: string;
+	/** SPKI PEM public key of `credential`. */
+	readonly publicKeyPem: string;
+	readonly projectCode: string;
+	readonly prefixes: Readonly<Prefixes>;
+	close(): Promise<void>;
+}
