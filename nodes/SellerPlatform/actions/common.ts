@@ -1,5 +1,7 @@
 import { NodeOperationError, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
+import { isDotSegment } from '../transport/url';
+
 export const DEFAULT_CONCURRENCY = 8;
 export const MAX_CONCURRENCY = 50;
 
@@ -30,4 +32,24 @@ export function requiredString(
 		});
 	}
 	return text.trim();
+}
+
+/**
+ * Reads a parameter that becomes one segment of the request path: not blank, and not "." or ".."
+ * (URL parsers would resolve those into another path). Any other character is URL-encoded.
+ */
+export function requiredPathParameter(
+	ctx: IExecuteFunctions,
+	name: string,
+	label: string,
+	itemIndex: number,
+): string {
+	const value = requiredString(ctx, name, label, itemIndex);
+	if (isDotSegment(value)) {
+		throw new NodeOperationError(ctx.getNode(), `The parameter "${label}" (${name}) cannot be "${value}"`, {
+			itemIndex,
+			description: `"${label}" becomes part of the request path, where "." and ".." are not allowed.`,
+		});
+	}
+	return value;
 }

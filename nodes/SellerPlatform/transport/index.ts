@@ -246,7 +246,7 @@ export function describeFailure(error: unknown): RequestFailure {
 	return {
 		httpStatus: code ? undefined : httpCode,
 		code: code ?? (timedOut ? 'ETIMEDOUT' : undefined),
-		body: code || timedOut ? { message: code ?? 'the request timed out' } : {},
+		body: {},
 	};
 }
 
@@ -279,6 +279,7 @@ export function toNodeApiError(
 			: `The Seller Platform API answered HTTP ${httpStatus ?? 'error'}`);
 	const facts = [
 		httpStatus ? `HTTP ${httpStatus}` : undefined,
+		failure.code ? `connection error ${failure.code}` : undefined,
 		body.status_code ? `status_code ${body.status_code}` : undefined,
 		body.status_id !== undefined ? `status_id ${body.status_id}` : undefined,
 		`operation ${operation}`,

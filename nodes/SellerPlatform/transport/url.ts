@@ -22,11 +22,16 @@ export function fillPath(template: string, params: Record<string, string> = {}):
 	return template.replace(/\{(\w+)\}/g, (_match, name: string) => {
 		const value = params[name];
 		if (value === undefined) throw new Error(`Missing path parameter "${name}"`);
-		let encoded = encodeURIComponent(value);
-		// "." and ".." survive encodeURIComponent and would be normalised away by URL parsers.
-		if (encoded === '.' || encoded === '..') encoded = encoded.replace(/\./g, '%2E');
-		return encoded;
+		// URL parsers resolve "." and ".." (even as %2E) as dot segments: such a value would
+		// change the path, so it is refused rather than sent.
+		if (isDotSegment(value)) throw new Error(`Path parameter "${name}" cannot be "${value}"`);
+		return encodeURIComponent(value);
 	});
+}
+
+/** True for values a URL parser would treat as a relative path step. */
+export function isDotSegment(value: string): boolean {
+	return value === '.' || value === '..';
 }
 
 /** The spec's error body: `{ status_id, status_code, message, details }`, every field optional. */

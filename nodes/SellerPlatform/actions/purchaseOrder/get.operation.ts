@@ -2,7 +2,7 @@ import { DateTime } from 'luxon';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { apiRequest } from '../../transport';
-import { concurrencyOption, requiredString } from '../common';
+import { concurrencyOption, requiredPathParameter } from '../common';
 import type { ItemOperation } from '../types';
 
 const show = { resource: ['purchaseOrder'], operation: ['get'] };
@@ -41,7 +41,7 @@ export function releaseDateToIso(date: unknown): string | null {
 export const getOperation: ItemOperation<string> = {
 	description,
 	prepare(this: IExecuteFunctions, itemIndex) {
-		return requiredString(this, 'poNr', 'PO Number', itemIndex);
+		return requiredPathParameter(this, 'poNr', 'PO Number', itemIndex);
 	},
 	async send(this: IExecuteFunctions, poNr, itemIndex) {
 		const record = await apiRequest.call(this, 'GetPurchaseOrder', {

@@ -1,0 +1,103 @@
+import { NodeApiError, type INode } from 'n8n-workflow';
+
+import {
+	backoffDelay,
+	describeFailure,
+	parseRetryAfter,
+	RETRY_POLICY,
+	toNodeApiError,
+} from '../../nodes/SellerPlatform/transport';
+import { SellerPlatformLoginError } from '../../nodes/SellerPlatform/transport/login';
+
+const node: INode = {
+	id: '1',
+	name: 'Seller Platform',
+	type: 'n8n-nodes-seller-platform.sellerPlatform',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
+
+/** The shape of the HTTP client's error as n8n wraps it (a NodeApiError whose cause has the response). */
+function httpError(status: number, data: unknown, headers: Record<string, string> = {}) {
+	const axiosLike = Object.assign(new Error(`Request failed with status code ${status}`), {
+		response: { status, headers, data },
+		config: { headers: { Cookie: '_npsid=SECRET-COOKIE' } },
+	});
+	return new NodeApiError(node, axiosLike as never);
+}
+
+describe('mapping failures to NodeApiError', () => {
+	it('carries the service message, status_code, status_id, details and HTTP code', () => {
+		const body = { status_id: 5, status_code: 'NOT_FOUND', message: 'purchase order PO-9 not found', details: [{ field: 'po_nr' }] };
+		const failure = describeFailure(httpError(404, body));
+		expect(failure).toMatchObject({ httpStatus: 404, body });
+
+		const error = toNodeApiError(node, 'GetPurchaseOrder', failure, 3);
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error.message).toBe('purchase order PO-9 not found');
+		expect(error.httpCode).toBe('404');
+		expect(error.description).toContain('status_code NOT_FOUND');
+		expect(error.description).toContain('status_id 5');
+		expect(error.description).toContain('"field":"po_nr"');
+		expect(error.context).toMatchObject({ statusCode: 'NOT_FOUND', statusId: 5, itemIndex: 3 });
+		expect(JSON.stringify(error)).not.toContain('SECRET-COOKIE');
+	});
+
+	it('reads Retry-After of a 429', () => {
+		const failure = describeFailure(httpError(429, { message: 'slow down' }, { 'retry-after': '2' }));
+		expect(failure.httpStatus).toBe(429);
+		expect(failure.retryAfterMs).toBe(2000);
+	});
+
+	it('falls back to the raw text of a non-JSON error body', () => {
+		const error = toNodeApiError(node, 'GetPurchaseOrder', describeFailure(httpError(502, '<h1>Bad gateway</h1>')), 0);
+		expect(error.message).toBe('<h1>Bad gateway</h1>');
+		expect(error.httpCode).toBe('502');
+	});
+
+	it('names a connection failure by its code', () => {
+		const reset = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+		const failure = describeFailure(new NodeApiError(node, reset as never));
+		expect(failure.code).toBe('ECONNRESET');
+		const error = toNodeApiError(node, 'GetPurchaseOrder', failure, 0);
+		// n8n replaces messages naming a well-known socket error with its own explanation.
+		expect(error.message).toMatch(/closed unexpectedly/);
+		expect(error.description).toContain('connection error ECONNRESET');
+	});
+
+	it('reports a failed login with the service message and no secret', () => {
+		const login = new SellerPlatformLoginError('Seller Platform login failed: invalid token signature', {
+			httpCode: 401,
+			statusCode: 'UNAUTHENTICATED',
+			statusId: 16,
+		});
+		const error = toNodeApiError(node, 'GetPurchaseOrder', describeFailure(new NodeApiError(node, login as never)), 0);
+		expect(error.message).toBe('Seller Platform login failed: invalid token signature');
+		expect(error.httpCode).toBe('401');
+		expect(error.context).toMatchObject({ statusCode: 'UNAUTHENTICATED', statusId: 16 });
+	});
+});
+
+describe('waiting', () => {
+	it('honours Retry-After in seconds or as an HTTP date, bounded', () => {
+		const now = Date.UTC(2026, 0, 1);
+		expect(parseRetryAfter('3', now)).toBe(3000);
+		expect(parseRetryAfter(['0.5'], now)).toBe(500);
+		expect(parseRetryAfter(new Date(now + 4000).toUTCString(), now)).toBe(4000);
+		expect(parseRetryAfter('100000', now)).toBe(RETRY_POLICY.maxRetryAfterMs);
+		expect(parseRetryAfter(undefined, now)).toBeUndefined();
+		expect(parseRetryAfter('soon', now)).toBeUndefined();
+	});
+
+	it('backs off exponentially with jitter between half and all of the step, capped', () => {
+		expect(backoffDelay(0, () => 0)).toBe(RETRY_POLICY.baseDelayMs / 2);
+		expect(backoffDelay(0, () => 1)).toBe(RETRY_POLICY.baseDelayMs);
+		expect(backoffDelay(3, () => 1)).toBe(RETRY_POLICY.baseDelayMs * 8);
+		expect(backoffDelay(30, () => 1)).toBe(RETRY_POLICY.maxDelayMs);
+		const samples = Array.from({ length: 50 }, () => backoffDelay(2));
+		expect(new Set(samples).size).toBeGreaterThan(1);
+		expect(Math.min(...samples)).toBeGreaterThanOrEqual(1000);
+		expect(Math.max(...samples)).toBeLessThanOrEqual(2000);
+	});
+});
