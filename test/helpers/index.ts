@@ -1,0 +1,11 @@
+/**
+ * Test harness: runs real n8n workflows in-process through n8n-core.
+ * See environment.ts for the entry point and an example.
+ */
+export * from './environment';
+export * from './credentials-helper';
+export * from './registry';
+export * from './nodes';
+export * from './logger';
+export { createAdditionalData } from './additional-data';
+export type { AdditionalDataOptions } from './additional-data';
