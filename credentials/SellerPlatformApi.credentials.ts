@@ -16,7 +16,7 @@ import {
 	DEFAULT_SANDBOX_ORDER_PREFIX,
 	USER_AGENT,
 } from '../nodes/SellerPlatform/transport/constants';
-import { login } from '../nodes/SellerPlatform/transport/login';
+import { sharedLogin } from '../nodes/SellerPlatform/transport/login';
 
 export class SellerPlatformApi implements ICredentialType {
 	name = 'sellerPlatformApi';
@@ -114,7 +114,7 @@ export class SellerPlatformApi implements ICredentialType {
 		this: IHttpRequestHelper,
 		credentials: ICredentialDataDecryptedObject,
 	): Promise<IDataObject> {
-		return await login.call(this, credentials);
+		return await sharedLogin.call(this, credentials);
 	}
 
 	authenticate: IAuthenticateGeneric = {

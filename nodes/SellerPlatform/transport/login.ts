@@ -6,7 +6,7 @@
  * when a request answers 401, and when the user presses "Test". Nothing here ever puts the private
  * key, the JWT or a cookie into an error message.
  */
-import { createPrivateKey, randomUUID, type KeyObject } from 'crypto';
+import { createHash, createPrivateKey, randomUUID, type KeyObject } from 'crypto';
 import { SignJWT } from 'jose';
 import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestHelper } from 'n8n-workflow';
 
@@ -182,4 +182,45 @@ export async function login(
 		);
 	}
 	return { sessionCookie };
+}
+
+/**
+ * Logins shared across concurrent callers, per login identity (base URL, key id, key, project).
+ *
+ * n8n calls `preAuthentication` once per request that found no session or got a 401. With many
+ * items in flight, that would be one login per item. Instead:
+ * - callers that arrive while a login is running wait for it and share its session;
+ * - a caller whose rejected session is older than the newest one obtained here gets the newest
+ *   one (the session it used expired, and another request already logged in again);
+ * - only a caller whose session is the newest (or who has none) starts a new login.
+ */
+const inFlight = new Map<string, Promise<IDataObject>>();
+const newestSession = new Map<string, string>();
+
+function loginIdentity(credentials: ICredentialDataDecryptedObject): string {
+	const parts = ['baseUrl', 'keyId', 'privateKey', 'projectCode'].map((k) => String(credentials[k] ?? ''));
+	return createHash('sha256').update(parts.join('\u0000')).digest('hex');
+}
+
+export async function sharedLogin(
+	this: IHttpRequestHelper,
+	credentials: ICredentialDataDecryptedObject,
+): Promise<IDataObject> {
+	const identity = loginIdentity(credentials);
+	const running = inFlight.get(identity);
+	if (running) return await running;
+
+	const used = typeof credentials.sessionCookie === 'string' ? credentials.sessionCookie : '';
+	const newest = newestSession.get(identity);
+	if (used && newest && used !== newest) return { sessionCookie: newest };
+
+	const pending = login.call(this, credentials);
+	inFlight.set(identity, pending);
+	try {
+		const result = await pending;
+		newestSession.set(identity, String(result.sessionCookie));
+		return result;
+	} finally {
+		inFlight.delete(identity);
+	}
 }
