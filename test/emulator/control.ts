@@ -21,7 +21,16 @@ const OK = { ok: true };
 const CONTROL_ROUTES = compileRoutes<ControlRoute>([
 	{ method: 'GET', path: '/__control/requests', handler: (c) => c.requests() },
 	{ method: 'DELETE', path: '/__control/requests', handler: (c) => (c.clearRequests(), OK) },
-	{ method: 'POST', path: '/__control/sessions/expire', handler: (c) => (c.expireSessions(), OK) },
+	{
+		method: 'POST',
+		path: '/__control/sessions/expire',
+		handler: (c, body) => {
+			const after = (body as { afterRequests?: number } | null | undefined)?.afterRequests;
+			if (after === undefined) c.expireSessions();
+			else c.expireSessionsAfter(after);
+			return OK;
+		},
+	},
 	{ method: 'POST', path: '/__control/rate-plan', handler: (c, body) => (c.setRatePlan(body as RatePlan | null), OK) },
 	{
 		method: 'POST',

@@ -117,6 +117,7 @@ export class EmulatorServer implements Emulator {
 	private readonly routes: CompiledRoute<ApiRoute>[];
 	private readonly log: RequestLog;
 	private readonly faults = new FaultQueue();
+	private expiryCountdown: number | null = null;
 	private readonly limiter: SlidingWindowLimiter;
 	private latencyMs: number;
 	private origin = '';
@@ -198,6 +199,20 @@ export class EmulatorServer implements Emulator {
 	}
 
 	expireSessions(): void {
+		this.state.expireSessions();
+	}
+
+	expireSessionsAfter(count: number): void {
+		if (!Number.isInteger(count) || count < 1) throw invalidArgument('afterRequests must be a positive integer');
+		this.expiryCountdown = count;
+	}
+
+	/** Counts an answered authenticated request towards a scheduled expiry of all sessions. */
+	private countTowardsExpiry(): void {
+		if (this.expiryCountdown === null) return;
+		this.expiryCountdown--;
+		if (this.expiryCountdown > 0) return;
+		this.expiryCountdown = null;
 		this.state.expireSessions();
 	}
 
@@ -294,6 +309,7 @@ export class EmulatorServer implements Emulator {
 				now: Date.now(),
 			});
 			respond(result.status ?? 200, result.body, result.headers);
+			if (session) this.countTowardsExpiry();
 		} catch (error) {
 			const apiError = toApiError(error);
 			respond(apiError.httpStatus, apiError.toBody(), apiError.headers);

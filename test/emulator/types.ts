@@ -107,6 +107,11 @@ export interface EmulatorControls {
 	requests(): RequestLogEntry[];
 	clearRequests(): void;
 	expireSessions(): void;
+	/**
+	 * Expires every session once `count` more authenticated API requests have been answered:
+	 * a deterministic "the session ends mid-run" for tests.
+	 */
+	expireSessionsAfter(count: number): void;
 	setRatePlan(plan: RatePlan | null): void;
 	setLatency(ms: number): void;
 	injectFaults(spec: FaultSpec): void;

@@ -97,16 +97,21 @@ function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number):
 	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
 }
 
-/** The output item of a failed input under "continue on fail": message, codes, no secrets. */
+/**
+ * The output item of a failed input under "continue on fail": `{ error, details }`, where
+ * `error` is the message (the service's own, for API errors) and `details` holds the HTTP code,
+ * the service's status_code, status_id and details. No secrets. n8n's "continue (using error
+ * output)" recognises items whose only keys are error/message/details, so none are added.
+ */
 function errorItem(error: Error, itemIndex: number): INodeExecutionData {
-	const json: IDataObject = { error: error.message };
+	const details: IDataObject = {};
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-		if (error.description) json.description = error.description;
 		const context = error.context as IDataObject;
-		if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
-		if (context.statusCode !== undefined) json.status_code = context.statusCode;
-		if (context.statusId !== undefined) json.status_id = context.statusId;
-		if (context.details !== undefined) json.details = context.details;
+		if (error instanceof NodeApiError && error.httpCode) details.httpCode = error.httpCode;
+		if (context.statusCode !== undefined) details.status_code = context.statusCode;
+		if (context.statusId !== undefined) details.status_id = context.statusId;
+		if (context.details !== undefined) details.service_details = context.details;
+		if (error.description) details.description = error.description;
 	}
-	return { json, pairedItem: { item: itemIndex } };
+	return { json: { error: error.message, details }, pairedItem: { item: itemIndex } };
 }

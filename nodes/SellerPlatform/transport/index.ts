@@ -23,7 +23,7 @@ import {
 	DEFAULT_SANDBOX_ORDER_PREFIX,
 	USER_AGENT,
 } from './constants';
-import { SellerPlatformLoginError } from './login';
+import { SellerPlatformLoginError, finishedLoginCount } from './login';
 import { OPERATIONS, type OperationName, type OperationSpec } from './operations';
 import { RateLimiterRegistry } from './rateLimiter';
 import { fillPath, joinUrl, parseErrorBody, type ServiceErrorBody } from './url';
@@ -124,7 +124,8 @@ export async function apiRequest(
 	let rateLimited = 0;
 	let transient = 0;
 	for (;;) {
-		await limiter.acquire();
+		const slot = await limiter.acquire();
+		const loginsBefore = finishedLoginCount();
 		try {
 			const response = (await this.helpers.httpRequestWithAuthentication.call(
 				this,
@@ -145,6 +146,10 @@ export async function apiRequest(
 				continue;
 			}
 			throw toNodeApiError(this.getNode(), operation, failure, itemIndex);
+		} finally {
+			// A login delayed this request past its slot: count it as sent when it came back, so
+			// the requests after it cannot crowd into the server's window.
+			if (finishedLoginCount() !== loginsBefore) slot.restamp(Date.now());
 		}
 	}
 }
@@ -253,7 +258,7 @@ export function describeFailure(error: unknown): RequestFailure {
 /** The service's answer as a NodeApiError: its message, status_code, status_id, details and HTTP code. */
 export function toNodeApiError(
 	node: INode,
-	operation: OperationName,
+	operation: OperationName | 'Login',
 	failure: RequestFailure,
 	itemIndex: number,
 ): NodeApiError {

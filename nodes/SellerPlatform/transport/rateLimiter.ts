@@ -12,6 +12,11 @@ export interface Clock {
 	sleep(ms: number): Promise<void>;
 }
 
+/** A granted request; `restamp` counts it as started at a later time than it was granted. */
+export interface Slot {
+	restamp(time: number): void;
+}
+
 /** At most `limit` starts in any window of `windowMs`, first come first served. */
 export class SlidingWindowLimiter {
 	private readonly starts: number[] = [];
@@ -25,11 +30,18 @@ export class SlidingWindowLimiter {
 		if (!(limit >= 1) || !(windowMs > 0)) throw new Error('Invalid rate limit');
 	}
 
-	/** Resolves when the caller may send one request. */
-	async acquire(): Promise<void> {
+	/**
+	 * Resolves when the caller may send one request, with a handle to move the start later when
+	 * the request went out later than planned (see `restamp`).
+	 */
+	async acquire(): Promise<Slot> {
 		const turn = this.queue.then(async () => await this.waitForSlot());
-		this.queue = turn.catch(() => undefined);
-		await turn;
+		this.queue = turn.then(
+			() => undefined,
+			() => undefined,
+		);
+		const start = await turn;
+		return { restamp: (time: number) => this.restamp(start, time) };
 	}
 
 	/** How long the next caller would wait now (0 when a slot is free). */
@@ -39,13 +51,26 @@ export class SlidingWindowLimiter {
 		return this.starts[this.starts.length - this.limit] + this.windowMs - this.clock.now();
 	}
 
-	private async waitForSlot(): Promise<void> {
+	private async waitForSlot(): Promise<number> {
 		for (;;) {
 			const wait = this.delayUntilFree();
 			if (wait <= 0) break;
 			await this.clock.sleep(wait);
 		}
-		this.starts.push(this.clock.now());
+		const now = this.clock.now();
+		this.starts.push(now);
+		return now;
+	}
+
+	/** Moves one recorded start to a later time (keeping the list sorted). */
+	private restamp(start: number, time: number) {
+		if (time <= start) return;
+		const index = this.starts.indexOf(start);
+		if (index === -1) return;
+		this.starts.splice(index, 1);
+		let at = this.starts.length;
+		while (at > 0 && this.starts[at - 1] > time) at--;
+		this.starts.splice(at, 0, time);
 	}
 
 	private prune(now: number) {

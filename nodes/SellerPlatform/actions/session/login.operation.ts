@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE } from '../../transport';
+import { CREDENTIAL_TYPE, describeFailure, toNodeApiError } from '../../transport';
 import { login } from '../../transport/login';
 import type { ItemOperation } from '../types';
 
@@ -42,6 +42,10 @@ export const loginOperation: ItemOperation<void> = {
 			})();
 			loginsPerRun.set(this, pending);
 		}
-		return { ...(await pending) };
+		try {
+			return { ...(await pending) };
+		} catch (error) {
+			throw toNodeApiError(this.getNode(), 'Login', describeFailure(error), itemIndex);
+		}
 	},
 };

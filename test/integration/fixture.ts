@@ -1,0 +1,66 @@
+/**
+ * Shared set-up of the integration tests: a real emulator on loopback and an in-process n8n
+ * (n8n-core) with our node and credential, wired together with a ready credential.
+ */
+import { SellerPlatformApi } from '../../credentials/SellerPlatformApi.credentials';
+import { SellerPlatform } from '../../nodes/SellerPlatform/SellerPlatform.node';
+import { startEmulator, type Emulator, type EmulatorOptions } from '../emulator';
+import type { ICredentialDataDecryptedObject, INodeParameters } from 'n8n-workflow';
+
+import { chain, createTestEnvironment, type TestEnvironment, type TestNode, type TestWorkflow } from '../helpers';
+
+export const CREDENTIAL_ID = 'cred-1';
+
+export interface Fixture {
+	emulator: Emulator;
+	env: TestEnvironment;
+	close(): Promise<void>;
+}
+
+export async function startFixture(
+	options: EmulatorOptions = {},
+	credentialOverrides: ICredentialDataDecryptedObject = {},
+): Promise<Fixture> {
+	const emulator = await startEmulator(options);
+	const env = createTestEnvironment({
+		nodeTypes: [new SellerPlatform()],
+		credentialTypes: [new SellerPlatformApi()],
+	});
+	env.addCredential(CREDENTIAL_ID, 'sellerPlatformApi', {
+		baseUrl: emulator.baseUrl,
+		keyId: emulator.credential.key_id,
+		privateKey: emulator.credential.private_key,
+		projectCode: emulator.credential.project_code,
+		sessionCookie: '',
+		...credentialOverrides,
+	});
+	return { emulator, env, close: async () => await emulator.close() };
+}
+
+/** Items → Seller Platform node, the usual two-node workflow of these tests. */
+export function workflowWithItems(
+	items: object[],
+	parameters: INodeParameters,
+	nodeSettings: Partial<TestNode> = {},
+): TestWorkflow {
+	return {
+		nodes: [
+			{ name: 'Items', type: 'testItems', parameters: { items: JSON.stringify(items) } },
+			{
+				name: 'Seller Platform',
+				type: 'sellerPlatform',
+				parameters,
+				credentials: { sellerPlatformApi: CREDENTIAL_ID },
+				...nodeSettings,
+			},
+		],
+		connections: chain('Items', 'Seller Platform'),
+	};
+}
+
+/** Items asking for purchase orders PO-BULK-<start>... (the emulator serves any such number). */
+export function bulkPoItems(count: number, start = 1) {
+	return Array.from({ length: count }, (_, i) => ({ po: `PO-BULK-${start + i}` }));
+}
+
+export const GET_PO: INodeParameters = { resource: 'purchaseOrder', operation: 'get', poNr: '={{ $json.po }}' };
