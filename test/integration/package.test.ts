@@ -1,0 +1,75 @@
+/**
+ * The built package as n8n loads it: n8n-core's PackageDirectoryLoader reads package.json's n8n
+ * section and requires the compiled files from dist/ (`npm test` builds first).
+ */
+import { existsSync, readFileSync } from 'fs';
+import { join } from 'path';
+import { PackageDirectoryLoader } from 'n8n-core';
+import type { INodeTypeDescription } from 'n8n-workflow';
+
+import contract from '../../package.json';
+
+const root = join(__dirname, '..', '..');
+
+describe('the package as n8n loads it', () => {
+	let loader: PackageDirectoryLoader;
+	beforeAll(async () => {
+		loader = new PackageDirectoryLoader(root);
+		await loader.loadAll();
+	});
+
+	it('declares itself a community node package with the contract names and files', () => {
+		expect(contract.name).toBe('n8n-nodes-seller-platform');
+		expect(contract.keywords).toContain('n8n-community-node-package');
+		expect(contract.files).toEqual(['dist']);
+		expect(contract.n8n.n8nNodesApiVersion).toBe(1);
+		expect(contract.n8n.credentials).toEqual(['dist/credentials/SellerPlatformApi.credentials.js']);
+		expect(contract.n8n.nodes).toContain('dist/nodes/SellerPlatform/SellerPlatform.node.js');
+		expect(Object.keys(contract.dependencies).sort()).toEqual(['jose', 'luxon']);
+		expect(Object.keys(contract.peerDependencies)).toEqual(['n8n-workflow']);
+	});
+
+	it('loads the node and the credential from dist/', () => {
+		expect(Object.keys(loader.known.nodes)).toContain('sellerPlatform');
+		expect(Object.keys(loader.known.credentials)).toEqual(['sellerPlatformApi']);
+		expect(loader.known.credentials.sellerPlatformApi.supportedNodes).toContain('sellerPlatform');
+
+		const node = loader.nodeTypes.sellerPlatform.type as { description: INodeTypeDescription };
+		expect(node.description.displayName).toBe('Seller Platform');
+		expect(node.description.usableAsTool).toBe(true);
+		expect(node.description.credentials).toEqual([{ name: 'sellerPlatformApi', required: true }]);
+		const credential = loader.credentialTypes.sellerPlatformApi.type;
+		expect(credential.displayName).toBe('Seller Platform API');
+		expect(credential.properties.map((p) => p.name)).toEqual(
+			expect.arrayContaining(['baseUrl', 'keyId', 'privateKey', 'projectCode', 'sessionCookie']),
+		);
+		expect(typeof credential.preAuthentication).toBe('function');
+	});
+
+	it('ships the light and dark icons the node and credential point at', () => {
+		const node = loader.nodeTypes.sellerPlatform.type as { description: INodeTypeDescription };
+		// The loader turns `icon: { light: 'file:…', dark: 'file:…' }` into URLs of files under the package.
+		const urls = [node.description.iconUrl, loader.credentialTypes.sellerPlatformApi.type.iconUrl] as Array<{
+			light: string;
+			dark: string;
+		}>;
+		for (const url of urls) {
+			expect(url.light).not.toBe(url.dark);
+			for (const variant of [url.light, url.dark]) {
+				const file = join(root, variant.replace(/^icons\/n8n-nodes-seller-platform\//, ''));
+				expect(existsSync(file)).toBe(true);
+				expect(readFileSync(file, 'utf8')).toMatch(/^<svg[\s\S]*<\/svg>\s*$/);
+			}
+		}
+	});
+
+	it('keeps the contract parameter names of the node', () => {
+		const node = loader.nodeTypes.sellerPlatform.type as { description: INodeTypeDescription };
+		const names = node.description.properties.map((p) => p.name);
+		expect(names).toEqual(expect.arrayContaining(['resource', 'operation', 'poNr']));
+		const resource = node.description.properties.find((p) => p.name === 'resource');
+		expect(resource?.options?.map((o) => (o as { value: string }).value)).toEqual(
+			expect.arrayContaining(['session', 'purchaseOrder']),
+		);
+	});
+});
