@@ -16,9 +16,10 @@ import { UnexpectedError } from 'n8n-workflow';
 
 export interface AdditionalDataOptions {
 	credentialsHelper: ICredentialsHelper;
-	hooks: ExecutionLifecycleHooks;
-	executionId: string;
-	workflowId: string;
+	/** Absent outside an execution (a credential test, like the app's `getBase()` there). */
+	hooks?: ExecutionLifecycleHooks;
+	executionId?: string;
+	workflowId?: string;
 	workflowSettings?: IWorkflowSettings;
 	/** Base URL of the simulated n8n instance, with a trailing slash. */
 	instanceBaseUrl: string;

@@ -26,10 +26,11 @@ import type {
 	INodeCredentialsDetails,
 	INodeParameters,
 	INodeProperties,
+	INodeType,
+	INodeTypes,
 	IRequestOptionsSimplified,
 	IWorkflowDataProxyAdditionalKeys,
 	IWorkflowExecuteAdditionalData,
-	Workflow,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
 import {
@@ -40,6 +41,7 @@ import {
 	NodeHelpers,
 	UnexpectedError,
 	UserError,
+	Workflow,
 } from 'n8n-workflow';
 
 import type { TestCredentialTypes } from './registry';
@@ -127,7 +129,30 @@ export class StoredCredentials extends ICredentials {
 	}
 }
 
-/** The node type and parameter n8n's credential test uses for its mock node. */
+/** The app's mock node and node types for resolving credential expressions outside a workflow. */
+const MOCK_NODE = {
+	name: '',
+	typeVersion: 1,
+	type: 'mock',
+	position: [0, 0],
+	parameters: {},
+} as unknown as INode;
+
+const MOCK_NODE_TYPES: INodeTypes = {
+	getKnownTypes: () => ({}),
+	getByName: (nodeType: string) => MOCK_NODE_TYPES.getByNameAndVersion(nodeType),
+	getByNameAndVersion: (nodeType: string) => {
+		if (nodeType !== 'mock') throw new UnexpectedError('Unknown node type', { tags: { nodeType } });
+		return { description: { properties: [] as INodeProperties[] } } as unknown as INodeType;
+	},
+};
+
+/**
+ * The node type n8n's `preAuthentication` compares the credential test's temp node with. The
+ * app builds that node with the NoOp type's `description.name`, which current loaders leave
+ * as `noOp`, so this check only matches on n8n versions whose loader prefixed names (see
+ * credential-test.ts, `prefixedNodeTypeNames`). Kept exactly as the app has it.
+ */
 const CREDENTIAL_TEST_NODE_TYPE = 'n8n-nodes-base.noOp';
 
 export class TestCredentialsHelper extends ICredentialsHelper {
@@ -300,17 +325,44 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 	): Promise<ICredentialDataDecryptedObject> {
 		const stored = this.getStored(nodeCredentials, type);
 		if (raw === true) return stored.data;
+		return await this.applyDefaultsAndOverwrites(
+			additionalData,
+			stored.data,
+			type,
+			mode,
+			executeData,
+			expressionResolveValues,
+		);
+	}
 
+	/**
+	 * The type's property defaults, then `={{ }}` values resolved: in the running workflow when
+	 * the engine passes its context, else against an empty mock workflow (the credential test,
+	 * which calls this with mode 'internal'). n8n's overwrites and external secrets are not modelled.
+	 */
+	async applyDefaultsAndOverwrites(
+		additionalData: IWorkflowExecuteAdditionalData,
+		dataOriginal: ICredentialDataDecryptedObject,
+		type: string,
+		mode: WorkflowExecuteMode,
+		executeData?: IExecuteData,
+		expressionResolveValues?: ICredentialsExpressionResolveValues,
+	): Promise<ICredentialDataDecryptedObject> {
+		const properties = this.getCredentialsProperties(type);
 		let data = NodeHelpers.getNodeParameters(
-			this.getCredentialsProperties(type),
-			stored.data as INodeParameters,
+			properties,
+			dataOriginal as INodeParameters,
 			true,
 			false,
 			null,
 			null,
 		) as ICredentialDataDecryptedObject;
-		if (stored.data.oauthTokenData !== undefined) data.oauthTokenData = stored.data.oauthTokenData;
+		// Kept although no property declares them, as in n8n.
+		for (const key of ['oauthTokenData', 'allowedHttpRequestDomains', 'allowedDomains']) {
+			if (data[key] === undefined && dataOriginal[key] !== undefined) data[key] = dataOriginal[key];
+		}
 
+		const additionalKeys = getAdditionalKeys(additionalData, mode, null, { isCredential: true });
 		if (expressionResolveValues) {
 			const { workflow, runExecutionData, runIndex, itemIndex, node, connectionInputData } =
 				expressionResolveValues;
@@ -323,7 +375,7 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 					node.name,
 					connectionInputData,
 					mode,
-					getAdditionalKeys(additionalData, mode, null, { isCredential: true }),
+					additionalKeys,
 					executeData,
 					false,
 					data,
@@ -332,8 +384,48 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 				(error as Error).message += ' [Error resolving credentials]';
 				throw error;
 			}
+			return data;
 		}
-		return data;
+
+		const workflow = new Workflow({
+			nodes: [MOCK_NODE],
+			connections: {},
+			active: false,
+			nodeTypes: MOCK_NODE_TYPES,
+		});
+		try {
+			return workflow.expression.getComplexParameterValue(
+				MOCK_NODE,
+				data as INodeParameters,
+				mode,
+				additionalKeys,
+				undefined,
+				undefined,
+				data,
+			) as ICredentialDataDecryptedObject;
+		} catch (originalError) {
+			// Like n8n: resolve field by field, dropping only fields that opt out of the error.
+			const resolved: ICredentialDataDecryptedObject = {};
+			for (const [name, value] of Object.entries(data)) {
+				try {
+					const one = workflow.expression.getComplexParameterValue(
+						MOCK_NODE,
+						{ [name]: value } as INodeParameters,
+						mode,
+						additionalKeys,
+						undefined,
+						undefined,
+						data,
+					) as ICredentialDataDecryptedObject;
+					if (Object.prototype.hasOwnProperty.call(one, name)) resolved[name] = one[name];
+				} catch {
+					const property = properties.find((p) => p.name === name);
+					if (property?.typeOptions?.ignoreCredentialExpressionResolveError === true) continue;
+					throw originalError;
+				}
+			}
+			return resolved;
+		}
 	}
 
 	async updateCredentials(

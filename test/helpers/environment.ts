@@ -42,6 +42,8 @@ import type {
 import { createRunExecutionData, deepCopy, LoggerProxy, UserError, Workflow } from 'n8n-workflow';
 
 import { createAdditionalData } from './additional-data';
+import type { CredentialTestResult, TestCredentialOptions } from './credential-test';
+import { testCredential } from './credential-test';
 import type { LoginRecord } from './credentials-helper';
 import { CredentialStore, TestCredentialsHelper } from './credentials-helper';
 import { TestLogger } from './logger';
@@ -193,6 +195,30 @@ export class TestEnvironment {
 		return stored.data;
 	}
 
+	/**
+	 * Presses "Test" in the credential's form, as the n8n app runs it (see credential-test.ts):
+	 * `{ status: 'OK', message: 'Connection successful!' }` or `{ status: 'Error', message }`.
+	 * A login during the test persists its session to the stored credential, as in the app.
+	 */
+	async testCredential(id: string, options?: TestCredentialOptions): Promise<CredentialTestResult> {
+		return await testCredential(this, id, options);
+	}
+
+	/** The prefix n8n gives this environment's node types. */
+	get packageName(): string {
+		return this.options.packageName ?? PACKAGE_NAME;
+	}
+
+	/** Base URL of the simulated n8n instance. */
+	get instanceBaseUrl(): string {
+		return this.options.instanceBaseUrl ?? 'http://localhost:5678/';
+	}
+
+	/** `$vars` of the simulated instance. */
+	get variables(): IDataObject | undefined {
+		return this.options.variables;
+	}
+
 	/** How many times a credential's `preAuthentication` ran and returned the expirable property. */
 	get loginCount(): number {
 		return this.credentialsHelper.loginCount;
@@ -268,8 +294,8 @@ export class TestEnvironment {
 			executionId,
 			workflowId,
 			workflowSettings: workflow.settings,
-			instanceBaseUrl: this.options.instanceBaseUrl ?? 'http://localhost:5678/',
-			variables: this.options.variables,
+			instanceBaseUrl: this.instanceBaseUrl,
+			variables: this.variables,
 			executionTimeoutTimestamp:
 				options.timeoutMs === undefined ? undefined : Date.now() + options.timeoutMs,
 		});

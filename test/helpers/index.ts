@@ -4,6 +4,8 @@
  */
 export * from './environment';
 export * from './credentials-helper';
+export { testCredential } from './credential-test';
+export type { CredentialTestResult, TestCredentialOptions } from './credential-test';
 export * from './registry';
 export * from './nodes';
 export * from './logger';
