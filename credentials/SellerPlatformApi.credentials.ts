@@ -1,10 +1,10 @@
 import type {
-	IAuthenticateGeneric,
 	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
 	IDataObject,
 	IHttpRequestHelper,
+	IHttpRequestOptions,
 	Icon,
 	INodeProperties,
 } from 'n8n-workflow';
@@ -14,9 +14,10 @@ import {
 	DEFAULT_IMPORT_PREFIX,
 	DEFAULT_REQUESTS_PER_MINUTE,
 	DEFAULT_SANDBOX_ORDER_PREFIX,
+	LOGIN_PATH,
 	USER_AGENT,
 } from '../nodes/SellerPlatform/transport/constants';
-import { sharedLogin } from '../nodes/SellerPlatform/transport/login';
+import { authenticateRequest, sharedLogin } from '../nodes/SellerPlatform/transport/login';
 
 export class SellerPlatformApi implements ICredentialType {
 	name = 'sellerPlatformApi';
@@ -84,6 +85,12 @@ export class SellerPlatformApi implements ICredentialType {
 			default: '',
 		},
 		{
+			displayName: 'Session Fingerprint',
+			name: 'sessionFingerprint',
+			type: 'hidden',
+			default: '',
+		},
+		{
 			displayName: 'Sandbox Order Path Prefix',
 			name: 'sandboxOrderPrefix',
 			type: 'string',
@@ -117,33 +124,38 @@ export class SellerPlatformApi implements ICredentialType {
 		return await sharedLogin.call(this, credentials);
 	}
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				Cookie: '={{$credentials.sessionCookie}}',
-			},
-		},
-	};
+	// Adds the session cookies to every request (and signs the token of the "Test" login below).
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		return await authenticateRequest(credentials, requestOptions);
+	}
 
-	// n8n logs in (preAuthentication) before this request, so a wrong key, key id or project code
-	// fails the test with the login's message. The request itself only reads one purchase order
-	// number that does not exist: any answer but "unauthenticated" means the session was accepted.
+	// "Test" performs a real login with the values in the form: the request goes to the login
+	// endpoint and `authenticate` puts a freshly signed token in its body. (When no session is
+	// stored yet, n8n logs in through preAuthentication first, which reports the service's message.)
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
-			url: '/fbpo/v1/po/n8n-credential-test/get',
-			method: 'GET',
+			url: LOGIN_PATH,
+			method: 'POST',
 			headers: { Accept: 'application/json', 'User-Agent': USER_AGENT },
-			ignoreHttpStatusErrors: true,
 		},
 		rules: [
 			{
-				type: 'responseSuccessBody',
+				type: 'responseCode',
 				properties: {
-					key: 'status_id',
-					value: 16,
-					message: 'The login succeeded but the service did not accept the session cookies',
+					value: 401,
+					message:
+						'The service refused the login: check the Key ID and the Private Key (and that the key is not expired or limited to other IP addresses)',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 403,
+					message: 'The service refused the login for this Project Code: check that the key belongs to that project',
 				},
 			},
 		],

@@ -8,9 +8,8 @@
  * runs first, then `authenticate` adds the session cookies. A failed login reaches the test as a
  * `NodeApiError` and the test answers its `message`.
  *
- * `it.failing` marks what the credential does not do yet as the app runs it (each says why);
- * such a test starts failing, on purpose, once the credential or the nodes are fixed: then make
- * it a plain `it`.
+ * The test request is itself a login: the credential's `authenticate` signs a fresh token for
+ * it, so every "Test" checks the values in the form, whether or not a session is stored.
  */
 import { generateKeyPairSync } from 'crypto';
 import { createServer } from 'net';
@@ -21,7 +20,8 @@ import { SellerPlatformApi } from '../../credentials/SellerPlatformApi.credentia
 import { startEmulator, type Emulator } from '../emulator';
 import { createTestEnvironment, type TestEnvironment } from '../helpers';
 
-const TEST_PATH = '/fbpo/v1/po/n8n-credential-test/get';
+/** Anything but the login: the test must not need any other endpoint. */
+const isOtherRequest = (path: string) => path !== LOGIN_PATH;
 const LOGIN_PATH = '/identity/public/v1/api/login';
 const JWT = /eyJ[\w-]+\.[\w-]+\.[\w-]*/;
 
@@ -52,7 +52,7 @@ function otherRsaKey(): string {
 		.toString();
 }
 
-const testRequests = () => emulator.requests().filter((r) => r.path === TEST_PATH);
+const testRequests = () => emulator.requests().filter((r) => isOtherRequest(r.path));
 const loginRequests = () => emulator.requests().filter((r) => r.path === LOGIN_PATH);
 
 /** No 24-character run of a PEM's base64 body appears in `text`. */
@@ -72,25 +72,27 @@ async function closedPort(): Promise<number> {
 }
 
 describe('credential Test with a valid credential', () => {
-	it('answers OK after one login and one test request, and stores the session', async () => {
+	it('answers OK after a real login, and stores the session', async () => {
 		saveCredential('cred-1');
 
 		const result = await env.testCredential('cred-1');
 
 		expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
-		expect(emulator.stats().logins).toBe(1);
-		expect(loginRequests()).toHaveLength(1);
-		const [request] = testRequests();
-		expect(testRequests()).toHaveLength(1);
-		expect(request.method).toBe('GET');
-		expect(request.headers['user-agent']).toMatch(/^n8n-nodes-seller-platform\//);
-		// The service accepted the session: "not found" for the made-up PO, not "unauthenticated".
-		expect(request.status).toBe(404);
+		// No session yet: n8n logs in through preAuthentication (storing the session), then the
+		// test request is itself a login with a freshly signed token.
+		expect(emulator.stats().logins).toBe(2);
+		const [, testLogin] = loginRequests();
+		expect(testLogin.method).toBe('POST');
+		expect(testLogin.status).toBe(200);
+		expect(testLogin.headers['user-agent']).toMatch(/^n8n-nodes-seller-platform\//);
+		expect(testLogin.body).toEqual({
+			token: expect.stringMatching(JWT),
+			default_project_code: emulator.credential.project_code,
+		});
+		const tokens = loginRequests().map((r) => (r.body as { token: string }).token);
+		expect(new Set(tokens).size).toBe(2);
 
-		// Like the app, the login of a test persists its session to the saved credential.
-		const session = env.credentialData('cred-1').sessionCookie as string;
-		expect(session).toMatch(/_npsid=/);
-		expect(request.headers.cookie).toBe(session);
+		expect(env.credentialData('cred-1').sessionCookie).toMatch(/_npsid=/);
 		expect(env.logins).toEqual([expect.objectContaining({ credentialId: 'cred-1', reason: 'empty', succeeded: true })]);
 	});
 
@@ -98,53 +100,21 @@ describe('credential Test with a valid credential', () => {
 		saveCredential('cred-1', { baseUrl: `${emulator.baseUrl}//` });
 
 		expect(await env.testCredential('cred-1')).toEqual({ status: 'OK', message: 'Connection successful!' });
-		expect(testRequests()).toHaveLength(1);
+		expect(loginRequests().map((r) => r.status)).toEqual([200, 200]);
 	});
 
-	// What the app does: its temp node is of type `noOp` (n8n's loader keeps the class's name),
-	// not the 'n8n-nodes-base.noOp' its credentials helper checks for "a test is running", so
-	// a test logs in only when no session is stored.
-	it('pressing Test again reuses the stored session: no new login (current n8n)', async () => {
+	it('pressing Test again performs a real login each time, even with a session stored', async () => {
 		saveCredential('cred-1');
 		await env.testCredential('cred-1');
-		const session = env.credentialData('cred-1').sessionCookie;
 
 		expect(await env.testCredential('cred-1')).toEqual({ status: 'OK', message: 'Connection successful!' });
 		expect(await env.testCredential('cred-1')).toEqual({ status: 'OK', message: 'Connection successful!' });
 
-		expect(emulator.stats().logins).toBe(1);
-		expect(testRequests()).toHaveLength(3);
-		expect(testRequests().every((r) => r.headers.cookie === session)).toBe(true);
-		expect(env.logins).toHaveLength(1);
+		expect(emulator.stats().logins).toBe(4);
+		expect(testRequests()).toHaveLength(0);
 	});
 
-	// On n8n versions whose loader stored '<package>.<name>' as the node type's name, the
-	// helper's `isTestingCredentials` check matched: every test logged in, session or not.
-	it('pressing Test again logs in again when n8n recognises the test node (prefixed node type names)', async () => {
-		saveCredential('cred-1');
-		const options = { prefixedNodeTypeNames: true };
-
-		expect(await env.testCredential('cred-1', options)).toMatchObject({ status: 'OK' });
-		const first = env.credentialData('cred-1').sessionCookie;
-		expect(await env.testCredential('cred-1', options)).toMatchObject({ status: 'OK' });
-		const second = env.credentialData('cred-1').sessionCookie;
-
-		expect(emulator.stats().logins).toBe(2);
-		expect(testRequests()).toHaveLength(2);
-		expect(second).not.toBe(first);
-		expect(testRequests()[1].headers.cookie).toBe(second);
-		expect(env.logins.map((l) => [l.reason, l.succeeded])).toEqual([
-			['empty', true],
-			['test', true],
-		]);
-	});
-
-	// KNOWN ISSUE (credentials/SellerPlatformApi.credentials.ts): the test request sets
-	// `ignoreHttpStatusErrors: true`, so the 401 for the expired session is an ordinary answer:
-	// n8n-core only re-runs `preAuthentication` (credentialsExpired) when the request throws a
-	// 401. No login happens and the `status_id: 16` rule answers 'Error' ("The login succeeded
-	// but the service did not accept the session cookies") for a valid credential.
-	it.failing('after the stored session expired, Test logs in again and answers OK', async () => {
+	it('after the stored session expired, Test logs in and answers OK', async () => {
 		saveCredential('cred-1');
 		await env.testCredential('cred-1');
 		emulator.expireSessions();
@@ -152,18 +122,17 @@ describe('credential Test with a valid credential', () => {
 		const result = await env.testCredential('cred-1');
 
 		expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
-		expect(emulator.stats().logins).toBe(2);
+		expect(emulator.stats().logins).toBe(3);
 	});
 
-	// KNOWN ISSUE (n8n + credential): with a session stored, the app's test does not log in (see
-	// above), so a wrong private key typed into the form is never used: the old session passes.
-	it.failing('a wrong private key typed into the form is reported even while a session is stored', async () => {
+	it('a wrong private key typed into the form is reported even while a session is stored', async () => {
 		saveCredential('cred-1');
 		await env.testCredential('cred-1');
 
 		const result = await env.testCredential('cred-1', { data: { privateKey: otherRsaKey() } });
 
 		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/invalid token signature|^The service refused the login: check the Key ID/);
 	});
 });
 
@@ -191,11 +160,7 @@ describe('credential Test with a wrong private key', () => {
 		expect(env.logins[0].error?.message).toBe('Seller Platform login failed: invalid token signature');
 	});
 
-	// KNOWN ISSUE (nodes/SellerPlatform/transport/login.ts): the login error carries
-	// `httpCode: '401'`; n8n-core wraps it in `NodeApiError`, which replaces the message of an
-	// error with an HTTP code by its generic text. The test answers "Authorization failed -
-	// please check your credentials"; the service's message survives only in `messages`.
-	it.failing('the message carries the service message', async () => {
+	it('the message carries the service message', async () => {
 		saveCredential('cred-1', { privateKey: otherRsaKey() });
 
 		const result = await env.testCredential('cred-1');
@@ -220,9 +185,7 @@ describe('credential Test with a wrong project code', () => {
 		);
 	});
 
-	// KNOWN ISSUE: as for the wrong key, `httpCode: '403'` makes NodeApiError answer "Forbidden -
-	// perhaps check your credentials?" instead of the service's message.
-	it.failing('the message carries the service message', async () => {
+	it('the message carries the service message', async () => {
 		saveCredential('cred-1', { projectCode: 'PRJ000000' });
 
 		const result = await env.testCredential('cred-1');

@@ -257,3 +257,35 @@ describe('secrets', () => {
 		}
 	});
 });
+
+describe('an edited credential', () => {
+	it('does not use a session obtained with other credential values: it logs in again with the new ones', async () => {
+		const f = await startFixture({ ratePlan: null });
+		try {
+			await f.env.runWorkflow(workflowWithItems([{ po: SEEDED_PO.released }], GET_PO));
+			const stored = f.env.credentialData('cred-1');
+			expect(stored.sessionCookie).toMatch(/_npsid=/);
+
+			// The user pastes another key of the same account; the stored session stays in the data.
+			const other = await f.emulator.addCredential();
+			f.env.addCredential('cred-1', 'sellerPlatformApi', {
+				...stored,
+				keyId: other.key_id,
+				privateKey: other.private_key,
+			});
+			const result = await f.env.runWorkflow(workflowWithItems([{ po: SEEDED_PO.releasedSar }], GET_PO));
+
+			expect(result.json('Seller Platform')[0].po_nr).toBe(SEEDED_PO.releasedSar);
+			const logins = f.emulator.requests().filter((r) => r.operation === 'Login');
+			expect(logins).toHaveLength(2);
+			const sub = JSON.parse(Buffer.from((logins[1].body as { token: string }).token.split('.')[1], 'base64url').toString()).sub;
+			expect(sub).toBe(other.key_id);
+			// The old session was not sent with the new values.
+			const reads = f.emulator.requests().filter((r) => r.operation === 'GetPurchaseOrder');
+			expect(reads.map((r) => r.status)).toEqual([200, 401, 200]);
+			expect(reads[1].headers.cookie).toBeUndefined();
+		} finally {
+			await f.close();
+		}
+	});
+});

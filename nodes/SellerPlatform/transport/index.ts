@@ -121,18 +121,35 @@ export async function apiRequest(
 	if (spec.method !== 'GET') request.body = options.body ?? {};
 
 	const limiter = limiters.get(settings.scope, operation, settings.requestsPerMinute);
-	let rateLimited = 0;
-	let transient = 0;
-	for (;;) {
+	const response = await withRetries(spec.repeatable, async () => {
 		const slot = await limiter.acquire();
 		const loginsBefore = finishedLoginCount();
 		try {
-			const response = (await this.helpers.httpRequestWithAuthentication.call(
-				this,
-				CREDENTIAL_TYPE,
-				{ ...request, headers: { ...request.headers } },
-			)) as unknown;
-			return normaliseBody(response);
+			return (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, {
+				...request,
+				headers: { ...request.headers },
+			})) as unknown;
+		} finally {
+			// A login delayed this request past its slot: count it as sent when it came back, so
+			// the requests after it cannot crowd into the server's window.
+			if (finishedLoginCount() !== loginsBefore) slot.restamp(Date.now());
+		}
+	}).catch((failure: RequestFailure) => {
+		throw toNodeApiError(this.getNode(), operation, failure, itemIndex);
+	});
+	return normaliseBody(response);
+}
+
+/**
+ * Sends until it succeeds: waits out 429 answers (Retry-After, else backoff), and repeats
+ * transient failures when the request is repeatable. Rejects with the last `RequestFailure`.
+ */
+async function withRetries<T>(repeatable: boolean, send: () => Promise<T>): Promise<T> {
+	let rateLimited = 0;
+	let transient = 0;
+	for (;;) {
+		try {
+			return await send();
 		} catch (error) {
 			const failure = describeFailure(error);
 			if (failure.httpStatus === 429 && rateLimited < RETRY_POLICY.maxRateLimitRetries) {
@@ -140,18 +157,52 @@ export async function apiRequest(
 				rateLimited++;
 				continue;
 			}
-			if (spec.repeatable && isTransient(failure) && transient < RETRY_POLICY.maxTransientRetries) {
+			if (repeatable && isTransient(failure) && transient < RETRY_POLICY.maxTransientRetries) {
 				await sleep(backoffDelay(transient));
 				transient++;
 				continue;
 			}
-			throw toNodeApiError(this.getNode(), operation, failure, itemIndex);
-		} finally {
-			// A login delayed this request past its slot: count it as sent when it came back, so
-			// the requests after it cannot crowd into the server's window.
-			if (finishedLoginCount() !== loginsBefore) slot.restamp(Date.now());
+			throw failure;
 		}
 	}
+}
+
+export interface DownloadedFile {
+	data: Buffer;
+	mimeType?: string;
+	fileName?: string;
+}
+
+/**
+ * Downloads a file the service links to (an export's download_url). The link is a signed address,
+ * often on another host, so the session cookie is NOT sent with it.
+ */
+export async function downloadFile(
+	this: IExecuteFunctions,
+	url: string,
+	itemIndex: number,
+): Promise<DownloadedFile> {
+	const response = (await withRetries(true, async () =>
+		await this.helpers.httpRequest({
+			method: 'GET',
+			url,
+			encoding: 'arraybuffer',
+			returnFullResponse: true,
+			headers: { 'User-Agent': USER_AGENT },
+			timeout: RETRY_POLICY.requestTimeoutMs,
+		}),
+	).catch((failure: RequestFailure) => {
+		throw toNodeApiError(this.getNode(), 'DownloadExport', failure, itemIndex);
+	})) as { body: ArrayBuffer | Buffer; headers: Record<string, string | undefined> };
+	const headers = response.headers ?? {};
+	const disposition = String(headers['content-disposition'] ?? '');
+	const named = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition)?.[1];
+	const fromPath = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '');
+	return {
+		data: Buffer.from(response.body as ArrayBuffer),
+		mimeType: headers['content-type']?.split(';')[0].trim(),
+		fileName: named ?? (fromPath || undefined),
+	};
 }
 
 function normaliseBody(response: unknown): IDataObject {
@@ -233,7 +284,7 @@ export function describeFailure(error: unknown): RequestFailure {
 	const loginError = chain.find((e) => e instanceof SellerPlatformLoginError) as
 		| SellerPlatformLoginError
 		| undefined;
-	if (loginError) return { loginError, body: {}, httpStatus: Number(loginError.httpCode) || undefined };
+	if (loginError) return { loginError, body: {}, httpStatus: loginError.httpStatus };
 
 	const withResponse = chain.find((e) => e.response && typeof e.response === 'object');
 	if (withResponse?.response) {
@@ -258,7 +309,7 @@ export function describeFailure(error: unknown): RequestFailure {
 /** The service's answer as a NodeApiError: its message, status_code, status_id, details and HTTP code. */
 export function toNodeApiError(
 	node: INode,
-	operation: OperationName | 'Login',
+	operation: OperationName | 'Login' | 'DownloadExport',
 	failure: RequestFailure,
 	itemIndex: number,
 ): NodeApiError {
@@ -266,13 +317,18 @@ export function toNodeApiError(
 		const login = failure.loginError;
 		const error = new NodeApiError(
 			node,
-			{ message: login.message, status_code: login.statusCode ?? null } as JsonObject,
-			{ message: login.message, description: login.description, httpCode: login.httpCode, itemIndex },
+			{ message: login.message, status_code: login.serviceStatusCode ?? null } as JsonObject,
+			{
+				message: login.message,
+				description: login.description,
+				httpCode: login.httpStatus === undefined ? undefined : String(login.httpStatus),
+				itemIndex,
+			},
 		);
 		Object.assign(error.context, {
-			statusCode: login.statusCode,
-			statusId: login.statusId,
-			details: login.details,
+			statusCode: login.serviceStatusCode,
+			statusId: login.serviceStatusId,
+			details: login.serviceDetails,
 		});
 		return error;
 	}

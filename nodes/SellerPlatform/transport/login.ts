@@ -8,17 +8,26 @@
  */
 import { createHash, createPrivateKey, randomUUID, type KeyObject } from 'crypto';
 import { SignJWT } from 'jose';
-import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestHelper } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IHttpRequestHelper,
+	IHttpRequestOptions,
+} from 'n8n-workflow';
 
 import { LOGIN_PATH, USER_AGENT } from './constants';
 import { joinUrl, parseErrorBody } from './url';
 
-/** A failed login, carrying the service's answer but no secret. */
+/**
+ * A failed login, carrying the service's answer but no secret. Its fields are deliberately not
+ * named `httpCode`, `statusCode` or `status`: n8n wraps errors of `preAuthentication` in a
+ * NodeApiError, which would then replace the service's message with a generic one.
+ */
 export class SellerPlatformLoginError extends Error {
-	readonly httpCode?: string;
-	readonly statusCode?: string;
-	readonly statusId?: number;
-	readonly details?: unknown[];
+	readonly httpStatus?: number;
+	readonly serviceStatusCode?: string;
+	readonly serviceStatusId?: number;
+	readonly serviceDetails?: unknown[];
 	readonly description: string;
 
 	constructor(
@@ -33,10 +42,10 @@ export class SellerPlatformLoginError extends Error {
 	) {
 		super(message);
 		this.name = 'SellerPlatformLoginError';
-		this.httpCode = info.httpCode === undefined ? undefined : String(info.httpCode);
-		this.statusCode = info.statusCode;
-		this.statusId = info.statusId;
-		this.details = info.details;
+		this.httpStatus = info.httpCode;
+		this.serviceStatusCode = info.statusCode;
+		this.serviceStatusId = info.statusId;
+		this.serviceDetails = info.details;
 		this.description =
 			info.description ??
 			'Check the Key ID, Private Key and Project Code of the Seller Platform API credential.';
@@ -181,7 +190,7 @@ export async function login(
 			{ httpCode: 200, description: 'Check that the Base URL points at the Seller Platform gateway.' },
 		);
 	}
-	return { sessionCookie };
+	return { sessionCookie, sessionFingerprint: loginFingerprint(credentials) };
 }
 
 /**
@@ -206,8 +215,12 @@ export function finishedLoginCount(): number {
 	return finishedLogins;
 }
 
-function loginIdentity(credentials: ICredentialDataDecryptedObject): string {
-	const parts = ['baseUrl', 'keyId', 'privateKey', 'projectCode'].map((k) => String(credentials[k] ?? ''));
+/**
+ * A digest of what a login depends on (base URL, key id, key, project). Stored beside the session
+ * so a session obtained with other values (the user edited the credential) is not used.
+ */
+export function loginFingerprint(credentials: ICredentialDataDecryptedObject): string {
+	const parts = ['baseUrl', 'keyId', 'privateKey', 'projectCode'].map((k) => String(credentials[k] ?? '').trim());
 	return createHash('sha256').update(parts.join('\u0000')).digest('hex');
 }
 
@@ -215,7 +228,7 @@ export async function sharedLogin(
 	this: IHttpRequestHelper,
 	credentials: ICredentialDataDecryptedObject,
 ): Promise<IDataObject> {
-	const identity = loginIdentity(credentials);
+	const identity = loginFingerprint(credentials);
 	const running = inFlight.get(identity);
 	if (running) return await running;
 
@@ -233,4 +246,36 @@ export async function sharedLogin(
 		inFlight.delete(identity);
 		finishedLogins++;
 	}
+}
+
+function isLoginRequest(options: IHttpRequestOptions): boolean {
+	const target = `${options.baseURL ?? ''}${options.url}`.split('?')[0];
+	return target.replace(/\/+$/, '').endsWith(LOGIN_PATH);
+}
+
+/**
+ * The credential's `authenticate`, run by n8n just before every request it sends for us:
+ * - a request to the login endpoint (the credential's "Test") gets a freshly signed token, so
+ *   "Test" always performs a real login with the values in the form;
+ * - any other request gets the session cookies, unless they were obtained with other credential
+ *   values: then none are sent, the service answers 401 and n8n logs in again with the new values.
+ */
+export async function authenticateRequest(
+	credentials: ICredentialDataDecryptedObject,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
+	const options: IHttpRequestOptions = { ...requestOptions, headers: { ...(requestOptions.headers ?? {}) } };
+	if (isLoginRequest(options)) {
+		const keyId = requireField(credentials, 'keyId', 'Key ID');
+		const token = await signLoginToken(keyId, parsePrivateKey(credentials.privateKey));
+		const projectCode = typeof credentials.projectCode === 'string' ? credentials.projectCode.trim() : '';
+		options.body = projectCode ? { token, default_project_code: projectCode } : { token };
+		options.json = true;
+		return options;
+	}
+	const session = typeof credentials.sessionCookie === 'string' ? credentials.sessionCookie : '';
+	if (session && credentials.sessionFingerprint === loginFingerprint(credentials)) {
+		options.headers!.Cookie = session;
+	}
+	return options;
 }

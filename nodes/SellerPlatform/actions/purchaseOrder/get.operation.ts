@@ -2,7 +2,7 @@ import { DateTime } from 'luxon';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { apiRequest } from '../../transport';
-import { concurrencyOption, requiredPathParameter } from '../common';
+import { concurrencyOption, optionsCollection, requiredPathParameter } from '../common';
 import type { ItemOperation } from '../types';
 
 const show = { resource: ['purchaseOrder'], operation: ['get'] };
@@ -18,15 +18,7 @@ export const description: INodeProperties[] = [
 		description: 'Number of the purchase order to fetch (po_nr), for example from a FBPO::PO_SYNC event',
 		displayOptions: { show },
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		displayOptions: { show },
-		options: [concurrencyOption],
-	},
+	optionsCollection(show, [concurrencyOption]),
 ];
 
 /** The spec's date object as an ISO date, or null when year, month or day is 0 or invalid. */
