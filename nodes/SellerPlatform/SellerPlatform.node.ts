@@ -6,9 +6,7 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import * as purchaseOrder from './actions/purchaseOrder';
-import { router } from './actions/router';
-import * as session from './actions/session';
+import { resources, router } from './actions/router';
 
 export class SellerPlatform implements INodeType {
 	description: INodeTypeDescription = {
@@ -32,13 +30,18 @@ export class SellerPlatform implements INodeType {
 				type: 'options',
 				noDataExpression: true,
 				options: [
+					{ name: 'API Credential', value: 'apiCredential' },
+					{ name: 'Destination', value: 'destination' },
+					{ name: 'Export', value: 'export' },
+					{ name: 'FBPI Order', value: 'fbpiOrder' },
+					{ name: 'Import', value: 'import' },
+					{ name: 'OAuth', value: 'oauth' },
 					{ name: 'Purchase Order', value: 'purchaseOrder' },
 					{ name: 'Session', value: 'session' },
 				],
 				default: 'purchaseOrder',
 			},
-			...purchaseOrder.description,
-			...session.description,
+			...Object.values(resources).flatMap((resource) => resource.description),
 		],
 	};
 

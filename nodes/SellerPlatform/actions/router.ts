@@ -1,19 +1,32 @@
 import {
-	NodeApiError,
 	NodeOperationError,
-	type IDataObject,
 	type IExecuteFunctions,
 	type INodeExecutionData,
+	type INodeProperties,
 } from 'n8n-workflow';
 
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './common';
+import { asNodeError, errorItem, runPool } from './execution';
+import * as apiCredential from './apiCredential';
+import * as destination from './destination';
+import * as exportResource from './export';
+import * as fbpiOrder from './fbpiOrder';
+import * as importResource from './import';
+import * as oauth from './oauth';
 import * as purchaseOrder from './purchaseOrder';
 import * as session from './session';
-import type { ResourceOperations } from './types';
+import { OutputWithBinary, type ResourceOperations } from './types';
 
-const resources: Record<string, ResourceOperations> = {
-	session: session.operations,
-	purchaseOrder: purchaseOrder.operations,
+/** The resources of the node, each with its operations (names per the package's contract). */
+export const resources: Record<string, { operations: ResourceOperations; description: INodeProperties[] }> = {
+	apiCredential,
+	destination,
+	export: exportResource,
+	fbpiOrder,
+	import: importResource,
+	oauth,
+	purchaseOrder,
+	session,
 };
 
 type Prepared = { ok: true; value: unknown } | { ok: false; error: Error };
@@ -27,7 +40,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operationName = this.getNodeParameter('operation', 0) as string;
-	const operation = resources[resource]?.[operationName];
+	const operation = resources[resource]?.operations[operationName];
 	if (!operation) {
 		throw new NodeOperationError(
 			this.getNode(),
@@ -35,6 +48,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		);
 	}
 	const continueOnFail = this.continueOnFail();
+
+	const whole = await operation.executeAll?.call(this);
+	if (whole) return [whole];
 
 	const prepared: Prepared[] = [];
 	for (let i = 0; i < items.length; i++) {
@@ -60,9 +76,12 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		}
 		try {
 			const output = await operation.send.call(this, item.value, i);
-			results[i] = this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(output), {
-				itemData: { item: i },
-			});
+			results[i] =
+				output instanceof OutputWithBinary
+					? [{ json: output.json, binary: output.binary, pairedItem: { item: i } }]
+					: this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(output), {
+							itemData: { item: i },
+						});
 		} catch (error) {
 			const nodeError = asNodeError(this, error, i);
 			if (continueOnFail) results[i] = [errorItem(nodeError, i)];
@@ -79,39 +98,3 @@ function readConcurrency(ctx: IExecuteFunctions): number {
 	return Math.min(MAX_CONCURRENCY, Math.max(1, Math.floor(value)));
 }
 
-/** Runs `task(0..count-1)` with at most `limit` running at once, starting them in index order. */
-export async function runPool(
-	count: number,
-	limit: number,
-	task: (index: number) => Promise<void>,
-): Promise<void> {
-	let next = 0;
-	const worker = async () => {
-		while (next < count) await task(next++);
-	};
-	await Promise.all(Array.from({ length: Math.min(limit, count) }, worker));
-}
-
-function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number): Error {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
-}
-
-/**
- * The output item of a failed input under "continue on fail": `{ error, details }`, where
- * `error` is the message (the service's own, for API errors) and `details` holds the HTTP code,
- * the service's status_code, status_id and details. No secrets. n8n's "continue (using error
- * output)" recognises items whose only keys are error/message/details, so none are added.
- */
-function errorItem(error: Error, itemIndex: number): INodeExecutionData {
-	const details: IDataObject = {};
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-		const context = error.context as IDataObject;
-		if (error instanceof NodeApiError && error.httpCode) details.httpCode = error.httpCode;
-		if (context.statusCode !== undefined) details.status_code = context.statusCode;
-		if (context.statusId !== undefined) details.status_id = context.statusId;
-		if (context.details !== undefined) details.service_details = context.details;
-		if (error.description) details.description = error.description;
-	}
-	return { json: { error: error.message, details }, pairedItem: { item: itemIndex } };
-}

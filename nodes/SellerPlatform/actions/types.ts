@@ -1,14 +1,37 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	IBinaryKeyData,
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+
+/** An output that carries binary data beside its JSON. */
+export class OutputWithBinary {
+	constructor(
+		readonly json: IDataObject,
+		readonly binary: IBinaryKeyData,
+	) {}
+}
 
 /**
  * One operation of the node. The router runs it item by item in two phases:
  * `prepare` reads and validates the item's parameters without touching the network (so bad input
  * never reaches the service), then `send` makes the request(s) for the prepared item.
+ *
+ * `executeAll`, when an operation has it, may take over the whole run instead (for example a
+ * barcode import built from all input items): it returns the output items, or `undefined` to
+ * fall back to item-by-item processing.
  */
 export interface ItemOperation<Prepared = unknown> {
 	description: INodeProperties[];
 	prepare(this: IExecuteFunctions, itemIndex: number): Prepared | Promise<Prepared>;
-	send(this: IExecuteFunctions, prepared: Prepared, itemIndex: number): Promise<IDataObject | IDataObject[]>;
+	send(
+		this: IExecuteFunctions,
+		prepared: Prepared,
+		itemIndex: number,
+	): Promise<IDataObject | IDataObject[] | OutputWithBinary>;
+	executeAll?(this: IExecuteFunctions): Promise<INodeExecutionData[] | undefined>;
 }
 
 export type ResourceOperations = Record<string, ItemOperation<any>>;

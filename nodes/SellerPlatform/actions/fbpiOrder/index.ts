@@ -1,9 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import type { ResourceOperations } from '../types';
 import { createSandboxOperation } from './createSandbox.operation';
 import { getCustomerDataOperation } from './getCustomerData.operation';
 
-export const operations = { createSandbox: createSandboxOperation, getCustomerData: getCustomerDataOperation };
+export const operations: ResourceOperations = { createSandbox: createSandboxOperation, getCustomerData: getCustomerDataOperation };
 
 export const description: INodeProperties[] = [
 	{

@@ -1,8 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import type { ResourceOperations } from '../types';
 import { exchangeTokenOperation } from './exchangeToken.operation';
 
-export const operations = { exchangeToken: exchangeTokenOperation };
+export const operations: ResourceOperations = { exchangeToken: exchangeTokenOperation };
 
 export const description: INodeProperties[] = [
 	{

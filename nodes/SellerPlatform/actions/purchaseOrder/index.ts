@@ -1,8 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import type { ResourceOperations } from '../types';
 import { getOperation } from './get.operation';
 
-export const operations = { get: getOperation };
+export const operations: ResourceOperations = { get: getOperation };
 
 export const description: INodeProperties[] = [
 	{

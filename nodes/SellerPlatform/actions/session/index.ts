@@ -1,8 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import type { ResourceOperations } from '../types';
 import { loginOperation } from './login.operation';
 
-export const operations = { login: loginOperation };
+export const operations: ResourceOperations = { login: loginOperation };
 
 export const description: INodeProperties[] = [
 	{

@@ -1,0 +1,190 @@
+import { DateTime } from 'luxon';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { apiRequest } from '../../transport';
+import { concurrencyOption, invalidParameter, optionalString, optionsCollection } from '../common';
+import { OutputWithBinary, type ItemOperation } from '../types';
+
+const show = { resource: ['apiCredential'], operation: ['create'] };
+
+export const MAX_WHITELISTED_IPS = 10;
+
+export const description: INodeProperties[] = [
+	{
+		displayName:
+			'The new private key is shown only once. By default it is in the output JSON, and n8n keeps execution data: choose another "Private Key Output" below, or stop saving execution data for this workflow, if the key must not stay there.',
+		name: 'privateKeyNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'User Code',
+		name: 'userCode',
+		type: 'string',
+		default: '',
+		description: 'The user_code of the API user (service account). Set this or Channel Identifier.',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Channel Identifier',
+		name: 'channelIdentifier',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. my-integration@p123456.idp.noon.partners',
+		description: "The service account's channel identifier (username). Set this or User Code.",
+		hint: 'When User Code is set too, only user_code is sent: it wins',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Whitelisted IPs',
+		name: 'whitelistedIps',
+		type: 'string',
+		typeOptions: { rows: 2 },
+		default: '',
+		placeholder: 'e.g. 203.0.113.10, 2001:db8::1',
+		description: 'Optional. Up to 10 IPv4 or IPv6 addresses, separated by commas or new lines, that alone may use the key.',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Expires At',
+		name: 'expiresAt',
+		type: 'dateTime',
+		default: '',
+		description: 'Optional expiry of the key; sent as ISO 8601 with a UTC offset',
+		displayOptions: { show },
+	},
+	optionsCollection(show, [
+		concurrencyOption,
+		{
+			displayName: 'Private Key Output',
+			name: 'privateKeyOutput',
+			type: 'options',
+			options: [
+				{ name: 'In the Output JSON', value: 'json', description: 'The credential.private_key field, as the API returns it' },
+				{ name: 'As a Binary PEM File', value: 'binary', description: 'Removed from the JSON, attached as a file named after the key ID (.pem)' },
+				{ name: 'Nowhere', value: 'none', description: 'Removed from the output (the key is lost)' },
+			],
+			default: 'json',
+			description: 'Where the newly created private key goes',
+		},
+		{
+			displayName: 'Put Key File in Field',
+			name: 'binaryPropertyName',
+			type: 'string',
+			default: 'privateKey',
+			hint: 'The name of the output binary field to put the PEM file in',
+			displayOptions: { show: { privateKeyOutput: ['binary'] } },
+		},
+	]),
+];
+
+const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+
+/** True for a plain IPv4 or IPv6 address (no port, prefix or zone). */
+export function isIpAddress(value: string): boolean {
+	if (IPV4.test(value)) return true;
+	if (!value.includes(':') || !/^[0-9a-fA-F:.]+$/.test(value)) return false;
+	try {
+		return new URL(`http://[${value}]/`).hostname.length > 2;
+	} catch {
+		return false;
+	}
+}
+
+/** Reads an identifier that may be unset, but must not be blank when given. */
+function identifier(ctx: IExecuteFunctions, name: string, label: string, itemIndex: number): string | undefined {
+	const raw = ctx.getNodeParameter(name, itemIndex, '') as unknown;
+	if (raw === '' || raw === undefined || raw === null) return undefined;
+	const value = optionalString(ctx, name, itemIndex);
+	if (value === undefined) {
+		throw invalidParameter(ctx, itemIndex, `The parameter "${label}" (${name}) must not be blank when it is set`);
+	}
+	return value;
+}
+
+interface Prepared {
+	body: IDataObject;
+	keyOutput: 'json' | 'binary' | 'none';
+	binaryPropertyName: string;
+}
+
+export const createOperation: ItemOperation<Prepared> = {
+	description,
+	prepare(this: IExecuteFunctions, itemIndex) {
+		const userCode = identifier(this, 'userCode', 'User Code', itemIndex);
+		const channelIdentifier = identifier(this, 'channelIdentifier', 'Channel Identifier', itemIndex);
+		if (!userCode && !channelIdentifier) {
+			throw invalidParameter(
+				this,
+				itemIndex,
+				'Set "User Code" (userCode) or "Channel Identifier" (channelIdentifier): at least one is required',
+			);
+		}
+		const body: IDataObject = userCode ? { user_code: userCode } : { channel_identifier: channelIdentifier };
+
+		const ips = String(this.getNodeParameter('whitelistedIps', itemIndex, '') ?? '')
+			.split(/[\s,;]+/)
+			.filter(Boolean);
+		if (ips.length > MAX_WHITELISTED_IPS) {
+			throw invalidParameter(
+				this,
+				itemIndex,
+				`The parameter "Whitelisted IPs" (whitelistedIps) lists ${ips.length} addresses, at most ${MAX_WHITELISTED_IPS} are allowed`,
+			);
+		}
+		const wrong = ips.find((ip) => !isIpAddress(ip));
+		if (wrong !== undefined) {
+			throw invalidParameter(
+				this,
+				itemIndex,
+				`The parameter "Whitelisted IPs" (whitelistedIps) holds "${wrong}", which is not an IPv4 or IPv6 address`,
+			);
+		}
+		if (ips.length) body.whitelisted_ips = ips;
+
+		const expiresAt = this.getNodeParameter('expiresAt', itemIndex, '') as unknown;
+		if (expiresAt !== '' && expiresAt !== undefined && expiresAt !== null) {
+			const parsed =
+				expiresAt instanceof Date
+					? DateTime.fromJSDate(expiresAt)
+					: DateTime.isDateTime(expiresAt)
+						? expiresAt
+						: DateTime.fromISO(String(expiresAt).trim(), { zone: this.getTimezone() });
+			if (!parsed.isValid) {
+				throw invalidParameter(
+					this,
+					itemIndex,
+					`The parameter "Expires At" (expiresAt) is not a valid date and time: "${String(expiresAt)}"`,
+					'Use an ISO 8601 date and time such as 2027-01-31T23:59:00+04:00.',
+				);
+			}
+			body.expires_at = parsed.toUTC().toFormat("yyyy-MM-dd'T'HH:mm:ssZZ");
+		}
+
+		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+		const keyOutput = (options.privateKeyOutput ?? 'json') as Prepared['keyOutput'];
+		const binaryPropertyName = String(options.binaryPropertyName ?? 'privateKey').trim();
+		if (keyOutput === 'binary' && !binaryPropertyName) {
+			throw invalidParameter(this, itemIndex, 'The option "Put Key File in Field" (binaryPropertyName) must not be empty');
+		}
+		return { body, keyOutput, binaryPropertyName };
+	},
+	async send(this: IExecuteFunctions, { body, keyOutput, binaryPropertyName }, itemIndex) {
+		const created = await apiRequest.call(this, 'CreateCredential', { body, itemIndex });
+		if (keyOutput === 'json') return created;
+
+		const credential = { ...((created.credential ?? {}) as IDataObject) };
+		const privateKey = typeof credential.private_key === 'string' ? credential.private_key : '';
+		delete credential.private_key;
+		const json: IDataObject = { ...created, credential };
+		if (keyOutput === 'none' || !privateKey) return json;
+
+		const file = await this.helpers.prepareBinaryData(
+			Buffer.from(privateKey, 'utf8'),
+			`${String(credential.key_id ?? 'private-key')}.pem`,
+			'application/x-pem-file',
+		);
+		return new OutputWithBinary(json, { [binaryPropertyName]: file });
+	},
+};

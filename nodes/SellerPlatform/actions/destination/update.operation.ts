@@ -1,0 +1,198 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { apiRequest } from '../../transport';
+import { concurrencyOption, invalidParameter, optionsCollection, requiredPathParameter } from '../common';
+import type { ItemOperation } from '../types';
+
+const show = { resource: ['destination'], operation: ['update'] };
+
+/** `NAMESPACE::EVENT_NAME`, as FBPI::ORDER_SYNC or FBPO::PO_SYNC. */
+export const EVENT_TYPE_PATTERN = /^[A-Z][A-Z0-9_]*::[A-Z][A-Z0-9_]*$/;
+/** An HTTP header name (RFC 9110 token). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Destination Code',
+		name: 'destinationCode',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'The destination_code of the HTTPS destination to change',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add field',
+		default: {},
+		description: 'Only the fields added here change; everything else stays as it is',
+		displayOptions: { show },
+		options: [
+			{
+				displayName: 'Destination Name',
+				name: 'destinationName',
+				type: 'string',
+				default: '',
+				description: 'Label for reference only',
+			},
+			{
+				displayName: 'Event Types',
+				name: 'eventTypes',
+				type: 'fixedCollection',
+				typeOptions: { multipleValues: true },
+				default: {},
+				placeholder: 'Add event type',
+				description:
+					'Subscriptions to create, re-activate or switch off. Event types not listed here stay as they are.',
+				options: [
+					{
+						displayName: 'Event Type',
+						name: 'eventType',
+						values: [
+							{
+								displayName: 'Event Type',
+								name: 'eventType',
+								type: 'string',
+								default: '',
+								placeholder: 'e.g. FBPI::ORDER_SYNC',
+								description: 'Name of the event type, NAMESPACE::EVENT_NAME',
+							},
+							{
+								displayName: 'Subscribed',
+								name: 'isActive',
+								type: 'boolean',
+								default: true,
+								description: 'Whether to subscribe (true) or unsubscribe (false)',
+							},
+						],
+					},
+				],
+			},
+			{
+				displayName: 'Headers',
+				name: 'headers',
+				type: 'fixedCollection',
+				typeOptions: { multipleValues: true },
+				default: {},
+				placeholder: 'Add header',
+				description:
+					'HTTP headers sent with every event delivery, for example a secret your server checks. Setting headers REPLACES all existing headers of the destination.',
+				options: [
+					{
+						displayName: 'Header',
+						name: 'header',
+						values: [
+							{ displayName: 'Name', name: 'name', type: 'string', default: '' },
+							{
+								displayName: 'Value',
+								name: 'value',
+								type: 'string',
+								typeOptions: { password: true },
+								default: '',
+							},
+						],
+					},
+				],
+			},
+			{
+				displayName: 'Is Active',
+				name: 'isActive',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether the destination receives events. Inactive destinations keep their subscriptions but receive nothing.',
+			},
+			{
+				displayName: 'Remove All Headers',
+				name: 'removeAllHeaders',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to remove every header of the destination',
+			},
+			{
+				displayName: 'URL',
+				name: 'url',
+				type: 'string',
+				default: '',
+				placeholder: 'https://example.com/webhooks/seller-platform',
+				description: 'HTTPS address of your server that receives the events',
+			},
+		],
+	},
+	optionsCollection(show, [concurrencyOption]),
+];
+
+interface Prepared {
+	destinationCode: string;
+	body: IDataObject;
+}
+
+export const updateOperation: ItemOperation<Prepared> = {
+	description,
+	prepare(this: IExecuteFunctions, itemIndex) {
+		const destinationCode = requiredPathParameter(this, 'destinationCode', 'Destination Code', itemIndex);
+		const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+		const body: IDataObject = {};
+		const fail = (message: string) => invalidParameter(this, itemIndex, message);
+
+		if (fields.destinationName !== undefined) {
+			const name = String(fields.destinationName).trim();
+			if (name) body.destination_name = name;
+		}
+		if (fields.isActive !== undefined) body.is_active = fields.isActive === true;
+		if (fields.url !== undefined && String(fields.url).trim() !== '') {
+			const url = String(fields.url).trim();
+			let parsed: URL | undefined;
+			try {
+				parsed = new URL(url);
+			} catch {
+				parsed = undefined;
+			}
+			if (parsed?.protocol !== 'https:') {
+				throw fail(`The field "URL" (url) must be an https:// address, got "${url}"`);
+			}
+			body.url = url;
+		}
+
+		const headers = ((fields.headers as IDataObject | undefined)?.header ?? []) as IDataObject[];
+		if (headers.length && fields.removeAllHeaders === true) {
+			throw fail('Set either "Headers" (headers) or "Remove All Headers" (removeAllHeaders), not both');
+		}
+		if (headers.length) {
+			const values: IDataObject = {};
+			for (const header of headers) {
+				const name = String(header.name ?? '').trim();
+				if (!HEADER_NAME.test(name)) {
+					throw fail(`The header name "${name}" in "Headers" (headers) is not a valid HTTP header name`);
+				}
+				values[name] = String(header.value ?? '');
+			}
+			body.credentials = { values };
+		} else if (fields.removeAllHeaders === true) {
+			body.credentials = { values: {} };
+		}
+
+		const eventTypes = ((fields.eventTypes as IDataObject | undefined)?.eventType ?? []) as IDataObject[];
+		if (eventTypes.length) {
+			body.event_types = eventTypes.map((entry) => {
+				const eventType = String(entry.eventType ?? '').trim();
+				if (!EVENT_TYPE_PATTERN.test(eventType)) {
+					throw fail(
+						`The event type "${eventType}" in "Event Types" (eventTypes) must have the form NAMESPACE::EVENT_NAME, e.g. FBPI::ORDER_SYNC`,
+					);
+				}
+				return { event_type: eventType, is_active: entry.isActive !== false };
+			});
+		}
+		return { destinationCode, body };
+	},
+	async send(this: IExecuteFunctions, { destinationCode, body }, itemIndex) {
+		return await apiRequest.call(this, 'UpdateDestination', {
+			pathParams: { destination_code: destinationCode },
+			body,
+			itemIndex,
+		});
+	},
+};

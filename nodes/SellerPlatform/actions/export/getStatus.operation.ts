@@ -1,0 +1,102 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { apiRequest, downloadFile } from '../../transport';
+import {
+	concurrencyOption,
+	invalidParameter,
+	optionsCollection,
+	pollUntilFinal,
+	readWaitSettings,
+	requiredString,
+	waitOptions,
+	type WaitSettings,
+} from '../common';
+import { OutputWithBinary, type ItemOperation } from '../types';
+
+const show = { resource: ['export'], operation: ['getStatus'] };
+
+/** Export statuses that will never produce a download link. */
+export const FAILED_EXPORT_STATUSES = ['ERROR', 'FAILED', 'CANCELLED', 'CANCELED'];
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Export Code',
+		name: 'exportCode',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'The export_code of the export to look at',
+		displayOptions: { show },
+	},
+	optionsCollection(show, [
+		concurrencyOption,
+		...waitOptions,
+		{
+			displayName: 'Download File',
+			name: 'download',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to download the finished export into a binary property of the output item (the link is fetched without your session)',
+		},
+		{
+			displayName: 'Put Output File in Field',
+			name: 'binaryPropertyName',
+			type: 'string',
+			default: 'data',
+			hint: 'The name of the output binary field to put the file in',
+			displayOptions: { show: { download: [true] } },
+		},
+	]),
+];
+
+function exportStatus(record: IDataObject): string {
+	return String(record.export_status ?? '')
+		.toUpperCase()
+		.replace(/^EXPORT_STATUS_/, '');
+}
+
+/** Final: a download link is there, or the export failed. */
+export function isExportFinal(record: IDataObject): boolean {
+	return Boolean(record.download_url) || FAILED_EXPORT_STATUSES.includes(exportStatus(record));
+}
+
+interface Prepared {
+	exportCode: string;
+	wait: WaitSettings;
+	download?: string;
+}
+
+export const getStatusOperation: ItemOperation<Prepared> = {
+	description,
+	prepare(this: IExecuteFunctions, itemIndex) {
+		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+		const binaryPropertyName = String(options.binaryPropertyName ?? 'data').trim();
+		if (options.download === true && !binaryPropertyName) {
+			throw invalidParameter(
+				this,
+				itemIndex,
+				'The option "Put Output File in Field" (binaryPropertyName) must not be empty',
+			);
+		}
+		return {
+			exportCode: requiredString(this, 'exportCode', 'Export Code', itemIndex),
+			wait: readWaitSettings(this, itemIndex),
+			download: options.download === true ? binaryPropertyName : undefined,
+		};
+	},
+	async send(this: IExecuteFunctions, { exportCode, wait, download }, itemIndex) {
+		const fetchStatus = async () =>
+			await apiRequest.call(this, 'GetExportStatus', { body: { export_code: exportCode }, itemIndex });
+		const record = wait.enabled ? await pollUntilFinal(fetchStatus, isExportFinal, wait) : await fetchStatus();
+		if (!download || typeof record.download_url !== 'string' || !record.download_url) return record;
+
+		const file = await downloadFile.call(this, record.download_url, itemIndex);
+		const binary = await this.helpers.prepareBinaryData(
+			file.data,
+			file.fileName ?? `${exportCode}.csv`,
+			file.mimeType,
+		);
+		return new OutputWithBinary(record, { [download]: binary });
+	},
+};

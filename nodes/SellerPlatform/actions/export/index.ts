@@ -1,0 +1,27 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import type { ResourceOperations } from '../types';
+import { getStatusOperation } from './getStatus.operation';
+
+export const operations: ResourceOperations = { getStatus: getStatusOperation };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['export'] } },
+		options: [
+			{
+				name: 'Get Status',
+				value: 'getStatus',
+				action: 'Get the status of an export',
+				description:
+					'Get the details, status and download link of an export, optionally waiting for it and downloading the file',
+			},
+		],
+		default: 'getStatus',
+	},
+	...getStatusOperation.description,
+];

@@ -1,0 +1,377 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { apiRequest } from '../../transport';
+import {
+	concurrencyOption,
+	invalidParameter,
+	optionsCollection,
+	readWaitSettings,
+	requiredString,
+	waitOptions,
+	type WaitSettings,
+} from '../common';
+import { asNodeError, errorItem } from '../execution';
+import type { ItemOperation } from '../types';
+import { fetchImportStatus } from './getStatus.operation';
+
+const show = { resource: ['import'], operation: ['createBarcode'] };
+
+/** The spec's limits: mappings per import, characters of client_reference. */
+export const MAX_MAPPINGS_PER_IMPORT = 10_000;
+export const MAX_CLIENT_REFERENCE_LENGTH = 100;
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Source',
+		name: 'source',
+		type: 'options',
+		options: [
+			{
+				name: 'Mappings',
+				value: 'items',
+				description: 'Barcode mappings sent with the request (defined below or taken from the input items)',
+			},
+			{ name: 'File URL', value: 'fileUrl', description: 'A CSV, TSV, XLSX, JSON or Parquet file the service fetches' },
+			{ name: 'Data Warehouse Table', value: 'bqTable', description: 'A data-warehouse table holding the mappings' },
+		],
+		default: 'items',
+		description: 'Where the mappings come from: exactly one source per import',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Mappings Input',
+		name: 'itemsInput',
+		type: 'options',
+		options: [
+			{
+				name: 'From Input Items',
+				value: 'fromInputItems',
+				description:
+					'Every input item is one mapping; all items of the run make one import (split into imports of at most 10,000)',
+			},
+			{ name: 'Define Below', value: 'defineBelow', description: 'Type the mappings of each import in the node' },
+		],
+		default: 'fromInputItems',
+		displayOptions: { show: { ...show, source: ['items'] } },
+	},
+	{
+		displayName: 'Partner SKU Field',
+		name: 'partnerSkuField',
+		type: 'string',
+		default: 'partner_sku',
+		required: true,
+		description: 'Name of the input item field holding the partner SKU (dots reach into nested fields)',
+		displayOptions: { show: { ...show, source: ['items'], itemsInput: ['fromInputItems'] } },
+	},
+	{
+		displayName: 'Barcode Field',
+		name: 'barcodeField',
+		type: 'string',
+		default: 'barcode',
+		required: true,
+		description: 'Name of the input item field holding the barcode, UPC or ISBN (dots reach into nested fields)',
+		displayOptions: { show: { ...show, source: ['items'], itemsInput: ['fromInputItems'] } },
+	},
+	{
+		displayName: 'Mappings',
+		name: 'mappings',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		default: {},
+		placeholder: 'Add mapping',
+		displayOptions: { show: { ...show, source: ['items'], itemsInput: ['defineBelow'] } },
+		options: [
+			{
+				displayName: 'Mapping',
+				name: 'mapping',
+				values: [
+					{
+						displayName: 'Partner SKU',
+						name: 'partnerSku',
+						type: 'string',
+						default: '',
+						description: 'A SKU that already exists in your catalog',
+					},
+					{
+						displayName: 'Barcode',
+						name: 'barcode',
+						type: 'string',
+						default: '',
+						description: 'The barcode, UPC or ISBN of the product',
+					},
+					{
+						displayName: 'Force Sync',
+						name: 'forceSync',
+						type: 'boolean',
+						default: false,
+						description: 'Whether to override an existing mapping between the same barcode and partner SKU',
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'File URL',
+		name: 'fileUrl',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. https://example.com/barcodes.csv or gs://bucket/barcodes.csv',
+		description: 'HTTP(S) address or cloud storage path (gs://, s3://) of a CSV, TSV, XLSX, JSON or Parquet file',
+		displayOptions: { show: { ...show, source: ['fileUrl'] } },
+	},
+	{
+		displayName: 'Data Warehouse Table',
+		name: 'bqTable',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. project.dataset.barcodes',
+		description: 'Reference to the data-warehouse table holding the mappings',
+		displayOptions: { show: { ...show, source: ['bqTable'] } },
+	},
+	{
+		displayName: 'Client Reference',
+		name: 'clientReference',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. barcodes-{{ $now.toFormat("yyyyMMdd-HHmm") }}',
+		description:
+			'Your own unique reference of the import, at most 100 characters. When From Input Items needs several imports, they get -1, -2, … appended.',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Import Settings',
+		name: 'config',
+		type: 'collection',
+		placeholder: 'Add setting',
+		default: {},
+		displayOptions: { show },
+		options: [
+			{
+				displayName: 'Notify on Completion',
+				name: 'isNotificationRequired',
+				type: 'boolean',
+				default: false,
+				description: 'Whether the service sends a notification when the import completes',
+			},
+			{
+				displayName: 'Force Sync',
+				name: 'forceSync',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to overwrite existing mappings for the whole import',
+			},
+		],
+	},
+	optionsCollection(show, [concurrencyOption, ...waitOptions]),
+];
+
+interface ImportRequest {
+	body: IDataObject;
+	wait: WaitSettings;
+}
+
+function readConfig(ctx: IExecuteFunctions, itemIndex: number): IDataObject | undefined {
+	const config = ctx.getNodeParameter('config', itemIndex, {}) as IDataObject;
+	const result: IDataObject = {};
+	if (config.isNotificationRequired !== undefined) result.is_notification_required = config.isNotificationRequired === true;
+	if (config.forceSync !== undefined) result.force_sync = config.forceSync === true;
+	return Object.keys(result).length ? result : undefined;
+}
+
+function readClientReference(ctx: IExecuteFunctions, itemIndex: number, suffixLength = 0): string {
+	const reference = requiredString(ctx, 'clientReference', 'Client Reference', itemIndex);
+	if (reference.length + suffixLength > MAX_CLIENT_REFERENCE_LENGTH) {
+		throw invalidParameter(
+			ctx,
+			itemIndex,
+			suffixLength
+				? `The parameter "Client Reference" (clientReference) must leave room for the suffix of split imports: at most ${MAX_CLIENT_REFERENCE_LENGTH - suffixLength} characters, got ${reference.length}`
+				: `The parameter "Client Reference" (clientReference) must be at most ${MAX_CLIENT_REFERENCE_LENGTH} characters, got ${reference.length}`,
+		);
+	}
+	return reference;
+}
+
+/** http(s) addresses, and cloud storage paths such as gs://bucket/file.csv or s3://bucket/file.csv. */
+export function isImportFileUrl(value: string): boolean {
+	if (/^(gs|s3):\/\/[^/\s]+\/\S+$/i.test(value)) return true;
+	try {
+		const url = new URL(value);
+		return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname !== '';
+	} catch {
+		return false;
+	}
+}
+
+function mappingsDefinedBelow(ctx: IExecuteFunctions, itemIndex: number): IDataObject[] {
+	const raw = ctx.getNodeParameter('mappings.mapping', itemIndex, []) as IDataObject[];
+	if (!Array.isArray(raw) || raw.length === 0) {
+		throw invalidParameter(
+			ctx,
+			itemIndex,
+			'The parameter "Mappings" (mappings) needs at least one mapping: an import needs exactly one source',
+		);
+	}
+	if (raw.length > MAX_MAPPINGS_PER_IMPORT) {
+		throw invalidParameter(
+			ctx,
+			itemIndex,
+			`The parameter "Mappings" (mappings) holds ${raw.length} mappings, at most ${MAX_MAPPINGS_PER_IMPORT} fit in one import`,
+			'Use "From Input Items", which splits large sets into several imports.',
+		);
+	}
+	return raw.map((mapping, position) => {
+		const partnerSku = String(mapping.partnerSku ?? '').trim();
+		const barcode = String(mapping.barcode ?? '').trim();
+		for (const [value, field] of [
+			[partnerSku, 'Partner SKU (partner_sku)'],
+			[barcode, 'Barcode (barcode)'],
+		]) {
+			if (!value) {
+				throw invalidParameter(
+					ctx,
+					itemIndex,
+					`Mapping ${position + 1} of "Mappings" (mappings) has no ${field}: every mapping needs partner_sku and barcode`,
+				);
+			}
+		}
+		const result: IDataObject = { partner_sku: partnerSku, barcode };
+		if (mapping.forceSync === true) result.force_sync = true;
+		return result;
+	});
+}
+
+export const createBarcodeOperation: ItemOperation<ImportRequest> = {
+	description,
+	prepare(this: IExecuteFunctions, itemIndex) {
+		const source = this.getNodeParameter('source', itemIndex, 'items') as string;
+		const body: IDataObject = {};
+		if (source === 'items') {
+			body.items = { data: mappingsDefinedBelow(this, itemIndex) };
+		} else if (source === 'fileUrl') {
+			const fileUrl = requiredString(this, 'fileUrl', 'File URL', itemIndex);
+			if (!isImportFileUrl(fileUrl)) {
+				throw invalidParameter(
+					this,
+					itemIndex,
+					'The parameter "File URL" (fileUrl) must be an http(s) address or a cloud storage path (gs://bucket/file, s3://bucket/file)',
+				);
+			}
+			body.file_url = fileUrl;
+		} else if (source === 'bqTable') {
+			body.bq_table = requiredString(this, 'bqTable', 'Data Warehouse Table', itemIndex);
+		} else {
+			throw invalidParameter(
+				this,
+				itemIndex,
+				`The parameter "Source" (source) must be one of items, fileUrl, bqTable: an import needs exactly one source, got "${source}"`,
+			);
+		}
+		body.client_reference = readClientReference(this, itemIndex);
+		const config = readConfig(this, itemIndex);
+		if (config) body.config = config;
+		return { body, wait: readWaitSettings(this, itemIndex) };
+	},
+	async send(this: IExecuteFunctions, { body, wait }, itemIndex) {
+		return await createImport(this, body, wait, itemIndex);
+	},
+	async executeAll(this: IExecuteFunctions) {
+		if (this.getNodeParameter('source', 0, 'items') !== 'items') return undefined;
+		if (this.getNodeParameter('itemsInput', 0, 'fromInputItems') !== 'fromInputItems') return undefined;
+		return await importFromInputItems(this);
+	},
+};
+
+async function createImport(
+	ctx: IExecuteFunctions,
+	body: IDataObject,
+	wait: WaitSettings,
+	itemIndex: number,
+): Promise<IDataObject> {
+	const created = await apiRequest.call(ctx, 'CreateBarcodeImport', { body, itemIndex });
+	const count = (body.items as { data?: unknown[] } | undefined)?.data?.length;
+	const result: IDataObject = count === undefined ? { ...created } : { ...created, mappings_count: count };
+	if (!wait.enabled) return result;
+	const reference = String(created.import_reference ?? created.client_reference ?? body.client_reference);
+	return { ...result, ...(await fetchImportStatus(ctx, reference, wait, itemIndex)) };
+}
+
+/** Reads `path` (dots reach into nested objects) from an item's JSON. */
+function readField(json: IDataObject, path: string): unknown {
+	if (path in json) return json[path];
+	let value: unknown = json;
+	for (const key of path.split('.')) {
+		if (value === null || typeof value !== 'object') return undefined;
+		value = (value as IDataObject)[key];
+	}
+	return value;
+}
+
+function fieldText(value: unknown): string {
+	if (typeof value === 'string') return value.trim();
+	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+	if (typeof value === 'bigint') return value.toString();
+	return '';
+}
+
+/**
+ * All input items become mappings of one import, or of several when there are more than
+ * 10,000: one output item per import, paired with the items it carries.
+ */
+async function importFromInputItems(ctx: IExecuteFunctions): Promise<INodeExecutionData[]> {
+	const items = ctx.getInputData();
+	const continueOnFail = ctx.continueOnFail();
+	const skuField = requiredString(ctx, 'partnerSkuField', 'Partner SKU Field', 0);
+	const barcodeField = requiredString(ctx, 'barcodeField', 'Barcode Field', 0);
+
+	const outputs: Array<{ first: number; item: INodeExecutionData }> = [];
+	const mappings: IDataObject[] = [];
+	const sources: number[] = [];
+	for (let i = 0; i < items.length; i++) {
+		const partnerSku = fieldText(readField(items[i].json, skuField));
+		const barcode = fieldText(readField(items[i].json, barcodeField));
+		const missing = !partnerSku ? `"${skuField}" (Partner SKU Field)` : !barcode ? `"${barcodeField}" (Barcode Field)` : '';
+		if (missing) {
+			const error = invalidParameter(
+				ctx,
+				i,
+				`Input item ${i} has no value in the field ${missing}: every mapping needs partner_sku and barcode`,
+			);
+			if (!continueOnFail) throw error;
+			outputs.push({ first: i, item: errorItem(error, i) });
+			continue;
+		}
+		mappings.push({ partner_sku: partnerSku, barcode });
+		sources.push(i);
+	}
+
+	if (mappings.length) {
+		const chunks = Math.ceil(mappings.length / MAX_MAPPINGS_PER_IMPORT);
+		const suffixLength = chunks > 1 ? String(chunks).length + 1 : 0;
+		const reference = readClientReference(ctx, 0, suffixLength);
+		const config = readConfig(ctx, 0);
+		const wait = readWaitSettings(ctx, 0);
+		for (let chunk = 0; chunk < chunks; chunk++) {
+			const from = chunk * MAX_MAPPINGS_PER_IMPORT;
+			const to = Math.min(from + MAX_MAPPINGS_PER_IMPORT, mappings.length);
+			const body: IDataObject = {
+				items: { data: mappings.slice(from, to) },
+				client_reference: chunks > 1 ? `${reference}-${chunk + 1}` : reference,
+			};
+			if (config) body.config = config;
+			const pairedItem = sources.slice(from, to).map((item) => ({ item }));
+			try {
+				const json = await createImport(ctx, body, wait, sources[from]);
+				outputs.push({ first: sources[from], item: { json, pairedItem } });
+			} catch (error) {
+				const nodeError = asNodeError(ctx, error, sources[from]);
+				if (!continueOnFail) throw nodeError;
+				outputs.push({ first: sources[from], item: { ...errorItem(nodeError, sources[from]), pairedItem } });
+			}
+		}
+	}
+	return outputs.sort((a, b) => a.first - b.first).map((output) => output.item);
+}

@@ -1,0 +1,63 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { apiRequest } from '../../transport';
+import {
+	concurrencyOption,
+	optionsCollection,
+	pollUntilFinal,
+	readWaitSettings,
+	requiredPathParameter,
+	waitOptions,
+	type WaitSettings,
+} from '../common';
+import type { ItemOperation } from '../types';
+
+const show = { resource: ['import'], operation: ['getStatus'] };
+
+export const FINAL_IMPORT_STATUSES = ['COMPLETED', 'FAILED', 'PARTIAL'];
+
+/** COMPLETED, FAILED and PARTIAL are final (with or without the IMPORT_STATUS_ prefix). */
+export function isImportFinal(record: IDataObject): boolean {
+	const status = String(record.import_status ?? '')
+		.toUpperCase()
+		.replace(/^IMPORT_STATUS_/, '');
+	return FINAL_IMPORT_STATUSES.includes(status);
+}
+
+/** Reads an import's status, waiting for a final one when asked. */
+export async function fetchImportStatus(
+	ctx: IExecuteFunctions,
+	reference: string,
+	wait: WaitSettings,
+	itemIndex: number,
+): Promise<IDataObject> {
+	const fetchStatus = async () =>
+		await apiRequest.call(ctx, 'GetImportStatus', { pathParams: { reference }, itemIndex });
+	return wait.enabled ? await pollUntilFinal(fetchStatus, isImportFinal, wait) : await fetchStatus();
+}
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Reference',
+		name: 'reference',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'The import_reference returned when the import was created, or your own client_reference',
+		displayOptions: { show },
+	},
+	optionsCollection(show, [concurrencyOption, ...waitOptions]),
+];
+
+export const getStatusOperation: ItemOperation<{ reference: string; wait: WaitSettings }> = {
+	description,
+	prepare(this: IExecuteFunctions, itemIndex) {
+		return {
+			reference: requiredPathParameter(this, 'reference', 'Reference', itemIndex),
+			wait: readWaitSettings(this, itemIndex),
+		};
+	},
+	async send(this: IExecuteFunctions, { reference, wait }, itemIndex) {
+		return await fetchImportStatus(this, reference, wait, itemIndex);
+	},
+};
