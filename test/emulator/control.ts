@@ -7,14 +7,24 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { ApiError, invalidArgument, toApiError } from './errors';
 import { parseBody, readBody, sendJson } from './http';
-import { compileRoutes, matchRoute, type RouteSpec } from './router';
+import { compileRoutes, matchRoute, rawPathOf, type RouteSpec } from './router';
+import type { AddDestinationOptions } from './state/destinations';
+import type { AddExportOptions } from './state/exports';
 import type { AddCredentialOptions, EmulatorControls, FaultSpec, RatePlan } from './types';
 
 export const CONTROL_PREFIX = '/__control';
 
-interface ControlRoute extends RouteSpec {
-	handler(controls: EmulatorControls, body: unknown): unknown;
+interface ControlRequest {
+	params: Record<string, string>;
+	/** `?projectCode=` narrows the listing routes to one project. */
+	query: URLSearchParams;
 }
+
+interface ControlRoute extends RouteSpec {
+	handler(controls: EmulatorControls, body: unknown, request: ControlRequest): unknown;
+}
+
+const projectOf = (request: ControlRequest): string | undefined => request.query.get('projectCode') ?? undefined;
 
 const OK = { ok: true };
 
@@ -46,6 +56,22 @@ const CONTROL_ROUTES = compileRoutes<ControlRoute>([
 		path: '/__control/credentials',
 		handler: (c, body) => c.addCredential((body ?? {}) as AddCredentialOptions),
 	},
+	{ method: 'GET', path: '/__control/api-users', handler: (c, _body, r) => c.apiUsers(projectOf(r)) },
+	{ method: 'GET', path: '/__control/destinations', handler: (c, _body, r) => c.destinations(projectOf(r)) },
+	{
+		method: 'POST',
+		path: '/__control/destinations',
+		handler: (c, body) => c.addDestination((body ?? {}) as AddDestinationOptions),
+	},
+	{
+		method: 'DELETE',
+		path: '/__control/destinations/{code}',
+		handler: (c, _body, r) => (c.deleteDestination(r.params.code, projectOf(r)), OK),
+	},
+	{ method: 'GET', path: '/__control/sandbox-orders', handler: (c, _body, r) => c.sandboxOrders(projectOf(r)) },
+	{ method: 'GET', path: '/__control/warehouses', handler: (c, _body, r) => c.warehouses(projectOf(r)) },
+	{ method: 'GET', path: '/__control/imports', handler: (c, _body, r) => c.imports(projectOf(r)) },
+	{ method: 'POST', path: '/__control/exports', handler: (c, body) => c.addExport((body ?? {}) as AddExportOptions) },
 ]);
 
 export function isControlPath(rawPath: string): boolean {
@@ -63,7 +89,12 @@ export async function handleControl(
 		if (body.kind === 'invalid') throw invalidArgument('request body is not valid JSON');
 		const match = matchRoute(CONTROL_ROUTES, req.method, rawPath);
 		if (match.kind !== 'matched') throw new ApiError('NOT_FOUND', `no control route ${req.method} ${rawPath}`);
-		const result = await match.route.handler(controls, body.kind === 'json' ? body.value : undefined);
+		const target = req.url ?? '/';
+		const query = new URLSearchParams(target.slice(rawPathOf(target).length).replace(/^\?/, '').replace(/#.*$/, ''));
+		const result = await match.route.handler(controls, body.kind === 'json' ? body.value : undefined, {
+			params: match.params,
+			query,
+		});
 		sendJson(res, 200, result);
 	} catch (error) {
 		const apiError = toApiError(error);

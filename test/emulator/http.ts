@@ -59,6 +59,19 @@ export function sendJson(
 	res.end(payload);
 }
 
+/** Sends a non-JSON body (a served file). */
+export function sendRaw(
+	res: ServerResponse,
+	status: number,
+	contentType: string,
+	body: string | Buffer,
+	headers: ResponseHeaders = {},
+): void {
+	if (res.headersSent || res.destroyed) return;
+	res.writeHead(status, { ...headers, 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body) });
+	res.end(body);
+}
+
 /** Parses a `Cookie` request header into name → value (first occurrence of a name wins). */
 export function parseCookies(header: string | undefined): Map<string, string> {
 	const cookies = new Map<string, string>();

@@ -1,7 +1,7 @@
 /**
  * Local emulator of the Seller Platform API, for the package's tests, benchmarks and offline
- * experiments. `startEmulator()` provisions a project, an API user and a credential, and serves
- * the API on loopback.
+ * experiments. `startEmulator()` provisions a project, an API user and a credential, seeds the
+ * records every operation reads, and serves the API on loopback.
  */
 import { EmulatorServer } from './server';
 import type { Emulator, EmulatorOptions } from './types';
@@ -16,6 +16,7 @@ export { ApiError, GRPC_CODES, type ErrorBody, type GrpcCode } from './errors';
 export { GATEWAY_COOKIE, IAT_WINDOW_SECONDS, LOGIN_PATH, SESSION_COOKIE } from './auth';
 export { CONTROL_PREFIX } from './control';
 export { LOGIN_OPERATION } from './requestLog';
+export { DEFAULT_MAX_KEYS_PER_USER, MAX_WHITELISTED_IPS } from './state';
 export {
 	BULK_PO_PATTERN,
 	SEEDED_PO,
@@ -26,3 +27,46 @@ export {
 	type PurchaseOrder,
 	type PurchaseOrderLine,
 } from './state';
+export {
+	BULK_FBPI_PATTERN,
+	channelIdentifierOf,
+	DEFAULT_USER_CHANNEL_NAME,
+	MAX_DESTINATIONS_PER_PROJECT,
+	OTHER_PROJECT_CODE,
+	SANDBOX_COUNTRIES,
+	SEEDED_API_USER,
+	SEEDED_DESTINATIONS,
+	SEEDED_EXPORTS,
+	SEEDED_FBPI_CUSTOMERS,
+	SEEDED_FBPI_ORDERS,
+	SEEDED_OAUTH_TOKENS,
+	SEEDED_WAREHOUSES,
+	type CustomerDetails,
+	type ExportStatus,
+	type SandboxCountry,
+} from './seed';
+export { DOWNLOAD_EXPORT_OPERATION } from './routes/exports';
+export { MAX_IDEMPOTENCY_KEY_LENGTH } from './routes/fbpiOrders';
+export { MAX_CLIENT_REFERENCE_LENGTH, MAX_IMPORT_ITEMS } from './routes/imports';
+export {
+	EVENT_TYPE_PATTERN,
+	MASKED_VALUE,
+	type AddDestinationOptions,
+	type DestinationState,
+	type DestinationView,
+	type EventSubscription,
+} from './state/destinations';
+export type { EmulatorEventListener, EmulatorEventName, EmulatorEvents } from './state/events';
+export { EXPORT_FILES_PATH, type AddExportOptions, type ExportRecord } from './state/exports';
+export type { SandboxItemStatus, SandboxOrder, Warehouse } from './state/fbpi';
+export {
+	MAX_REPORTED_FAILURES,
+	type ImportCompletedEvent,
+	type ImportConfig,
+	type ImportFailure,
+	type ImportReport,
+	type ImportStatus,
+	type ImportStatusRecord,
+	type ImportSubStatus,
+} from './state/imports';
+export type { OAuthExchangeResult } from './state/oauth';

@@ -126,3 +126,328 @@ export function bulkPurchaseOrder(poNr: string): PurchaseOrder | undefined {
 		})),
 	};
 }
+
+// --- Projects and API users --------------------------------------------------------------------
+
+/**
+ * A project no credential of a fresh emulator belongs to. Seeded OAuth tokens bound to it are
+ * refused (403) to every session.
+ */
+export const OTHER_PROJECT_CODE = 'PRJ000042';
+
+/** Name part of the channel identifier of each project's default API user (the one keys are made for). */
+export const DEFAULT_USER_CHANNEL_NAME = 'n8n-emulator';
+
+/**
+ * A second API user seeded in the emulator's project, for CreateCredential tests. Its channel
+ * identifier is `catalog-sync@p<digits of the project code>.idp.noon.partners`
+ * (`emulator.apiUsers()` lists it).
+ */
+export const SEEDED_API_USER = { userCode: 'usr-catalog-sync', channelName: 'catalog-sync' } as const;
+
+/** Channel identifier of the service account `name` in a project whose code carries `digits`. */
+export const channelIdentifierOf = (name: string, projectDigits: string): string =>
+	`${name}@p${projectDigits}.idp.noon.partners`;
+
+// --- OAuth access tokens (ExchangeToken) -------------------------------------------------------
+
+export type OAuthWorkflow = 'issue-credentials' | 'seller-profile' | 'async-onboarding';
+
+export interface OAuthTokenSeed {
+	token: string;
+	workflow: OAuthWorkflow;
+	/** `primary`: the emulator's project; `other`: OTHER_PROJECT_CODE. */
+	project: 'primary' | 'other';
+	/** ms since the epoch; tokens without expire never. */
+	expiresAt?: number;
+}
+
+const b64url = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+/** A JWT-looking constant (header.claims.signature), like the access tokens CreateToken hands out. */
+function jwtLike(claims: Record<string, unknown>, signatureSeed: string): string {
+	const signature = Buffer.from(signatureSeed.repeat(8).slice(0, 64)).toString('base64url');
+	return `${b64url({ alg: 'RS256', typ: 'JWT' })}.${b64url(claims)}.${signature}`;
+}
+
+const EXPIRED_AT = Date.UTC(2024, 0, 1);
+const FAR_FUTURE_SECONDS = Date.UTC(2099, 0, 1) / 1000;
+
+/** Seeded OAuth access tokens by role; pass them as ExchangeToken's `access_token`. */
+export const SEEDED_OAUTH_TOKENS = {
+	/** Synchronous workflow; `result` holds freshly issued `client_id` / `client_secret`. */
+	issuesCredentials: jwtLike(
+		{ sub: 'oauth-client-3f9a1c', wf: 'issue-credentials', iat: 1735689600, exp: FAR_FUTURE_SECONDS },
+		'issue-credentials',
+	),
+	/** Synchronous workflow with another result schema (a store profile). */
+	sellerProfile: jwtLike(
+		{ sub: 'oauth-client-5b7d20', wf: 'seller-profile', iat: 1735689600, exp: FAR_FUTURE_SECONDS },
+		'seller-profile',
+	),
+	/** The workflow completes asynchronously: the answer has no `result`. */
+	asynchronous: jwtLike(
+		{ sub: 'oauth-client-8c4e61', wf: 'async-onboarding', iat: 1735689600, exp: FAR_FUTURE_SECONDS },
+		'async-onboarding',
+	),
+	/** Bound to OTHER_PROJECT_CODE: 403 PERMISSION_DENIED for every session. */
+	otherProject: jwtLike(
+		{ sub: 'oauth-client-9d0f77', wf: 'issue-credentials', iat: 1735689600, exp: FAR_FUTURE_SECONDS },
+		'other-project',
+	),
+	/** Expired on 2024-01-01: 400 INVALID_ARGUMENT. */
+	expired: jwtLike({ sub: 'oauth-client-1a2b3c', wf: 'issue-credentials', iat: 1700000000, exp: EXPIRED_AT / 1000 }, 'expired'),
+} as const;
+
+export const SEEDED_OAUTH_TOKEN_TABLE: readonly OAuthTokenSeed[] = [
+	{ token: SEEDED_OAUTH_TOKENS.issuesCredentials, workflow: 'issue-credentials', project: 'primary' },
+	{ token: SEEDED_OAUTH_TOKENS.sellerProfile, workflow: 'seller-profile', project: 'primary' },
+	{ token: SEEDED_OAUTH_TOKENS.asynchronous, workflow: 'async-onboarding', project: 'primary' },
+	{ token: SEEDED_OAUTH_TOKENS.otherProject, workflow: 'issue-credentials', project: 'other' },
+	{ token: SEEDED_OAUTH_TOKENS.expired, workflow: 'issue-credentials', project: 'primary', expiresAt: EXPIRED_AT },
+];
+
+// --- Exports (GetExportStatus) -----------------------------------------------------------------
+
+/** Export statuses seen on the real service. */
+export type ExportStatus = 'PENDING' | 'QUEUE' | 'RUNNING' | 'COMPLETE' | 'ERROR' | 'FAILED';
+
+/** Seeded exports by role; every project has them. */
+export const SEEDED_EXPORTS = {
+	/** COMPLETE, with a download_url the emulator serves. */
+	complete: 'EXP-1001',
+	pending: 'EXP-1002',
+	running: 'EXP-1003',
+	/** ERROR, no download_url. */
+	error: 'EXP-1004',
+	/** FAILED, no download_url. */
+	failed: 'EXP-1005',
+	queued: 'EXP-1006',
+	/** PENDING → RUNNING → COMPLETE, one `exportStepMs` per state, counted from the first status call. */
+	progressing: 'EXP-1007',
+	/** PENDING → RUNNING → ERROR, likewise. */
+	progressingToError: 'EXP-1008',
+} as const;
+
+export interface ExportSeed {
+	export_code: string;
+	export_category_code: string;
+	params: Record<string, unknown>;
+	/** States in order; one state: a fixed export; several: each lasts `exportStepMs`. */
+	states: readonly ExportStatus[];
+	/** How long before the emulator's start it was created. */
+	ageMinutes: number;
+}
+
+export const SEEDED_EXPORT_TABLE: readonly ExportSeed[] = [
+	{
+		export_code: SEEDED_EXPORTS.complete,
+		export_category_code: 'ORDERS_EXPORT',
+		params: { date_from: '2025-01-01', date_to: '2025-01-31', country_code: 'ae' },
+		states: ['COMPLETE'],
+		ageMinutes: 180,
+	},
+	{
+		export_code: SEEDED_EXPORTS.pending,
+		export_category_code: 'CATALOG_EXPORT',
+		params: { brand: 'Emulator Goods' },
+		states: ['PENDING'],
+		ageMinutes: 5,
+	},
+	{
+		export_code: SEEDED_EXPORTS.running,
+		export_category_code: 'INVENTORY_EXPORT',
+		params: { warehouse_code: 'WH-DXB-01' },
+		states: ['RUNNING'],
+		ageMinutes: 12,
+	},
+	{
+		export_code: SEEDED_EXPORTS.error,
+		export_category_code: 'ORDERS_EXPORT',
+		params: { date_from: '2024-12-01', date_to: '2024-11-01' },
+		states: ['ERROR'],
+		ageMinutes: 240,
+	},
+	{
+		export_code: SEEDED_EXPORTS.failed,
+		export_category_code: 'PAYMENTS_EXPORT',
+		params: { statement_month: '2024-13' },
+		states: ['FAILED'],
+		ageMinutes: 300,
+	},
+	{
+		export_code: SEEDED_EXPORTS.queued,
+		export_category_code: 'CATALOG_EXPORT',
+		params: {},
+		states: ['QUEUE'],
+		ageMinutes: 1,
+	},
+	{
+		export_code: SEEDED_EXPORTS.progressing,
+		export_category_code: 'ORDERS_EXPORT',
+		params: { date_from: '2025-02-01', date_to: '2025-02-28' },
+		states: ['PENDING', 'RUNNING', 'COMPLETE'],
+		ageMinutes: 0,
+	},
+	{
+		export_code: SEEDED_EXPORTS.progressingToError,
+		export_category_code: 'INVENTORY_EXPORT',
+		params: { warehouse_code: 'WH-NOPE' },
+		states: ['PENDING', 'RUNNING', 'ERROR'],
+		ageMinutes: 0,
+	},
+];
+
+/** Rows of the CSV file served at a complete export's download_url. */
+export function exportCsv(category: string): string {
+	const rows =
+		category === 'ORDERS_EXPORT'
+			? [
+					['order_nr', 'partner_sku', 'status', 'qty', 'price', 'currency'],
+					['NAE10000001', 'SKU-TSHIRT-BLK-M', 'delivered', '2', '59.00', 'AED'],
+					['NAE10000002', 'SKU-MUG-WHT', 'shipped', '1', '25.50', 'AED'],
+					['NAE10000003', 'SKU-CABLE-USBC-1M', 'cancelled', '3', '19.90', 'AED'],
+				]
+			: [
+					['partner_sku', 'barcode', 'qty'],
+					['SKU-TSHIRT-BLK-M', '6291041500213', '120'],
+					['SKU-MUG-WHT', '6291041500220', '24'],
+					['SKU-KETTLE-17L', '6291041500237', '6'],
+				];
+	// Plain CSV: the header row first, no comment lines (spreadsheet tools and n8n read it as is).
+	return `${rows.map((row) => row.join(',')).join('\n')}\n`;
+}
+
+// --- FBPI orders, warehouses (GetFbpiOrderCustomerData, CreateSandboxOrder) --------------------
+
+export interface CustomerDetails {
+	first_name: string;
+	last_name: string;
+	city: string;
+	administrative_division: string;
+}
+
+/** Seeded FBPI orders (readable by every project) by role. */
+export const SEEDED_FBPI_ORDERS = { dubai: 'NAE40000001', riyadh: 'NSA40000002', cairo: 'NEG40000003' } as const;
+
+export const SEEDED_FBPI_CUSTOMERS: Readonly<Record<string, CustomerDetails>> = {
+	[SEEDED_FBPI_ORDERS.dubai]: { first_name: 'Omar', last_name: 'Al Hashimi', city: 'Dubai', administrative_division: 'Dubai' },
+	[SEEDED_FBPI_ORDERS.riyadh]: {
+		first_name: 'Sara',
+		last_name: 'Al Qahtani',
+		city: 'Riyadh',
+		administrative_division: 'Riyadh Province',
+	},
+	[SEEDED_FBPI_ORDERS.cairo]: {
+		first_name: 'Mona',
+		last_name: 'El Sayed',
+		city: 'Giza',
+		administrative_division: 'Giza Governorate',
+	},
+};
+
+/** Any `FBPI-BULK-<digits>` is a generated FBPI order (for bulk tests and benchmarks). */
+export const BULK_FBPI_PATTERN = /^FBPI-BULK-(\d+)$/;
+
+export type SandboxCountry = 'ae' | 'sa' | 'eg';
+export const SANDBOX_COUNTRIES: readonly SandboxCountry[] = ['ae', 'sa', 'eg'];
+
+const FIRST_NAMES = ['Ahmed', 'Fatima', 'Yousef', 'Layla', 'Khalid', 'Noura', 'Hassan', 'Mariam', 'Tariq', 'Huda'];
+const LAST_NAMES = ['Al Mansouri', 'Al Harbi', 'Abdelrahman', 'Al Shamsi', 'Farouk', 'Al Otaibi', 'Nasser', 'Haddad'];
+const PLACES: Readonly<Record<SandboxCountry, ReadonlyArray<readonly [string, string]>>> = {
+	ae: [
+		['Dubai', 'Dubai'],
+		['Abu Dhabi', 'Abu Dhabi'],
+		['Sharjah', 'Sharjah'],
+	],
+	sa: [
+		['Riyadh', 'Riyadh Province'],
+		['Jeddah', 'Makkah Province'],
+		['Dammam', 'Eastern Province'],
+	],
+	eg: [
+		['Cairo', 'Cairo Governorate'],
+		['Giza', 'Giza Governorate'],
+		['Alexandria', 'Alexandria Governorate'],
+	],
+};
+
+/** Deterministic Latin customer details for a generated order. */
+export function generatedCustomer(key: string, country: SandboxCountry): CustomerDetails {
+	let hash = 2166136261;
+	for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 16777619) >>> 0;
+	const [city, division] = PLACES[country][hash % PLACES[country].length];
+	return {
+		first_name: FIRST_NAMES[hash % FIRST_NAMES.length],
+		last_name: LAST_NAMES[(hash >>> 8) % LAST_NAMES.length],
+		city,
+		administrative_division: division,
+	};
+}
+
+export interface WarehouseSeed {
+	warehouse_code: string;
+	country_code: SandboxCountry;
+	/** Configured to receive order webhooks: only these accept sandbox orders. */
+	receives_order_webhooks: boolean;
+}
+
+/** Seeded warehouses of every project by role. */
+export const SEEDED_WAREHOUSES = {
+	dubai: 'WH-DXB-01',
+	riyadh: 'WH-RUH-02',
+	cairo: 'WH-CAI-01',
+	/** Not configured for order webhooks: CreateSandboxOrder answers 400 FAILED_PRECONDITION. */
+	noWebhooks: 'WH-JED-01',
+} as const;
+
+export const SEEDED_WAREHOUSE_TABLE: readonly WarehouseSeed[] = [
+	{ warehouse_code: SEEDED_WAREHOUSES.dubai, country_code: 'ae', receives_order_webhooks: true },
+	{ warehouse_code: SEEDED_WAREHOUSES.riyadh, country_code: 'sa', receives_order_webhooks: true },
+	{ warehouse_code: SEEDED_WAREHOUSES.cairo, country_code: 'eg', receives_order_webhooks: true },
+	{ warehouse_code: SEEDED_WAREHOUSES.noWebhooks, country_code: 'sa', receives_order_webhooks: false },
+];
+
+// --- Event destinations (UpdateDestination) ----------------------------------------------------
+
+/** Seeded HTTPS destinations of every project by role. */
+export const SEEDED_DESTINATIONS = {
+	/** Active; subscribed to FBPI::ORDER_SYNC and FBPO::PO_SYNC; one credentials header. */
+	active: 'DST-1001',
+	/** Inactive; FBPI::ORDER_SYNC subscription kept but inactive; no credentials. */
+	inactive: 'DST-1002',
+} as const;
+
+export interface DestinationSeed {
+	destination_code: string;
+	destination_name: string;
+	is_active: boolean;
+	url: string;
+	credentials: Record<string, string>;
+	event_types: Array<{ event_type: string; is_active: boolean }>;
+}
+
+export const SEEDED_DESTINATION_TABLE: readonly DestinationSeed[] = [
+	{
+		destination_code: SEEDED_DESTINATIONS.active,
+		destination_name: 'Order and PO sync',
+		is_active: true,
+		url: 'https://hooks.example.com/seller-platform/events',
+		credentials: { 'X-Webhook-Secret': 'seeded-secret-1001' },
+		event_types: [
+			{ event_type: 'FBPI::ORDER_SYNC', is_active: true },
+			{ event_type: 'FBPO::PO_SYNC', is_active: true },
+		],
+	},
+	{
+		destination_code: SEEDED_DESTINATIONS.inactive,
+		destination_name: 'Staging listener',
+		is_active: false,
+		url: 'https://staging.example.com/hooks/seller-platform',
+		credentials: {},
+		event_types: [{ event_type: 'FBPI::ORDER_SYNC', is_active: false }],
+	},
+];
+
+/** At most this many destinations per project. */
+export const MAX_DESTINATIONS_PER_PROJECT = 5;

@@ -3,7 +3,9 @@
  *
  * Every API request goes through, in this order: request log → configured latency → injected
  * fault → User-Agent check → route resolution (404/405) → session check → rate plan → body
- * check → handler. `/__control/` requests bypass all of it (see control.ts).
+ * check → handler. `/__control/` requests bypass all of it (see control.ts). Served export files
+ * (`/__files/exports/...`) go through the same pipeline as the public operation `DownloadExport`:
+ * no session, no rate plan, no User-Agent needed, the link's token is checked by the handler.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -21,6 +23,7 @@ import {
 	readBody,
 	requireJsonObject,
 	sendJson,
+	sendRaw,
 	sleep,
 	type ParsedBody,
 	type ResponseHeaders,
@@ -29,10 +32,16 @@ import { DEFAULT_RATE_PLAN, SlidingWindowLimiter, validateRatePlan, type RatePla
 import { RequestLog } from './requestLog';
 import { buildApiRoutes, type ApiRoute } from './routes';
 import { compileRoutes, matchRoute, rawPathOf, type CompiledRoute, type RouteMatch } from './router';
-import { EmulatorState, type Session, type StoredCredential } from './state';
+import { DEFAULT_MAX_KEYS_PER_USER, EmulatorState, type Session, type StoredCredential } from './state';
+import type { AddDestinationOptions, DestinationState } from './state/destinations';
+import type { EmulatorEventListener, EmulatorEventName } from './state/events';
+import type { AddExportOptions, ExportRecord } from './state/exports';
+import type { SandboxOrder, Warehouse } from './state/fbpi';
+import type { ImportStatusRecord } from './state/imports';
 import {
 	DEFAULT_PREFIXES,
 	type AddCredentialOptions,
+	type ApiUserInfo,
 	type CredentialFile,
 	type Emulator,
 	type EmulatorOptions,
@@ -52,6 +61,10 @@ interface ResolvedOptions {
 	credentialFile?: string;
 	requireUserAgent: boolean;
 	requestLogLimit: number;
+	importStepMs: number;
+	exportStepMs: number;
+	sandboxRetentionMs: number;
+	maxKeysPerUser: number;
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
@@ -59,6 +72,14 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 function checkLatency(ms: unknown): number {
 	if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) throw invalidArgument('latency ms must be a number >= 0');
 	return ms;
+}
+
+function nonNegative(name: string, value: number | undefined, fallback: number): number {
+	const resolved = value ?? fallback;
+	if (typeof resolved !== 'number' || !Number.isFinite(resolved) || resolved < 0) {
+		throw new Error(`${name} must be a number >= 0, got ${String(value)}`);
+	}
+	return resolved;
 }
 
 function resolveOptions(options: EmulatorOptions): ResolvedOptions {
@@ -78,6 +99,10 @@ function resolveOptions(options: EmulatorOptions): ResolvedOptions {
 		credentialFile: options.credentialFile,
 		requireUserAgent: options.requireUserAgent ?? true,
 		requestLogLimit,
+		importStepMs: nonNegative('importStepMs', options.importStepMs, 200),
+		exportStepMs: nonNegative('exportStepMs', options.exportStepMs, 200),
+		sandboxRetentionMs: nonNegative('sandboxRetentionMs', options.sandboxRetentionMs, 7 * 24 * 3_600_000),
+		maxKeysPerUser: nonNegative('maxKeysPerUser', options.maxKeysPerUser, DEFAULT_MAX_KEYS_PER_USER),
 	};
 }
 
@@ -126,7 +151,13 @@ export class EmulatorServer implements Emulator {
 	/** Provisions the project and credential, writes the credential file if asked, and listens. */
 	static async start(options: EmulatorOptions = {}): Promise<EmulatorServer> {
 		const resolved = resolveOptions(options);
-		const state = new EmulatorState(resolved.sessionTtlMs);
+		const state = new EmulatorState({
+			sessionTtlMs: resolved.sessionTtlMs,
+			importStepMs: resolved.importStepMs,
+			exportStepMs: resolved.exportStepMs,
+			sandboxRetentionMs: resolved.sandboxRetentionMs,
+			maxKeysPerUser: resolved.maxKeysPerUser,
+		});
 		const { stored, file } = await state.provisionCredential();
 		if (resolved.credentialFile) await writeCredentialFile(resolved.credentialFile, file);
 		const emulator = new EmulatorServer(resolved, state, stored, file);
@@ -240,7 +271,64 @@ export class EmulatorServer implements Emulator {
 		return (await this.state.provisionCredential(options)).file;
 	}
 
+	// --- Records and events ---------------------------------------------------------------------
+
+	on<E extends EmulatorEventName>(event: E, listener: EmulatorEventListener<E>): this {
+		this.state.events.on(event, listener);
+		return this;
+	}
+
+	off<E extends EmulatorEventName>(event: E, listener: EmulatorEventListener<E>): this {
+		this.state.events.off(event, listener);
+		return this;
+	}
+
+	destinations(projectCode?: string): DestinationState[] {
+		return this.state.destinations.list(this.state.projectOf(projectCode).code);
+	}
+
+	addDestination(options: AddDestinationOptions = {}): DestinationState {
+		const project = this.state.projectOf(options.projectCode);
+		return this.state.destinations.add(project.code, options, Date.now());
+	}
+
+	deleteDestination(destinationCode: string, projectCode?: string): void {
+		this.state.destinations.delete(this.state.projectOf(projectCode).code, destinationCode);
+	}
+
+	sandboxOrders(projectCode?: string): SandboxOrder[] {
+		return this.state.fbpi.list(projectCode, Date.now());
+	}
+
+	warehouses(projectCode?: string): Warehouse[] {
+		return this.state.fbpi.listWarehouses(this.state.projectOf(projectCode).code);
+	}
+
+	imports(projectCode?: string): Array<ImportStatusRecord & { project_code: string }> {
+		return this.state.imports.list(projectCode, Date.now());
+	}
+
+	addExport(options: AddExportOptions = {}): ExportRecord {
+		const project = this.state.projectOf(options.projectCode);
+		return this.state.exports.add(project.code, this.state.apiUserOf(project).userCode, options, Date.now());
+	}
+
+	apiUsers(projectCode?: string): ApiUserInfo[] {
+		const users: ApiUserInfo[] = [];
+		for (const user of this.state.users.values()) {
+			if (projectCode !== undefined && user.projectCode !== projectCode) continue;
+			users.push({
+				user_code: user.userCode,
+				channel_identifier: user.channelIdentifier,
+				project_code: user.projectCode,
+				key_count: this.state.keyCountOf(user.userCode),
+			});
+		}
+		return users;
+	}
+
 	close(): Promise<void> {
+		this.state.close();
 		this.closing ??= new Promise<void>((resolve, reject) => {
 			this.server.close((error) => (error ? reject(error) : resolve()));
 			// Keep-alive connections (fetch keeps them) would hold `close` open otherwise.
@@ -275,8 +363,9 @@ export class EmulatorServer implements Emulator {
 			body: loggedBody(body),
 			remoteAddress,
 		});
-		const respond = (status: number, responseBody: unknown, headers?: ResponseHeaders): void => {
-			sendJson(res, status, responseBody, headers);
+		const respond = (status: number, responseBody: unknown, headers?: ResponseHeaders, contentType?: string): void => {
+			if (contentType === undefined) sendJson(res, status, responseBody, headers);
+			else sendRaw(res, status, contentType, responseBody as string | Buffer, headers);
 			this.log.complete(entry, status);
 		};
 
@@ -292,7 +381,8 @@ export class EmulatorServer implements Emulator {
 				}
 				if (fault.status !== undefined) throw faultError({ ...fault, status: fault.status });
 			}
-			if (this.options.requireUserAgent && !req.headers['user-agent']) {
+			const userAgentOptional = match.kind === 'matched' && match.route.userAgent === 'optional';
+			if (this.options.requireUserAgent && !userAgentOptional && !req.headers['user-agent']) {
 				throw invalidArgument('User-Agent header is required');
 			}
 			if (match.kind !== 'matched') throw routeError(match, method, rawPath);
@@ -300,6 +390,8 @@ export class EmulatorServer implements Emulator {
 			const { route, params } = match;
 			const session = route.auth === 'session' ? requireSession(this.state, req.headers.cookie, Date.now()) : null;
 			if (route.rateLimited && session) this.enforceRatePlan(session, route.operation);
+			const target = req.url ?? '/';
+			const queryStart = target.indexOf('?');
 			const result = await route.handler({
 				state: this.state,
 				params,
@@ -307,8 +399,10 @@ export class EmulatorServer implements Emulator {
 				session,
 				remoteAddress,
 				now: Date.now(),
+				query: new URLSearchParams(queryStart === -1 ? '' : target.slice(queryStart + 1)),
+				baseUrl: req.headers.host ? `http://${req.headers.host}` : this.origin,
 			});
-			respond(result.status ?? 200, result.body, result.headers);
+			respond(result.status ?? 200, result.body, result.headers, result.contentType);
 			if (session) this.countTowardsExpiry();
 		} catch (error) {
 			const apiError = toApiError(error);

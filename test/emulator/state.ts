@@ -1,13 +1,28 @@
 /**
  * The emulator's in-memory store: projects, API users, credentials (public keys only), sessions,
- * used JWT ids, and the seeded records the operations read.
+ * used JWT ids, and the records the operations read and write. Each resource's store lives in
+ * `state/*.ts`; a new project gets its seeded exports, warehouses and destinations.
  */
 import { generateKeyPair, randomBytes, randomInt, type KeyObject } from 'node:crypto';
 import { promisify } from 'node:util';
 
-import { invalidArgument } from './errors';
-import { bulkPurchaseOrder, SEEDED_PURCHASE_ORDERS, type PurchaseOrder } from './seed';
+import { ApiError, invalidArgument } from './errors';
+import {
+	bulkPurchaseOrder,
+	channelIdentifierOf,
+	DEFAULT_USER_CHANNEL_NAME,
+	SEEDED_API_USER,
+	SEEDED_PURCHASE_ORDERS,
+	type PurchaseOrder,
+} from './seed';
+import { DestinationStore } from './state/destinations';
+import { EmulatorEventBus } from './state/events';
+import { ExportStore } from './state/exports';
+import { FbpiStore } from './state/fbpi';
+import { ImportStore } from './state/imports';
+import { OAuthStore } from './state/oauth';
 import type { AddCredentialOptions, CredentialFile } from './types';
+import { canonicalIp } from './validate';
 
 export { BULK_PO_PATTERN, SEEDED_PO, SEEDED_PO_NUMBERS, SEEDED_PURCHASE_ORDERS } from './seed';
 export type { PoDate, PoStatus, PurchaseOrder, PurchaseOrderLine } from './seed';
@@ -15,6 +30,16 @@ export type { PoDate, PoStatus, PurchaseOrder, PurchaseOrderLine } from './seed'
 const generateKeyPairAsync = promisify(generateKeyPair);
 
 export const MAX_WHITELISTED_IPS = 10;
+/** Keys one service account may have (documented upstream). */
+export const DEFAULT_MAX_KEYS_PER_USER = 5;
+
+export interface StateOptions {
+	sessionTtlMs: number;
+	importStepMs: number;
+	exportStepMs: number;
+	sandboxRetentionMs: number;
+	maxKeysPerUser: number;
+}
 
 export interface Project {
 	code: string;
@@ -67,7 +92,7 @@ function checkWhitelist(ips: unknown): string[] {
 		throw invalidArgument('whitelistedIps must be a list of addresses');
 	}
 	if (ips.length > MAX_WHITELISTED_IPS) throw invalidArgument(`at most ${MAX_WHITELISTED_IPS} whitelisted IPs`);
-	return ips.map((ip: string) => ip.trim());
+	return ips.map((ip: string) => canonicalIp(ip.trim()) ?? ip.trim());
 }
 
 export class EmulatorState {
@@ -82,16 +107,36 @@ export class EmulatorState {
 	private readonly usedJtis = new Map<string, number>();
 	private lastJtiSweep = 0;
 	private readonly purchaseOrders = new Map(SEEDED_PURCHASE_ORDERS.map((po) => [po.po_nr, po]));
+	/** Default API user (the one `addCredential` makes keys for) by project code. */
+	private readonly defaultUsers = new Map<string, ApiUser>();
+
+	readonly events = new EmulatorEventBus();
+	readonly oauth: OAuthStore;
+	readonly exports: ExportStore;
+	readonly fbpi: FbpiStore;
+	readonly imports: ImportStore;
+	readonly destinations = new DestinationStore();
 
 	/** The project provisioned at start. */
 	readonly primaryProject: Project;
 
-	constructor(private readonly sessionTtlMs: number) {
+	constructor(private readonly options: StateOptions) {
+		this.exports = new ExportStore(options.exportStepMs);
+		this.fbpi = new FbpiStore(options.sandboxRetentionMs);
+		this.imports = new ImportStore(options.importStepMs, (event) => this.events.emit('importCompleted', event));
 		this.primaryProject = this.createProject();
+		this.addUser(this.primaryProject, SEEDED_API_USER.userCode, SEEDED_API_USER.channelName);
+		this.oauth = new OAuthStore(this.primaryProject.code);
+	}
+
+	/** Stops timers (pending import notifications). */
+	close(): void {
+		this.imports.close();
 	}
 
 	// --- Provisioning -------------------------------------------------------------------------
 
+	/** Creates a project with its default API user and seeded exports, warehouses and destinations. */
 	createProject(code?: string): Project {
 		let project: Project;
 		if (code !== undefined) {
@@ -103,38 +148,88 @@ export class EmulatorState {
 			} while (this.projects.has(project.code));
 		}
 		this.projects.set(project.code, project);
+		const user = this.addUser(project, `usr-${randomBytes(6).toString('hex')}`, DEFAULT_USER_CHANNEL_NAME);
+		this.defaultUsers.set(project.code, user);
+		const now = Date.now();
+		this.exports.seedProject(project.code, user.userCode, now);
+		this.fbpi.seedProject(project.code);
+		this.destinations.seedProject(project.code, now);
 		return project;
 	}
 
-	/** The project's API user (the service account the credentials belong to), created on first use. */
-	apiUserOf(project: Project): ApiUser {
-		for (const user of this.users.values()) if (user.projectCode === project.code) return user;
+	private addUser(project: Project, userCode: string, channelName: string): ApiUser {
 		const user: ApiUser = {
-			userCode: `usr-${randomBytes(6).toString('hex')}`,
-			channelIdentifier: `n8n-emulator@p${project.digits}.idp.noon.partners`,
+			userCode,
+			channelIdentifier: channelIdentifierOf(channelName, project.digits),
 			projectCode: project.code,
 		};
 		this.users.set(user.userCode, user);
 		return user;
 	}
 
+	/** The project's default API user (the service account `addCredential` makes keys for). */
+	apiUserOf(project: Project): ApiUser {
+		return this.defaultUsers.get(project.code) as ApiUser;
+	}
+
+	/** The project, created with its seeds when unknown. */
+	projectOf(code: string | undefined): Project {
+		if (code === undefined) return this.primaryProject;
+		if (typeof code !== 'string' || !code) throw invalidArgument('projectCode must be a non-empty string');
+		return this.projects.get(code) ?? this.createProject(code);
+	}
+
+	/** The API user of a project by user code or channel identifier. */
+	findUser(projectCode: string, by: { userCode: string } | { channelIdentifier: string }): ApiUser | undefined {
+		if ('userCode' in by) {
+			const user = this.users.get(by.userCode);
+			return user?.projectCode === projectCode ? user : undefined;
+		}
+		for (const user of this.users.values()) {
+			if (user.projectCode === projectCode && user.channelIdentifier === by.channelIdentifier) return user;
+		}
+		return undefined;
+	}
+
+	keyCountOf(userCode: string): number {
+		let count = 0;
+		for (const credential of this.credentials.values()) if (credential.userCode === userCode) count++;
+		return count;
+	}
+
 	/**
-	 * Generates an RSA 2048 key pair for the API user of a project. Only the public key is kept;
-	 * the private key is returned once, in the JSON a seller portal hands out.
+	 * CreateCredential: a new key for a service account of the project, at most `maxKeysPerUser`
+	 * keys per account. The key can log in at once.
+	 */
+	async createCredentialFor(
+		user: ApiUser,
+		options: { whitelistedIps: string[]; expiresAt: number | null },
+	): Promise<CredentialFile> {
+		const max = this.options.maxKeysPerUser;
+		if (this.keyCountOf(user.userCode) >= max) {
+			throw new ApiError(
+				'FAILED_PRECONDITION',
+				`service account ${user.userCode} (${user.channelIdentifier}) already has ${max} keys: at most ${max} keys per service account`,
+			);
+		}
+		return (await this.provisionCredential({ whitelistedIps: options.whitelistedIps, expiresAt: options.expiresAt }, user)).file;
+	}
+
+	/**
+	 * Generates an RSA 2048 key pair for an API user (default: the project's default user). Only
+	 * the public key is kept; the private key is returned once, in the JSON a seller portal hands out.
 	 */
 	async provisionCredential(
 		options: AddCredentialOptions = {},
+		forUser?: ApiUser,
 	): Promise<{ stored: StoredCredential; file: CredentialFile }> {
 		if (options.projectCode !== undefined && (typeof options.projectCode !== 'string' || !options.projectCode)) {
 			throw invalidArgument('projectCode must be a non-empty string');
 		}
 		const whitelistedIps = checkWhitelist(options.whitelistedIps);
 		const expiresAt = parseExpiry(options.expiresAt);
-		const project =
-			options.projectCode === undefined
-				? this.primaryProject
-				: (this.projects.get(options.projectCode) ?? this.createProject(options.projectCode));
-		const user = this.apiUserOf(project);
+		const user = forUser ?? this.apiUserOf(this.projectOf(options.projectCode));
+		const project = this.projects.get(user.projectCode) as Project;
 		const { publicKey, privateKey } = await generateKeyPairAsync('rsa', { modulusLength: 2048 });
 		const issuedAt = new Date().toISOString();
 		const stored: StoredCredential = {
@@ -185,7 +280,7 @@ export class EmulatorState {
 			keyId: credential.keyId,
 			projectCode,
 			userCode: credential.userCode,
-			expiresAt: now + this.sessionTtlMs,
+			expiresAt: now + this.options.sessionTtlMs,
 		};
 		this.sessions.set(session.id, session);
 		return session;

@@ -1,5 +1,10 @@
 /** Public types of the emulator. */
 import type { RatePlan } from './ratePlan';
+import type { AddDestinationOptions, DestinationState } from './state/destinations';
+import type { EmulatorEventListener, EmulatorEventName } from './state/events';
+import type { AddExportOptions, ExportRecord } from './state/exports';
+import type { SandboxOrder, Warehouse } from './state/fbpi';
+import type { ImportStatusRecord } from './state/imports';
 
 export type { RatePlan } from './ratePlan';
 
@@ -43,6 +48,17 @@ export interface EmulatorOptions {
 	requireUserAgent?: boolean;
 	/** The request log keeps at most this many entries, dropping the oldest; default 100,000. */
 	requestLogLimit?: number;
+	/**
+	 * Duration of each import phase (PENDING/QUEUED, PROCESSING/VALIDATING, PROCESSING/WRITING)
+	 * before the final status; default 200 ms, 0 = final at once.
+	 */
+	importStepMs?: number;
+	/** Time a progressing export spends in each state (PENDING, RUNNING); default 200 ms. */
+	exportStepMs?: number;
+	/** Sandbox orders (and their idempotency keys) are gone after this long; default 7 days. */
+	sandboxRetentionMs?: number;
+	/** Keys one service account may have; CreateCredential refuses more. Default 5. */
+	maxKeysPerUser?: number;
 }
 
 /**
@@ -102,6 +118,15 @@ export interface AddCredentialOptions {
 	expiresAt?: Date | number | string | null;
 }
 
+/** An API user (service account), as `apiUsers()` lists it. */
+export interface ApiUserInfo {
+	user_code: string;
+	channel_identifier: string;
+	project_code: string;
+	/** Keys the account has (CreateCredential allows at most `maxKeysPerUser`). */
+	key_count: number;
+}
+
 /** What the control API offers, callable in-process too. */
 export interface EmulatorControls {
 	requests(): RequestLogEntry[];
@@ -119,6 +144,21 @@ export interface EmulatorControls {
 	stats(): EmulatorStats;
 	addCredential(options?: AddCredentialOptions): Promise<CredentialFile>;
 	readonly credential: CredentialFile;
+	/** Destinations of a project (default the emulator's) with real header values. */
+	destinations(projectCode?: string): DestinationState[];
+	/** Adds a destination (at most 5 per project). */
+	addDestination(options?: AddDestinationOptions): DestinationState;
+	deleteDestination(destinationCode: string, projectCode?: string): void;
+	/** Live sandbox orders, of one project when given. */
+	sandboxOrders(projectCode?: string): SandboxOrder[];
+	/** Warehouses of a project (default the emulator's). */
+	warehouses(projectCode?: string): Warehouse[];
+	/** Imports with their current status, of one project when given. */
+	imports(projectCode?: string): Array<ImportStatusRecord & { project_code: string }>;
+	/** Adds an export whose states (default PENDING, RUNNING, COMPLETE) start progressing now. */
+	addExport(options?: AddExportOptions): ExportRecord;
+	/** API users (service accounts), of one project when given. */
+	apiUsers(projectCode?: string): ApiUserInfo[];
 }
 
 export interface Emulator extends EmulatorControls {
@@ -130,5 +170,8 @@ export interface Emulator extends EmulatorControls {
 	readonly publicKeyPem: string;
 	readonly projectCode: string;
 	readonly prefixes: Readonly<Prefixes>;
+	/** In-process events: `sandboxOrderCreated`, `importCompleted`, `destinationUpdated`. */
+	on<E extends EmulatorEventName>(event: E, listener: EmulatorEventListener<E>): this;
+	off<E extends EmulatorEventName>(event: E, listener: EmulatorEventListener<E>): this;
 	close(): Promise<void>;
 }

@@ -16,13 +16,20 @@ export interface ApiRouteContext {
 	remoteAddress: string;
 	/** Time the handler runs, ms since the epoch. */
 	now: number;
+	/** Query parameters of the request target. */
+	query: URLSearchParams;
+	/** Origin the caller reached the emulator at (from the Host header), for links in answers. */
+	baseUrl: string;
 }
 
 export interface ApiResult {
 	/** Default 200. */
 	status?: number;
+	/** Sent as JSON, unless `contentType` is set: then it must be the raw text to send. */
 	body: unknown;
 	headers?: ResponseHeaders;
+	/** Sends `body` as-is with this Content-Type (files), instead of JSON. */
+	contentType?: string;
 }
 
 export interface ApiRoute extends RouteSpec {
@@ -33,6 +40,8 @@ export interface ApiRoute extends RouteSpec {
 	auth: 'session' | 'public';
 	/** Counted against the rate plan (every operation but Login). */
 	rateLimited: boolean;
+	/** `optional` skips the User-Agent check (served files, which plain downloads fetch); default required. */
+	userAgent?: 'required' | 'optional';
 	/** Returns the answer, or throws `ApiError`. */
 	handler(ctx: ApiRouteContext): ApiResult | Promise<ApiResult>;
 }
