@@ -1,18 +1,29 @@
 /**
  * Runs the emulator until SIGINT/SIGTERM:
  *   ts-node --transpile-only test/emulator/cli.ts [--port 8787] [--host 127.0.0.1] [--latency 0]
- *     [--credential-file .tmp/emulator-credential.json]
+ *     [--import-step-ms 200] [--export-step-ms 200] [--credential-file .tmp/emulator-credential.json]
  * The port can also come from EMULATOR_PORT.
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { startEmulator } from './index';
+import {
+	SEEDED_API_USER,
+	SEEDED_DESTINATIONS,
+	SEEDED_EXPORTS,
+	SEEDED_FBPI_ORDERS,
+	SEEDED_OAUTH_TOKENS,
+	SEEDED_WAREHOUSES,
+	startEmulator,
+} from './index';
 
-const USAGE = `Usage: cli.ts [--port N] [--host ADDRESS] [--latency MS] [--credential-file PATH]
+const USAGE = `Usage: cli.ts [--port N] [--host ADDRESS] [--latency MS] [--import-step-ms MS] [--export-step-ms MS]
+              [--credential-file PATH]
   --port              port to listen on (default: $EMULATOR_PORT or 8787; 0 = any free port)
   --host              address to listen on (default 127.0.0.1)
   --latency           delay added to every API response, in ms (default 0)
+  --import-step-ms    duration of each import phase before the final status (default 200)
+  --export-step-ms    time a progressing export spends in each state (default 200)
   --credential-file   where to write the provisioned credential (default .tmp/emulator-credential.json)`;
 
 function numberFlag(name: string, value: string | undefined, fallback: number): number {
@@ -31,6 +42,8 @@ async function main(): Promise<void> {
 			port: { type: 'string' },
 			host: { type: 'string' },
 			latency: { type: 'string' },
+			'import-step-ms': { type: 'string' },
+			'export-step-ms': { type: 'string' },
 			'credential-file': { type: 'string' },
 			help: { type: 'boolean', short: 'h' },
 		},
@@ -44,6 +57,8 @@ async function main(): Promise<void> {
 		host: values.host,
 		port: numberFlag('port', values.port ?? process.env.EMULATOR_PORT, 8787),
 		latencyMs: numberFlag('latency', values.latency, 0),
+		importStepMs: numberFlag('import-step-ms', values['import-step-ms'], 200),
+		exportStepMs: numberFlag('export-step-ms', values['export-step-ms'], 200),
 		credentialFile,
 	});
 	const { credential } = emulator;
@@ -51,7 +66,8 @@ async function main(): Promise<void> {
 	console.log(`Seller Platform API emulator listening on ${emulator.baseUrl}
 
   Base URL (credential "baseUrl"): ${emulator.baseUrl}
-  Control API:                     ${emulator.controlUrl}/  (requests, stats, faults, rate-plan, latency, sessions/expire)
+  Control API:                     ${emulator.controlUrl}/  (requests, stats, faults, rate-plan, latency, sessions/expire,
+                                   destinations, exports, imports, sandbox-orders, warehouses, api-users)
   Credential file:                 ${credentialFile}
 
   Key id (credential "keyId"):             ${credential.key_id}
@@ -60,7 +76,15 @@ async function main(): Promise<void> {
   Private key (credential "privateKey"; a throw-away local key, new at every start):
 
 ${credential.private_key}
-Seeded purchase orders: PO-1001 .. PO-1005, and any PO-BULK-<digits>.
+Seeded data:
+  Purchase orders:   PO-1001 .. PO-1005, and any PO-BULK-<digits>
+  FBPI orders:       ${Object.values(SEEDED_FBPI_ORDERS).join(', ')}, and any FBPI-BULK-<digits>
+  Exports:           ${Object.entries(SEEDED_EXPORTS).map(([role, code]) => `${code} (${role})`).join(', ')}
+  Warehouses:        ${Object.entries(SEEDED_WAREHOUSES).map(([role, code]) => `${code} (${role})`).join(', ')}
+  Destinations:      ${Object.entries(SEEDED_DESTINATIONS).map(([role, code]) => `${code} (${role})`).join(', ')}
+  Second API user:   ${SEEDED_API_USER.userCode} (${emulator.apiUsers().find((u) => u.user_code === SEEDED_API_USER.userCode)?.channel_identifier})
+  OAuth access token (issues credentials):
+    ${SEEDED_OAUTH_TOKENS.issuesCredentials}
 Press Ctrl+C to stop.`);
 
 	const shutdown = (signal: string): void => {
