@@ -284,7 +284,7 @@ export class EmulatorServer implements Emulator {
 	}
 
 	destinations(projectCode?: string): DestinationState[] {
-		return this.state.destinations.list(this.state.projectOf(projectCode).code);
+		return this.state.destinations.list(projectCode ?? this.projectCode);
 	}
 
 	addDestination(options: AddDestinationOptions = {}): DestinationState {
@@ -293,7 +293,7 @@ export class EmulatorServer implements Emulator {
 	}
 
 	deleteDestination(destinationCode: string, projectCode?: string): void {
-		this.state.destinations.delete(this.state.projectOf(projectCode).code, destinationCode);
+		this.state.destinations.delete(projectCode ?? this.projectCode, destinationCode);
 	}
 
 	sandboxOrders(projectCode?: string): SandboxOrder[] {
@@ -301,7 +301,7 @@ export class EmulatorServer implements Emulator {
 	}
 
 	warehouses(projectCode?: string): Warehouse[] {
-		return this.state.fbpi.listWarehouses(this.state.projectOf(projectCode).code);
+		return this.state.fbpi.listWarehouses(projectCode ?? this.projectCode);
 	}
 
 	imports(projectCode?: string): Array<ImportStatusRecord & { project_code: string }> {
