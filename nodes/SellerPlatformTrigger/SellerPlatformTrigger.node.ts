@@ -16,7 +16,7 @@ import { EVENT_TYPE_PATTERN } from '../SellerPlatform/actions/destination/update
 import { apiRequest } from '../SellerPlatform/transport';
 
 /** Header that carries the secret of this n8n on every delivery. */
-export const AUTH_HEADER_NAME = 'X-N8n-Seller-Platform-Secret';
+export const DELIVERY_HEADER = 'X-N8n-Seller-Platform-Secret';
 /** How many delivery keys are remembered to drop duplicates. */
 export const MAX_REMEMBERED_DELIVERIES = 1000;
 
@@ -167,7 +167,7 @@ export class SellerPlatformTrigger implements INodeType {
 					body: {
 						url: webhookUrl,
 						is_active: true,
-						credentials: { values: { [AUTH_HEADER_NAME]: secret } },
+						credentials: { values: { [DELIVERY_HEADER]: secret } },
 						event_types: events.map((event_type) => ({ event_type, is_active: true })),
 					},
 				});
@@ -204,7 +204,7 @@ export class SellerPlatformTrigger implements INodeType {
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const current = registration(this);
 		const headers = this.getHeaderData() as IDataObject;
-		if (!current || !sameSecret(current.secret, headers[AUTH_HEADER_NAME.toLowerCase()])) {
+		if (!current || !sameSecret(current.secret, headers[DELIVERY_HEADER.toLowerCase()])) {
 			this.getResponseObject().status(401).json({ message: 'Unauthorized' });
 			return { noWebhookResponse: true };
 		}
