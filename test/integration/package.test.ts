@@ -24,13 +24,23 @@ describe('the package as n8n loads it', () => {
 		expect(contract.files).toEqual(['dist']);
 		expect(contract.n8n.n8nNodesApiVersion).toBe(1);
 		expect(contract.n8n.credentials).toEqual(['dist/credentials/SellerPlatformApi.credentials.js']);
-		expect(contract.n8n.nodes).toContain('dist/nodes/SellerPlatform/SellerPlatform.node.js');
+		expect(contract.n8n.nodes).toEqual([
+			'dist/nodes/SellerPlatform/SellerPlatform.node.js',
+			'dist/nodes/SellerPlatformTrigger/SellerPlatformTrigger.node.js',
+		]);
 		expect(Object.keys(contract.dependencies).sort()).toEqual(['jose', 'luxon']);
 		expect(Object.keys(contract.peerDependencies)).toEqual(['n8n-workflow']);
 	});
 
-	it('loads the node and the credential from dist/', () => {
-		expect(Object.keys(loader.known.nodes)).toContain('sellerPlatform');
+	it('loads both nodes and the credential from dist/', () => {
+		expect(Object.keys(loader.known.nodes).sort()).toEqual(['sellerPlatform', 'sellerPlatformTrigger']);
+		const trigger = loader.nodeTypes.sellerPlatformTrigger.type as { description: INodeTypeDescription };
+		expect(trigger.description.displayName).toBe('Seller Platform Trigger');
+		expect(trigger.description.usableAsTool).toBeUndefined();
+		expect(trigger.description.properties.map((p) => p.name)).toEqual(
+			expect.arrayContaining(['destinationCode', 'events', 'customEvents']),
+		);
+		expect(trigger.description.webhooks).toHaveLength(1);
 		expect(Object.keys(loader.known.credentials)).toEqual(['sellerPlatformApi']);
 		expect(loader.known.credentials.sellerPlatformApi.supportedNodes).toContain('sellerPlatform');
 
@@ -66,10 +76,56 @@ describe('the package as n8n loads it', () => {
 	it('keeps the contract parameter names of the node', () => {
 		const node = loader.nodeTypes.sellerPlatform.type as { description: INodeTypeDescription };
 		const names = node.description.properties.map((p) => p.name);
-		expect(names).toEqual(expect.arrayContaining(['resource', 'operation', 'poNr']));
-		const resource = node.description.properties.find((p) => p.name === 'resource');
-		expect(resource?.options?.map((o) => (o as { value: string }).value)).toEqual(
-			expect.arrayContaining(['session', 'purchaseOrder']),
+		expect(names).toEqual(
+			expect.arrayContaining([
+				'resource',
+				'operation',
+				'poNr',
+				'accessToken',
+				'exportCode',
+				'fbpiOrderNr',
+				'warehouseCode',
+				'items',
+				'idempotencyKey',
+				'countryCode',
+				'source',
+				'itemsInput',
+				'mappings',
+				'partnerSkuField',
+				'barcodeField',
+				'fileUrl',
+				'bqTable',
+				'clientReference',
+				'config',
+				'reference',
+				'userCode',
+				'channelIdentifier',
+				'whitelistedIps',
+				'expiresAt',
+				'destinationCode',
+				'updateFields',
+				'options',
+			]),
 		);
+		const resource = node.description.properties.find((p) => p.name === 'resource');
+		expect(resource?.options?.map((o) => (o as { value: string }).value).sort()).toEqual(
+			['apiCredential', 'destination', 'export', 'fbpiOrder', 'import', 'oauth', 'purchaseOrder', 'session'],
+		);
+		const operations = node.description.properties
+			.filter((p) => p.name === 'operation')
+			.flatMap((p) => p.options!.map((o) => `${p.displayOptions!.show!.resource![0]}/${(o as { value: string }).value}`))
+			.sort();
+		expect(operations).toEqual([
+			'apiCredential/create',
+			'destination/update',
+			'export/getStatus',
+			'fbpiOrder/createSandbox',
+			'fbpiOrder/getCustomerData',
+			'import/createBarcode',
+			'import/getStatus',
+			'oauth/exchangeToken',
+			'purchaseOrder/get',
+			'session/login',
+		]);
 	});
 });
