@@ -2,6 +2,7 @@
  * Runs the emulator until SIGINT/SIGTERM:
  *   ts-node --transpile-only test/emulator/cli.ts [--port 8787] [--host 127.0.0.1] [--latency 0]
  *     [--import-step-ms 200] [--export-step-ms 200] [--credential-file .tmp/emulator-credential.json]
+ *     [--delivery-retries 3] [--delivery-backoff-ms 200] [--delivery-timeout-ms 5000] [--external-deliveries]
  * The port can also come from EMULATOR_PORT.
  */
 import { resolve } from 'node:path';
@@ -18,13 +19,19 @@ import {
 } from './index';
 
 const USAGE = `Usage: cli.ts [--port N] [--host ADDRESS] [--latency MS] [--import-step-ms MS] [--export-step-ms MS]
-              [--credential-file PATH]
+              [--credential-file PATH] [--delivery-retries N] [--delivery-backoff-ms MS]
+              [--delivery-timeout-ms MS] [--external-deliveries]
   --port              port to listen on (default: $EMULATOR_PORT or 8787; 0 = any free port)
   --host              address to listen on (default 127.0.0.1)
   --latency           delay added to every API response, in ms (default 0)
   --import-step-ms    duration of each import phase before the final status (default 200)
   --export-step-ms    time a progressing export spends in each state (default 200)
-  --credential-file   where to write the provisioned credential (default .tmp/emulator-credential.json)`;
+  --credential-file   where to write the provisioned credential (default .tmp/emulator-credential.json)
+  --delivery-retries     retries of a failed event delivery (default 3)
+  --delivery-backoff-ms  wait before the first retry, doubling for each further one (default 200)
+  --delivery-timeout-ms  an attempt without a complete answer after this long fails (default 5000)
+  --external-deliveries  also deliver events to destination urls outside loopback (default: only
+                         127.0.0.1, localhost, [::1]; others are recorded as skipped)`;
 
 function numberFlag(name: string, value: string | undefined, fallback: number): number {
 	if (value === undefined || value === '') return fallback;
@@ -45,6 +52,10 @@ async function main(): Promise<void> {
 			'import-step-ms': { type: 'string' },
 			'export-step-ms': { type: 'string' },
 			'credential-file': { type: 'string' },
+			'delivery-retries': { type: 'string' },
+			'delivery-backoff-ms': { type: 'string' },
+			'delivery-timeout-ms': { type: 'string' },
+			'external-deliveries': { type: 'boolean' },
 			help: { type: 'boolean', short: 'h' },
 		},
 	});
@@ -60,6 +71,10 @@ async function main(): Promise<void> {
 		importStepMs: numberFlag('import-step-ms', values['import-step-ms'], 200),
 		exportStepMs: numberFlag('export-step-ms', values['export-step-ms'], 200),
 		credentialFile,
+		deliveryRetries: numberFlag('delivery-retries', values['delivery-retries'], 3),
+		deliveryBackoffMs: numberFlag('delivery-backoff-ms', values['delivery-backoff-ms'], 200),
+		deliveryTimeoutMs: numberFlag('delivery-timeout-ms', values['delivery-timeout-ms'], 5000),
+		externalDeliveries: values['external-deliveries'] ?? false,
 	});
 	const { credential } = emulator;
 
@@ -67,7 +82,9 @@ async function main(): Promise<void> {
 
   Base URL (credential "baseUrl"): ${emulator.baseUrl}
   Control API:                     ${emulator.controlUrl}/  (requests, stats, faults, rate-plan, latency, sessions/expire,
-                                   destinations, exports, imports, sandbox-orders, warehouses, api-users)
+                                   destinations, exports, imports, sandbox-orders, warehouses, api-users,
+                                   events, events/{messageId}/redeliver, deliveries, deliveries/wait)
+  Event deliveries:                ${values['external-deliveries'] ? 'to every destination url' : 'to loopback destination urls only (others are recorded as skipped)'}
   Credential file:                 ${credentialFile}
 
   Key id (credential "keyId"):             ${credential.key_id}

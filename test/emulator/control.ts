@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError, invalidArgument, toApiError } from './errors';
 import { parseBody, readBody, sendJson } from './http';
 import { compileRoutes, matchRoute, rawPathOf, type RouteSpec } from './router';
+import type { DeliveryFilter, PublishEventInput, WaitForDeliveriesOptions } from './delivery';
 import type { AddDestinationOptions } from './state/destinations';
 import type { AddExportOptions } from './state/exports';
 import type { AddCredentialOptions, EmulatorControls, FaultSpec, RatePlan } from './types';
@@ -25,6 +26,16 @@ interface ControlRoute extends RouteSpec {
 }
 
 const projectOf = (request: ControlRequest): string | undefined => request.query.get('projectCode') ?? undefined;
+
+/** `?messageId=&destinationCode=&eventType=&projectCode=&outcome=` of the delivery listing. */
+function deliveryFilterOf(request: ControlRequest): DeliveryFilter {
+	const filter: Record<string, string> = {};
+	for (const key of ['messageId', 'destinationCode', 'eventType', 'projectCode', 'outcome']) {
+		const value = request.query.get(key);
+		if (value !== null) filter[key] = value;
+	}
+	return filter as DeliveryFilter;
+}
 
 const OK = { ok: true };
 
@@ -72,6 +83,20 @@ const CONTROL_ROUTES = compileRoutes<ControlRoute>([
 	{ method: 'GET', path: '/__control/warehouses', handler: (c, _body, r) => c.warehouses(projectOf(r)) },
 	{ method: 'GET', path: '/__control/imports', handler: (c, _body, r) => c.imports(projectOf(r)) },
 	{ method: 'POST', path: '/__control/exports', handler: (c, body) => c.addExport((body ?? {}) as AddExportOptions) },
+	{ method: 'POST', path: '/__control/events', handler: (c, body) => c.publishEvent(body as PublishEventInput) },
+	{
+		method: 'GET',
+		path: '/__control/events',
+		handler: (c, _body, r) => c.publishedEvents({ projectCode: projectOf(r), eventType: r.query.get('eventType') ?? undefined }),
+	},
+	{ method: 'POST', path: '/__control/events/{messageId}/redeliver', handler: (c, _body, r) => c.redeliver(r.params.messageId) },
+	{ method: 'GET', path: '/__control/deliveries', handler: (c, _body, r) => c.deliveries(deliveryFilterOf(r)) },
+	{ method: 'DELETE', path: '/__control/deliveries', handler: (c) => (c.clearDeliveries(), OK) },
+	{
+		method: 'POST',
+		path: '/__control/deliveries/wait',
+		handler: (c, body) => c.waitForDeliveries((body ?? {}) as WaitForDeliveriesOptions),
+	},
 ]);
 
 export function isControlPath(rawPath: string): boolean {

@@ -15,6 +15,29 @@ export { DEFAULT_RATE_PLAN } from './ratePlan';
 export { ApiError, GRPC_CODES, type ErrorBody, type GrpcCode } from './errors';
 export { GATEWAY_COOKIE, IAT_WINDOW_SECONDS, LOGIN_PATH, SESSION_COOKIE } from './auth';
 export { CONTROL_PREFIX } from './control';
+export {
+	BARCODE_IMPORT_COMPLETED_EVENT,
+	DEFAULT_DELIVERY_BACKOFF_MS,
+	DEFAULT_DELIVERY_RETRIES,
+	DEFAULT_DELIVERY_TIMEOUT_MS,
+	DEFAULT_WAIT_TIMEOUT_MS,
+	DELIVERY_USER_AGENT,
+	EVENT_SCHEMA_VERSION,
+	EVENT_TYPES,
+	isLoopbackUrl,
+	ORDER_SYNC_EVENT,
+	PO_SYNC_EVENT,
+	type DeliveryAttempt,
+	type DeliveryFilter,
+	type DeliveryOutcome,
+	type DeliveryRecord,
+	type EventEnvelope,
+	type PublishedEvent,
+	type PublishEventInput,
+	type PublishEventOptions,
+	type PublishResult,
+	type WaitForDeliveriesOptions,
+} from './delivery';
 export { LOGIN_OPERATION } from './requestLog';
 export { DEFAULT_MAX_KEYS_PER_USER, MAX_WHITELISTED_IPS } from './state';
 export {

@@ -14,6 +14,23 @@ import { dirname, resolve as resolvePath } from 'node:path';
 
 import { requireSession } from './auth';
 import { handleControl, isControlPath } from './control';
+import {
+	BARCODE_IMPORT_COMPLETED_EVENT,
+	checkDeliveryFilter,
+	checkPublishInput,
+	DEFAULT_DELIVERY_BACKOFF_MS,
+	DEFAULT_DELIVERY_RETRIES,
+	DEFAULT_DELIVERY_TIMEOUT_MS,
+	EventDispatcher,
+	ORDER_SYNC_EVENT,
+	type DeliveryFilter,
+	type DeliveryRecord,
+	type PublishedEvent,
+	type PublishEventInput,
+	type PublishEventOptions,
+	type PublishResult,
+	type WaitForDeliveriesOptions,
+} from './delivery';
 import { ApiError, codeForHttpStatus, invalidArgument, toApiError } from './errors';
 import { FaultQueue } from './faults';
 import {
@@ -65,6 +82,11 @@ interface ResolvedOptions {
 	exportStepMs: number;
 	sandboxRetentionMs: number;
 	maxKeysPerUser: number;
+	deliveryRetries: number;
+	deliveryBackoffMs: number;
+	deliveryTimeoutMs: number;
+	externalDeliveries: boolean;
+	deliveryLogLimit: number;
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
@@ -79,6 +101,18 @@ function nonNegative(name: string, value: number | undefined, fallback: number):
 	if (typeof resolved !== 'number' || !Number.isFinite(resolved) || resolved < 0) {
 		throw new Error(`${name} must be a number >= 0, got ${String(value)}`);
 	}
+	return resolved;
+}
+
+function wholeNumber(name: string, value: number | undefined, fallback: number): number {
+	const resolved = nonNegative(name, value, fallback);
+	if (!Number.isInteger(resolved)) throw new Error(`${name} must be a whole number >= 0, got ${String(value)}`);
+	return resolved;
+}
+
+function positive(name: string, value: number | undefined, fallback: number): number {
+	const resolved = nonNegative(name, value, fallback);
+	if (resolved === 0) throw new Error(`${name} must be > 0`);
 	return resolved;
 }
 
@@ -103,6 +137,11 @@ function resolveOptions(options: EmulatorOptions): ResolvedOptions {
 		exportStepMs: nonNegative('exportStepMs', options.exportStepMs, 200),
 		sandboxRetentionMs: nonNegative('sandboxRetentionMs', options.sandboxRetentionMs, 7 * 24 * 3_600_000),
 		maxKeysPerUser: nonNegative('maxKeysPerUser', options.maxKeysPerUser, DEFAULT_MAX_KEYS_PER_USER),
+		deliveryRetries: wholeNumber('deliveryRetries', options.deliveryRetries, DEFAULT_DELIVERY_RETRIES),
+		deliveryBackoffMs: nonNegative('deliveryBackoffMs', options.deliveryBackoffMs, DEFAULT_DELIVERY_BACKOFF_MS),
+		deliveryTimeoutMs: positive('deliveryTimeoutMs', options.deliveryTimeoutMs, DEFAULT_DELIVERY_TIMEOUT_MS),
+		externalDeliveries: options.externalDeliveries ?? false,
+		deliveryLogLimit: positive('deliveryLogLimit', options.deliveryLogLimit, 100_000),
 	};
 }
 
@@ -144,6 +183,7 @@ export class EmulatorServer implements Emulator {
 	private readonly faults = new FaultQueue();
 	private expiryCountdown: number | null = null;
 	private readonly limiter: SlidingWindowLimiter;
+	private readonly dispatcher: EventDispatcher;
 	private latencyMs: number;
 	private origin = '';
 	private closing?: Promise<void>;
@@ -175,6 +215,33 @@ export class EmulatorServer implements Emulator {
 		this.log = new RequestLog(options.requestLogLimit);
 		this.limiter = new SlidingWindowLimiter(options.ratePlan);
 		this.latencyMs = options.latencyMs;
+		this.dispatcher = new EventDispatcher({
+			retries: options.deliveryRetries,
+			backoffMs: options.deliveryBackoffMs,
+			timeoutMs: options.deliveryTimeoutMs,
+			external: options.externalDeliveries,
+			logLimit: options.deliveryLogLimit,
+		});
+		// The spec's event sources: the order-creation webhook and the import completion notification.
+		state.events.on('sandboxOrderCreated', (order) => {
+			this.publishEvent({
+				event_type: ORDER_SYNC_EVENT,
+				payload: { order_nr: order.fbpi_order_nr },
+				projectCode: order.project_code,
+			});
+		});
+		state.events.on('importCompleted', ({ project_code, import: record }) => {
+			this.publishEvent({
+				event_type: BARCODE_IMPORT_COMPLETED_EVENT,
+				payload: {
+					import_reference: record.import_reference,
+					client_reference: record.client_reference,
+					import_status: record.import_status,
+					report: record.report,
+				},
+				projectCode: project_code,
+			});
+		});
 		this.server = createServer((req, res) => {
 			this.dispatch(req, res).catch((error) => {
 				console.error('[emulator] request failed:', error);
@@ -327,7 +394,46 @@ export class EmulatorServer implements Emulator {
 		return users;
 	}
 
+	// --- Event deliveries -------------------------------------------------------------------------
+
+	publishEvent(input: PublishEventInput, options: PublishEventOptions = {}): PublishResult {
+		const checked = checkPublishInput(input, this.projectCode);
+		if (options.duplicate !== undefined && typeof options.duplicate !== 'boolean') {
+			throw invalidArgument('duplicate must be a boolean');
+		}
+		if (options.duplicate) checked.duplicate = true;
+		// Listing never creates the project: an unknown one simply has no destinations.
+		return this.dispatcher.publish(checked, this.state.destinations.list(checked.projectCode), Date.now());
+	}
+
+	redeliver(messageId: string): DeliveryRecord[] {
+		if (typeof messageId !== 'string' || messageId === '') throw invalidArgument('messageId must be a non-empty string');
+		return this.dispatcher.redeliver(messageId, Date.now());
+	}
+
+	deliveries(filter?: DeliveryFilter): DeliveryRecord[] {
+		return this.dispatcher.list(checkDeliveryFilter(filter));
+	}
+
+	publishedEvents(filter: { projectCode?: string; eventType?: string } = {}): PublishedEvent[] {
+		const { projectCode, eventType } = checkDeliveryFilter({ projectCode: filter.projectCode, eventType: filter.eventType });
+		return this.dispatcher.publishedEvents({ projectCode, eventType });
+	}
+
+	clearDeliveries(): void {
+		this.dispatcher.clear();
+	}
+
+	waitForDeliveries(options: WaitForDeliveriesOptions = {}): Promise<DeliveryRecord[]> {
+		try {
+			return this.dispatcher.waitFor(options ?? {});
+		} catch (error) {
+			return Promise.reject(error);
+		}
+	}
+
 	close(): Promise<void> {
+		this.dispatcher.close();
 		this.state.close();
 		this.closing ??= new Promise<void>((resolve, reject) => {
 			this.server.close((error) => (error ? reject(error) : resolve()));

@@ -1,4 +1,13 @@
 /** Public types of the emulator. */
+import type {
+	DeliveryFilter,
+	DeliveryRecord,
+	PublishedEvent,
+	PublishEventInput,
+	PublishEventOptions,
+	PublishResult,
+	WaitForDeliveriesOptions,
+} from './delivery';
 import type { RatePlan } from './ratePlan';
 import type { AddDestinationOptions, DestinationState } from './state/destinations';
 import type { EmulatorEventListener, EmulatorEventName } from './state/events';
@@ -59,6 +68,19 @@ export interface EmulatorOptions {
 	sandboxRetentionMs?: number;
 	/** Keys one service account may have; CreateCredential refuses more. Default 5. */
 	maxKeysPerUser?: number;
+	/** Event deliveries: retries after a failed first attempt; default 3 (so at most 4 attempts). */
+	deliveryRetries?: number;
+	/** Event deliveries: wait before the first retry, doubling for each further one; default 200 ms. */
+	deliveryBackoffMs?: number;
+	/** Event deliveries: an attempt without a complete answer after this long fails; default 5000 ms. */
+	deliveryTimeoutMs?: number;
+	/**
+	 * Event deliveries to urls outside loopback (127.0.0.0/8, localhost, [::1]) are sent too;
+	 * default false: they are recorded with outcome `skipped` and never sent.
+	 */
+	externalDeliveries?: boolean;
+	/** Settled deliveries and published events kept, oldest dropped first; default 100,000. */
+	deliveryLogLimit?: number;
 }
 
 /**
@@ -159,6 +181,25 @@ export interface EmulatorControls {
 	addExport(options?: AddExportOptions): ExportRecord;
 	/** API users (service accounts), of one project when given. */
 	apiUsers(projectCode?: string): ApiUserInfo[];
+	/**
+	 * Publishes an event in a project (default the emulator's): one delivery to each active
+	 * destination with an active subscription to its type, sent in the background. `duplicate`
+	 * (in the input or the options) also forces a second delivery of it to each.
+	 */
+	publishEvent(input: PublishEventInput, options?: PublishEventOptions): PublishResult;
+	/** Forces another delivery of a published event (same message_id and body) to each of its destinations. */
+	redeliver(messageId: string): DeliveryRecord[];
+	/** Every delivery (oldest first) with its attempts and outcome, narrowed by the filter. */
+	deliveries(filter?: DeliveryFilter): DeliveryRecord[];
+	/** Events published (oldest first) with the ids of their deliveries. */
+	publishedEvents(filter?: { projectCode?: string; eventType?: string }): PublishedEvent[];
+	/** Forgets settled deliveries and published events (pending deliveries stay). */
+	clearDeliveries(): void;
+	/**
+	 * Resolves with the matching deliveries once at least `count` match and none of them is
+	 * pending; rejects (DEADLINE_EXCEEDED) after `timeoutMs`.
+	 */
+	waitForDeliveries(options?: WaitForDeliveriesOptions): Promise<DeliveryRecord[]>;
 }
 
 export interface Emulator extends EmulatorControls {
@@ -173,5 +214,6 @@ export interface Emulator extends EmulatorControls {
 	/** In-process events: `sandboxOrderCreated`, `importCompleted`, `destinationUpdated`. */
 	on<E extends EmulatorEventName>(event: E, listener: EmulatorEventListener<E>): this;
 	off<E extends EmulatorEventName>(event: E, listener: EmulatorEventListener<E>): this;
+	/** Stops the server, import timers, and every pending delivery and retry. */
 	close(): Promise<void>;
 }
