@@ -21,12 +21,12 @@ import {
 const USAGE = `Usage: cli.ts [--port N] [--host ADDRESS] [--latency MS] [--import-step-ms MS] [--export-step-ms MS]
               [--credential-file PATH] [--delivery-retries N] [--delivery-backoff-ms MS]
               [--delivery-timeout-ms MS] [--external-deliveries]
-  --port              port to listen on (default: $EMULATOR_PORT or 8787; 0 = any free port)
-  --host              address to listen on (default 127.0.0.1)
-  --latency           delay added to every API response, in ms (default 0)
-  --import-step-ms    duration of each import phase before the final status (default 200)
-  --export-step-ms    time a progressing export spends in each state (default 200)
-  --credential-file   where to write the provisioned credential (default .tmp/emulator-credential.json)
+  --port                 port to listen on (default: $EMULATOR_PORT or 8787; 0 = any free port)
+  --host                 address to listen on (default 127.0.0.1)
+  --latency              delay added to every API response, in ms (default 0)
+  --import-step-ms       duration of each import phase before the final status (default 200)
+  --export-step-ms       time a progressing export spends in each state (default 200)
+  --credential-file      where to write the provisioned credential (default .tmp/emulator-credential.json)
   --delivery-retries     retries of a failed event delivery (default 3)
   --delivery-backoff-ms  wait before the first retry, doubling for each further one (default 200)
   --delivery-timeout-ms  an attempt without a complete answer after this long fails (default 5000)

@@ -18,7 +18,7 @@ export interface EventSubscription {
 	is_active: boolean;
 }
 
-/** Full state of a destination (real header values), for tests and later deliveries. */
+/** Full state of a destination (real header values), for tests and deliveries. */
 export interface DestinationState {
 	project_code: string;
 	destination_code: string;

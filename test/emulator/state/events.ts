@@ -1,7 +1,7 @@
 /**
- * In-process events of the emulator (`emulator.on(...)`): what a later webhook or notification
- * delivery hooks into. A listener that throws is reported and never breaks the request that
- * raised the event.
+ * In-process events of the emulator (`emulator.on(...)`). The server turns `sandboxOrderCreated`
+ * and `importCompleted` into event deliveries to destinations (see delivery.ts). A listener that
+ * throws is reported and never breaks the request that raised the event.
  */
 import { EventEmitter } from 'node:events';
 
