@@ -19,6 +19,7 @@
  * result.json('Call'); // [{ ... }]
  * ```
  */
+import { randomUUID } from 'crypto';
 import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
 import type {
 	ExecutionError,
@@ -49,6 +50,8 @@ import { CredentialStore, TestCredentialsHelper } from './credentials-helper';
 import { TestLogger } from './logger';
 import { TestItems, TestNoOp } from './nodes';
 import { PACKAGE_NAME, TestCredentialTypes, TestNodeTypes } from './registry';
+import type { ActivateWorkflowOptions, RunWebhookMethodOptions, WebhookMethodName } from './webhooks';
+import { ActiveWorkflow, runWebhookMethod, WebhookServer } from './webhooks';
 
 export interface TestEnvironmentOptions {
 	/** Node types to register; `TestItems` and `TestNoOp` are always added. */
@@ -95,6 +98,11 @@ export interface RunWorkflowOptions {
 	startNode?: string;
 	/** Items the start node receives (a trigger's output in production runs); default `[{ json: {} }]`. */
 	input?: INodeExecutionData[];
+	/**
+	 * Every main input of the start node at once, as a webhook's `workflowData` (one array per
+	 * output of the trigger: a webhook node passes them on as its outputs). Overrides `input`.
+	 */
+	inputs?: INodeExecutionData[][];
 	/** Cancel the execution after this many milliseconds (workflow `executionTimeout` style). */
 	timeoutMs?: number;
 }
@@ -162,6 +170,18 @@ export class WorkflowResult {
 
 const DEFAULT_WORKFLOW_ID = 'test-workflow';
 
+/** An execution that has started: its id now, its result when it has finished. */
+export interface StartedExecution {
+	executionId: string;
+	finished: Promise<WorkflowResult>;
+}
+
+/** What n8n keeps out of the saved static data. */
+function withoutChangeFlag(data: IDataObject): IDataObject {
+	const { __dataChanged: _changed, ...rest } = deepCopy(data);
+	return rest;
+}
+
 export class TestEnvironment {
 	readonly nodeTypes: TestNodeTypes;
 	readonly credentialTypes: TestCredentialTypes;
@@ -172,6 +192,10 @@ export class TestEnvironment {
 
 	private executionCount = 0;
 	private readonly staticData = new Map<string, IDataObject>();
+	/** `webhookId` the editor gave each webhook node, per workflow id and node name (saved with the workflow). */
+	private readonly webhookIds = new Map<string, string>();
+	private webhookServer?: WebhookServer;
+	private readonly activeWorkflows = new Map<string, ActiveWorkflow>();
 
 	constructor(private readonly options: TestEnvironmentOptions = {}) {
 		this.nodeTypes = new TestNodeTypes(
@@ -234,13 +258,33 @@ export class TestEnvironment {
 		return deepCopy(this.staticData.get(workflowId) ?? {});
 	}
 
-	/** Builds the `Workflow` instance an execution (or, later, a hook/webhook context) runs on. */
+	/**
+	 * Saves a workflow's static data if it changed (`__dataChanged`), as the app's
+	 * `WorkflowStaticDataService.saveStaticData` does after activation, deactivation and each
+	 * production webhook call; clears the flag afterwards.
+	 */
+	saveStaticData(workflow: Workflow): void {
+		if (workflow.staticData.__dataChanged !== true) return;
+		this.staticData.set(workflow.id, withoutChangeFlag(workflow.staticData));
+		workflow.staticData.__dataChanged = false;
+	}
+
+	/** Replaces the persisted static data of a workflow (the workflow's `staticData` column). */
+	setWorkflowStaticData(workflowId: string, data: IDataObject): void {
+		this.staticData.set(workflowId, withoutChangeFlag(data));
+	}
+
+	/**
+	 * Builds the `Workflow` instance an execution, a hook (`webhookMethods`) or a webhook call
+	 * runs on, with the static data persisted for its id. Webhook nodes without a `webhookId`
+	 * get one, kept per workflow id and node name, as the editor assigns and saves it.
+	 */
 	createWorkflow(workflow: TestWorkflow): Workflow {
 		const id = workflow.id ?? DEFAULT_WORKFLOW_ID;
 		return new Workflow({
 			id,
 			name: workflow.name ?? id,
-			nodes: this.toNodes(workflow.nodes),
+			nodes: this.toNodes(workflow.nodes, id),
 			connections: workflow.connections,
 			active: false,
 			nodeTypes: this.nodeTypes,
@@ -251,8 +295,17 @@ export class TestEnvironment {
 
 	/** Runs one execution with a fresh `WorkflowExecute`; resolves when it has finished. */
 	async runWorkflow(workflowInput: TestWorkflow, options: RunWorkflowOptions = {}): Promise<WorkflowResult> {
+		return await this.startExecution(workflowInput, options).finished;
+	}
+
+	/**
+	 * Starts one execution and returns at once with its id (like the app's
+	 * `WorkflowRunner.run`); `finished` resolves when it has finished. Throws if n8n would refuse
+	 * to start it.
+	 */
+	startExecution(workflowInput: TestWorkflow, options: RunWorkflowOptions = {}): StartedExecution {
 		const mode = options.mode ?? 'manual';
-		const executionId = String(++this.executionCount);
+		const executionId = this.nextExecutionId();
 		const workflow = this.createWorkflow(workflowInput);
 		const workflowId = workflow.id;
 		const startNode = this.findStartNode(workflow, workflowInput, options.startNode);
@@ -283,8 +336,7 @@ export class TestEnvironment {
 		hooks.addHandler('workflowExecuteAfter', (_run, newStaticData) => {
 			// Like the app's save hook: static data changes persist, except for manual runs.
 			if (mode !== 'manual' && newStaticData) {
-				const { __dataChanged: _changed, ...data } = deepCopy(newStaticData);
-				this.staticData.set(workflowId, data);
+				this.staticData.set(workflowId, withoutChangeFlag(newStaticData));
 			}
 		});
 
@@ -305,7 +357,7 @@ export class TestEnvironment {
 				nodeExecutionStack: [
 					{
 						node: startNode,
-						data: { main: [options.input ?? [{ json: {} }]] },
+						data: { main: options.inputs ?? [options.input ?? [{ json: {} }]] },
 						source: null,
 					},
 				],
@@ -313,13 +365,73 @@ export class TestEnvironment {
 			resultData: { pinData: workflowInput.pinData },
 		});
 
-		const run = await new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(
-			workflow,
-		);
-		return new WorkflowResult(run, executedNodes, executionId);
+		const finished = (async () => {
+			const run = await new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(
+				workflow,
+			);
+			return new WorkflowResult(run, executedNodes, executionId);
+		})();
+		return { executionId, finished };
 	}
 
-	private toNodes(nodes: TestNode[]): INode[] {
+	// --- Webhook triggers -----------------------------------------------------------------------
+
+	/**
+	 * Activates a workflow whose trigger is a webhook node (`webhook()` plus optional
+	 * `webhookMethods`), the way the n8n app does: a loopback listener plays n8n's webhook
+	 * server, `checkExists` then `create` run through n8n-core's `HookContext`, and every request
+	 * on the webhook URL goes to `webhook()` through a real `WebhookContext`. See webhooks.ts.
+	 *
+	 * `mode: 'trigger'` (default): production URL `<listener>/webhook/<path>`, static data
+	 * persisted as the app does. `mode: 'manual'`: the editor's "listen for test event", test URL
+	 * `<listener>/webhook-test/<path>`; like the app, the test webhook is removed (`delete`)
+	 * as soon as one request has started an execution.
+	 */
+	async activateWorkflow(workflow: TestWorkflow, options: ActivateWorkflowOptions = {}): Promise<ActiveWorkflow> {
+		const id = workflow.id ?? DEFAULT_WORKFLOW_ID;
+		const key = `${options.mode === 'manual' ? 'manual' : 'trigger'}:${id}`;
+		if (this.activeWorkflows.get(key)?.active) {
+			throw new UserError(`Workflow "${id}" is already active (${key.split(':')[0]}): deactivate it first`);
+		}
+		const activeWorkflow = await ActiveWorkflow.activate(this, await this.startWebhookServer(), workflow, options);
+		this.activeWorkflows.set(key, activeWorkflow);
+		return activeWorkflow;
+	}
+
+	/**
+	 * Runs one of a webhook node's `webhookMethods` (`checkExists`, `create`, `delete`) through a
+	 * `HookContext`, as activation or deactivation would, and returns its result; for `mode:
+	 * 'trigger'` changed static data is saved, as the app does after activation/deactivation.
+	 */
+	async runWebhookMethod(
+		workflow: TestWorkflow,
+		method: WebhookMethodName,
+		options: RunWebhookMethodOptions = {},
+	): Promise<boolean | undefined> {
+		return await runWebhookMethod(this, await this.startWebhookServer(), workflow, method, options);
+	}
+
+	/**
+	 * The loopback listener that plays n8n's webhook server (started on first use, then on the
+	 * same port for this environment's life; it never keeps the process alive).
+	 */
+	async startWebhookServer(): Promise<WebhookServer> {
+		this.webhookServer ??= new WebhookServer(this.logger);
+		await this.webhookServer.listen();
+		return this.webhookServer;
+	}
+
+	/** Stops the webhook listener. Active workflows stay registered (their hooks are not run). */
+	async close(): Promise<void> {
+		await this.webhookServer?.close();
+	}
+
+	/** Fresh execution id of this instance. */
+	nextExecutionId(): string {
+		return String(++this.executionCount);
+	}
+
+	private toNodes(nodes: TestNode[], workflowId: string): INode[] {
 		return nodes.map(({ credentials, ...node }, index) => {
 			const resolved: INode = {
 				...node,
@@ -328,6 +440,11 @@ export class TestEnvironment {
 				position: node.position ?? [index * 200, 0],
 				parameters: node.parameters ?? {},
 			};
+			if (resolved.webhookId === undefined && this.hasWebhooks(resolved)) {
+				const key = `${workflowId}\u0000${resolved.name}`;
+				if (!this.webhookIds.has(key)) this.webhookIds.set(key, randomUUID());
+				resolved.webhookId = this.webhookIds.get(key);
+			}
 			if (credentials) {
 				resolved.credentials = Object.fromEntries(
 					Object.entries(credentials).map(([type, ref]) => [
@@ -338,6 +455,14 @@ export class TestEnvironment {
 			}
 			return resolved;
 		});
+	}
+
+	private hasWebhooks(node: INode): boolean {
+		try {
+			return !!this.nodeTypes.getByNameAndVersion(node.type, node.typeVersion).description.webhooks?.length;
+		} catch {
+			return false; // unknown type: the Workflow refuses it later with n8n's error
+		}
 	}
 
 	private findStartNode(workflow: Workflow, input: TestWorkflow, name?: string): INode {

@@ -11,3 +11,18 @@ export * from './nodes';
 export * from './logger';
 export { createAdditionalData } from './additional-data';
 export type { AdditionalDataOptions } from './additional-data';
+export {
+	ActiveWorkflow,
+	getWorkflowWebhooks,
+	TEST_WEBHOOK_TIMEOUT_MS,
+	WebhookServer,
+} from './webhooks';
+export type {
+	ActivateWorkflowOptions,
+	ActivationMode,
+	RunWebhookMethodOptions,
+	WebhookCall,
+	WebhookMethodName,
+	WebhookRequest,
+	WebhookResponse,
+} from './webhooks';

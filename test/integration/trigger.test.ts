@@ -1,0 +1,540 @@
+/**
+ * Seller Platform Trigger, run the way the n8n app runs a webhook trigger (test/helpers/webhooks.ts):
+ * activation (`checkExists` → `create`), deliveries to its webhook URL through `webhook()`,
+ * deactivation (`delete`), the editor's "listen for test event", against the real emulator, whose
+ * deliveries go to the in-process webhook listener.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { SellerPlatformApi } from '../../credentials/SellerPlatformApi.credentials';
+import { SellerPlatform } from '../../nodes/SellerPlatform/SellerPlatform.node';
+import {
+	DELIVERY_HEADER,
+	SellerPlatformTrigger,
+} from '../../nodes/SellerPlatformTrigger/SellerPlatformTrigger.node';
+import {
+	SEEDED_DESTINATIONS,
+	startEmulator,
+	type DeliveryRecord,
+	type Emulator,
+	type RequestLogEntry,
+} from '../emulator';
+import {
+	chain,
+	createTestEnvironment,
+	type ActiveWorkflow,
+	type TestEnvironment,
+	type TestWorkflow,
+} from '../helpers';
+
+const CREDENTIAL_ID = 'cred-1';
+const TRIGGER = 'Seller Platform Trigger';
+const ORDER_SYNC = 'FBPI::ORDER_SYNC';
+const PO_SYNC = 'FBPO::PO_SYNC';
+const ORDER_CREATED = 'FBPI::ORDER_CREATED';
+const DESTINATION = SEEDED_DESTINATIONS.active;
+const STATIC_KEY = `node:${TRIGGER}`;
+
+interface Registration {
+	destinationCode: string;
+	webhookUrl: string;
+	events: string[];
+	secret: string;
+	seen?: string[];
+}
+
+let emulator: Emulator;
+let env: TestEnvironment;
+const handles: ActiveWorkflow[] = [];
+
+beforeEach(async () => {
+	emulator = await startEmulator();
+	env = createTestEnvironment({
+		nodeTypes: [new SellerPlatform(), new SellerPlatformTrigger()],
+		credentialTypes: [new SellerPlatformApi()],
+	});
+	env.addCredential(CREDENTIAL_ID, 'sellerPlatformApi', {
+		baseUrl: emulator.baseUrl,
+		keyId: emulator.credential.key_id,
+		privateKey: emulator.credential.private_key,
+		projectCode: emulator.credential.project_code,
+		sessionCookie: '',
+	});
+});
+
+afterEach(async () => {
+	for (const handle of handles.splice(0)) await handle.close();
+	await env.close();
+	await emulator.close();
+});
+
+/** Trigger → a pass-through node ("Received"), or the nodes given. */
+function triggerWorkflow(parameters: INodeParameters = {}, id = 'trigger-workflow'): TestWorkflow {
+	return {
+		id,
+		nodes: [
+			{
+				name: TRIGGER,
+				type: 'sellerPlatformTrigger',
+				parameters: { destinationCode: DESTINATION, events: [ORDER_SYNC], ...parameters },
+				credentials: { sellerPlatformApi: CREDENTIAL_ID },
+			},
+			{ name: 'Received', type: 'testNoOp' },
+		],
+		connections: chain(TRIGGER, 'Received'),
+	};
+}
+
+async function activate(workflow: TestWorkflow, mode: 'trigger' | 'manual' = 'trigger'): Promise<ActiveWorkflow> {
+	const handle = await env.activateWorkflow(workflow, { mode });
+	handles.push(handle);
+	return handle;
+}
+
+const updateDestinationRequests = (): RequestLogEntry[] =>
+	emulator.requests().filter((r) => r.operation === 'UpdateDestination');
+
+const destination = (code: string = DESTINATION) => {
+	const found = emulator.destinations().find((d) => d.destination_code === code);
+	if (!found) throw new Error(`destination ${code} is gone`);
+	return found;
+};
+
+const registrationOf = (staticData: IDataObject): Registration | undefined =>
+	(staticData[STATIC_KEY] as IDataObject | undefined)?.registration as Registration | undefined;
+
+/** Publishes an event through the emulator and waits until its deliveries have settled. */
+async function publish(eventType: string, payload: IDataObject, duplicate = false): Promise<DeliveryRecord[]> {
+	const { message_id } = emulator.publishEvent({ event_type: eventType, payload }, { duplicate });
+	return await emulator.waitForDeliveries({ messageId: message_id, count: duplicate ? 2 : 1 });
+}
+
+/** A delivery sent by hand (for what the emulator never sends: wrong secrets, no message_id). */
+async function post(url: string, body: unknown, headers: Record<string, string> = {}) {
+	const response = await fetch(url, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json', ...headers },
+		body: JSON.stringify(body),
+	});
+	const text = await response.text();
+	return { status: response.status, body: text ? (JSON.parse(text) as unknown) : undefined };
+}
+
+const envelope = (eventType: string, payload: IDataObject, metadata: IDataObject = {}) => ({
+	event_schema_version: '1.0',
+	event_type: eventType,
+	metadata: { published_at: '2026-11-21T10:00:00Z', project_code: emulator.projectCode, ...metadata },
+	payload,
+});
+
+describe('Seller Platform Trigger: activation', () => {
+	it('takes over the destination: its URL is the webhook URL, active, chosen events, one random secret header', async () => {
+		const workflow = triggerWorkflow({ events: [ORDER_SYNC], customEvents: ORDER_CREATED });
+		const handle = await activate(workflow);
+
+		expect(handle.webhookUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhook\/[0-9a-f-]{36}\/webhook$/);
+		const updates = updateDestinationRequests();
+		expect(updates).toHaveLength(1);
+		expect(updates[0].path).toContain(`/https-destination/${DESTINATION}/update`);
+		const body = updates[0].body as {
+			url: string;
+			is_active: boolean;
+			credentials: { values: Record<string, string> };
+			event_types: Array<{ event_type: string; is_active: boolean }>;
+		};
+		expect(body.url).toBe(handle.webhookUrl);
+		expect(body.is_active).toBe(true);
+		expect(body.event_types).toEqual([
+			{ event_type: ORDER_CREATED, is_active: true },
+			{ event_type: ORDER_SYNC, is_active: true },
+		]);
+		expect(Object.keys(body.credentials.values)).toEqual([DELIVERY_HEADER]);
+		const secret = body.credentials.values[DELIVERY_HEADER];
+		expect(secret).toMatch(/^[0-9a-f]{64}$/); // 32 random bytes
+
+		const state = destination();
+		expect(state.url).toBe(handle.webhookUrl);
+		expect(state.is_active).toBe(true);
+		expect(state.credentials).toEqual({ [DELIVERY_HEADER]: secret });
+		expect(state.event_types).toEqual(
+			expect.arrayContaining([
+				{ event_type: ORDER_SYNC, is_active: true },
+				{ event_type: ORDER_CREATED, is_active: true },
+			]),
+		);
+
+		// Saved with the workflow, as the app saves static data after activation.
+		expect(registrationOf(handle.staticData())).toEqual({
+			destinationCode: DESTINATION,
+			webhookUrl: handle.webhookUrl,
+			events: [ORDER_CREATED, ORDER_SYNC],
+			secret,
+			seen: [],
+		});
+		expect(env.workflowStaticData('trigger-workflow')).toEqual(handle.staticData());
+	});
+
+	it('a second activation check with the same parameters finds the registration and sends nothing; other events do not', async () => {
+		const workflow = triggerWorkflow();
+		await activate(workflow);
+		emulator.clearRequests();
+
+		await expect(env.runWebhookMethod(workflow, 'checkExists')).resolves.toBe(true);
+		await expect(env.runWebhookMethod(triggerWorkflow({ events: [PO_SYNC] }), 'checkExists')).resolves.toBe(false);
+		await expect(
+			env.runWebhookMethod(triggerWorkflow({ customEvents: ORDER_CREATED }), 'checkExists'),
+		).resolves.toBe(false);
+		await expect(
+			env.runWebhookMethod(triggerWorkflow({ destinationCode: SEEDED_DESTINATIONS.inactive }), 'checkExists'),
+		).resolves.toBe(false);
+		expect(emulator.requests()).toEqual([]);
+	});
+
+	it('each activation gets a new secret', async () => {
+		const workflow = triggerWorkflow();
+		const first = await activate(workflow);
+		const firstSecret = destination().credentials[DELIVERY_HEADER];
+		await first.deactivate();
+		await activate(workflow);
+		const secondSecret = destination().credentials[DELIVERY_HEADER];
+		expect(secondSecret).toMatch(/^[0-9a-f]{64}$/);
+		expect(secondSecret).not.toBe(firstSecret);
+	});
+
+	it('refuses to activate with no event type, without calling the service', async () => {
+		await expect(activate(triggerWorkflow({ events: [], customEvents: '' }))).rejects.toThrow(
+			'Choose at least one event type',
+		);
+		await expect(activate(triggerWorkflow({ customEvents: 'not-an-event' }))).rejects.toThrow(
+			'must have the form NAMESPACE::EVENT_NAME',
+		);
+		expect(updateDestinationRequests()).toEqual([]);
+	});
+});
+
+describe('Seller Platform Trigger: webhook()', () => {
+	it('a delivery with the right secret starts one execution whose trigger output is the delivery', async () => {
+		const handle = await activate(triggerWorkflow());
+		const [delivery] = await publish(ORDER_SYNC, { order_nr: 'FBPI-2001' });
+
+		expect(delivery.outcome).toBe('delivered');
+		expect(delivery.url).toBe(handle.webhookUrl);
+		expect(delivery.headers[DELIVERY_HEADER]).toBe(destination().credentials[DELIVERY_HEADER]);
+		const [execution] = await handle.waitForExecutions(1);
+		expect(execution.status).toBe('success');
+		expect(execution.run.mode).toBe('webhook');
+		expect(execution.json(TRIGGER)).toEqual([delivery.body]);
+		expect(execution.json('Received')).toEqual([delivery.body]);
+		expect(execution.json(TRIGGER)[0]).toMatchObject({
+			event_type: ORDER_SYNC,
+			metadata: { message_id: delivery.message_id },
+			payload: { order_nr: 'FBPI-2001' },
+		});
+		expect(handle.requests).toHaveLength(1);
+		expect(handle.requests[0]).toMatchObject({
+			status: 200,
+			outcome: 'execution',
+			responseBody: { message: 'Workflow was started' },
+		});
+	});
+
+	it('a missing or wrong secret gets 401 and starts nothing', async () => {
+		const handle = await activate(triggerWorkflow());
+		const secret = destination().credentials[DELIVERY_HEADER];
+		const body = envelope(ORDER_SYNC, { order_nr: 'FBPI-2002' }, { message_id: 'm-401' });
+
+		const attempts: Array<Record<string, string>> = [
+			{},
+			{ [DELIVERY_HEADER]: 'wrong' },
+			{ [DELIVERY_HEADER]: secret.replace(/.$/, (c) => (c === '0' ? '1' : '0')) },
+			{ [DELIVERY_HEADER]: `${secret}0` },
+			{ 'X-Webhook-Secret': secret },
+		];
+		for (const headers of attempts) {
+			const response = await post(handle.webhookUrl, body, headers);
+			expect(response).toEqual({ status: 401, body: { message: 'Unauthorized' } });
+		}
+		await handle.settled();
+		expect(handle.executions).toHaveLength(0);
+		expect(handle.requests.map((r) => r.outcome)).toEqual(Array(5).fill('noWebhookResponse'));
+	});
+
+	it('an event type the workflow did not subscribe gets 200 and starts nothing', async () => {
+		// The destination keeps its seeded FBPO::PO_SYNC subscription: the service delivers it too.
+		const handle = await activate(triggerWorkflow({ events: [ORDER_SYNC] }));
+		const [delivery] = await publish(PO_SYNC, { po_nr: 'PO-1' });
+
+		expect(delivery.outcome).toBe('delivered');
+		expect(delivery.attempts).toEqual([expect.objectContaining({ status: 200 })]);
+		await handle.settled();
+		expect(handle.executions).toHaveLength(0);
+		expect(handle.requests[0]).toMatchObject({
+			status: 200,
+			outcome: 'response',
+			responseBody: { received: true, ignored: 'event type not subscribed by this workflow' },
+		});
+	});
+
+	it('de-duplication off: the same delivery twice starts two executions', async () => {
+		const handle = await activate(triggerWorkflow({ options: { deduplicate: false } }));
+		const deliveries = await publish(ORDER_SYNC, { order_nr: 'FBPI-2003' }, true);
+
+		expect(deliveries.map((d) => [d.duplicate, d.outcome])).toEqual([
+			[false, 'delivered'],
+			[true, 'delivered'],
+		]);
+		const executions = await handle.waitForExecutions(2);
+		expect(executions.map((e) => e.json(TRIGGER)[0].metadata)).toEqual([
+			deliveries[0].body.metadata,
+			deliveries[0].body.metadata,
+		]);
+	});
+
+	// BUG in the trigger (see the report): it remembers deliveries in static data inside webhook()
+	// and returns { workflowData }; n8n (2.41) does not save static data changed there when an
+	// execution starts (WorkflowRunner.run resets the change flag and reloads the saved data), so
+	// the second delivery is not recognised. The three tests below assert the intended behaviour.
+	it.failing('de-duplication on (default): the same delivery twice (same message_id) starts one execution', async () => {
+		const handle = await activate(triggerWorkflow());
+		const deliveries = await publish(ORDER_SYNC, { order_nr: 'FBPI-2004' }, true);
+
+		expect(deliveries.map((d) => d.outcome)).toEqual(['delivered', 'delivered']);
+		await handle.waitForExecutions(1);
+		await handle.settled();
+		expect(handle.executions).toHaveLength(1);
+		expect(handle.requests.map((r) => r.responseBody)).toEqual([
+			{ message: 'Workflow was started' },
+			{ received: true, ignored: 'duplicate delivery' },
+		]);
+	});
+
+	it.failing('de-duplication on: without message_id, the same body twice starts one execution', async () => {
+		const handle = await activate(triggerWorkflow());
+		const secret = destination().credentials[DELIVERY_HEADER];
+		const body = envelope(ORDER_SYNC, { order_nr: 'FBPI-2005' });
+
+		expect((await post(handle.webhookUrl, body, { [DELIVERY_HEADER]: secret })).status).toBe(200);
+		expect((await post(handle.webhookUrl, body, { [DELIVERY_HEADER]: secret })).status).toBe(200);
+		await handle.waitForExecutions(1);
+		await handle.settled();
+		expect(handle.executions).toHaveLength(1);
+	});
+
+	it.failing('de-duplication on: the remembered deliveries are saved with the workflow', async () => {
+		const handle = await activate(triggerWorkflow());
+		const [delivery] = await publish(ORDER_SYNC, { order_nr: 'FBPI-2006' });
+		await handle.waitForExecutions(1);
+		expect(registrationOf(handle.staticData())?.seen).toEqual([`id:${delivery.message_id}`]);
+	});
+
+	it('what n8n does with the static data webhook() changed: saved without an execution, dropped with one', async () => {
+		// Documents the app behaviour behind the failing tests above, on the trigger itself.
+		const handle = await activate(triggerWorkflow());
+		const before = registrationOf(handle.staticData());
+		await publish(ORDER_SYNC, { order_nr: 'FBPI-2007' });
+		await publish(ORDER_SYNC, { order_nr: 'FBPI-2007' });
+		await handle.waitForExecutions(2);
+		expect(registrationOf(handle.staticData())).toEqual(before); // `seen` still []
+	});
+});
+
+describe('Seller Platform Trigger: deactivation', () => {
+	it('unsubscribes exactly its events, deactivates the destination, removes the header, clears static data', async () => {
+		const handle = await activate(triggerWorkflow({ events: [ORDER_SYNC], customEvents: ORDER_CREATED }));
+		const url = handle.webhookUrl;
+		emulator.clearRequests();
+
+		await handle.deactivate();
+
+		const updates = updateDestinationRequests();
+		expect(updates).toHaveLength(1);
+		expect(updates[0].path).toContain(`/https-destination/${DESTINATION}/update`);
+		expect(updates[0].body).toEqual({
+			is_active: false,
+			credentials: { values: {} },
+			event_types: [
+				{ event_type: ORDER_CREATED, is_active: false },
+				{ event_type: ORDER_SYNC, is_active: false },
+			],
+		});
+		const state = destination();
+		expect(state.is_active).toBe(false);
+		expect(state.credentials).toEqual({});
+		expect(state.event_types).toEqual(
+			expect.arrayContaining([
+				{ event_type: ORDER_SYNC, is_active: false },
+				{ event_type: ORDER_CREATED, is_active: false },
+				{ event_type: PO_SYNC, is_active: true }, // the seeded subscription it never took
+			]),
+		);
+		expect(handle.active).toBe(false);
+		expect(registrationOf(handle.staticData())).toBeUndefined();
+		expect(registrationOf(env.workflowStaticData('trigger-workflow'))).toBeUndefined();
+		// n8n no longer routes the URL.
+		expect((await post(url, envelope(ORDER_SYNC, {}))).status).toBe(404);
+	});
+
+	it('a deactivation whose UpdateDestination fails is reported and keeps the registration', async () => {
+		const handle = await activate(triggerWorkflow());
+		const registration = registrationOf(handle.staticData());
+		emulator.clearRequests();
+		emulator.injectFaults({ count: 5, status: 500, operation: 'UpdateDestination' });
+
+		await expect(handle.deactivate()).rejects.toThrow();
+
+		expect(updateDestinationRequests().length).toBeGreaterThanOrEqual(1);
+		expect(updateDestinationRequests().every((r) => r.status === 500)).toBe(true);
+		expect(registrationOf(handle.staticData())).toEqual(registration);
+		expect(handle.active).toBe(true);
+		expect(destination()).toMatchObject({ is_active: true, url: handle.webhookUrl });
+		expect(destination().credentials).toEqual({ [DELIVERY_HEADER]: registration!.secret });
+		expect(env.logger.entries).toContainEqual(
+			expect.objectContaining({ level: 'error', message: expect.stringContaining('Could not remove webhooks') }),
+		);
+
+		// Once the service answers again, deactivating again does it.
+		emulator.clearFaults();
+		await handle.deactivate();
+		expect(destination()).toMatchObject({ is_active: false, credentials: {} });
+		expect(registrationOf(handle.staticData())).toBeUndefined();
+	}, 30_000);
+
+	it('a destination that is gone (404) counts as done', async () => {
+		const handle = await activate(triggerWorkflow());
+		emulator.deleteDestination(DESTINATION);
+		emulator.clearRequests();
+
+		await handle.deactivate();
+
+		expect(updateDestinationRequests().map((r) => r.status)).toEqual([404]);
+		expect(handle.active).toBe(false);
+		expect(registrationOf(handle.staticData())).toBeUndefined();
+	});
+});
+
+describe('Seller Platform Trigger: listen for test event', () => {
+	it('registers the test URL, answers like the live one, and is removed after the first execution', async () => {
+		const workflow = triggerWorkflow();
+		const handle = await activate(workflow, 'manual');
+
+		expect(handle.webhookUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhook-test\/[0-9a-f-]{36}\/webhook$/);
+		const [created] = updateDestinationRequests();
+		const secret = (created.body as { credentials: { values: Record<string, string> } }).credentials.values[DELIVERY_HEADER];
+		expect(created.body).toEqual({
+			url: handle.webhookUrl,
+			is_active: true,
+			credentials: { values: { [DELIVERY_HEADER]: secret } },
+			event_types: [{ event_type: ORDER_SYNC, is_active: true }],
+		});
+		expect(secret).toMatch(/^[0-9a-f]{64}$/);
+		expect(destination()).toMatchObject({ url: handle.webhookUrl, is_active: true, credentials: { [DELIVERY_HEADER]: secret } });
+		// Kept with the test registration, not saved with the workflow.
+		expect(registrationOf(handle.staticData())?.secret).toBe(secret);
+		expect(env.workflowStaticData('trigger-workflow')).toEqual({});
+
+		// A refused call starts nothing and leaves the test webhook listening.
+		expect((await post(handle.webhookUrl, envelope(ORDER_SYNC, {}))).status).toBe(401);
+		expect(handle.active).toBe(true);
+
+		const [delivery] = await publish(ORDER_SYNC, { order_nr: 'FBPI-3001' });
+		expect(delivery.outcome).toBe('delivered');
+		const [execution] = await handle.waitForExecutions(1);
+		expect(execution.run.mode).toBe('manual');
+		expect(execution.json(TRIGGER)).toEqual([delivery.body]);
+
+		// Like n8n, the test webhook is removed once a call has started an execution: `delete` runs.
+		await handle.settled();
+		expect(handle.active).toBe(false);
+		const updates = updateDestinationRequests();
+		expect(updates).toHaveLength(2);
+		expect(updates[1].body).toEqual({
+			is_active: false,
+			credentials: { values: {} },
+			event_types: [{ event_type: ORDER_SYNC, is_active: false }],
+		});
+		expect(destination()).toMatchObject({ is_active: false, credentials: {} });
+		expect((await post(handle.webhookUrl, envelope(ORDER_SYNC, {}))).status).toBe(404);
+		expect(env.workflowStaticData('trigger-workflow')).toEqual({});
+	});
+
+	// BUG (see the report): listening for a test event on a workflow that is active re-points the
+	// destination at the test URL with a new secret, and removing the test webhook then deactivates
+	// the destination: the active workflow stops receiving events while n8n still shows it active.
+	it.failing('listening for a test event does not break the active workflow', async () => {
+		const workflow = triggerWorkflow();
+		const live = await activate(workflow);
+		const test = await activate(workflow, 'manual');
+		await publish(ORDER_SYNC, { order_nr: 'FBPI-3002' });
+		await test.waitForExecutions(1);
+		await test.settled();
+
+		expect(destination()).toMatchObject({ url: live.webhookUrl, is_active: true });
+		const [delivery] = await publish(ORDER_SYNC, { order_nr: 'FBPI-3003' });
+		expect(delivery.outcome).toBe('delivered');
+		await live.waitForExecutions(1, 3000);
+	});
+});
+
+describe('Seller Platform Trigger: the whole loop in-process', () => {
+	it('a sandbox order created by one workflow reaches the trigger of another, which fetches its customer', async () => {
+		const triggerFlow: TestWorkflow = {
+			id: 'orders-in',
+			nodes: [
+				{
+					name: TRIGGER,
+					type: 'sellerPlatformTrigger',
+					parameters: { destinationCode: DESTINATION, events: [ORDER_SYNC] },
+					credentials: { sellerPlatformApi: CREDENTIAL_ID },
+				},
+				{
+					name: 'Get Customer',
+					type: 'sellerPlatform',
+					parameters: {
+						resource: 'fbpiOrder',
+						operation: 'getCustomerData',
+						fbpiOrderNr: '={{ $json.payload.order_nr }}',
+					},
+					credentials: { sellerPlatformApi: CREDENTIAL_ID },
+				},
+			],
+			connections: chain(TRIGGER, 'Get Customer'),
+		};
+		const handle = await activate(triggerFlow);
+
+		const created = await env.runWorkflow(
+			{
+				id: 'orders-out',
+				nodes: [
+					{ name: 'Start', type: 'testItems', parameters: { items: '[{}]' } },
+					{
+						name: 'Create Sandbox Order',
+						type: 'sellerPlatform',
+						parameters: {
+							resource: 'fbpiOrder',
+							operation: 'createSandbox',
+							warehouseCode: 'WH-DXB-01',
+							items: { item: [{ status: 'MP_ITEM_STATUS_CONFIRMED', partnerSku: 'SKU-1' }] },
+						},
+						credentials: { sellerPlatformApi: CREDENTIAL_ID },
+					},
+				],
+				connections: chain('Start', 'Create Sandbox Order'),
+			},
+			{ mode: 'trigger' },
+		);
+		expect(created.status).toBe('success');
+		const orderNr = created.json('Create Sandbox Order')[0].fbpi_order_nr as string;
+		expect(orderNr).toBeTruthy();
+
+		const [execution] = await handle.waitForExecutions(1);
+		expect(execution.status).toBe('success');
+		expect(execution.json(TRIGGER)[0]).toMatchObject({ event_type: ORDER_SYNC, payload: { order_nr: orderNr } });
+		const order = emulator.sandboxOrders().find((o) => o.fbpi_order_nr === orderNr)!;
+		const [customer] = execution.json('Get Customer');
+		expect(customer).toMatchObject(order.customer as unknown as IDataObject);
+		expect(customer.first_name).toEqual(expect.any(String));
+
+		const [delivery] = emulator.deliveries({ eventType: ORDER_SYNC });
+		expect(delivery).toMatchObject({ url: handle.webhookUrl, outcome: 'delivered', destination_code: DESTINATION });
+	});
+});
