@@ -26,6 +26,17 @@ export const KNOWN_EVENTS = [
 	{ name: 'FBPI::ORDER_CREATED (FBPI Order Created)', value: 'FBPI::ORDER_CREATED' },
 ];
 
+/**
+ * Delivery keys seen recently, per workflow and node, in this n8n process. n8n does not save
+ * static data that `webhook()` changed when an execution starts, so this is the first line of
+ * de-duplication; static data (saved when the node answers itself, see `webhook()`) the second.
+ */
+const recentDeliveries = new Map<string, string[]>();
+
+function remember(list: string[] | undefined, key: string): string[] {
+	return [...(list ?? []).filter((k) => k !== key), key].slice(-MAX_REMEMBERED_DELIVERIES);
+}
+
 /** What an activation registered, kept in the node's static data. */
 interface Registration {
 	destinationCode: string;
@@ -68,6 +79,11 @@ function destinationCode(ctx: IHookFunctions): string {
 		throw new NodeOperationError(ctx.getNode(), 'The parameter "Destination Code" (destinationCode) must not be empty');
 	}
 	return code;
+}
+
+/** n8n serves test webhooks ("listen for test event") under /webhook-test/. */
+function isTestWebhookUrl(url: string): boolean {
+	return /\/webhook-test\//.test(url);
 }
 
 function sameSecret(expected: string, given: unknown): boolean {
@@ -161,6 +177,19 @@ export class SellerPlatformTrigger implements INodeType {
 				const code = destinationCode(this);
 				const events = chosenEvents(this);
 				const webhookUrl = this.getNodeWebhookUrl('default') as string;
+				const live = registration(this);
+				if (this.getMode() === 'manual' && live && live.webhookUrl !== webhookUrl) {
+					// A destination points at one address only: re-pointing it at the test URL would cut
+					// off the active workflow, and removing the test webhook would deactivate it.
+					throw new NodeOperationError(
+						this.getNode(),
+						`Destination "${live.destinationCode}" is registered to this workflow's production webhook, so it cannot listen for test events now`,
+						{
+							description:
+								'Deactivate the workflow to listen for test events, or use another destination for testing.',
+						},
+					);
+				}
 				const secret = randomBytes(32).toString('hex');
 				await apiRequest.call(this, 'UpdateDestination', {
 					pathParams: { destination_code: code },
@@ -179,6 +208,10 @@ export class SellerPlatformTrigger implements INodeType {
 			async delete(this: IHookFunctions): Promise<boolean> {
 				const current = registration(this);
 				if (!current) return true;
+				// Removing a test webhook (also after a refused "listen for test event") must not undo the
+				// registration of the production webhook.
+				const url = this.getNodeWebhookUrl('default') ?? '';
+				if (current.webhookUrl !== url && isTestWebhookUrl(url)) return true;
 				try {
 					await apiRequest.call(this, 'UpdateDestination', {
 						pathParams: { destination_code: current.destinationCode },
@@ -222,11 +255,18 @@ export class SellerPlatformTrigger implements INodeType {
 				typeof metadata.message_id === 'string' && metadata.message_id
 					? `id:${metadata.message_id}`
 					: `sha256:${createHash('sha256').update(JSON.stringify(delivery)).digest('hex')}`;
-			const seen = current.seen ?? [];
-			if (seen.includes(key)) return { webhookResponse: { received: true, ignored: 'duplicate delivery' } };
-			current.seen = [...seen, key].slice(-MAX_REMEMBERED_DELIVERIES);
+			const scope = `${this.getWorkflow().id ?? ''}\u0000${this.getNode().id ?? this.getNode().name}`;
+			const recent = recentDeliveries.get(scope);
+			if (recent?.includes(key) || current.seen?.includes(key)) {
+				return { webhookResponse: { received: true, ignored: 'duplicate delivery' } };
+			}
+			recentDeliveries.set(scope, remember(recent, key));
+			current.seen = remember(current.seen, key);
 		}
 
-		return { workflowData: [this.helpers.returnJsonArray([delivery])] };
+		// Answering here (rather than letting n8n answer) makes n8n save the static data changed
+		// above before the execution starts.
+		this.getResponseObject().status(200).json({ received: true });
+		return { noWebhookResponse: true, workflowData: [this.helpers.returnJsonArray([delivery])] };
 	}
 }
