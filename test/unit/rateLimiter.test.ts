@@ -90,6 +90,39 @@ describe('SlidingWindowLimiter', () => {
 	});
 });
 
+describe('SlidingWindowLimiter, counting a request from its estimated arrival', () => {
+	it('counts the first requests from their end, since their delay before sending is unknown', async () => {
+		const clock = new FakeClock();
+		const limiter = new SlidingWindowLimiter(1, 1000, clock);
+		const first = await limiter.acquire(); // granted at 0, but (say) a login holds it back
+		await clock.advance(300);
+		first.finished(); // answered at 300: it may have arrived as late as that
+		const granted: number[] = [];
+		void limiter.acquire().then(() => granted.push(clock.now()));
+		await clock.advance(1200);
+		expect(granted).toEqual([1300]);
+	});
+
+	it('then estimates arrival as the end minus the shortest round trip seen', async () => {
+		const clock = new FakeClock();
+		const limiter = new SlidingWindowLimiter(1, 1000, clock);
+		const quick = await limiter.acquire();
+		await clock.advance(50);
+		quick.finished(); // round trip 50 ms: counted from 50 (no earlier round trip known)
+
+		await clock.advance(1000);
+		const slow = await limiter.acquire(); // granted at 1050
+		expect(clock.now()).toBe(1050);
+		await clock.advance(80);
+		slow.finished(); // ended at 1130, shortest round trip 50: arrived about 1080
+
+		const granted: number[] = [];
+		void limiter.acquire().then(() => granted.push(clock.now()));
+		await clock.advance(1100);
+		expect(granted).toEqual([2080]);
+	});
+});
+
 describe('planSlices', () => {
 	it.each([
 		[1500, 25, 1000],

@@ -23,7 +23,7 @@ import {
 	DEFAULT_SANDBOX_ORDER_PREFIX,
 	USER_AGENT,
 } from './constants';
-import { SellerPlatformLoginError, finishedLoginCount } from './login';
+import { SellerPlatformLoginError } from './login';
 import { OPERATIONS, type OperationName, type OperationSpec } from './operations';
 import { RateLimiterRegistry } from './rateLimiter';
 import { fillPath, joinUrl, parseErrorBody, type ServiceErrorBody } from './url';
@@ -123,16 +123,13 @@ export async function apiRequest(
 	const limiter = limiters.get(settings.scope, operation, settings.requestsPerMinute);
 	const response = await withRetries(spec.repeatable, async () => {
 		const slot = await limiter.acquire();
-		const loginsBefore = finishedLoginCount();
 		try {
 			return (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, {
 				...request,
 				headers: { ...request.headers },
 			})) as unknown;
 		} finally {
-			// A login delayed this request past its slot: count it as sent when it came back, so
-			// the requests after it cannot crowd into the server's window.
-			if (finishedLoginCount() !== loginsBefore) slot.restamp(Date.now());
+			slot.finished();
 		}
 	}).catch((failure: RequestFailure) => {
 		throw toNodeApiError(this.getNode(), operation, failure, itemIndex);

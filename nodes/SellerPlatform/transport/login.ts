@@ -205,15 +205,6 @@ export async function login(
  */
 const inFlight = new Map<string, Promise<IDataObject>>();
 const newestSession = new Map<string, string>();
-let finishedLogins = 0;
-
-/**
- * How many logins have finished in this process. The rate limiter compares it before and after a
- * request: when it moved, the request may have waited for a login before it went out.
- */
-export function finishedLoginCount(): number {
-	return finishedLogins;
-}
 
 /**
  * A digest of what a login depends on (base URL, key id, key, project). Stored beside the session
@@ -244,7 +235,6 @@ export async function sharedLogin(
 		return result;
 	} finally {
 		inFlight.delete(identity);
-		finishedLogins++;
 	}
 }
 

@@ -12,15 +12,16 @@ export interface Clock {
 	sleep(ms: number): Promise<void>;
 }
 
-/** A granted request; `restamp` counts it as started at a later time than it was granted. */
+/** A granted request. Call `finished` when its answer (or failure) is in. */
 export interface Slot {
-	restamp(time: number): void;
+	finished(): void;
 }
 
 /** At most `limit` starts in any window of `windowMs`, first come first served. */
 export class SlidingWindowLimiter {
 	private readonly starts: number[] = [];
 	private queue: Promise<void> = Promise.resolve();
+	private shortestRoundTrip = Infinity;
 
 	constructor(
 		readonly limit: number,
@@ -30,18 +31,28 @@ export class SlidingWindowLimiter {
 		if (!(limit >= 1) || !(windowMs > 0)) throw new Error('Invalid rate limit');
 	}
 
-	/**
-	 * Resolves when the caller may send one request, with a handle to move the start later when
-	 * the request went out later than planned (see `restamp`).
-	 */
+	/** Resolves when the caller may send one request. */
 	async acquire(): Promise<Slot> {
 		const turn = this.queue.then(async () => await this.waitForSlot());
 		this.queue = turn.then(
 			() => undefined,
 			() => undefined,
 		);
-		const start = await turn;
-		return { restamp: (time: number) => this.restamp(start, time) };
+		const granted = await turn;
+		// Requests granted before any round trip is known (typically while the first login runs)
+		// are counted from their end.
+		const known = Number.isFinite(this.shortestRoundTrip);
+		let done = false;
+		return {
+			finished: () => {
+				if (done) return;
+				done = true;
+				const end = this.clock.now();
+				const estimate = known ? end - this.shortestRoundTrip : end;
+				this.shortestRoundTrip = Math.min(this.shortestRoundTrip, end - granted);
+				this.restamp(granted, estimate);
+			},
+		};
 	}
 
 	/** How long the next caller would wait now (0 when a slot is free). */
