@@ -1,0 +1,489 @@
+/**
+ * End-to-end tests: the built package inside a real n8n (test/e2e's pinned n8n on Node 24), driven
+ * through n8n's REST API on loopback as a user's automation would, against the emulator.
+ * `npm run test:e2e` (installs n8n on first use and builds first). Ends with "N passed, N failed".
+ *
+ * E2E_KEEP=1 keeps n8n's data folder (.tmp/e2e-n8n-<pid>, with n8n.log) after the run.
+ */
+import { generateKeyPairSync } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+import {
+	SEEDED_DESTINATIONS,
+	SEEDED_EXPORTS,
+	SEEDED_FBPI_CUSTOMERS,
+	SEEDED_FBPI_ORDERS,
+	SEEDED_OAUTH_TOKENS,
+	SEEDED_PO,
+	SEEDED_WAREHOUSES,
+	startEmulator,
+	type DestinationState,
+	type Emulator,
+	type EmulatorStats,
+} from '../emulator';
+import { binaryOf, N8nClient, outputOf, type Execution, type StoredCredential, type StoredWorkflow, type WorkflowJson, type WorkflowNode } from './lib/client';
+import { freePort, installPackageInto, REPO_ROOT, startN8n, type N8nInstance } from './lib/n8n';
+import {
+	CREDENTIAL_TYPE,
+	emulatorCredentialData,
+	ensureOwner,
+	importExamples,
+	NODE_TYPE,
+	TRIGGER_TYPE,
+	upsertCredential,
+} from './lib/setup';
+
+const SECRET_HEADER = 'X-N8n-Seller-Platform-Secret';
+const MANUAL = 'Start';
+
+// --- a tiny test runner ---------------------------------------------------------------------------
+
+interface Result {
+	name: string;
+	ok: boolean;
+	ms: number;
+	error?: string;
+}
+const results: Result[] = [];
+
+async function test(name: string, body: () => Promise<void>): Promise<void> {
+	const started = Date.now();
+	try {
+		await body();
+		results.push({ name, ok: true, ms: Date.now() - started });
+		console.log(`  ✓ ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+	} catch (error) {
+		const message = error instanceof Error ? error.message : String(error);
+		results.push({ name, ok: false, ms: Date.now() - started, error: message });
+		console.log(`  ✗ ${name}\n      ${message.split('\n').join('\n      ')}`);
+	}
+}
+
+function assert(condition: unknown, message: string): asserts condition {
+	if (!condition) throw new Error(message);
+}
+
+function assertEqual<T>(actual: T, expected: T, what: string): void {
+	const a = JSON.stringify(actual);
+	const e = JSON.stringify(expected);
+	if (a !== e) throw new Error(`${what}: expected ${e}, got ${a}`);
+}
+
+const sleep = (ms: number) => new Promise((resolveSleep) => setTimeout(resolveSleep, ms));
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	while (Date.now() < deadline) {
+		const value = await probe();
+		if (value !== undefined) return value;
+		await sleep(250);
+	}
+	throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+}
+
+// --- workflows the tests build ---------------------------------------------------------------------
+
+let nodeCounter = 0;
+function node(name: string, type: string, parameters: Record<string, unknown>, credential?: StoredCredential): WorkflowNode {
+	nodeCounter++;
+	return {
+		id: `e2e-node-${nodeCounter}`,
+		name,
+		type,
+		typeVersion: type === 'n8n-nodes-base.code' ? 2 : 1,
+		position: [nodeCounter * 220, 300],
+		parameters,
+		...(credential ? { credentials: { [CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } } } : {}),
+	};
+}
+
+const manualTrigger = () => node(MANUAL, 'n8n-nodes-base.manualTrigger', {});
+const sellerPlatform = (name: string, credential: StoredCredential, parameters: Record<string, unknown>) =>
+	node(name, NODE_TYPE, { options: {}, ...parameters }, credential);
+const code = (name: string, jsCode: string) => node(name, 'n8n-nodes-base.code', { jsCode });
+
+/** connections: [from, to] pairs on the main output. */
+function workflow(name: string, nodes: WorkflowNode[], edges: Array<[string, string]>): WorkflowJson {
+	const connections: Record<string, { main: Array<Array<{ node: string; type: string; index: number }>> }> = {};
+	for (const [from, to] of edges) {
+		connections[from] ??= { main: [[]] };
+		connections[from].main[0].push({ node: to, type: 'main', index: 0 });
+	}
+	return { name, nodes, connections, settings: { executionOrder: 'v1' } };
+}
+
+// --- helpers ------------------------------------------------------------------------------------------
+
+async function control<T>(emulator: Emulator, method: string, path: string, body?: unknown): Promise<T> {
+	const response = await fetch(`${emulator.controlUrl}${path}`, {
+		method,
+		headers: body === undefined ? {} : { 'content-type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	assert(response.ok, `${method} ${path} on the emulator: HTTP ${response.status}`);
+	return (await response.json()) as T;
+}
+
+const stats = (emulator: Emulator) => control<EmulatorStats>(emulator, 'GET', '/stats');
+const destination = async (emulator: Emulator, code: string) =>
+	(await control<DestinationState[]>(emulator, 'GET', '/destinations')).find((d) => d.destination_code === code);
+
+function assertSucceeded(execution: Execution): void {
+	const error = execution.data.resultData.error;
+	assert(
+		execution.status === 'success',
+		`execution ${execution.id} ended "${execution.status}"${error ? `: ${error.message}${error.description ? ` (${error.description})` : ''}` : ''}`,
+	);
+}
+
+function single(execution: Execution, nodeName: string): Record<string, unknown> {
+	const items = outputOf(execution, nodeName);
+	assertEqual(items.length, 1, `number of output items of "${nodeName}"`);
+	return items[0];
+}
+
+// --- the tests ------------------------------------------------------------------------------------------
+
+async function main(): Promise<number> {
+	const started = Date.now();
+	const dataDir = join(REPO_ROOT, '.tmp', `e2e-n8n-${process.pid}`);
+	let emulator: Emulator | undefined;
+	let n8n: N8nInstance | undefined;
+	const cleanup = async () => {
+		await n8n?.stop().catch((error) => console.error('stopping n8n:', error));
+		await emulator?.close().catch((error) => console.error('closing the emulator:', error));
+		if (!process.env.E2E_KEEP) rmSync(dataDir, { recursive: true, force: true });
+	};
+	process.once('SIGINT', () => void cleanup().then(() => process.exit(130)));
+	process.once('SIGTERM', () => void cleanup().then(() => process.exit(143)));
+
+	try {
+		emulator = await startEmulator({ host: '127.0.0.1', port: 0, importStepMs: 50, exportStepMs: 100 });
+		rmSync(dataDir, { recursive: true, force: true });
+		installPackageInto(dataDir);
+		const port = await freePort();
+		console.log(`e2e: emulator ${emulator.baseUrl}; starting n8n on http://127.0.0.1:${port} (data ${dataDir}) ...`);
+		n8n = await startN8n({ dataDir, port, logFile: join(dataDir, 'n8n.log') });
+		console.log(`e2e: n8n ready after ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+		const client = new N8nClient(n8n.baseUrl);
+		await ensureOwner(client, join(dataDir, 'owner.json'));
+		const credentialData = emulatorCredentialData(emulator);
+		const credential = await upsertCredential(client, credentialData);
+		const examples = await importExamples(client, credential);
+		const example = (file: string): StoredWorkflow => {
+			const found = examples.get(file);
+			assert(found, `example ${file} was not imported`);
+			return found;
+		};
+		const emu = emulator;
+		const n8nInstance = n8n;
+
+		await test('1. n8n loads the package: both nodes and the credential type are known', async () => {
+			const nodes = await client.nodeTypeNames();
+			for (const type of [NODE_TYPE, TRIGGER_TYPE]) assert(nodes.includes(type), `node type ${type} is not among n8n's ${nodes.length} node types`);
+			const credentials = await client.credentialTypeNames();
+			assert(credentials.includes(CREDENTIAL_TYPE), `credential type ${CREDENTIAL_TYPE} is not among n8n's credential types`);
+			assert(!/Failed to load package "n8n-nodes-seller-platform"/.test(n8nInstance.output()), 'n8n logged a failure to load the package');
+		});
+
+		await test('2a. the credential\'s Test logs in against the emulator', async () => {
+			const before = (await stats(emu)).logins;
+			const result = await client.testCredential(credential, credentialData);
+			assertEqual(result.status, 'OK', `Test result (${result.message})`);
+			// n8n logs in through preAuthentication when no session is stored, then the Test's own login request.
+			assert((await stats(emu)).logins - before >= 1, 'the Test made no login');
+		});
+
+		await test('2b. Test with a wrong private key fails with the service\'s message', async () => {
+			const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+			const wrongKey = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+			const result = await client.testCredential(credential, { ...credentialData, privateKey: wrongKey });
+			assertEqual(result.status, 'Error', 'Test status');
+			assert(
+				result.message.includes('Seller Platform login failed: invalid token signature'),
+				`Test message: ${JSON.stringify(result.message)}`,
+			);
+			assert(!result.message.includes('PRIVATE KEY'), 'the message shows the private key');
+		});
+
+		await test('3. 200 purchase orders in one run: one login; a second run none; after the sessions expire, one more', async () => {
+			// A credential of its own, as just saved by a user: no session yet (the Test above stored one in the other).
+			const fresh = await client.createCredential('Seller Platform (e2e bulk)', CREDENTIAL_TYPE, credentialData);
+			const bulk = await client.createWorkflow(
+				workflow(
+					'e2e: 200 purchase orders',
+					[
+						manualTrigger(),
+						code('200 PO numbers', "return Array.from({ length: 200 }, (_, i) => ({ json: { po: `PO-BULK-${i + 1}` } }));"),
+						sellerPlatform('Get purchase order', fresh, { resource: 'purchaseOrder', operation: 'get', poNr: '={{ $json.po }}' }),
+					],
+					[
+						[MANUAL, '200 PO numbers'],
+						['200 PO numbers', 'Get purchase order'],
+					],
+				),
+			);
+			const check = (execution: Execution, run: string) => {
+				assertSucceeded(execution);
+				const items = outputOf(execution, 'Get purchase order');
+				assertEqual(items.length, 200, `${run}: output items`);
+				items.forEach((item, i) => {
+					assertEqual(item.po_nr, `PO-BULK-${i + 1}`, `${run}: po_nr of item ${i}`);
+					assertEqual(item.po_status, 'PO_STATUS_RELEASED', `${run}: po_status of item ${i}`);
+					assert(typeof item.po_release_date_iso === 'string', `${run}: po_release_date_iso of item ${i}`);
+				});
+			};
+			const s0 = await stats(emu);
+			check(await client.runAndWait(bulk), 'first run');
+			const s1 = await stats(emu);
+			assertEqual(s1.logins - s0.logins, 1, 'logins during the first run');
+			assertEqual((s1.byOperation.GetPurchaseOrder ?? 0) - (s0.byOperation.GetPurchaseOrder ?? 0), 200, 'GetPurchaseOrder calls of the first run');
+
+			check(await client.runAndWait(bulk), 'second run');
+			const s2 = await stats(emu);
+			assertEqual(s2.logins - s1.logins, 0, 'logins during the second run (n8n kept the session)');
+
+			await control(emu, 'POST', '/sessions/expire', {});
+			check(await client.runAndWait(bulk), 'run after the sessions expired');
+			const s3 = await stats(emu);
+			assertEqual(s3.logins - s2.logins, 1, 'logins during the run after the sessions expired');
+		});
+
+		await test('4. every read operation and a barcode import from input items give the expected outputs', async () => {
+			const rows = [
+				{ partner_sku: 'SKU-TSHIRT-BLK-M', barcode: '6291041500213' },
+				{ partner_sku: 'SKU-MUG-WHT', barcode: '6291041500237' },
+				{ partner_sku: 'SKU-KETTLE-17L', barcode: 62910415002440 },
+			];
+			const reads = await client.createWorkflow(
+				workflow(
+					'e2e: every read operation',
+					[
+						manualTrigger(),
+						sellerPlatform('Exchange token', credential, {
+							resource: 'oauth',
+							operation: 'exchangeToken',
+							accessToken: SEEDED_OAUTH_TOKENS.issuesCredentials,
+						}),
+						sellerPlatform('Export status', credential, { resource: 'export', operation: 'getStatus', exportCode: SEEDED_EXPORTS.complete }),
+						sellerPlatform('Purchase order', credential, { resource: 'purchaseOrder', operation: 'get', poNr: SEEDED_PO.released }),
+						sellerPlatform('Customer data', credential, {
+							resource: 'fbpiOrder',
+							operation: 'getCustomerData',
+							fbpiOrderNr: SEEDED_FBPI_ORDERS.dubai,
+						}),
+						code('Barcode rows', `return ${JSON.stringify(rows)}.map((json) => ({ json }));`),
+						sellerPlatform('Create barcode import', credential, {
+							resource: 'import',
+							operation: 'createBarcode',
+							source: 'items',
+							itemsInput: 'fromInputItems',
+							partnerSkuField: 'partner_sku',
+							barcodeField: 'barcode',
+							clientReference: `e2e-barcodes-${Date.now()}`,
+							options: { waitForCompletion: true, pollIntervalSeconds: 0.2, timeoutSeconds: 60 },
+						}),
+						sellerPlatform('Import status', credential, {
+							resource: 'import',
+							operation: 'getStatus',
+							reference: '={{ $json.import_reference }}',
+						}),
+					],
+					[
+						[MANUAL, 'Exchange token'],
+						[MANUAL, 'Export status'],
+						[MANUAL, 'Purchase order'],
+						[MANUAL, 'Customer data'],
+						[MANUAL, 'Barcode rows'],
+						['Barcode rows', 'Create barcode import'],
+						['Create barcode import', 'Import status'],
+					],
+				),
+			);
+			const execution = await client.runAndWait(reads);
+			assertSucceeded(execution);
+
+			const exchange = single(execution, 'Exchange token');
+			assertEqual(exchange.project_code, emu.credential.project_code, 'ExchangeToken project_code');
+			const result = exchange.result as Record<string, unknown> | undefined;
+			assert(result && typeof result.client_id === 'string' && typeof result.client_secret === 'string', `ExchangeToken result: ${JSON.stringify(exchange)}`);
+
+			const exported = single(execution, 'Export status');
+			assertEqual(exported.export_code, SEEDED_EXPORTS.complete, 'export_code');
+			assertEqual(exported.export_status, 'COMPLETE', 'export_status');
+			assert(typeof exported.download_url === 'string' && exported.download_url.startsWith(emu.baseUrl), `download_url: ${exported.download_url}`);
+
+			const po = single(execution, 'Purchase order');
+			assertEqual(po.po_nr, SEEDED_PO.released, 'po_nr');
+			assertEqual(po.po_status, 'PO_STATUS_RELEASED', 'po_status');
+			assertEqual(po.po_release_date_iso, '2024-03-15', 'po_release_date_iso');
+			assertEqual((po.po_lines as unknown[]).length, 3, 'po_lines');
+
+			const customer = single(execution, 'Customer data');
+			const seeded = SEEDED_FBPI_CUSTOMERS[SEEDED_FBPI_ORDERS.dubai];
+			assertEqual(
+				[customer.fbpi_order_nr, customer.first_name, customer.last_name, customer.city, customer.administrative_division],
+				[SEEDED_FBPI_ORDERS.dubai, seeded.first_name, seeded.last_name, seeded.city, seeded.administrative_division],
+				'customer data',
+			);
+
+			const created = single(execution, 'Create barcode import');
+			assertEqual(created.mappings_count, 3, 'mappings_count');
+			assertEqual(created.import_status, 'IMPORT_STATUS_COMPLETED', `import_status after waiting (${JSON.stringify(created)})`);
+			assertEqual(created.waitTimedOut, false, 'waitTimedOut');
+
+			const status = single(execution, 'Import status');
+			assertEqual(status.import_reference, created.import_reference, 'import_reference');
+			assertEqual(status.import_status, 'IMPORT_STATUS_COMPLETED', 'import_status');
+			assertEqual((status.report as { success_count?: number }).success_count, 3, 'report.success_count');
+			const imported = await control<Array<{ import_reference: string; mappings?: unknown[] }>>(emu, 'GET', '/imports');
+			assert(imported.some((i) => i.import_reference === created.import_reference), 'the emulator does not list the import');
+		});
+
+		await test('5a. example "released purchase orders to a sheet" runs: three released orders, one CSV file', async () => {
+			const execution = await client.runAndWait(example('purchase-orders-to-sheet.json'));
+			assertSucceeded(execution);
+			const rows = outputOf(execution, 'Sheet rows');
+			assertEqual(rows.map((row) => row.po_nr), ['PO-1001', 'PO-1002', 'PO-1003'], 'released orders');
+			assertEqual(rows[0], {
+				po_nr: 'PO-1001',
+				release_date: '2024-03-15',
+				currency: 'AED',
+				merchant_code: 'STR10001',
+				warehouse_code: 'WH-DXB-01',
+				lines: 3,
+				total_cost: 3934,
+			}, 'first row');
+			const files = binaryOf(execution, 'To CSV file');
+			assertEqual(files.length, 1, 'files');
+			assertEqual(files[0].data?.fileName, 'released-purchase-orders.csv', 'file name');
+		});
+
+		await test('5b. example "barcode import from a CSV file" runs: five mappings imported', async () => {
+			const execution = await client.runAndWait(example('barcode-import-from-csv.json'));
+			assertSucceeded(execution);
+			assertEqual(outputOf(execution, 'Extract rows').length, 5, 'CSV rows');
+			const created = single(execution, 'Create barcode import');
+			assertEqual([created.mappings_count, created.import_status], [5, 'IMPORT_STATUS_COMPLETED'], 'mappings_count and import_status');
+		});
+
+		await test('5c. example "wait for an export and download it" runs: the finished export\'s rows', async () => {
+			const execution = await client.runAndWait(example('export-download.json'));
+			assertSucceeded(execution);
+			const status = single(execution, 'Get export and download');
+			assertEqual([status.export_code, status.export_status, status.waitTimedOut], [SEEDED_EXPORTS.progressing, 'COMPLETE', false], 'export');
+			assertEqual(binaryOf(execution, 'Get export and download')[0].data?.fileName, `${SEEDED_EXPORTS.progressing}.csv`, 'downloaded file');
+			const rows = outputOf(execution, 'Rows of the export');
+			assertEqual(rows.length, 3, 'rows of the export');
+			assertEqual(rows[0].order_nr, 'NAE10000001', 'first order of the export');
+		});
+
+		await test('6. trigger: activation takes over the destination; a sandbox order starts the workflow; no secret → 401; deactivation releases it', async () => {
+			const trigger = example('new-orders-customer-data.json');
+			const code = SEEDED_DESTINATIONS.active;
+			await client.activate(trigger.id);
+
+			// n8n 2.x publishes an activation through its outbox: the destination changes a moment later.
+			const taken = await waitFor(`destination ${code} to point at n8n`, async () => {
+				const current = await destination(emu, code);
+				return current?.url.startsWith(n8nInstance.baseUrl) ? current : undefined;
+			});
+			assert(taken.url.startsWith(`${n8nInstance.baseUrl}/webhook/`), `destination url ${taken.url} is not this n8n's webhook`);
+			assertEqual(taken.is_active, true, 'destination is_active after activation');
+			assertEqual(Object.keys(taken.credentials), [SECRET_HEADER], 'destination headers after activation');
+			assert(/^[0-9a-f]{64}$/.test(taken.credentials[SECRET_HEADER]), 'the secret is not 32 random bytes in hex');
+			assert(
+				taken.event_types.some((e) => e.event_type === 'FBPI::ORDER_SYNC' && e.is_active),
+				`FBPI::ORDER_SYNC is not subscribed: ${JSON.stringify(taken.event_types)}`,
+			);
+
+			const before = (await client.executions(trigger.id)).length;
+			const sandbox = await client.runAndWait(example('create-sandbox-order.json'));
+			assertSucceeded(sandbox);
+			const orderNr = single(sandbox, 'Create sandbox order').fbpi_order_nr as string;
+			assert(typeof orderNr === 'string' && orderNr.length > 0, 'no fbpi_order_nr from the sandbox order');
+			const sandboxOrders = await control<Array<{ warehouse_code?: string; fbpi_order_nr?: string }>>(emu, 'GET', '/sandbox-orders');
+			assert(
+				sandboxOrders.some((o) => JSON.stringify(o).includes(orderNr) && JSON.stringify(o).includes(SEEDED_WAREHOUSES.dubai)),
+				`the emulator has no sandbox order ${orderNr} in ${SEEDED_WAREHOUSES.dubai}`,
+			);
+
+			const runId = await waitFor('the trigger workflow to run', async () => {
+				const runs = await client.executions(trigger.id);
+				return runs.length > before ? runs[0].id : undefined;
+			});
+			const run = await client.waitForExecution(runId);
+			assertSucceeded(run);
+			const event = single(run, 'Seller Platform Trigger');
+			assertEqual(event.event_type, 'FBPI::ORDER_SYNC', 'event_type');
+			assertEqual((event.payload as { order_nr?: string }).order_nr, orderNr, 'payload.order_nr');
+			const customer = single(run, 'Customer');
+			assertEqual(customer.order_nr, orderNr, 'order_nr after Get customer data');
+			assert(typeof customer.city === 'string' && customer.city.length > 0, `customer city: ${JSON.stringify(customer)}`);
+			const deliveries = await control<Array<{ body: { payload?: { order_nr?: string } }; outcome: string; attempts: Array<{ status: number }> }>>(
+				emu,
+				'GET',
+				`/deliveries?destinationCode=${code}`,
+			);
+			const delivery = deliveries.find((d) => d.body.payload?.order_nr === orderNr);
+			assert(delivery, 'the emulator recorded no delivery of the order');
+			assertEqual([delivery.outcome, delivery.attempts.at(-1)?.status], ['delivered', 200], 'delivery outcome and status');
+
+			// A delivery without the secret header, and one with a wrong secret: 401, no execution.
+			const runsBefore = (await client.executions(trigger.id)).length;
+			const event401 = {
+				event_schema_version: '1.0',
+				event_type: 'FBPI::ORDER_SYNC',
+				metadata: { published_at: new Date().toISOString(), project_code: emu.credential.project_code, message_id: `forged-${Date.now()}` },
+				payload: { order_nr: SEEDED_FBPI_ORDERS.dubai },
+			};
+			for (const headers of [{}, { [SECRET_HEADER]: '0'.repeat(64) }] as Array<Record<string, string>>) {
+				const response = await fetch(taken.url, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json', ...headers },
+					body: JSON.stringify(event401),
+				});
+				assertEqual(response.status, 401, `status of a delivery ${Object.keys(headers).length ? 'with a wrong secret' : 'without the secret header'}`);
+			}
+			await sleep(1500);
+			assertEqual((await client.executions(trigger.id)).length, runsBefore, 'executions after the forged deliveries');
+
+			await client.deactivate(trigger.id);
+			const released = await waitFor(`destination ${code} to be deactivated`, async () => {
+				const current = await destination(emu, code);
+				return current && !current.is_active ? current : undefined;
+			});
+			assertEqual(released.is_active, false, 'destination is_active after deactivation');
+			assertEqual(released.credentials, {}, 'destination headers after deactivation');
+			assert(
+				released.event_types.some((e) => e.event_type === 'FBPI::ORDER_SYNC' && !e.is_active),
+				`FBPI::ORDER_SYNC is still subscribed: ${JSON.stringify(released.event_types)}`,
+			);
+		});
+	} catch (error) {
+		results.push({ name: 'set-up (emulator, n8n, owner, credential, examples)', ok: false, ms: 0, error: (error as Error).message });
+		console.log(`  ✗ set-up failed: ${(error as Error).message}`);
+	} finally {
+		if (results.some((r) => !r.ok) && n8n) {
+			console.log(`\nLast lines of n8n's output:\n${n8n.output().split('\n').slice(-40).join('\n')}`);
+		}
+		await cleanup();
+	}
+
+	const passed = results.filter((r) => r.ok).length;
+	const failed = results.length - passed;
+	console.log(`\ne2e: ${((Date.now() - started) / 1000).toFixed(0)} s in all`);
+	console.log(`${passed} passed, ${failed} failed`);
+	return failed === 0 && passed > 0 ? 0 : 1;
+}
+
+main().then(
+	(code) => process.exit(code),
+	(error) => {
+		console.error(error);
+		console.log('0 passed, 1 failed');
+		process.exit(1);
+	},
+);
