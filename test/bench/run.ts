@@ -1,0 +1,290 @@
+/**
+ * `npm run bench [-- <name>...] [--in-process] [--no-write] [--profile] [--same-process]`
+ *
+ * Benchmarks of the Seller Platform node running in-process through n8n-core against the
+ * emulator (50 ms per request): paced, overhead, import, logins (all by default). Prints a table
+ * and writes test/bench/results.json and test/bench/RESULTS.md (a partial run replaces only its
+ * benchmarks there). Missed targets are reported, not thrown: the exit code is non-zero only when
+ * a benchmark crashed.
+ *
+ * Each benchmark runs in a fresh process forked from this one, and this process hosts the
+ * benchmark's emulator: the emulator's CPU and memory stay out of the benchmark's process, and no
+ * benchmark inherits another's heap, compiled code or module state (rate limiters, sessions).
+ *
+ *   --in-process   run the emulator in the benchmark's process instead
+ *   --no-write     print only
+ *   --profile      also CPU-profile extra runs of overhead (node and plain) and import (plus its
+ *                  allocations), after the measured ones; profiles in test/bench/profiles/,
+ *                  summaries in results.json
+ *   --same-process run every benchmark in this process (their emulators in a host process)
+ */
+import '../setup/env';
+
+import { execFileSync, fork } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join, relative } from 'node:path';
+import { performance } from 'node:perf_hooks';
+
+import { HOSTED_BY_PARENT_ENV, type EmulatorPlacement } from './emulator';
+import type { EmulatorHost } from './emulatorHost';
+import { isEmulatorMessage, type EmulatorRequest } from './emulatorProtocol';
+import { renderMarkdown, renderTable } from './report';
+import type { BenchOutcome, BenchResult, Benchmark } from './types';
+
+/** The benchmarks, loaded only by the process that runs them (this one loads no n8n code). */
+const BENCHMARKS: Array<{ id: string; title: string; load: () => Benchmark }> = [
+	{
+		id: 'paced',
+		title: 'Paced bulk read: 3,000 purchaseOrder/get, plan 60 per 1,000 ms',
+		load: () => (require('./paced') as typeof import('./paced')).paced,
+	},
+	{
+		id: 'overhead',
+		title: 'Overhead vs a plain HTTP loop: 2,000 purchaseOrder/get, concurrency 8, no rate plan',
+		load: () => (require('./overhead') as typeof import('./overhead')).overhead,
+	},
+	{
+		id: 'import',
+		title: 'Barcode import fromInputItems: 100,000 input items',
+		load: () => (require('./importItems') as typeof import('./importItems')).importItems,
+	},
+	{
+		id: 'logins',
+		title: 'Logins: 20 executions × 50 purchaseOrder/get, one credential store',
+		load: () => (require('./logins') as typeof import('./logins')).logins,
+	},
+];
+const RESULTS_JSON = join(__dirname, 'results.json');
+const RESULTS_MD = join(__dirname, 'RESULTS.md');
+
+export interface MachineFacts {
+	date: string;
+	node: string;
+	v8: string;
+	platform: string;
+	osRelease: string;
+	cpuModel: string;
+	cpuCount: number;
+	availableParallelism: number;
+	totalMemoryMb: number;
+	loadAverageAtStart: number[];
+	gitCommit: string | null;
+	/** Uncommitted changes under nodes/ or credentials/ when the benchmark ran. */
+	sourceDirty: boolean | null;
+}
+
+export interface ResultsFile {
+	generatedAt: string;
+	command: string;
+	machine: MachineFacts;
+	benchmarks: Array<BenchResult & { machine: MachineFacts }>;
+}
+
+function git(...args: string[]): string | null {
+	try {
+		return execFileSync('git', args, { cwd: join(__dirname, '..', '..'), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+	} catch {
+		return null;
+	}
+}
+
+function machineFacts(): MachineFacts {
+	const cpus = os.cpus();
+	const dirty = git('status', '--porcelain', '--', 'nodes', 'credentials');
+	return {
+		date: new Date().toISOString(),
+		node: process.version,
+		v8: process.versions.v8,
+		platform: `${process.platform} ${process.arch}`,
+		osRelease: os.release(),
+		cpuModel: cpus[0]?.model?.trim() ?? 'unknown',
+		cpuCount: cpus.length,
+		availableParallelism: typeof os.availableParallelism === 'function' ? os.availableParallelism() : cpus.length,
+		totalMemoryMb: Math.round(os.totalmem() / 1024 / 1024),
+		loadAverageAtStart: os.loadavg().map((l) => Number(l.toFixed(2))),
+		gitCommit: git('rev-parse', '--short', 'HEAD'),
+		sourceDirty: dirty === null ? null : dirty !== '',
+	};
+}
+
+function usage(): string {
+	return `Usage: npm run bench [-- <name>...] [--in-process] [--no-write] [--profile] [--same-process]\n  names: ${BENCHMARKS.map((b) => b.id).join(', ')} (default: all)`;
+}
+
+const log = (message: string) => console.log(`  ${message}`);
+
+/** Child side of `runIsolated`: runs one benchmark and sends its outcome to the parent. */
+async function child(id: string, placement: EmulatorPlacement, profile: boolean): Promise<number> {
+	const send = async (message: object) =>
+		await new Promise<void>((resolve) => process.send!(message, () => resolve()));
+	try {
+		const benchmark = BENCHMARKS.find((b) => b.id === id)!.load();
+		await send({ kind: 'outcome', outcome: await benchmark.run({ placement, profile, log }) });
+	} catch (error) {
+		await send({ kind: 'outcome', error: String((error as Error)?.stack ?? error) });
+	}
+	return 0;
+}
+
+let host: EmulatorHost | undefined;
+
+/**
+ * Runs one benchmark in a fresh process and hosts its emulators here. Options of this process
+ * (e.g. --cpu-prof) are passed on.
+ */
+async function runIsolated(id: string, placement: EmulatorPlacement, profile: boolean): Promise<BenchOutcome> {
+	const execArgv: string[] = [];
+	for (let i = 0; i < process.execArgv.length; i++) {
+		const arg = process.execArgv[i];
+		if ((arg === '-r' || arg === '--require') && /ts-node/.test(process.execArgv[i + 1] ?? '')) i++;
+		else execArgv.push(arg);
+	}
+	execArgv.push('-r', 'ts-node/register/transpile-only');
+	const args = [id, CHILD_FLAG, ...(placement === 'in-process' ? ['--in-process'] : []), ...(profile ? ['--profile'] : [])];
+	const worker = fork(__filename, args, {
+		execArgv,
+		env: {
+			...process.env,
+			TS_NODE_TRANSPILE_ONLY: 'true',
+			TS_NODE_PREFER_TS_EXTS: 'true',
+			[HOSTED_BY_PARENT_ENV]: placement === 'in-process' ? '0' : '1',
+		},
+		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+	});
+	let reply: { outcome?: BenchOutcome; error?: string } | undefined;
+	worker.on('message', (message: unknown) => {
+		if (isEmulatorMessage(message)) {
+			host ??= new (require('./emulatorHost') as typeof import('./emulatorHost')).EmulatorHost();
+			void host.handle(message as EmulatorRequest).then((answer) => {
+				if (worker.connected) worker.send(answer);
+			});
+		} else if ((message as { kind?: string })?.kind === 'outcome') {
+			reply = message as typeof reply;
+		}
+	});
+	const [code, signal] = (await once(worker, 'exit')) as [number | null, string | null];
+	await host?.closeAll();
+	if (reply?.outcome) return reply.outcome;
+	throw new Error(reply?.error ?? `benchmark process exited (code ${code}, signal ${signal}) without a result`);
+}
+
+const CHILD_FLAG = '--child';
+
+async function main(): Promise<number> {
+	const args = process.argv.slice(2);
+	if (args.includes(CHILD_FLAG)) {
+		return await child(args[0], args.includes('--in-process') ? 'in-process' : 'separate-process', args.includes('--profile'));
+	}
+	const flags = new Set(args.filter((a) => a.startsWith('--')));
+	const names = args.filter((a) => !a.startsWith('--'));
+	for (const flag of flags) {
+		if (!['--in-process', '--no-write', '--profile', '--same-process', '--help'].includes(flag)) {
+			console.error(`Unknown option ${flag}\n${usage()}`);
+			return 2;
+		}
+	}
+	if (flags.has('--help')) {
+		console.log(usage());
+		return 0;
+	}
+	const unknown = names.filter((n) => !BENCHMARKS.some((b) => b.id === n));
+	if (unknown.length) {
+		console.error(`Unknown benchmark ${unknown.join(', ')}\n${usage()}`);
+		return 2;
+	}
+	const selected = names.length ? BENCHMARKS.filter((b) => names.includes(b.id)) : BENCHMARKS;
+	const placement: EmulatorPlacement =
+		flags.has('--in-process') || process.env.BENCH_EMULATOR === 'in-process' ? 'in-process' : 'separate-process';
+
+	const machine = machineFacts();
+	console.log(
+		`Node ${machine.node}, ${machine.cpuCount} CPU (${machine.cpuModel}), load ${machine.loadAverageAtStart.join(' ')}, emulator: ${placement}`,
+	);
+
+	const results: Array<BenchResult & { machine: MachineFacts }> = [];
+	let crashed = false;
+	const total = performance.now();
+	for (const benchmark of selected) {
+		const startedAt = new Date().toISOString();
+		const started = performance.now();
+		console.log(`\n▶ ${benchmark.id}: ${benchmark.title}`);
+		const loadStart = Number(os.loadavg()[0].toFixed(2));
+		const base = {
+			id: benchmark.id,
+			title: benchmark.title,
+			startedAt,
+			emulator: placement,
+			process: flags.has('--same-process') ? ('shared' as const) : ('fresh' as const),
+			machine,
+		};
+		const loadAverage = () => ({ start: loadStart, end: Number(os.loadavg()[0].toFixed(2)) });
+		let outcome: BenchOutcome | undefined;
+		let failure: string | undefined;
+		try {
+			outcome = flags.has('--same-process')
+				? await benchmark.load().run({ placement, profile: flags.has('--profile'), log })
+				: await runIsolated(benchmark.id, placement, flags.has('--profile'));
+		} catch (error) {
+			failure = String((error as Error)?.stack ?? error);
+		}
+		const durationMs = Math.round(performance.now() - started);
+		if (outcome) {
+			const result = { ...base, durationMs, loadAverage: loadAverage(), ...outcome };
+			results.push(result);
+			console.log(renderTable([result]));
+		} else {
+			crashed = true;
+			console.error(`  ✗ ${benchmark.id} crashed: ${failure}`);
+			results.push({ ...base, durationMs, loadAverage: loadAverage(), error: failure ?? 'unknown failure' });
+		}
+	}
+	console.log(`\nTotal ${((performance.now() - total) / 1000).toFixed(1)} s\n`);
+	console.log(renderTable(results));
+
+	if (!flags.has('--no-write')) {
+		const file = mergeResults(results, machine, args);
+		writeFileSync(RESULTS_JSON, `${JSON.stringify(file, null, '\t')}\n`);
+		writeFileSync(RESULTS_MD, renderMarkdown(file));
+		console.log(`Written: ${relative(process.cwd(), RESULTS_JSON)}, ${relative(process.cwd(), RESULTS_MD)}`);
+	}
+	return crashed ? 1 : 0;
+}
+
+/** Replaces the benchmarks of this run in the results file, keeping the others, in the usual order. */
+function mergeResults(
+	fresh: Array<BenchResult & { machine: MachineFacts }>,
+	machine: MachineFacts,
+	args: string[],
+): ResultsFile {
+	let previous: ResultsFile['benchmarks'] = [];
+	if (existsSync(RESULTS_JSON)) {
+		try {
+			previous = (JSON.parse(readFileSync(RESULTS_JSON, 'utf8')) as ResultsFile).benchmarks ?? [];
+		} catch {
+			previous = [];
+		}
+	}
+	const byId = new Map(previous.map((r) => [r.id, r]));
+	for (const result of fresh) byId.set(result.id, result);
+	const order = BENCHMARKS.map((b) => b.id);
+	return {
+		generatedAt: new Date().toISOString(),
+		command: `npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}`,
+		machine,
+		benchmarks: [...byId.values()].sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id)),
+	};
+}
+
+main().then(
+	(code) => {
+		process.exitCode = code;
+		// Keep-alive sockets or timers of n8n-core must not hold the process open.
+		setTimeout(() => process.exit(code), 500).unref();
+	},
+	(error) => {
+		console.error(error);
+		process.exit(1);
+	},
+);
