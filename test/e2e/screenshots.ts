@@ -1,0 +1,194 @@
+/**
+ * `npm run screenshots`: pictures of the package in n8n's editor, taken in headless Chromium
+ * (Debian's `chromium` package, driven by playwright-core; no browser download), into docs/images/:
+ *
+ *   operation-picker.png   the node's actions in the editor's node panel
+ *   node-parameters.png    the Seller Platform node open, with its resource list
+ *   credential-form.png    the Seller Platform API credential, tested against the emulator
+ *   finished-run.png       the "released purchase orders" example run from the editor
+ *   finished-run-output.png   that run's sheet rows
+ *   trigger-run.png        a run of the trigger example started by a sandbox order's event
+ *
+ * Not part of CI. Installs Chromium with apt-get when it is missing and this runs as root.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+
+import type { Browser, Page } from 'playwright-core';
+
+import { E2E_DIR, REPO_ROOT } from './lib/n8n';
+import { startStack, type Stack } from './lib/stack';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const OUT_DIR = join(REPO_ROOT, 'docs', 'images');
+const CHROMIUM_FLAGS = [
+	'--headless',
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-quic',
+	'--no-first-run',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync',
+];
+
+function ensureChromium(): void {
+	if (existsSync(CHROMIUM)) return;
+	if (process.getuid?.() !== 0) {
+		throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (sudo apt-get install -y chromium)`);
+	}
+	console.log('Installing Debian\'s chromium package (apt-get install -y chromium) ...');
+	execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
+	execFileSync('apt-get', ['install', '-y', '-qq', 'chromium'], {
+		stdio: 'inherit',
+		env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+	});
+}
+
+const sleep = (ms: number) => new Promise((resolveSleep) => setTimeout(resolveSleep, ms));
+
+async function shot(page: Page, name: string, clip?: { x: number; y: number; width: number; height: number }) {
+	const path = join(OUT_DIR, name);
+	await page.screenshot({ path, clip });
+	console.log(`  ${name}`);
+}
+
+/** Closes whatever n8n shows on first visit (banners, tours, "what's new"). */
+async function dismissPopups(page: Page): Promise<void> {
+	for (const label of ['Got it', 'Dismiss', 'Close', 'Skip', 'Maybe later', 'Not now']) {
+		const button = page.getByRole('button', { name: label, exact: true });
+		if (await button.first().isVisible().catch(() => false)) await button.first().click().catch(() => undefined);
+	}
+	await page.keyboard.press('Escape').catch(() => undefined);
+}
+
+async function openWorkflow(page: Page, stack: Stack, id: string): Promise<void> {
+	await page.goto(`${stack.n8n.baseUrl}/workflow/${id}`);
+	await page.locator('.vue-flow__node').first().waitFor({ timeout: 60_000 });
+	await sleep(2500);
+	await dismissPopups(page);
+	await sleep(300);
+}
+
+async function main(): Promise<void> {
+	ensureChromium();
+	const { chromium } = createRequire(join(E2E_DIR, 'package.json'))('playwright-core') as typeof import('playwright-core');
+	mkdirSync(OUT_DIR, { recursive: true });
+	const dataDir = join(REPO_ROOT, '.tmp', `screenshots-n8n-${process.pid}`);
+	rmSync(dataDir, { recursive: true, force: true });
+	let stack: Stack | undefined;
+	let browser: Browser | undefined;
+	try {
+		stack = await startStack({ dataDir, emulator: { exportStepMs: 100, importStepMs: 50 }, log: console.log });
+		const { client, examples, n8n } = stack;
+		const purchaseOrders = examples.get('purchase-orders-to-sheet.json')!;
+
+		// The trigger example started by a sandbox order's event, to show its run.
+		const trigger = examples.get('new-orders-customer-data.json')!;
+		await client.activate(trigger.id);
+		for (let i = 0; i < 60 && !(await client.executions(trigger.id)).length; i++) {
+			const destinations = (await (await fetch(`${stack.emulator.controlUrl}/destinations`)).json()) as Array<{ url: string }>;
+			if (destinations.some((d) => d.url.startsWith(n8n.baseUrl))) {
+				await client.runAndWait(examples.get('create-sandbox-order.json')!);
+				for (let j = 0; j < 40 && !(await client.executions(trigger.id)).length; j++) await sleep(250);
+				break;
+			}
+			await sleep(500);
+		}
+		const triggerRuns = await client.executions(trigger.id);
+
+		browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, headless: true });
+		const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 });
+		const [name, value] = client.authCookie.split('=');
+		await context.addCookies([{ name, value: value ?? '', url: n8n.baseUrl }]);
+		const page = await context.newPage();
+		page.setDefaultTimeout(30_000);
+
+		console.log(`Screenshots into ${OUT_DIR}:`);
+
+		// 1. The node's actions in the node panel.
+		await openWorkflow(page, stack, purchaseOrders.id);
+		await page.keyboard.press('n');
+		const search = page.getByPlaceholder(/Search/i).first();
+		await search.waitFor();
+		await search.fill('Seller Platform');
+		await sleep(800);
+		await page.getByText('Seller Platform', { exact: true }).first().click();
+		await sleep(1200);
+		await shot(page, 'operation-picker.png');
+		await page.keyboard.press('Escape');
+		await sleep(500);
+
+		// 2. The node open: parameters with the operation list.
+		await openWorkflow(page, stack, purchaseOrders.id);
+		await page.locator('.vue-flow__node', { hasText: 'Get purchase order' }).first().dblclick();
+		await page.locator('[data-test-id="ndv"]').first().waitFor();
+		await sleep(800);
+		const resource = page.locator('[data-test-id="parameter-input-resource"]').first();
+		if (await resource.isVisible().catch(() => false)) {
+			await resource.click();
+			await sleep(600);
+		}
+		await shot(page, 'node-parameters.png');
+		await page.keyboard.press('Escape');
+		await page.keyboard.press('Escape');
+
+		// 3. The credential form, after its Test.
+		await page.goto(`${n8n.baseUrl}/home/credentials/${stack.credential.id}`);
+		const modal = page.locator('[data-test-id="editCredential-modal"]').first();
+		await modal.waitFor({ timeout: 60_000 });
+		await sleep(1000);
+		const retry = modal.getByRole('button', { name: /Retry|Test/ }).first();
+		if (await retry.isVisible().catch(() => false)) {
+			await retry.click();
+			await sleep(2000);
+		}
+		await shot(page, 'credential-form.png');
+		await page.keyboard.press('Escape');
+
+		// 4. A finished run, started with the editor's button, then its sheet rows.
+		await openWorkflow(page, stack, purchaseOrders.id);
+		await page.getByRole('button', { name: /Execute workflow/ }).first().click({ force: true });
+		await page.getByText('3 items').first().waitFor({ timeout: 60_000 });
+		await sleep(1500);
+		await shot(page, 'finished-run.png');
+		await page
+			.locator('.vue-flow__node')
+			.filter({ has: page.getByText('Sheet rows', { exact: true }) })
+			.first()
+			.dblclick();
+		await page.locator('[data-test-id="ndv"]').first().waitFor();
+		await sleep(1500);
+		await shot(page, 'finished-run-output.png');
+		await page.keyboard.press('Escape');
+
+		// 5. The trigger example's run.
+		if (triggerRuns.length) {
+			await page.goto(`${n8n.baseUrl}/workflow/${trigger.id}/executions/${triggerRuns[0].id}`);
+			await page.locator('iframe, .vue-flow__node').first().waitFor({ timeout: 60_000 });
+			await sleep(3000);
+			await dismissPopups(page);
+			await shot(page, 'trigger-run.png');
+		} else {
+			console.log('  (no trigger run to show)');
+		}
+	} catch (error) {
+		const pages = browser?.contexts().flatMap((c) => c.pages()) ?? [];
+		if (pages[0]) {
+			await pages[0].screenshot({ path: join(REPO_ROOT, '.tmp', 'screenshot-failure.png') }).catch(() => undefined);
+			console.error(`(the page at the failure: .tmp/screenshot-failure.png, ${pages[0].url()})`);
+		}
+		throw error;
+	} finally {
+		await browser?.close().catch(() => undefined);
+		await stack?.stop();
+		rmSync(dataDir, { recursive: true, force: true });
+	}
+}
+
+main().catch((error) => {
+	console.error(`screenshots failed: ${(error as Error).stack ?? error}`);
+	process.exit(1);
+});
