@@ -2,8 +2,8 @@
  * The emulator's HTTP server and request pipeline.
  *
  * Every API request goes through, in this order: request log → configured latency → injected
- * fault → User-Agent check → route resolution (404/405) → session check → rate plan → body
- * check → handler. `/__control/` requests bypass all of it (see control.ts). Served export files
+ * fault → User-Agent check → route resolution (404/405) → session check → rate plan (counted at
+ * the time the request was received) → body check → handler. `/__control/` requests bypass all of it (see control.ts). Served export files
  * (`/__files/exports/...`) go through the same pipeline as the public operation `DownloadExport`:
  * no session, no rate plan, no User-Agent needed, the link's token is checked by the handler.
  */
@@ -495,7 +495,7 @@ export class EmulatorServer implements Emulator {
 
 			const { route, params } = match;
 			const session = route.auth === 'session' ? requireSession(this.state, req.headers.cookie, Date.now()) : null;
-			if (route.rateLimited && session) this.enforceRatePlan(session, route.operation);
+			if (route.rateLimited && session) this.enforceRatePlan(session, route.operation, at);
 			const target = req.url ?? '/';
 			const queryStart = target.indexOf('?');
 			const result = await route.handler({
@@ -521,8 +521,9 @@ export class EmulatorServer implements Emulator {
 	}
 
 	/** Counts the request against its project's quota for the operation; 429 with Retry-After when spent. */
-	private enforceRatePlan(session: Session, operation: string): void {
-		const decision = this.limiter.take(`${session.projectCode} ${operation}`, Date.now());
+	private enforceRatePlan(session: Session, operation: string, receivedAt: number): void {
+		// Counted at receipt, as a gateway does, not after the configured latency.
+		const decision = this.limiter.take(`${session.projectCode} ${operation}`, receivedAt);
 		if (decision.allowed) return;
 		const plan = this.limiter.plan as RatePlan;
 		const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
