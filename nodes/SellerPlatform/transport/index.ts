@@ -10,6 +10,7 @@ import {
 	type IDataObject,
 	type IExecuteFunctions,
 	type IHookFunctions,
+	type ICredentialsDecrypted,
 	type IHttpRequestOptions,
 	type ILoadOptionsFunctions,
 	type INode,
@@ -62,9 +63,15 @@ interface ConnectionSettings {
 	scope: string;
 	requestsPerMinute: number;
 	prefixes: Record<NonNullable<OperationSpec['prefix']>, string>;
+	/**
+	 * The decrypted credential, read once per node run and handed to every request of the run,
+	 * so n8n does not read and decrypt it again per request. n8n writes a new session into this
+	 * same object when it logs in again (and stores it), so later requests of the run use it.
+	 */
+	credential: ICredentialsDecrypted;
 }
 
-/** The credential's non-secret settings, read once per node run rather than once per item. */
+/** The credential, read once per node run rather than once per item. */
 const settingsCache = new WeakMap<object, Promise<ConnectionSettings>>();
 
 async function connectionSettings(ctx: RequestContext, itemIndex: number): Promise<ConnectionSettings> {
@@ -72,6 +79,7 @@ async function connectionSettings(ctx: RequestContext, itemIndex: number): Promi
 	if (!pending) {
 		pending = (async () => {
 			const credentials = await ctx.getCredentials(CREDENTIAL_TYPE, itemIndex);
+			const reference = ctx.getNode().credentials?.[CREDENTIAL_TYPE];
 			const baseUrl = String(credentials.baseUrl ?? '').trim();
 			const rpm = Number(credentials.requestsPerMinute);
 			return {
@@ -82,6 +90,12 @@ async function connectionSettings(ctx: RequestContext, itemIndex: number): Promi
 				prefixes: {
 					sandboxOrderPrefix: String(credentials.sandboxOrderPrefix ?? DEFAULT_SANDBOX_ORDER_PREFIX),
 					importPrefix: String(credentials.importPrefix ?? DEFAULT_IMPORT_PREFIX),
+				},
+				credential: {
+					id: reference?.id ?? '',
+					name: reference?.name ?? '',
+					type: CREDENTIAL_TYPE,
+					data: credentials,
 				},
 			};
 		})();
@@ -124,10 +138,12 @@ export async function apiRequest(
 	const response = await withRetries(spec.repeatable, async () => {
 		const slot = await limiter.acquire();
 		try {
-			return (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, {
-				...request,
-				headers: { ...request.headers },
-			})) as unknown;
+			return (await this.helpers.httpRequestWithAuthentication.call(
+				this,
+				CREDENTIAL_TYPE,
+				{ ...request, headers: { ...request.headers } },
+				{ credentialsDecrypted: settings.credential },
+			)) as unknown;
 		} finally {
 			slot.finished();
 		}
