@@ -199,9 +199,10 @@ export async function login(
  * n8n calls `preAuthentication` once per request that found no session or got a 401. With many
  * items in flight, that would be one login per item. Instead:
  * - callers that arrive while a login is running wait for it and share its session;
- * - a caller whose rejected session is older than the newest one obtained here gets the newest
- *   one (the session it used expired, and another request already logged in again);
- * - only a caller whose session is the newest (or who has none) starts a new login.
+ * - a caller without a session, or whose rejected session is older than the newest one obtained
+ *   here, gets the newest one (another request already logged in);
+ * - only a caller whose rejected session is the newest one, or when this process has none yet,
+ *   starts a new login.
  */
 const inFlight = new Map<string, Promise<IDataObject>>();
 const newestSession = new Map<string, string>();
@@ -223,9 +224,11 @@ export async function sharedLogin(
 	const running = inFlight.get(identity);
 	if (running) return await running;
 
+	// A caller without a session, or with an older one than ours, takes ours: if it has expired
+	// too, the service answers 401 and the caller comes back with it, which logs in again below.
 	const used = typeof credentials.sessionCookie === 'string' ? credentials.sessionCookie : '';
 	const newest = newestSession.get(identity);
-	if (used && newest && used !== newest) return { sessionCookie: newest };
+	if (newest && used !== newest) return { sessionCookie: newest, sessionFingerprint: identity };
 
 	const pending = login.call(this, credentials);
 	inFlight.set(identity, pending);
