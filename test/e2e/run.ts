@@ -36,8 +36,6 @@ import {
 } from './lib/setup';
 
 const SECRET_HEADER = 'X-N8n-Seller-Platform-Secret';
-/** Logins allowed in a 200-item run that has to log in (see the known issue in test 3); should be 1. */
-const FIRST_RUN_LOGINS_ALLOWED = 2;
 const MANUAL = 'Start';
 
 // --- a tiny test runner ---------------------------------------------------------------------------
@@ -212,8 +210,15 @@ async function main(): Promise<number> {
 		});
 
 		await test('3. 200 purchase orders in one run: one login; a second run none; after the sessions expire, one more', async () => {
-			// A credential of its own, as just saved by a user: no session yet (the Test above stored one in the other).
-			const fresh = await client.createCredential('Seller Platform (e2e bulk)', CREDENTIAL_TYPE, credentialData);
+			// A credential of its own, as just saved by a user, with a key of its own: no session yet,
+			// neither stored nor shared by a login of another credential with the same values.
+			const key = await control<{ key_id: string; private_key: string; project_code: string }>(emu, 'POST', '/credentials', {});
+			const fresh = await client.createCredential('Seller Platform (e2e bulk)', CREDENTIAL_TYPE, {
+				...credentialData,
+				keyId: key.key_id,
+				privateKey: key.private_key,
+				projectCode: key.project_code,
+			});
 			const bulk = await client.createWorkflow(
 				workflow(
 					'e2e: 200 purchase orders',
@@ -250,13 +255,7 @@ async function main(): Promise<number> {
 					.map((entry, index) => ({ entry, before: log.slice(0, index).filter((e) => e.operation === 'GetPurchaseOrder').length }))
 					.filter(({ entry }) => entry.operation === LOGIN_OPERATION)
 					.map(({ entry, before }) => `login (HTTP ${entry.status}) after ${before} GetPurchaseOrder calls`);
-				const detail = `logins during the first run: expected 1, got ${firstRunLogins}: ${when.join('; ')}`;
-				// KNOWN ISSUE (reported with issue 5): with a fresh credential, a second item can start its
-				// login just after the first one finished, still holding the empty stored session, and
-				// sharedLogin only hands out the newest session to callers that had one. Up to 2 logins
-				// pass with a warning until that is fixed; then set FIRST_RUN_LOGINS_ALLOWED to 1.
-				if (firstRunLogins < 1 || firstRunLogins > FIRST_RUN_LOGINS_ALLOWED) throw new Error(detail);
-				console.log(`      WARNING (known issue): ${detail}`);
+				throw new Error(`logins during the first run: expected 1, got ${firstRunLogins}: ${when.join('; ')}`);
 			}
 			assertEqual((s1.byOperation.GetPurchaseOrder ?? 0) - (s0.byOperation.GetPurchaseOrder ?? 0), 200, 'GetPurchaseOrder calls of the first run');
 
@@ -267,11 +266,7 @@ async function main(): Promise<number> {
 			await control(emu, 'POST', '/sessions/expire', {});
 			check(await client.runAndWait(bulk), 'run after the sessions expired');
 			const s3 = await stats(emu);
-			const afterExpiry = s3.logins - s2.logins;
-			const expiryDetail = `logins during the run after the sessions expired: expected 1, got ${afterExpiry}`;
-			// KNOWN ISSUE (reported with issue 5), as above: up to 2 pass with a warning for now.
-			if (afterExpiry < 1 || afterExpiry > FIRST_RUN_LOGINS_ALLOWED) throw new Error(expiryDetail);
-			if (afterExpiry !== 1) console.log(`      WARNING (known issue): ${expiryDetail}`);
+			assertEqual(s3.logins - s2.logins, 1, 'logins during the run after the sessions expired');
 		});
 
 		await test('4. every read operation and a barcode import from input items give the expected outputs', async () => {
