@@ -439,6 +439,42 @@ describe('destination/update', () => {
 		expect(after.event_types.filter((e) => e.is_active).length).toBeGreaterThan(0);
 	});
 
+	it('follows every row of the spec\'s destination and subscription table', async () => {
+		const code = f.emulator.addDestination({ isActive: false, eventTypes: [] }).destination_code;
+		const update = async (updateFields: INodeParameters) =>
+			await run({ resource: 'destination', operation: 'update', destinationCode: code, updateFields });
+		const subscription = (type: string) => state(code).event_types.find((e) => e.event_type === type);
+
+		// inactive → active
+		await update({ isActive: true });
+		expect(state(code).is_active).toBe(true);
+		// not subscribed (absent) → subscribed: the subscription is created
+		await update({ eventTypes: { eventType: [{ eventType: 'FBPO::PO_SYNC', isActive: true }] } });
+		expect(subscription('FBPO::PO_SYNC')).toEqual({ event_type: 'FBPO::PO_SYNC', is_active: true });
+		// subscribed → unsubscribed; a type not listed stays unchanged
+		await update({
+			eventTypes: {
+				eventType: [
+					{ eventType: 'FBPI::ORDER_SYNC', isActive: true },
+					{ eventType: 'FBPO::PO_SYNC', isActive: false },
+				],
+			},
+		});
+		await update({ eventTypes: { eventType: [{ eventType: 'FBPI::ORDER_SYNC', isActive: false }] } });
+		expect(subscription('FBPI::ORDER_SYNC')?.is_active).toBe(false);
+		expect(subscription('FBPO::PO_SYNC')?.is_active).toBe(false);
+		await update({ eventTypes: { eventType: [{ eventType: 'FBPI::ORDER_SYNC', isActive: true }] } });
+		// event types omitted: every subscription unchanged
+		const before = state(code).event_types;
+		await update({ destinationName: 'Renamed again' });
+		expect(state(code).event_types).toEqual(before);
+		expect(requestsOf('UpdateDestination').at(-1)?.body).toEqual({ destination_name: 'Renamed again' });
+		// active → inactive: subscriptions kept
+		await update({ isActive: false });
+		expect(state(code).is_active).toBe(false);
+		expect(state(code).event_types).toEqual(before);
+	});
+
 	it('is repeated after a 503 (the update is idempotent)', async () => {
 		f.emulator.injectFaults({ count: 1, status: 503, operation: 'UpdateDestination' });
 		await run({ resource: 'destination', operation: 'update', destinationCode: SEEDED_DESTINATIONS.inactive, updateFields: { destinationName: 'Renamed' } });
