@@ -97,3 +97,32 @@ describe.each(cases)('rejects %s before any request', (_name, parameters, messag
 		expect(f.emulator.requests()).toHaveLength(0);
 	});
 });
+
+describe('values that must differ between the items of a run', () => {
+	const parameters: INodeParameters = {
+		...IMPORT,
+		source: 'bqTable',
+		bqTable: 'p.d.t',
+		clientReference: '={{ $json.ref }}',
+	};
+	const items = [{ ref: 'r-1' }, { ref: 'r-2' }, { ref: 'r-1' }];
+
+	it('rejects a repeated client reference before any request', async () => {
+		const result = await f.env.runWorkflow(workflowWithItems(items, parameters));
+		expect(result.nodeError('Seller Platform')?.message).toBe(
+			'The parameter "Client Reference" (clientReference) of item 2 repeats the value "r-1" of item 0: every import needs its own client_reference',
+		);
+		expect(f.emulator.requests()).toHaveLength(0);
+	});
+
+	it('with "continue on fail", fails only the repeating item', async () => {
+		const result = await f.env.runWorkflow(workflowWithItems(items, parameters, { continueOnFail: true }));
+		const out = result.outputs('Seller Platform');
+		expect(out.map((o) => o.json.client_reference ?? o.json.error)).toEqual([
+			'r-1',
+			'r-2',
+			expect.stringContaining('repeats the value "r-1" of item 0'),
+		]);
+		expect(f.emulator.requests().filter((r) => r.operation === 'CreateBarcodeImport')).toHaveLength(2);
+	});
+});

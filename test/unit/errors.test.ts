@@ -4,7 +4,9 @@ import {
 	backoffDelay,
 	describeFailure,
 	parseRetryAfter,
+	redactFailure,
 	RETRY_POLICY,
+	secretsIn,
 	toNodeApiError,
 } from '../../nodes/SellerPlatform/transport';
 import { SellerPlatformLoginError } from '../../nodes/SellerPlatform/transport/login';
@@ -76,6 +78,25 @@ describe('mapping failures to NodeApiError', () => {
 		expect(error.message).toBe('Seller Platform login failed: invalid token signature');
 		expect(error.httpCode).toBe('401');
 		expect(error.context).toMatchObject({ statusCode: 'UNAUTHENTICATED', statusId: 16 });
+	});
+});
+
+describe('secrets the request carried', () => {
+	it('are removed from the message and details the service echoes', () => {
+		const body = { credentials: { values: { 'X-Secret': 'hunter2-secret' } }, access_token: 'eyJ.token.sig' };
+		expect(secretsIn(body)).toEqual(['eyJ.token.sig', 'hunter2-secret']);
+		const failure = describeFailure(
+			httpError(400, { message: 'bad header value hunter2-secret', details: [{ token: 'eyJ.token.sig' }] }),
+		);
+		const error = toNodeApiError(node, 'UpdateDestination', redactFailure(failure, secretsIn(body)), 0);
+		expect(error.message).toBe('bad header value <redacted>');
+		expect(JSON.stringify(error.context.details)).toBe('[{"token":"<redacted>"}]');
+		expect(JSON.stringify(error)).not.toContain('hunter2-secret');
+	});
+
+	it('keep the message of a failure that is neither an answer nor a socket error', () => {
+		const failure = describeFailure(new NodeApiError(node, new Error('Credential could not be decrypted') as never));
+		expect(toNodeApiError(node, 'GetPurchaseOrder', failure, 0).message).toBe('Credential could not be decrypted');
 	});
 });
 

@@ -62,6 +62,27 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		}
 	}
 
+	if (operation.uniqueValue) {
+		const firstItemOf = new Map<string, number>();
+		for (let i = 0; i < prepared.length; i++) {
+			const item = prepared[i];
+			if (!item.ok) continue;
+			const { value, parameter, rule } = operation.uniqueValue(item.value);
+			const first = firstItemOf.get(value);
+			if (first === undefined) {
+				firstItemOf.set(value, i);
+				continue;
+			}
+			const error = new NodeOperationError(
+				this.getNode(),
+				`${parameter} of item ${i} repeats the value "${value}" of item ${first}: ${rule}`,
+				{ itemIndex: i },
+			);
+			if (!continueOnFail) throw error;
+			prepared[i] = { ok: false, error };
+		}
+	}
+
 	const concurrency = readConcurrency(this);
 	const results: INodeExecutionData[][] = new Array(items.length);
 	// The failure with the lowest item index stops the run when "continue on fail" is off.

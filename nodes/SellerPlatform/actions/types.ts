@@ -19,6 +19,8 @@ export class OutputWithBinary {
  * `prepare` reads and validates the item's parameters without touching the network (so bad input
  * never reaches the service), then `send` makes the request(s) for the prepared item.
  *
+ * `uniqueValue`, when an operation has it, names a value no two items of a run may share.
+ *
  * `executeAll`, when an operation has it, may take over the whole run instead (for example a
  * barcode import built from all input items): it returns the output items, or `undefined` to
  * fall back to item-by-item processing.
@@ -32,6 +34,8 @@ export interface ItemOperation<Prepared = unknown> {
 		itemIndex: number,
 	): Promise<IDataObject | IDataObject[] | OutputWithBinary>;
 	executeAll?(this: IExecuteFunctions): Promise<INodeExecutionData[] | undefined>;
+	/** A value that must differ between the items of a run (checked before anything is sent). */
+	uniqueValue?(prepared: Prepared): { value: string; parameter: string; rule: string };
 }
 
 export type ResourceOperations = Record<string, ItemOperation<any>>;

@@ -148,9 +148,29 @@ export async function apiRequest(
 			slot.finished();
 		}
 	}).catch((failure: RequestFailure) => {
-		throw toNodeApiError(this.getNode(), operation, failure, itemIndex);
+		throw toNodeApiError(this.getNode(), operation, redactFailure(failure, secretsIn(request.body)), itemIndex);
 	});
 	return normaliseBody(response);
+}
+
+/** Secret values a request carries in its body: an OAuth access token, destination header values. */
+export function secretsIn(body: unknown): string[] {
+	if (!body || typeof body !== 'object') return [];
+	const { access_token: accessToken, credentials } = body as IDataObject;
+	const values = ((credentials as IDataObject | undefined)?.values ?? {}) as IDataObject;
+	return [accessToken, ...Object.values(values)].filter(
+		(value): value is string => typeof value === 'string' && value.length >= 4,
+	);
+}
+
+/** Removes `secrets` from what a failure would show (the service may echo the request). */
+export function redactFailure(failure: RequestFailure, secrets: string[]): RequestFailure {
+	if (!secrets.length) return failure;
+	const redact = (text: string) => secrets.reduce((result, secret) => result.split(secret).join('<redacted>'), text);
+	const body = { ...failure.body };
+	if (body.message) body.message = redact(body.message);
+	if (body.details) body.details = JSON.parse(redact(JSON.stringify(body.details))) as unknown[];
+	return { ...failure, body };
 }
 
 /**
@@ -312,10 +332,12 @@ export function describeFailure(error: unknown): RequestFailure {
 	const code = chain.map((e) => e.code).find((c): c is string => typeof c === 'string' && /^E[A-Z_]+$/.test(c));
 	const httpCode = chain.map((e) => Number(e.httpCode)).find((c) => c >= 100 && c < 600);
 	const timedOut = chain.some((e) => /timeout/i.test(e.message ?? ''));
+	// Neither an answer nor a socket error (a failure inside n8n, for example): keep its message.
+	const innermost = chain[chain.length - 1]?.message;
 	return {
 		httpStatus: code ? undefined : httpCode,
 		code: code ?? (timedOut ? 'ETIMEDOUT' : undefined),
-		body: {},
+		body: !code && !timedOut && innermost ? { message: innermost.slice(0, 500) } : {},
 	};
 }
 

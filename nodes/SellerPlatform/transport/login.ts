@@ -175,6 +175,7 @@ export async function login(
 	if (response.statusCode !== 200) {
 		const parsed = parseErrorBody(response.body);
 		const message = (parsed.message ?? `HTTP ${response.statusCode}`).split(token).join('<jwt>');
+		if (parsed.details) parsed.details = JSON.parse(JSON.stringify(parsed.details).split(token).join('<jwt>')) as unknown[];
 		throw new SellerPlatformLoginError(`Seller Platform login failed: ${message}`, {
 			httpCode: response.statusCode,
 			statusCode: parsed.status_code,
@@ -206,14 +207,34 @@ export async function login(
  */
 const inFlight = new Map<string, Promise<IDataObject>>();
 const newestSession = new Map<string, string>();
+/** Sessions this process replaced by a newer login (bounded): known to be older than the newest. */
+const retiredSessions = new Map<string, Set<string>>();
+const MAX_RETIRED_SESSIONS = 50;
+
+function retire(identity: string, session: string | undefined) {
+	if (!session) return;
+	const retired = retiredSessions.get(identity) ?? new Set<string>();
+	retired.add(session);
+	if (retired.size > MAX_RETIRED_SESSIONS) retired.delete(retired.values().next().value as string);
+	retiredSessions.set(identity, retired);
+}
 
 /**
  * A digest of what a login depends on (base URL, key id, key, project). Stored beside the session
  * so a session obtained with other values (the user edited the credential) is not used.
  */
+const fingerprints = new WeakMap<object, { source: string; digest: string }>();
+
 export function loginFingerprint(credentials: ICredentialDataDecryptedObject): string {
-	const parts = ['baseUrl', 'keyId', 'privateKey', 'projectCode'].map((k) => String(credentials[k] ?? '').trim());
-	return createHash('sha256').update(parts.join('\u0000')).digest('hex');
+	const source = ['baseUrl', 'keyId', 'privateKey', 'projectCode']
+		.map((k) => String(credentials[k] ?? '').trim())
+		.join('\u0000');
+	// n8n hands the same credentials object to every request of a run: hash each one once.
+	const cached = fingerprints.get(credentials);
+	if (cached?.source === source) return cached.digest;
+	const digest = createHash('sha256').update(source).digest('hex');
+	fingerprints.set(credentials, { source, digest });
+	return digest;
 }
 
 export async function sharedLogin(
@@ -224,16 +245,22 @@ export async function sharedLogin(
 	const running = inFlight.get(identity);
 	if (running) return await running;
 
-	// A caller without a session, or with an older one than ours, takes ours: if it has expired
-	// too, the service answers 401 and the caller comes back with it, which logs in again below.
+	// A caller without a session, or with one this process knows to be older than its newest,
+	// takes the newest. (A session this process does not know may come from another n8n process
+	// and be fresher than ours: then a real login follows.) Should the newest have expired too,
+	// the service answers 401 and the caller comes back with it, which logs in below.
 	const used = typeof credentials.sessionCookie === 'string' ? credentials.sessionCookie : '';
 	const newest = newestSession.get(identity);
-	if (newest && used !== newest) return { sessionCookie: newest, sessionFingerprint: identity };
+	if (newest && used !== newest && (!used || retiredSessions.get(identity)?.has(used))) {
+		return { sessionCookie: newest, sessionFingerprint: identity };
+	}
 
 	const pending = login.call(this, credentials);
 	inFlight.set(identity, pending);
 	try {
 		const result = await pending;
+		retire(identity, newestSession.get(identity));
+		retire(identity, used);
 		newestSession.set(identity, String(result.sessionCookie));
 		return result;
 	} finally {

@@ -120,9 +120,11 @@ export class RateLimiterRegistry {
 		const plan = planSlices(requestsPerMinute);
 		const limit = plan.limit;
 		const windowMs = Math.ceil(plan.windowMs * SAFETY_FACTOR);
-		const key = `${scope}\u0000${operation}`;
+		// The plan is part of the key: two credentials of one project with different plans must not
+		// keep replacing each other's limiter (and so forget each other's history).
+		const key = `${scope}\u0000${operation}\u0000${limit}/${windowMs}`;
 		let limiter = this.limiters.get(key);
-		if (!limiter || limiter.limit !== limit || limiter.windowMs !== windowMs) {
+		if (!limiter) {
 			limiter = new SlidingWindowLimiter(limit, windowMs, this.clock);
 			this.limiters.set(key, limiter);
 		}

@@ -56,9 +56,12 @@ function exportStatus(record: IDataObject): string {
 		.replace(/^EXPORT_STATUS_/, '');
 }
 
-/** Final: a download link is there, or the export failed. */
+/** Statuses after which nothing changes any more: done, or failed. */
+export const FINAL_EXPORT_STATUSES = ['COMPLETE', 'COMPLETED', ...FAILED_EXPORT_STATUSES];
+
+/** Final: a download link is there, or the export is done or failed. */
 export function isExportFinal(record: IDataObject): boolean {
-	return Boolean(record.download_url) || FAILED_EXPORT_STATUSES.includes(exportStatus(record));
+	return Boolean(record.download_url) || FINAL_EXPORT_STATUSES.includes(exportStatus(record));
 }
 
 interface Prepared {

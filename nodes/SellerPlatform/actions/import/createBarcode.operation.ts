@@ -278,6 +278,11 @@ export const createBarcodeOperation: ItemOperation<ImportRequest> = {
 	async send(this: IExecuteFunctions, { body, wait }, itemIndex) {
 		return await createImport(this, body, wait, itemIndex);
 	},
+	uniqueValue: ({ body }) => ({
+		value: String(body.client_reference),
+		parameter: 'The parameter "Client Reference" (clientReference)',
+		rule: 'every import needs its own client_reference',
+	}),
 	async executeAll(this: IExecuteFunctions) {
 		if (this.getNodeParameter('source', 0, 'items') !== 'items') return undefined;
 		if (this.getNodeParameter('itemsInput', 0, 'fromInputItems') !== 'fromInputItems') return undefined;
@@ -296,7 +301,13 @@ async function createImport(
 	const result: IDataObject = count === undefined ? { ...created } : { ...created, mappings_count: count };
 	if (!wait.enabled) return result;
 	const reference = String(created.import_reference ?? created.client_reference ?? body.client_reference);
-	return { ...result, ...(await fetchImportStatus(ctx, reference, wait, itemIndex)) };
+	try {
+		return { ...result, ...(await fetchImportStatus(ctx, reference, wait, itemIndex)) };
+	} catch (error) {
+		// The import exists: failing the item would lose its reference, and repeating it would be
+		// refused (client_reference must be unique). Return it with what went wrong while waiting.
+		return { ...result, waitError: (error as Error).message };
+	}
 }
 
 /** Reads `path` (dots reach into nested objects) from an item's JSON. */
