@@ -11,6 +11,7 @@ import type { ICredentialDataDecryptedObject, INodeExecutionData, INodeParameter
 import { SellerPlatformApi } from '../../credentials/SellerPlatformApi.credentials';
 import { SellerPlatform } from '../../nodes/SellerPlatform/SellerPlatform.node';
 import { chain, createTestEnvironment, type TestEnvironment, type TestWorkflow, type WorkflowResult } from '../helpers';
+import { credentialFields } from '../emulator';
 import type { BenchEmulator } from './emulator';
 import type { Arrival } from './emulatorSummary';
 
@@ -27,14 +28,7 @@ export function benchEnvironment(
 		nodeTypes: [new SellerPlatform()],
 		credentialTypes: [new SellerPlatformApi()],
 	});
-	env.addCredential(CREDENTIAL_ID, 'sellerPlatformApi', {
-		baseUrl: emulator.baseUrl,
-		keyId: emulator.credential.key_id,
-		privateKey: emulator.credential.private_key,
-		projectCode: emulator.credential.project_code,
-		sessionCookie: '',
-		...overrides,
-	});
+	env.addCredential(CREDENTIAL_ID, 'sellerPlatformApi', credentialFields(emulator, overrides));
 	return env;
 }
 

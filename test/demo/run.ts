@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { SellerPlatformApi } from '../../credentials/SellerPlatformApi.credentials';
 import { SellerPlatform } from '../../nodes/SellerPlatform/SellerPlatform.node';
-import { SEEDED_PO, startEmulator } from '../emulator';
+import { credentialFields, SEEDED_PO, startEmulator } from '../emulator';
 import { chain, createTestEnvironment } from '../helpers';
 
 async function main() {
@@ -15,13 +15,7 @@ async function main() {
 	console.log(`Seller Platform emulator: ${emulator.baseUrl} (project ${emulator.projectCode})`);
 
 	const env = createTestEnvironment({ nodeTypes: [new SellerPlatform()], credentialTypes: [new SellerPlatformApi()] });
-	env.addCredential('demo', 'sellerPlatformApi', {
-		baseUrl: emulator.baseUrl,
-		keyId: emulator.credential.key_id,
-		privateKey: emulator.credential.private_key,
-		projectCode: emulator.credential.project_code,
-		sessionCookie: '',
-	});
+	env.addCredential('demo', 'sellerPlatformApi', credentialFields(emulator));
 	const run = async (items: IDataObject[], parameters: IDataObject) =>
 		await env.runWorkflow({
 			nodes: [

@@ -4,7 +4,7 @@
  * records every operation reads, and serves the API on loopback.
  */
 import { EmulatorServer } from './server';
-import type { Emulator, EmulatorOptions } from './types';
+import type { CredentialFile, Emulator, EmulatorOptions } from './types';
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
 	return EmulatorServer.start(options);
@@ -93,3 +93,21 @@ export {
 	type ImportSubStatus,
 } from './state/imports';
 export type { OAuthExchangeResult } from './state/oauth';
+
+/**
+ * The fields of a `sellerPlatformApi` credential that logs in to `emulator` (with no session yet),
+ * as a user would fill them from the credentials file.
+ */
+export function credentialFields(
+	emulator: { baseUrl: string; credential: CredentialFile },
+	overrides: Record<string, unknown> = {},
+): Record<string, string | number | boolean> {
+	return {
+		baseUrl: emulator.baseUrl,
+		keyId: emulator.credential.key_id,
+		privateKey: emulator.credential.private_key,
+		projectCode: emulator.credential.project_code,
+		sessionCookie: '',
+		...(overrides as Record<string, string | number | boolean>),
+	};
+}

@@ -17,7 +17,7 @@ import type { AddressInfo } from 'net';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { SellerPlatformApi } from '../../credentials/SellerPlatformApi.credentials';
-import { startEmulator, type Emulator } from '../emulator';
+import { credentialFields, startEmulator, type Emulator } from '../emulator';
 import { createTestEnvironment, type TestEnvironment } from '../helpers';
 
 /** Anything but the login: the test must not need any other endpoint. */
@@ -36,14 +36,7 @@ afterEach(async () => await emulator.close());
 
 /** Saves a credential as the user would fill it from the emulator's credentials file. */
 function saveCredential(id: string, overrides: ICredentialDataDecryptedObject = {}): void {
-	env.addCredential(id, 'sellerPlatformApi', {
-		baseUrl: emulator.baseUrl,
-		keyId: emulator.credential.key_id,
-		privateKey: emulator.credential.private_key,
-		projectCode: emulator.credential.project_code,
-		sessionCookie: '',
-		...overrides,
-	});
+	env.addCredential(id, 'sellerPlatformApi', credentialFields(emulator, overrides));
 }
 
 function otherRsaKey(): string {

@@ -4,7 +4,7 @@
  */
 import { SellerPlatformApi } from '../../credentials/SellerPlatformApi.credentials';
 import { SellerPlatform } from '../../nodes/SellerPlatform/SellerPlatform.node';
-import { startEmulator, type Emulator, type EmulatorOptions } from '../emulator';
+import { credentialFields, startEmulator, type Emulator, type EmulatorOptions } from '../emulator';
 import type { ICredentialDataDecryptedObject, INodeParameters } from 'n8n-workflow';
 
 import { chain, createTestEnvironment, type TestEnvironment, type TestNode, type TestWorkflow } from '../helpers';
@@ -26,14 +26,7 @@ export async function startFixture(
 		nodeTypes: [new SellerPlatform()],
 		credentialTypes: [new SellerPlatformApi()],
 	});
-	env.addCredential(CREDENTIAL_ID, 'sellerPlatformApi', {
-		baseUrl: emulator.baseUrl,
-		keyId: emulator.credential.key_id,
-		privateKey: emulator.credential.private_key,
-		projectCode: emulator.credential.project_code,
-		sessionCookie: '',
-		...credentialOverrides,
-	});
+	env.addCredential(CREDENTIAL_ID, 'sellerPlatformApi', credentialFields(emulator, credentialOverrides));
 	return { emulator, env, close: async () => await emulator.close() };
 }
 

@@ -13,6 +13,7 @@ import {
 	SellerPlatformTrigger,
 } from '../../nodes/SellerPlatformTrigger/SellerPlatformTrigger.node';
 import {
+	credentialFields,
 	SEEDED_DESTINATIONS,
 	startEmulator,
 	type DeliveryRecord,
@@ -53,13 +54,7 @@ beforeEach(async () => {
 		nodeTypes: [new SellerPlatform(), new SellerPlatformTrigger()],
 		credentialTypes: [new SellerPlatformApi()],
 	});
-	env.addCredential(CREDENTIAL_ID, 'sellerPlatformApi', {
-		baseUrl: emulator.baseUrl,
-		keyId: emulator.credential.key_id,
-		privateKey: emulator.credential.private_key,
-		projectCode: emulator.credential.project_code,
-		sessionCookie: '',
-	});
+	env.addCredential(CREDENTIAL_ID, 'sellerPlatformApi', credentialFields(emulator));
 });
 
 afterEach(async () => {

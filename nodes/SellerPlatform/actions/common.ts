@@ -147,17 +147,17 @@ export function readWaitSettings(ctx: IExecuteFunctions, itemIndex: number): Wai
 }
 
 /**
- * Asks for a status until `isFinal` says so or the timeout passes; returns the last status with
- * `waitTimedOut` added. `first` is a status already in hand (for example the answer to a create).
+ * Reads a status once, or, when waiting is on, until `isFinal` says so or the timeout passes;
+ * then returns the last status with `waitTimedOut` added.
  */
 export async function pollUntilFinal(
 	fetchStatus: () => Promise<IDataObject>,
 	isFinal: (status: IDataObject) => boolean,
 	settings: WaitSettings,
-	first?: IDataObject,
 ): Promise<IDataObject> {
+	if (!settings.enabled) return await fetchStatus();
 	const deadline = Date.now() + settings.timeoutMs;
-	let status = first ?? (await fetchStatus());
+	let status = await fetchStatus();
 	while (!isFinal(status)) {
 		const left = deadline - Date.now();
 		if (left <= 0) return { ...status, waitTimedOut: true };
@@ -165,4 +165,28 @@ export async function pollUntilFinal(
 		status = await fetchStatus();
 	}
 	return { ...status, waitTimedOut: false };
+}
+
+/** A status value upper-cased and without its enum prefix: `IMPORT_STATUS_COMPLETED` → `COMPLETED`. */
+export function normaliseStatus(value: unknown, prefix: string): string {
+	const status = String(value ?? '').toUpperCase();
+	return status.startsWith(prefix) ? status.slice(prefix.length) : status;
+}
+
+/**
+ * Reads the `binaryPropertyName` option (the output field a file goes into) when a file is asked
+ * for; it must not be blank.
+ */
+export function binaryFieldOption(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	options: IDataObject,
+	label: string,
+	fallback: string,
+): string {
+	const name = String(options.binaryPropertyName ?? fallback).trim();
+	if (!name) {
+		throw invalidParameter(ctx, itemIndex, `The option "${label}" (binaryPropertyName) must not be empty`);
+	}
+	return name;
 }

@@ -2,7 +2,7 @@ import { DateTime } from 'luxon';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { apiRequest } from '../../transport';
-import { concurrencyOption, invalidParameter, optionalString, optionsCollection } from '../common';
+import { binaryFieldOption, concurrencyOption, invalidParameter, optionalString, optionsCollection } from '../common';
 import { OutputWithBinary, type ItemOperation } from '../types';
 
 const show = { resource: ['apiCredential'], operation: ['create'] };
@@ -164,10 +164,10 @@ export const createOperation: ItemOperation<Prepared> = {
 
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 		const keyOutput = (options.privateKeyOutput ?? 'json') as Prepared['keyOutput'];
-		const binaryPropertyName = String(options.binaryPropertyName ?? 'privateKey').trim();
-		if (keyOutput === 'binary' && !binaryPropertyName) {
-			throw invalidParameter(this, itemIndex, 'The option "Put Key File in Field" (binaryPropertyName) must not be empty');
-		}
+		const binaryPropertyName =
+			keyOutput === 'binary'
+				? binaryFieldOption(this, itemIndex, options, 'Put Key File in Field', 'privateKey')
+				: '';
 		return { body, keyOutput, binaryPropertyName };
 	},
 	async send(this: IExecuteFunctions, { body, keyOutput, binaryPropertyName }, itemIndex) {

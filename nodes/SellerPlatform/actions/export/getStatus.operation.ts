@@ -2,8 +2,9 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { apiRequest, downloadFile } from '../../transport';
 import {
+	binaryFieldOption,
 	concurrencyOption,
-	invalidParameter,
+	normaliseStatus,
 	optionsCollection,
 	pollUntilFinal,
 	readWaitSettings,
@@ -50,18 +51,13 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-function exportStatus(record: IDataObject): string {
-	return String(record.export_status ?? '')
-		.toUpperCase()
-		.replace(/^EXPORT_STATUS_/, '');
-}
 
 /** Statuses after which nothing changes any more: done, or failed. */
 export const FINAL_EXPORT_STATUSES = ['COMPLETE', 'COMPLETED', ...FAILED_EXPORT_STATUSES];
 
 /** Final: a download link is there, or the export is done or failed. */
 export function isExportFinal(record: IDataObject): boolean {
-	return Boolean(record.download_url) || FINAL_EXPORT_STATUSES.includes(exportStatus(record));
+	return Boolean(record.download_url) || FINAL_EXPORT_STATUSES.includes(normaliseStatus(record.export_status, 'EXPORT_STATUS_'));
 }
 
 interface Prepared {
@@ -74,24 +70,20 @@ export const getStatusOperation: ItemOperation<Prepared> = {
 	description,
 	prepare(this: IExecuteFunctions, itemIndex) {
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-		const binaryPropertyName = String(options.binaryPropertyName ?? 'data').trim();
-		if (options.download === true && !binaryPropertyName) {
-			throw invalidParameter(
-				this,
-				itemIndex,
-				'The option "Put Output File in Field" (binaryPropertyName) must not be empty',
-			);
-		}
+		const download =
+			options.download === true
+				? binaryFieldOption(this, itemIndex, options, 'Put Output File in Field', 'data')
+				: undefined;
 		return {
 			exportCode: requiredString(this, 'exportCode', 'Export Code', itemIndex),
 			wait: readWaitSettings(this, itemIndex),
-			download: options.download === true ? binaryPropertyName : undefined,
+			download,
 		};
 	},
 	async send(this: IExecuteFunctions, { exportCode, wait, download }, itemIndex) {
 		const fetchStatus = async () =>
 			await apiRequest.call(this, 'GetExportStatus', { body: { export_code: exportCode }, itemIndex });
-		const record = wait.enabled ? await pollUntilFinal(fetchStatus, isExportFinal, wait) : await fetchStatus();
+		const record = await pollUntilFinal(fetchStatus, isExportFinal, wait);
 		if (!download || typeof record.download_url !== 'string' || !record.download_url) return record;
 
 		const file = await downloadFile.call(this, record.download_url, itemIndex);

@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { apiRequest } from '../../transport';
 import {
 	concurrencyOption,
+	normaliseStatus,
 	optionsCollection,
 	pollUntilFinal,
 	readWaitSettings,
@@ -18,10 +19,7 @@ export const FINAL_IMPORT_STATUSES = ['COMPLETED', 'FAILED', 'PARTIAL'];
 
 /** COMPLETED, FAILED and PARTIAL are final (with or without the IMPORT_STATUS_ prefix). */
 export function isImportFinal(record: IDataObject): boolean {
-	const status = String(record.import_status ?? '')
-		.toUpperCase()
-		.replace(/^IMPORT_STATUS_/, '');
-	return FINAL_IMPORT_STATUSES.includes(status);
+	return FINAL_IMPORT_STATUSES.includes(normaliseStatus(record.import_status, 'IMPORT_STATUS_'));
 }
 
 /** Reads an import's status, waiting for a final one when asked. */
@@ -33,7 +31,7 @@ export async function fetchImportStatus(
 ): Promise<IDataObject> {
 	const fetchStatus = async () =>
 		await apiRequest.call(ctx, 'GetImportStatus', { pathParams: { reference }, itemIndex });
-	return wait.enabled ? await pollUntilFinal(fetchStatus, isImportFinal, wait) : await fetchStatus();
+	return await pollUntilFinal(fetchStatus, isImportFinal, wait);
 }
 
 export const description: INodeProperties[] = [
