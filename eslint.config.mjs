@@ -62,7 +62,7 @@ export default [
 	},
 	{
 		// The one file that imports jose, the runtime dependency that signs the login token.
-		files: ['nodes/SellerPlatform/transport/login.ts'],
+		files: ['nodes/api/token.ts'],
 		rules: { '@n8n/community-nodes/no-restricted-imports': 'off' },
 	},
 ];

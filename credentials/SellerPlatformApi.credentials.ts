@@ -16,8 +16,8 @@ import {
 	DEFAULT_SANDBOX_ORDER_PREFIX,
 	LOGIN_PATH,
 	USER_AGENT,
-} from '../nodes/SellerPlatform/transport/constants';
-import { authenticateRequest, sharedLogin } from '../nodes/SellerPlatform/transport/login';
+} from '../nodes/api/constants';
+import { authenticateRequest, sharedLogin } from '../nodes/api/session';
 
 export class SellerPlatformApi implements ICredentialType {
 	name = 'sellerPlatformApi';

@@ -12,30 +12,18 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-import { EVENT_TYPE_PATTERN } from '../SellerPlatform/actions/destination/update.operation';
-import { apiRequest } from '../SellerPlatform/transport';
+import { EVENT_TYPE_PATTERN } from '../api/constants';
+import { apiRequest } from '../api/request';
+import { deliveries, rememberKey } from '../api/state';
 
 /** Header that carries the secret of this n8n on every delivery. */
 export const DELIVERY_HEADER = 'X-N8n-Seller-Platform-Secret';
-/** How many delivery keys are remembered to drop duplicates. */
-export const MAX_REMEMBERED_DELIVERIES = 1000;
 
 export const KNOWN_EVENTS = [
 	{ name: 'FBPI::ORDER_SYNC (New or Changed FBPI Order)', value: 'FBPI::ORDER_SYNC' },
 	{ name: 'FBPO::PO_SYNC (New or Changed Purchase Order)', value: 'FBPO::PO_SYNC' },
 	{ name: 'FBPI::ORDER_CREATED (FBPI Order Created)', value: 'FBPI::ORDER_CREATED' },
 ];
-
-/**
- * Delivery keys seen recently, per workflow and node, in this n8n process. n8n does not save
- * static data that `webhook()` changed when an execution starts, so this is the first line of
- * de-duplication; static data (saved when the node answers itself, see `webhook()`) the second.
- */
-const recentDeliveries = new Map<string, string[]>();
-
-function remember(list: string[] | undefined, key: string): string[] {
-	return [...(list ?? []).filter((k) => k !== key), key].slice(-MAX_REMEMBERED_DELIVERIES);
-}
 
 /** What an activation registered, kept in the node's static data. */
 interface Registration {
@@ -256,12 +244,13 @@ export class SellerPlatformTrigger implements INodeType {
 					? `id:${metadata.message_id}`
 					: `sha256:${createHash('sha256').update(JSON.stringify(delivery)).digest('hex')}`;
 			const scope = `${this.getWorkflow().id ?? ''}\u0000${this.getNode().id ?? this.getNode().name}`;
-			const recent = recentDeliveries.get(scope);
-			if (recent?.includes(key) || current.seen?.includes(key)) {
+			// n8n does not save static data that `webhook()` changed when an execution starts, so the
+			// process's memory of deliveries (state.ts) is the first line, static data the second.
+			if (deliveries.seen(scope, key) || current.seen?.includes(key)) {
 				return { webhookResponse: { received: true, ignored: 'duplicate delivery' } };
 			}
-			recentDeliveries.set(scope, remember(recent, key));
-			current.seen = remember(current.seen, key);
+			deliveries.remember(scope, key);
+			current.seen = rememberKey(current.seen, key);
 		}
 
 		// Answering here (rather than letting n8n answer) makes n8n save the static data changed

@@ -4,8 +4,8 @@
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 
-import { buildUrl } from '../../nodes/SellerPlatform/transport';
-import { USER_AGENT } from '../../nodes/SellerPlatform/transport/constants';
+import { buildUrl } from '../../nodes/api/url';
+import { USER_AGENT } from '../../nodes/api/constants';
 import { startBenchEmulator, type BenchEmulator } from './emulator';
 import {
 	CREDENTIAL_ID,

@@ -1,15 +1,7 @@
 import { NodeApiError, type INode } from 'n8n-workflow';
 
-import {
-	backoffDelay,
-	describeFailure,
-	parseRetryAfter,
-	redactFailure,
-	RETRY_POLICY,
-	secretsIn,
-	toNodeApiError,
-} from '../../nodes/SellerPlatform/transport';
-import { SellerPlatformLoginError } from '../../nodes/SellerPlatform/transport/login';
+import { apiError, classify, secretsIn, SellerPlatformLoginError } from '../../nodes/api/errors';
+import { backoffDelay, parseRetryAfter, RETRY_POLICY } from '../../nodes/api/policy';
 
 const node: INode = {
 	id: '1',
@@ -32,10 +24,10 @@ function httpError(status: number, data: unknown, headers: Record<string, string
 describe('mapping failures to NodeApiError', () => {
 	it('carries the service message, status_code, status_id, details and HTTP code', () => {
 		const body = { status_id: 5, status_code: 'NOT_FOUND', message: 'purchase order PO-9 not found', details: [{ field: 'po_nr' }] };
-		const failure = describeFailure(httpError(404, body));
+		const failure = classify(httpError(404, body));
 		expect(failure).toMatchObject({ httpStatus: 404, body });
 
-		const error = toNodeApiError(node, 'GetPurchaseOrder', failure, 3);
+		const error = apiError(httpError(404, body), { node, operation: 'GetPurchaseOrder', itemIndex: 3 });
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.message).toBe('purchase order PO-9 not found');
 		expect(error.httpCode).toBe('404');
@@ -47,22 +39,22 @@ describe('mapping failures to NodeApiError', () => {
 	});
 
 	it('reads Retry-After of a 429', () => {
-		const failure = describeFailure(httpError(429, { message: 'slow down' }, { 'retry-after': '2' }));
+		const failure = classify(httpError(429, { message: 'slow down' }, { 'retry-after': '2' }));
 		expect(failure.httpStatus).toBe(429);
-		expect(failure.retryAfterMs).toBe(2000);
+		expect(parseRetryAfter(failure.retryAfter)).toBe(2000);
 	});
 
 	it('falls back to the raw text of a non-JSON error body', () => {
-		const error = toNodeApiError(node, 'GetPurchaseOrder', describeFailure(httpError(502, '<h1>Bad gateway</h1>')), 0);
+		const error = apiError(httpError(502, '<h1>Bad gateway</h1>'), { node, operation: 'GetPurchaseOrder', itemIndex: 0 });
 		expect(error.message).toBe('<h1>Bad gateway</h1>');
 		expect(error.httpCode).toBe('502');
 	});
 
 	it('names a connection failure by its code', () => {
 		const reset = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
-		const failure = describeFailure(new NodeApiError(node, reset as never));
+		const failure = classify(new NodeApiError(node, reset as never));
 		expect(failure.code).toBe('ECONNRESET');
-		const error = toNodeApiError(node, 'GetPurchaseOrder', failure, 0);
+		const error = apiError(new NodeApiError(node, reset as never), { node, operation: 'GetPurchaseOrder', itemIndex: 0 });
 		// n8n replaces messages naming a well-known socket error with its own explanation.
 		expect(error.message).toMatch(/closed unexpectedly/);
 		expect(error.description).toContain('connection error ECONNRESET');
@@ -74,7 +66,7 @@ describe('mapping failures to NodeApiError', () => {
 			statusCode: 'UNAUTHENTICATED',
 			statusId: 16,
 		});
-		const error = toNodeApiError(node, 'GetPurchaseOrder', describeFailure(new NodeApiError(node, login as never)), 0);
+		const error = apiError(new NodeApiError(node, login as never), { node, operation: 'GetPurchaseOrder', itemIndex: 0 });
 		expect(error.message).toBe('Seller Platform login failed: invalid token signature');
 		expect(error.httpCode).toBe('401');
 		expect(error.context).toMatchObject({ statusCode: 'UNAUTHENTICATED', statusId: 16 });
@@ -85,18 +77,16 @@ describe('secrets the request carried', () => {
 	it('are removed from the message and details the service echoes', () => {
 		const body = { credentials: { values: { 'X-Secret': 'hunter2-secret' } }, access_token: 'eyJ.token.sig' };
 		expect(secretsIn(body)).toEqual(['eyJ.token.sig', 'hunter2-secret']);
-		const failure = describeFailure(
-			httpError(400, { message: 'bad header value hunter2-secret', details: [{ token: 'eyJ.token.sig' }] }),
-		);
-		const error = toNodeApiError(node, 'UpdateDestination', redactFailure(failure, secretsIn(body)), 0);
+		const failed = httpError(400, { message: 'bad header value hunter2-secret', details: [{ token: 'eyJ.token.sig' }] });
+		const error = apiError(failed, { node, operation: 'UpdateDestination', itemIndex: 0, secrets: secretsIn(body) });
 		expect(error.message).toBe('bad header value <redacted>');
 		expect(JSON.stringify(error.context.details)).toBe('[{"token":"<redacted>"}]');
 		expect(JSON.stringify(error)).not.toContain('hunter2-secret');
 	});
 
 	it('keep the message of a failure that is neither an answer nor a socket error', () => {
-		const failure = describeFailure(new NodeApiError(node, new Error('Credential could not be decrypted') as never));
-		expect(toNodeApiError(node, 'GetPurchaseOrder', failure, 0).message).toBe('Credential could not be decrypted');
+		const failed = new NodeApiError(node, new Error('Credential could not be decrypted') as never);
+		expect(apiError(failed, { node, operation: 'GetPurchaseOrder', itemIndex: 0 }).message).toBe('Credential could not be decrypted');
 	});
 });
 

@@ -1,12 +1,9 @@
 import { createPrivateKey, generateKeyPairSync } from 'crypto';
 import { decodeProtectedHeader, jwtVerify } from 'jose';
 
-import {
-	SellerPlatformLoginError,
-	cookieHeaderFromSetCookie,
-	parsePrivateKey,
-	signLoginToken,
-} from '../../nodes/SellerPlatform/transport/login';
+import { SellerPlatformLoginError } from '../../nodes/api/errors';
+import { cookieHeaderFromSetCookie } from '../../nodes/api/session';
+import { parsePrivateKey, signLoginToken } from '../../nodes/api/token';
 
 const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const pkcs8 = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();

@@ -3,7 +3,7 @@ import {
 	SlidingWindowLimiter,
 	planSlices,
 	type Clock,
-} from '../../nodes/SellerPlatform/transport/rateLimiter';
+} from '../../nodes/api/rateLimiter';
 
 /** A clock whose time only moves when the test says so. */
 class FakeClock implements Clock {

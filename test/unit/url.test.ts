@@ -1,6 +1,6 @@
-import { buildUrl } from '../../nodes/SellerPlatform/transport';
-import { fillPath, joinUrl, parseErrorBody } from '../../nodes/SellerPlatform/transport/url';
-import { PACKAGE_VERSION, USER_AGENT } from '../../nodes/SellerPlatform/transport/constants';
+import { PACKAGE_VERSION, USER_AGENT } from '../../nodes/api/constants';
+import { parseErrorBody } from '../../nodes/api/errors';
+import { buildUrl, fillPath, joinUrl } from '../../nodes/api/url';
 import packageJson from '../../package.json';
 
 describe('URL building', () => {

@@ -1,9 +1,10 @@
 import { DateTime } from 'luxon';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
-import { binaryFieldOption, concurrencyOption, invalidParameter, optionalString, optionsCollection } from '../common';
-import { OutputWithBinary, type ItemOperation } from '../types';
+import { apiRequest } from '../../../api/request';
+import { concurrencyOption, optionsCollection } from '../descriptions';
+import { binaryFieldOption, invalidParameter, optionalString } from '../parameters';
+import { perItem, type TaskOutput } from '../runner';
 
 const show = { resource: ['apiCredential'], operation: ['create'] };
 
@@ -103,15 +104,9 @@ function identifier(ctx: IExecuteFunctions, name: string, label: string, itemInd
 	return value;
 }
 
-interface Prepared {
-	body: IDataObject;
-	keyOutput: 'json' | 'binary' | 'none';
-	binaryPropertyName: string;
-}
+type KeyOutput = 'json' | 'binary' | 'none';
 
-export const createOperation: ItemOperation<Prepared> = {
-	description,
-	prepare(this: IExecuteFunctions, itemIndex) {
+export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
 		const userCode = identifier(this, 'userCode', 'User Code', itemIndex);
 		const channelIdentifier = identifier(this, 'channelIdentifier', 'Channel Identifier', itemIndex);
 		if (!userCode && !channelIdentifier) {
@@ -163,28 +158,37 @@ export const createOperation: ItemOperation<Prepared> = {
 		}
 
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-		const keyOutput = (options.privateKeyOutput ?? 'json') as Prepared['keyOutput'];
+		const keyOutput = (options.privateKeyOutput ?? 'json') as KeyOutput;
 		const binaryPropertyName =
 			keyOutput === 'binary'
 				? binaryFieldOption(this, itemIndex, options, 'Put Key File in Field', 'privateKey')
 				: '';
-		return { body, keyOutput, binaryPropertyName };
-	},
-	async send(this: IExecuteFunctions, { body, keyOutput, binaryPropertyName }, itemIndex) {
-		const created = await apiRequest.call(this, 'CreateCredential', { body, itemIndex });
-		if (keyOutput === 'json') return created;
+		return {
+			send: async () => {
+				const created = await apiRequest.call(this, 'CreateCredential', { body, itemIndex });
+				return await placePrivateKey(this, created, keyOutput, binaryPropertyName);
+			},
+		};
+});
 
-		const credential = { ...((created.credential ?? {}) as IDataObject) };
-		const privateKey = typeof credential.private_key === 'string' ? credential.private_key : '';
-		delete credential.private_key;
-		const json: IDataObject = { ...created, credential };
-		if (keyOutput === 'none' || !privateKey) return json;
+/** Puts the new private key where the "Private Key Output" option says. */
+async function placePrivateKey(
+	ctx: IExecuteFunctions,
+	created: IDataObject,
+	keyOutput: KeyOutput,
+	binaryPropertyName: string,
+): Promise<TaskOutput> {
+	if (keyOutput === 'json') return { json: created };
+	const credential = { ...((created.credential ?? {}) as IDataObject) };
+	const privateKey = typeof credential.private_key === 'string' ? credential.private_key : '';
+	delete credential.private_key;
+	const json: IDataObject = { ...created, credential };
+	if (keyOutput === 'none' || !privateKey) return { json };
 
-		const file = await this.helpers.prepareBinaryData(
-			Buffer.from(privateKey, 'utf8'),
-			`${String(credential.key_id ?? 'private-key')}.pem`,
-			'application/x-pem-file',
-		);
-		return new OutputWithBinary(json, { [binaryPropertyName]: file });
-	},
-};
+	const file = await ctx.helpers.prepareBinaryData(
+		Buffer.from(privateKey, 'utf8'),
+		`${String(credential.key_id ?? 'private-key')}.pem`,
+		'application/x-pem-file',
+	);
+	return { json, binary: { [binaryPropertyName]: file } };
+}

@@ -1,9 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { ResourceOperations } from '../types';
-import { createOperation } from './create.operation';
+import type { Operation } from '../runner';
+import * as create from './create.operation';
 
-export const operations: ResourceOperations = { create: createOperation };
+export const operations: Record<string, Operation> = { create };
 
 export const description: INodeProperties[] = [
 	{
@@ -23,5 +23,5 @@ export const description: INodeProperties[] = [
 		],
 		default: 'create',
 	},
-	...createOperation.description,
+	...create.description,
 ];

@@ -1,9 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { ResourceOperations } from '../types';
-import { updateOperation } from './update.operation';
+import type { Operation } from '../runner';
+import * as update from './update.operation';
 
-export const operations: ResourceOperations = { update: updateOperation };
+export const operations: Record<string, Operation> = { update };
 
 export const description: INodeProperties[] = [
 	{
@@ -23,5 +23,5 @@ export const description: INodeProperties[] = [
 		],
 		default: 'update',
 	},
-	...updateOperation.description,
+	...update.description,
 ];

@@ -1,13 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
-import { concurrencyOption, invalidParameter, optionsCollection, requiredPathParameter } from '../common';
-import type { ItemOperation } from '../types';
+import { apiRequest } from '../../../api/request';
+import { EVENT_TYPE_PATTERN } from '../../../api/constants';
+import { concurrencyOption, optionsCollection } from '../descriptions';
+import { invalidParameter, requiredPathParameter } from '../parameters';
+import { perItem } from '../runner';
 
 const show = { resource: ['destination'], operation: ['update'] };
 
-/** `NAMESPACE::EVENT_NAME`, as FBPI::ORDER_SYNC or FBPO::PO_SYNC. */
-export const EVENT_TYPE_PATTERN = /^[A-Z][A-Z0-9_]*::[A-Z][A-Z0-9_]*$/;
 /** An HTTP header name (RFC 9110 token). */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
@@ -124,14 +124,7 @@ export const description: INodeProperties[] = [
 	optionsCollection(show, [concurrencyOption]),
 ];
 
-interface Prepared {
-	destinationCode: string;
-	body: IDataObject;
-}
-
-export const updateOperation: ItemOperation<Prepared> = {
-	description,
-	prepare(this: IExecuteFunctions, itemIndex) {
+export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
 		const destinationCode = requiredPathParameter(this, 'destinationCode', 'Destination Code', itemIndex);
 		const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 		const body: IDataObject = {};
@@ -186,13 +179,13 @@ export const updateOperation: ItemOperation<Prepared> = {
 				return { event_type: eventType, is_active: entry.isActive !== false };
 			});
 		}
-		return { destinationCode, body };
-	},
-	async send(this: IExecuteFunctions, { destinationCode, body }, itemIndex) {
-		return await apiRequest.call(this, 'UpdateDestination', {
-			pathParams: { destination_code: destinationCode },
-			body,
-			itemIndex,
-		});
-	},
-};
+		return {
+			send: async () => ({
+				json: await apiRequest.call(this, 'UpdateDestination', {
+					pathParams: { destination_code: destinationCode },
+					body,
+					itemIndex,
+				}),
+			}),
+		};
+});

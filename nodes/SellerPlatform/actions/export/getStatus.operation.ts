@@ -1,18 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { apiRequest, downloadFile } from '../../transport';
-import {
-	binaryFieldOption,
-	concurrencyOption,
-	normaliseStatus,
-	optionsCollection,
-	pollUntilFinal,
-	readWaitSettings,
-	requiredString,
-	waitOptions,
-	type WaitSettings,
-} from '../common';
-import { OutputWithBinary, type ItemOperation } from '../types';
+import { downloadFile } from '../../../api/download';
+import { apiRequest } from '../../../api/request';
+import { concurrencyOption, optionsCollection, waitOptions } from '../descriptions';
+import { binaryFieldOption, requiredString } from '../parameters';
+import { perItem } from '../runner';
+import { normaliseStatus, pollUntilFinal, readWaitSettings } from '../wait';
 
 const show = { resource: ['export'], operation: ['getStatus'] };
 
@@ -60,38 +53,28 @@ export function isExportFinal(record: IDataObject): boolean {
 	return Boolean(record.download_url) || FINAL_EXPORT_STATUSES.includes(normaliseStatus(record.export_status, 'EXPORT_STATUS_'));
 }
 
-interface Prepared {
-	exportCode: string;
-	wait: WaitSettings;
-	download?: string;
-}
-
-export const getStatusOperation: ItemOperation<Prepared> = {
-	description,
-	prepare(this: IExecuteFunctions, itemIndex) {
+export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 		const download =
 			options.download === true
 				? binaryFieldOption(this, itemIndex, options, 'Put Output File in Field', 'data')
 				: undefined;
+		const exportCode = requiredString(this, 'exportCode', 'Export Code', itemIndex);
+		const wait = readWaitSettings(this, itemIndex);
 		return {
-			exportCode: requiredString(this, 'exportCode', 'Export Code', itemIndex),
-			wait: readWaitSettings(this, itemIndex),
-			download,
-		};
-	},
-	async send(this: IExecuteFunctions, { exportCode, wait, download }, itemIndex) {
-		const fetchStatus = async () =>
-			await apiRequest.call(this, 'GetExportStatus', { body: { export_code: exportCode }, itemIndex });
-		const record = await pollUntilFinal(fetchStatus, isExportFinal, wait);
-		if (!download || typeof record.download_url !== 'string' || !record.download_url) return record;
+			send: async () => {
+				const fetchStatus = async () =>
+					await apiRequest.call(this, 'GetExportStatus', { body: { export_code: exportCode }, itemIndex });
+				const record = await pollUntilFinal(fetchStatus, isExportFinal, wait);
+				if (!download || typeof record.download_url !== 'string' || !record.download_url) return { json: record };
 
-		const file = await downloadFile.call(this, record.download_url, itemIndex);
-		const binary = await this.helpers.prepareBinaryData(
-			file.data,
-			file.fileName ?? `${exportCode}.csv`,
-			file.mimeType,
-		);
-		return new OutputWithBinary(record, { [download]: binary });
-	},
-};
+				const file = await downloadFile.call(this, record.download_url, itemIndex);
+				const binary = await this.helpers.prepareBinaryData(
+					file.data,
+					file.fileName ?? `${exportCode}.csv`,
+					file.mimeType,
+				);
+				return { json: record, binary: { [download]: binary } };
+			},
+		};
+});

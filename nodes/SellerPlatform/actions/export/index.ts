@@ -1,9 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { ResourceOperations } from '../types';
-import { getStatusOperation } from './getStatus.operation';
+import type { Operation } from '../runner';
+import * as getStatus from './getStatus.operation';
 
-export const operations: ResourceOperations = { getStatus: getStatusOperation };
+export const operations: Record<string, Operation> = { getStatus };
 
 export const description: INodeProperties[] = [
 	{
@@ -23,5 +23,5 @@ export const description: INodeProperties[] = [
 		],
 		default: 'getStatus',
 	},
-	...getStatusOperation.description,
+	...getStatus.description,
 ];

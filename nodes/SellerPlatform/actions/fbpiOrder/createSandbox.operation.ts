@@ -1,9 +1,10 @@
 import { randomBytes } from 'crypto';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
-import { concurrencyOption, invalidParameter, optionalString, optionsCollection, requiredString } from '../common';
-import type { ItemOperation } from '../types';
+import { apiRequest } from '../../../api/request';
+import { concurrencyOption, optionsCollection } from '../descriptions';
+import { invalidParameter, optionalString, requiredString } from '../parameters';
+import { perItem } from '../runner';
 
 const show = { resource: ['fbpiOrder'], operation: ['createSandbox'] };
 
@@ -92,14 +93,7 @@ export const description: INodeProperties[] = [
 	optionsCollection(show, [concurrencyOption]),
 ];
 
-export interface SandboxRequest {
-	body: IDataObject;
-	idempotencyKey: string;
-}
-
-export const createSandboxOperation: ItemOperation<SandboxRequest> = {
-	description,
-	prepare(this: IExecuteFunctions, itemIndex) {
+export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
 		const warehouseCode = requiredString(this, 'warehouseCode', 'Warehouse Code', itemIndex);
 		const raw = this.getNodeParameter('items.item', itemIndex, []) as IDataObject[];
 		if (!Array.isArray(raw) || raw.length === 0) {
@@ -145,10 +139,10 @@ export const createSandboxOperation: ItemOperation<SandboxRequest> = {
 			}
 			body.country_code = countryCode;
 		}
-		return { body, idempotencyKey };
-	},
-	async send(this: IExecuteFunctions, { body, idempotencyKey }, itemIndex) {
-		const created = await apiRequest.call(this, 'CreateSandboxOrder', { body, itemIndex });
-		return { ...created, idempotency_key: idempotencyKey };
-	},
-};
+		return {
+			send: async () => {
+				const created = await apiRequest.call(this, 'CreateSandboxOrder', { body, itemIndex });
+				return { json: { ...created, idempotency_key: idempotencyKey } };
+			},
+		};
+});

@@ -1,8 +1,9 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
-import { concurrencyOption, optionsCollection, requiredPathParameter } from '../common';
-import type { ItemOperation } from '../types';
+import { apiRequest } from '../../../api/request';
+import { concurrencyOption, optionsCollection } from '../descriptions';
+import { requiredPathParameter } from '../parameters';
+import { perItem } from '../runner';
 
 const show = { resource: ['fbpiOrder'], operation: ['getCustomerData'] };
 
@@ -21,16 +22,15 @@ export const description: INodeProperties[] = [
 	optionsCollection(show, [concurrencyOption]),
 ];
 
-export const getCustomerDataOperation: ItemOperation<string> = {
-	description,
-	prepare(this: IExecuteFunctions, itemIndex) {
-		return requiredPathParameter(this, 'fbpiOrderNr', 'FBPI Order Number', itemIndex);
-	},
-	async send(this: IExecuteFunctions, fbpiOrderNr, itemIndex) {
-		const customer = await apiRequest.call(this, 'GetFbpiOrderCustomerData', {
-			pathParams: { fbpi_order_nr: fbpiOrderNr },
-			itemIndex,
-		});
-		return { fbpi_order_nr: fbpiOrderNr, ...customer };
-	},
-};
+export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
+	const fbpiOrderNr = requiredPathParameter(this, 'fbpiOrderNr', 'FBPI Order Number', itemIndex);
+	return {
+		send: async () => {
+			const customer = await apiRequest.call(this, 'GetFbpiOrderCustomerData', {
+				pathParams: { fbpi_order_nr: fbpiOrderNr },
+				itemIndex,
+			});
+			return { json: { fbpi_order_nr: fbpiOrderNr, ...customer } };
+		},
+	};
+});

@@ -1,10 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { ResourceOperations } from '../types';
-import { createSandboxOperation } from './createSandbox.operation';
-import { getCustomerDataOperation } from './getCustomerData.operation';
+import type { Operation } from '../runner';
+import * as createSandbox from './createSandbox.operation';
+import * as getCustomerData from './getCustomerData.operation';
 
-export const operations: ResourceOperations = { createSandbox: createSandboxOperation, getCustomerData: getCustomerDataOperation };
+export const operations: Record<string, Operation> = { createSandbox, getCustomerData };
 
 export const description: INodeProperties[] = [
 	{
@@ -30,6 +30,6 @@ export const description: INodeProperties[] = [
 		],
 		default: 'getCustomerData',
 	},
-	...getCustomerDataOperation.description,
-	...createSandboxOperation.description,
+	...getCustomerData.description,
+	...createSandbox.description,
 ];

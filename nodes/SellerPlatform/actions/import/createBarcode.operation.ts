@@ -1,17 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
-import {
-	concurrencyOption,
-	invalidParameter,
-	optionsCollection,
-	readWaitSettings,
-	requiredString,
-	waitOptions,
-	type WaitSettings,
-} from '../common';
-import { asNodeError, errorItem } from '../execution';
-import type { ItemOperation } from '../types';
+import { apiRequest } from '../../../api/request';
+import { concurrencyOption, optionsCollection, waitOptions } from '../descriptions';
+import { invalidParameter, requiredString } from '../parameters';
+import { perItem, refuse, type Planned, type Task } from '../runner';
+import { readWaitSettings, type WaitSettings } from '../wait';
 import { fetchImportStatus } from './getStatus.operation';
 
 const show = { resource: ['import'], operation: ['createBarcode'] };
@@ -168,11 +161,6 @@ export const description: INodeProperties[] = [
 	optionsCollection(show, [concurrencyOption, ...waitOptions]),
 ];
 
-interface ImportRequest {
-	body: IDataObject;
-	wait: WaitSettings;
-}
-
 function readConfig(ctx: IExecuteFunctions, itemIndex: number): IDataObject | undefined {
 	const config = ctx.getNodeParameter('config', itemIndex, {}) as IDataObject;
 	const result: IDataObject = {};
@@ -244,51 +232,54 @@ function mappingsDefinedBelow(ctx: IExecuteFunctions, itemIndex: number): IDataO
 	});
 }
 
-export const createBarcodeOperation: ItemOperation<ImportRequest> = {
-	description,
-	prepare(this: IExecuteFunctions, itemIndex) {
-		const source = this.getNodeParameter('source', itemIndex, 'items') as string;
-		const body: IDataObject = {};
-		if (source === 'items') {
-			body.items = { data: mappingsDefinedBelow(this, itemIndex) };
-		} else if (source === 'fileUrl') {
-			const fileUrl = requiredString(this, 'fileUrl', 'File URL', itemIndex);
-			if (!isImportFileUrl(fileUrl)) {
-				throw invalidParameter(
-					this,
-					itemIndex,
-					'The parameter "File URL" (fileUrl) must be an http(s) address or a cloud storage path (gs://bucket/file, s3://bucket/file)',
-				);
-			}
-			body.file_url = fileUrl;
-		} else if (source === 'bqTable') {
-			body.bq_table = requiredString(this, 'bqTable', 'Data Warehouse Table', itemIndex);
-		} else {
+/** Every import needs its own client_reference: checked across the run before sending. */
+const uniqueReference = (body: IDataObject): Task['unique'] => ({
+	value: String(body.client_reference),
+	parameter: 'The parameter "Client Reference" (clientReference)',
+	rule: 'every import needs its own client_reference',
+});
+
+/** One import per input item, from the mappings, file or table it names. */
+const importPerItem = perItem(function (this: IExecuteFunctions, itemIndex) {
+	const source = this.getNodeParameter('source', itemIndex, 'items') as string;
+	const body: IDataObject = {};
+	if (source === 'items') {
+		body.items = { data: mappingsDefinedBelow(this, itemIndex) };
+	} else if (source === 'fileUrl') {
+		const fileUrl = requiredString(this, 'fileUrl', 'File URL', itemIndex);
+		if (!isImportFileUrl(fileUrl)) {
 			throw invalidParameter(
 				this,
 				itemIndex,
-				`The parameter "Source" (source) must be one of items, fileUrl, bqTable: an import needs exactly one source, got "${source}"`,
+				'The parameter "File URL" (fileUrl) must be an http(s) address or a cloud storage path (gs://bucket/file, s3://bucket/file)',
 			);
 		}
-		body.client_reference = readClientReference(this, itemIndex);
-		const config = readConfig(this, itemIndex);
-		if (config) body.config = config;
-		return { body, wait: readWaitSettings(this, itemIndex) };
-	},
-	async send(this: IExecuteFunctions, { body, wait }, itemIndex) {
-		return await createImport(this, body, wait, itemIndex);
-	},
-	uniqueValue: ({ body }) => ({
-		value: String(body.client_reference),
-		parameter: 'The parameter "Client Reference" (clientReference)',
-		rule: 'every import needs its own client_reference',
-	}),
-	async executeAll(this: IExecuteFunctions) {
-		if (this.getNodeParameter('source', 0, 'items') !== 'items') return undefined;
-		if (this.getNodeParameter('itemsInput', 0, 'fromInputItems') !== 'fromInputItems') return undefined;
-		return await importFromInputItems(this);
-	},
-};
+		body.file_url = fileUrl;
+	} else if (source === 'bqTable') {
+		body.bq_table = requiredString(this, 'bqTable', 'Data Warehouse Table', itemIndex);
+	} else {
+		throw invalidParameter(
+			this,
+			itemIndex,
+			`The parameter "Source" (source) must be one of items, fileUrl, bqTable: an import needs exactly one source, got "${source}"`,
+		);
+	}
+	body.client_reference = readClientReference(this, itemIndex);
+	const config = readConfig(this, itemIndex);
+	if (config) body.config = config;
+	const wait = readWaitSettings(this, itemIndex);
+	return {
+		unique: uniqueReference(body),
+		send: async () => ({ json: await createImport(this, body, wait, itemIndex) }),
+	};
+});
+
+export async function execute(this: IExecuteFunctions, itemCount: number): Promise<Planned[]> {
+	const fromInputItems =
+		this.getNodeParameter('source', 0, 'items') === 'items' &&
+		this.getNodeParameter('itemsInput', 0, 'fromInputItems') === 'fromInputItems';
+	return fromInputItems ? importFromInputItems(this, itemCount) : await importPerItem.call(this, itemCount);
+}
 
 async function createImport(
 	ctx: IExecuteFunctions,
@@ -330,59 +321,48 @@ function fieldText(value: unknown): string {
 
 /**
  * All input items become mappings of one import, or of several when there are more than
- * 10,000: one output item per import, paired with the items it carries.
+ * 10,000: one task per import, paired with the items it carries, sent one after the other.
  */
-async function importFromInputItems(ctx: IExecuteFunctions): Promise<INodeExecutionData[]> {
+function importFromInputItems(ctx: IExecuteFunctions, itemCount: number): Planned[] {
 	const items = ctx.getInputData();
-	const continueOnFail = ctx.continueOnFail();
 	const skuField = requiredString(ctx, 'partnerSkuField', 'Partner SKU Field', 0);
 	const barcodeField = requiredString(ctx, 'barcodeField', 'Barcode Field', 0);
 
-	const outputs: Array<{ first: number; item: INodeExecutionData }> = [];
+	const planned: Planned[] = [];
 	const mappings: IDataObject[] = [];
 	const sources: number[] = [];
-	for (let i = 0; i < items.length; i++) {
+	for (let i = 0; i < itemCount; i++) {
 		const partnerSku = fieldText(readField(items[i].json, skuField));
 		const barcode = fieldText(readField(items[i].json, barcodeField));
 		const missing = !partnerSku ? `"${skuField}" (Partner SKU Field)` : !barcode ? `"${barcodeField}" (Barcode Field)` : '';
 		if (missing) {
-			const error = invalidParameter(
-				ctx,
-				i,
-				`Input item ${i} has no value in the field ${missing}: every mapping needs partner_sku and barcode`,
-			);
-			if (!continueOnFail) throw error;
-			outputs.push({ first: i, item: errorItem(error, i) });
+			const message = `Input item ${i} has no value in the field ${missing}: every mapping needs partner_sku and barcode`;
+			planned.push(refuse(ctx, invalidParameter(ctx, i, message), i));
 			continue;
 		}
 		mappings.push({ partner_sku: partnerSku, barcode });
 		sources.push(i);
 	}
+	if (!mappings.length) return planned;
 
-	if (mappings.length) {
-		const chunks = Math.ceil(mappings.length / MAX_MAPPINGS_PER_IMPORT);
-		const suffixLength = chunks > 1 ? String(chunks).length + 1 : 0;
-		const reference = readClientReference(ctx, 0, suffixLength);
-		const config = readConfig(ctx, 0);
-		const wait = readWaitSettings(ctx, 0);
-		for (let chunk = 0; chunk < chunks; chunk++) {
-			const from = chunk * MAX_MAPPINGS_PER_IMPORT;
-			const to = Math.min(from + MAX_MAPPINGS_PER_IMPORT, mappings.length);
-			const body: IDataObject = {
-				items: { data: mappings.slice(from, to) },
-				client_reference: chunks > 1 ? `${reference}-${chunk + 1}` : reference,
-			};
-			if (config) body.config = config;
-			const pairedItem = sources.slice(from, to).map((item) => ({ item }));
-			try {
-				const json = await createImport(ctx, body, wait, sources[from]);
-				outputs.push({ first: sources[from], item: { json, pairedItem } });
-			} catch (error) {
-				const nodeError = asNodeError(ctx, error, sources[from]);
-				if (!continueOnFail) throw nodeError;
-				outputs.push({ first: sources[from], item: { ...errorItem(nodeError, sources[from]), pairedItem } });
-			}
-		}
+	const chunks = Math.ceil(mappings.length / MAX_MAPPINGS_PER_IMPORT);
+	const suffixLength = chunks > 1 ? String(chunks).length + 1 : 0;
+	const reference = readClientReference(ctx, 0, suffixLength);
+	const config = readConfig(ctx, 0);
+	const wait = readWaitSettings(ctx, 0);
+	for (let chunk = 0; chunk < chunks; chunk++) {
+		const from = chunk * MAX_MAPPINGS_PER_IMPORT;
+		const to = Math.min(from + MAX_MAPPINGS_PER_IMPORT, mappings.length);
+		const body: IDataObject = {
+			items: { data: mappings.slice(from, to) },
+			client_reference: chunks > 1 ? `${reference}-${chunk + 1}` : reference,
+		};
+		if (config) body.config = config;
+		planned.push({
+			items: sources.slice(from, to),
+			sequential: true,
+			send: async () => ({ json: await createImport(ctx, body, wait, sources[from]) }),
+		});
 	}
-	return outputs.sort((a, b) => a.first - b.first).map((output) => output.item);
+	return planned;
 }

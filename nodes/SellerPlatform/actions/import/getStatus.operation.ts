@@ -1,17 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
-import {
-	concurrencyOption,
-	normaliseStatus,
-	optionsCollection,
-	pollUntilFinal,
-	readWaitSettings,
-	requiredPathParameter,
-	waitOptions,
-	type WaitSettings,
-} from '../common';
-import type { ItemOperation } from '../types';
+import { apiRequest } from '../../../api/request';
+import { concurrencyOption, optionsCollection, waitOptions } from '../descriptions';
+import { requiredPathParameter } from '../parameters';
+import { perItem } from '../runner';
+import { normaliseStatus, pollUntilFinal, readWaitSettings, type WaitSettings } from '../wait';
 
 const show = { resource: ['import'], operation: ['getStatus'] };
 
@@ -47,15 +40,8 @@ export const description: INodeProperties[] = [
 	optionsCollection(show, [concurrencyOption, ...waitOptions]),
 ];
 
-export const getStatusOperation: ItemOperation<{ reference: string; wait: WaitSettings }> = {
-	description,
-	prepare(this: IExecuteFunctions, itemIndex) {
-		return {
-			reference: requiredPathParameter(this, 'reference', 'Reference', itemIndex),
-			wait: readWaitSettings(this, itemIndex),
-		};
-	},
-	async send(this: IExecuteFunctions, { reference, wait }, itemIndex) {
-		return await fetchImportStatus(this, reference, wait, itemIndex);
-	},
-};
+export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
+	const reference = requiredPathParameter(this, 'reference', 'Reference', itemIndex);
+	const wait = readWaitSettings(this, itemIndex);
+	return { send: async () => ({ json: await fetchImportStatus(this, reference, wait, itemIndex) }) };
+});

@@ -1,10 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { ResourceOperations } from '../types';
-import { createBarcodeOperation } from './createBarcode.operation';
-import { getStatusOperation } from './getStatus.operation';
+import type { Operation } from '../runner';
+import * as createBarcode from './createBarcode.operation';
+import * as getStatus from './getStatus.operation';
 
-export const operations: ResourceOperations = { createBarcode: createBarcodeOperation, getStatus: getStatusOperation };
+export const operations: Record<string, Operation> = { createBarcode, getStatus };
 
 export const description: INodeProperties[] = [
 	{
@@ -29,6 +29,6 @@ export const description: INodeProperties[] = [
 		],
 		default: 'createBarcode',
 	},
-	...createBarcodeOperation.description,
-	...getStatusOperation.description,
+	...createBarcode.description,
+	...getStatus.description,
 ];

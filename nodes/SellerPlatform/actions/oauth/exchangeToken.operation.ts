@@ -1,8 +1,9 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
-import { concurrencyOption, optionsCollection, requiredString } from '../common';
-import type { ItemOperation } from '../types';
+import { apiRequest } from '../../../api/request';
+import { concurrencyOption, optionsCollection } from '../descriptions';
+import { requiredString } from '../parameters';
+import { perItem } from '../runner';
 
 const show = { resource: ['oauth'], operation: ['exchangeToken'] };
 
@@ -21,12 +22,11 @@ export const description: INodeProperties[] = [
 	optionsCollection(show, [concurrencyOption]),
 ];
 
-export const exchangeTokenOperation: ItemOperation<string> = {
-	description,
-	prepare(this: IExecuteFunctions, itemIndex) {
-		return requiredString(this, 'accessToken', 'Access Token', itemIndex);
-	},
-	async send(this: IExecuteFunctions, accessToken, itemIndex) {
-		return await apiRequest.call(this, 'ExchangeToken', { body: { access_token: accessToken }, itemIndex });
-	},
-};
+export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
+	const accessToken = requiredString(this, 'accessToken', 'Access Token', itemIndex);
+	return {
+		send: async () => ({
+			json: await apiRequest.call(this, 'ExchangeToken', { body: { access_token: accessToken }, itemIndex }),
+		}),
+	};
+});

@@ -1,9 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { ResourceOperations } from '../types';
-import { exchangeTokenOperation } from './exchangeToken.operation';
+import type { Operation } from '../runner';
+import * as exchangeToken from './exchangeToken.operation';
 
-export const operations: ResourceOperations = { exchangeToken: exchangeTokenOperation };
+export const operations: Record<string, Operation> = { exchangeToken };
 
 export const description: INodeProperties[] = [
 	{
@@ -23,5 +23,5 @@ export const description: INodeProperties[] = [
 		],
 		default: 'exchangeToken',
 	},
-	...exchangeTokenOperation.description,
+	...exchangeToken.description,
 ];

@@ -1,9 +1,10 @@
 import { DateTime } from 'luxon';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
-import { concurrencyOption, optionsCollection, requiredPathParameter } from '../common';
-import type { ItemOperation } from '../types';
+import { apiRequest } from '../../../api/request';
+import { concurrencyOption, optionsCollection } from '../descriptions';
+import { requiredPathParameter } from '../parameters';
+import { perItem } from '../runner';
 
 const show = { resource: ['purchaseOrder'], operation: ['get'] };
 
@@ -30,16 +31,12 @@ export function releaseDateToIso(date: unknown): string | null {
 	return parsed.isValid ? parsed.toISODate() : null;
 }
 
-export const getOperation: ItemOperation<string> = {
-	description,
-	prepare(this: IExecuteFunctions, itemIndex) {
-		return requiredPathParameter(this, 'poNr', 'PO Number', itemIndex);
-	},
-	async send(this: IExecuteFunctions, poNr, itemIndex) {
-		const record = await apiRequest.call(this, 'GetPurchaseOrder', {
-			pathParams: { po_nr: poNr },
-			itemIndex,
-		});
-		return { ...record, po_release_date_iso: releaseDateToIso(record.po_release_date) } as IDataObject;
-	},
-};
+export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
+	const poNr = requiredPathParameter(this, 'poNr', 'PO Number', itemIndex);
+	return {
+		send: async () => {
+			const record = await apiRequest.call(this, 'GetPurchaseOrder', { pathParams: { po_nr: poNr }, itemIndex });
+			return { json: { ...record, po_release_date_iso: releaseDateToIso(record.po_release_date) } as IDataObject };
+		},
+	};
+});

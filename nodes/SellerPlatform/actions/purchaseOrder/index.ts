@@ -1,9 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { ResourceOperations } from '../types';
-import { getOperation } from './get.operation';
+import type { Operation } from '../runner';
+import * as get from './get.operation';
 
-export const operations: ResourceOperations = { get: getOperation };
+export const operations: Record<string, Operation> = { get };
 
 export const description: INodeProperties[] = [
 	{
@@ -22,5 +22,5 @@ export const description: INodeProperties[] = [
 		],
 		default: 'get',
 	},
-	...getOperation.description,
+	...get.description,
 ];

@@ -1,9 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { ResourceOperations } from '../types';
-import { loginOperation } from './login.operation';
+import type { Operation } from '../runner';
+import * as login from './login.operation';
 
-export const operations: ResourceOperations = { login: loginOperation };
+export const operations: Record<string, Operation> = { login };
 
 export const description: INodeProperties[] = [
 	{
@@ -22,5 +22,5 @@ export const description: INodeProperties[] = [
 		],
 		default: 'login',
 	},
-	...loginOperation.description,
+	...login.description,
 ];

@@ -1,8 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE, describeFailure, toNodeApiError } from '../../transport';
-import { login } from '../../transport/login';
-import type { ItemOperation } from '../types';
+import { CREDENTIAL_TYPE } from '../../../api/constants';
+import { apiError } from '../../../api/errors';
+import { login } from '../../../api/session';
+import { perRun } from '../../../api/state';
+import { perItem } from '../runner';
 
 export const description: INodeProperties[] = [
 	{
@@ -16,17 +18,16 @@ export const description: INodeProperties[] = [
 ];
 
 /** One login per node run, shared by its items: the result says who is logged in, never how. */
-const loginsPerRun = new WeakMap<object, Promise<IDataObject>>();
+export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
+	return { send: async () => ({ json: await loginOnce(this, itemIndex) }) };
+});
 
-export const loginOperation: ItemOperation<void> = {
-	description,
-	prepare() {},
-	async send(this: IExecuteFunctions, _prepared, itemIndex) {
-		let pending = loginsPerRun.get(this);
+async function loginOnce(ctx: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+		let pending = perRun.loginResults.get(ctx);
 		if (!pending) {
 			pending = (async () => {
-				const credentials = await this.getCredentials(CREDENTIAL_TYPE, itemIndex);
-				const { sessionCookie } = await login.call({ helpers: { httpRequest: this.helpers.httpRequest } }, credentials);
+				const credentials = await ctx.getCredentials(CREDENTIAL_TYPE, itemIndex);
+				const { sessionCookie } = await login.call({ helpers: { httpRequest: ctx.helpers.httpRequest } }, credentials);
 				const cookieNames = String(sessionCookie)
 					.split(';')
 					.map((pair) => pair.trim().split('=')[0])
@@ -40,12 +41,11 @@ export const loginOperation: ItemOperation<void> = {
 					loggedInAt: new Date().toISOString(),
 				};
 			})();
-			loginsPerRun.set(this, pending);
+			perRun.loginResults.set(ctx, pending);
 		}
 		try {
 			return { ...(await pending) };
 		} catch (error) {
-			throw toNodeApiError(this.getNode(), 'Login', describeFailure(error), itemIndex);
+			throw apiError(error, { node: ctx.getNode(), operation: 'Login', itemIndex });
 		}
-	},
-};
+}

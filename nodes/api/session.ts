@@ -1,13 +1,13 @@
 /**
- * The Seller Platform login: an RS256 JWT signed with the credential's private key, posted to
- * the login endpoint; the session lives in the cookies the 200 answer sets.
+ * The Seller Platform session: the login (a signed token posted to the login endpoint; the session
+ * lives in the cookies the 200 answer sets), logins shared between concurrent callers, and the
+ * cookie put on every request.
  *
  * Used by the credential's `preAuthentication`, so n8n runs it when the stored session is empty,
  * when a request answers 401, and when the user presses "Test". Nothing here ever puts the private
- * key, the JWT or a cookie into an error message.
+ * key, the token or a cookie into an error message.
  */
-import { createHash, createPrivateKey, randomUUID, type KeyObject } from 'crypto';
-import { SignJWT } from 'jose';
+import { createHash } from 'crypto';
 import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
@@ -16,97 +16,10 @@ import type {
 } from 'n8n-workflow';
 
 import { LOGIN_PATH, USER_AGENT } from './constants';
-import { joinUrl, parseErrorBody } from './url';
-
-/**
- * A failed login, carrying the service's answer but no secret. Its fields are deliberately not
- * named `httpCode`, `statusCode` or `status`: n8n wraps errors of `preAuthentication` in a
- * NodeApiError, which would then replace the service's message with a generic one.
- */
-export class SellerPlatformLoginError extends Error {
-	readonly httpStatus?: number;
-	readonly serviceStatusCode?: string;
-	readonly serviceStatusId?: number;
-	readonly serviceDetails?: unknown[];
-	readonly description: string;
-
-	constructor(
-		message: string,
-		info: {
-			httpCode?: number;
-			statusCode?: string;
-			statusId?: number;
-			details?: unknown[];
-			description?: string;
-		} = {},
-	) {
-		super(message);
-		this.name = 'SellerPlatformLoginError';
-		this.httpStatus = info.httpCode;
-		this.serviceStatusCode = info.statusCode;
-		this.serviceStatusId = info.statusId;
-		this.serviceDetails = info.details;
-		this.description =
-			info.description ??
-			'Check the Key ID, Private Key and Project Code of the Seller Platform API credential.';
-	}
-}
-
-const PEM_HINT =
-	'paste the whole PEM block, including the "-----BEGIN PRIVATE KEY-----" (PKCS#8) or "-----BEGIN RSA PRIVATE KEY-----" (PKCS#1) line';
-
-/**
- * Reads the credential's private key. Accepts PKCS#8 and PKCS#1 PEM, keys pasted with literal
- * `\n` sequences (as they appear inside the credentials JSON file), surrounding quotes and
- * Windows line ends. Throws a message that names the field and never echoes the key.
- */
-export function parsePrivateKey(raw: unknown): KeyObject {
-	if (typeof raw !== 'string' || raw.trim() === '') {
-		throw new SellerPlatformLoginError('The "Private Key" field of the credential is empty', {
-			description: `Copy private_key from the credentials file the seller portal gave you: ${PEM_HINT}.`,
-		});
-	}
-	let pem = raw.trim();
-	if (/^["'].*["']$/s.test(pem)) pem = pem.slice(1, -1);
-	pem = pem.replace(/\\r/g, '').replace(/\\n/g, '\n').replace(/\r\n?/g, '\n').trim();
-
-	const key = tryCreatePrivateKey(pem);
-	if (!key) {
-		throw new SellerPlatformLoginError(
-			'The "Private Key" field of the credential is not a valid PEM private key',
-			{ description: `The key could not be read: ${PEM_HINT}.` },
-		);
-	}
-	if (key.asymmetricKeyType !== 'rsa') {
-		throw new SellerPlatformLoginError(
-			`The "Private Key" field of the credential holds a ${key.asymmetricKeyType ?? 'non-RSA'} key, but the login needs an RSA key`,
-			{ description: `The service signs logins with RS256: ${PEM_HINT}.` },
-		);
-	}
-	return key;
-}
-
-function tryCreatePrivateKey(pem: string): KeyObject | undefined {
-	try {
-		return createPrivateKey({ key: pem, format: 'pem' });
-	} catch {
-		// Deliberately dropped: OpenSSL's message says nothing useful and must not echo the key.
-		return undefined;
-	}
-}
-
-/** Builds the login JWT exactly as the spec says: header alg/typ, claims sub, iat, jti. */
-export async function signLoginToken(
-	keyId: string,
-	privateKey: KeyObject,
-	nowMs: number = Date.now(),
-): Promise<string> {
-	return await new SignJWT({ jti: randomUUID() })
-		.setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
-		.setSubject(keyId)
-		.setIssuedAt(Math.floor(nowMs / 1000))
-		.sign(privateKey);
-}
+import { parseErrorBody, redact, redactValue, SellerPlatformLoginError } from './errors';
+import { fingerprints, retireSession, sessions } from './state';
+import { loginBody, requireField } from './token';
+import { joinUrl } from './url';
 
 /** `name=value` of every cookie a response sets, joined for a `Cookie` header. */
 export function cookieHeaderFromSetCookie(setCookie: unknown): string {
@@ -119,14 +32,6 @@ export function cookieHeaderFromSetCookie(setCookie: unknown): string {
 		pairs.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
 	}
 	return [...pairs].map(([name, value]) => `${name}=${value}`).join('; ');
-}
-
-function requireField(credentials: ICredentialDataDecryptedObject, field: string, label: string) {
-	const value = credentials[field];
-	if (typeof value !== 'string' || value.trim() === '') {
-		throw new SellerPlatformLoginError(`The "${label}" field of the credential is empty`);
-	}
-	return value.trim();
 }
 
 type LoginResponse = { statusCode: number; headers: IDataObject; body: unknown } | { networkError: string };
@@ -156,14 +61,9 @@ export async function login(
 	this: IHttpRequestHelper,
 	credentials: ICredentialDataDecryptedObject,
 ): Promise<IDataObject> {
-	const keyId = requireField(credentials, 'keyId', 'Key ID');
-	const privateKey = parsePrivateKey(credentials.privateKey);
-	const projectCode = typeof credentials.projectCode === 'string' ? credentials.projectCode.trim() : '';
+	const body = await loginBody(credentials);
 	const baseUrl = requireField(credentials, 'baseUrl', 'Base URL');
-	const token = await signLoginToken(keyId, privateKey);
-
-	const body: IDataObject = { token };
-	if (projectCode) body.default_project_code = projectCode;
+	const token = [String(body.token)];
 
 	const response = await postLogin(this, joinUrl(baseUrl, LOGIN_PATH), body);
 	if ('networkError' in response) {
@@ -174,13 +74,12 @@ export async function login(
 	}
 	if (response.statusCode !== 200) {
 		const parsed = parseErrorBody(response.body);
-		const message = (parsed.message ?? `HTTP ${response.statusCode}`).split(token).join('<jwt>');
-		if (parsed.details) parsed.details = JSON.parse(JSON.stringify(parsed.details).split(token).join('<jwt>')) as unknown[];
+		const message = redact(parsed.message ?? `HTTP ${response.statusCode}`, token, '<jwt>');
 		throw new SellerPlatformLoginError(`Seller Platform login failed: ${message}`, {
 			httpCode: response.statusCode,
 			statusCode: parsed.status_code,
 			statusId: parsed.status_id,
-			details: parsed.details,
+			details: redactValue(parsed.details, token, '<jwt>'),
 		});
 	}
 
@@ -205,26 +104,10 @@ export async function login(
  * - only a caller whose rejected session is the newest one, or when this process has none yet,
  *   starts a new login.
  */
-const inFlight = new Map<string, Promise<IDataObject>>();
-const newestSession = new Map<string, string>();
-/** Sessions this process replaced by a newer login (bounded): known to be older than the newest. */
-const retiredSessions = new Map<string, Set<string>>();
-const MAX_RETIRED_SESSIONS = 50;
-
-function retire(identity: string, session: string | undefined) {
-	if (!session) return;
-	const retired = retiredSessions.get(identity) ?? new Set<string>();
-	retired.add(session);
-	if (retired.size > MAX_RETIRED_SESSIONS) retired.delete(retired.values().next().value as string);
-	retiredSessions.set(identity, retired);
-}
-
 /**
  * A digest of what a login depends on (base URL, key id, key, project). Stored beside the session
  * so a session obtained with other values (the user edited the credential) is not used.
  */
-const fingerprints = new WeakMap<object, { source: string; digest: string }>();
-
 export function loginFingerprint(credentials: ICredentialDataDecryptedObject): string {
 	const source = ['baseUrl', 'keyId', 'privateKey', 'projectCode']
 		.map((k) => String(credentials[k] ?? '').trim())
@@ -242,7 +125,7 @@ export async function sharedLogin(
 	credentials: ICredentialDataDecryptedObject,
 ): Promise<IDataObject> {
 	const identity = loginFingerprint(credentials);
-	const running = inFlight.get(identity);
+	const running = sessions.inFlight.get(identity);
 	if (running) return await running;
 
 	// A caller without a session, or with one this process knows to be older than its newest,
@@ -250,21 +133,21 @@ export async function sharedLogin(
 	// and be fresher than ours: then a real login follows.) Should the newest have expired too,
 	// the service answers 401 and the caller comes back with it, which logs in below.
 	const used = typeof credentials.sessionCookie === 'string' ? credentials.sessionCookie : '';
-	const newest = newestSession.get(identity);
-	if (newest && used !== newest && (!used || retiredSessions.get(identity)?.has(used))) {
+	const newest = sessions.newest.get(identity);
+	if (newest && used !== newest && (!used || sessions.retired.get(identity)?.has(used))) {
 		return { sessionCookie: newest, sessionFingerprint: identity };
 	}
 
 	const pending = login.call(this, credentials);
-	inFlight.set(identity, pending);
+	sessions.inFlight.set(identity, pending);
 	try {
 		const result = await pending;
-		retire(identity, newestSession.get(identity));
-		retire(identity, used);
-		newestSession.set(identity, String(result.sessionCookie));
+		retireSession(identity, sessions.newest.get(identity));
+		retireSession(identity, used);
+		sessions.newest.set(identity, String(result.sessionCookie));
 		return result;
 	} finally {
-		inFlight.delete(identity);
+		sessions.inFlight.delete(identity);
 	}
 }
 
@@ -286,10 +169,7 @@ export async function authenticateRequest(
 ): Promise<IHttpRequestOptions> {
 	const options: IHttpRequestOptions = { ...requestOptions, headers: { ...(requestOptions.headers ?? {}) } };
 	if (isLoginRequest(options)) {
-		const keyId = requireField(credentials, 'keyId', 'Key ID');
-		const token = await signLoginToken(keyId, parsePrivateKey(credentials.privateKey));
-		const projectCode = typeof credentials.projectCode === 'string' ? credentials.projectCode.trim() : '';
-		options.body = projectCode ? { token, default_project_code: projectCode } : { token };
+		options.body = await loginBody(credentials);
 		options.json = true;
 		return options;
 	}

@@ -1,0 +1,58 @@
+/** Parameter descriptions several operations share. */
+import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
+
+export const DEFAULT_CONCURRENCY = 8;
+export const MAX_CONCURRENCY = 50;
+
+/** How many items are in flight at once. */
+export const concurrencyOption: INodeProperties = {
+	displayName: 'Concurrency',
+	name: 'concurrency',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
+	default: DEFAULT_CONCURRENCY,
+	description:
+		"How many items are sent to the service at the same time. Output keeps the input order; the credential's rate plan still applies.",
+};
+
+/** Options of the operations that can wait for a long job to finish. */
+export const waitOptions: INodeProperties[] = [
+	{
+		displayName: 'Wait for Completion',
+		name: 'waitForCompletion',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to keep asking for the status until the job reaches a final state (or the timeout), and return the last status',
+	},
+	{
+		displayName: 'Poll Interval (Seconds)',
+		name: 'pollIntervalSeconds',
+		type: 'number',
+		typeOptions: { minValue: 0.1, numberPrecision: 1 },
+		default: 5,
+		description: 'Time between two status requests while waiting',
+	},
+	{
+		displayName: 'Timeout (Seconds)',
+		name: 'timeoutSeconds',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 300,
+		description:
+			'Longest time to wait. When it passes, the last status is returned with waitTimedOut set to true.',
+	},
+];
+
+/** The `options` collection of an operation. */
+export function optionsCollection(show: IDisplayOptions['show'], options: INodeProperties[]): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		displayOptions: { show },
+		options: [...options].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+	};
+}

@@ -1,0 +1,176 @@
+/**
+ * The one runner of every operation. An operation's `execute` reads and checks the parameters of
+ * the input items and returns tasks, sending nothing; the runner then
+ * - refuses the run before anything is sent when an item is invalid (or, with "continue on fail",
+ *   answers that item with an error item),
+ * - checks values no two tasks may share,
+ * - sends the tasks with bounded concurrency,
+ * - gives every input item exactly one place in the output: a result or an error item, each with
+ *   `pairedItem`, in input order.
+ */
+import {
+	NodeApiError,
+	NodeOperationError,
+	type IBinaryKeyData,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
+	type IPairedItemData,
+} from 'n8n-workflow';
+
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './descriptions';
+
+export interface TaskOutput {
+	json: IDataObject;
+	binary?: IBinaryKeyData;
+}
+
+export interface Task {
+	/** The input item the task stands for, or `items` for a task built from several. */
+	item?: number;
+	items?: number[];
+	/** A value no two tasks of a run may share; checked before anything is sent. */
+	unique?: { value: string; parameter: string; rule: string };
+	/** Tasks of a bulk operation go one at a time, in order. */
+	sequential?: boolean;
+	send(): Promise<TaskOutput>;
+}
+
+/** An item whose parameters were refused (only with "continue on fail"). */
+export interface Refused {
+	item: number;
+	error: Error;
+}
+
+export type Planned = Task | Refused;
+
+export interface Operation {
+	description: INodeProperties[];
+	/** Reads and checks the parameters of the run's `itemCount` input items; sends nothing. */
+	execute(this: IExecuteFunctions, itemCount: number): Promise<Planned[]>;
+}
+
+export function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number): Error {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+}
+
+/** An invalid item: thrown at once, or kept for an error item with "continue on fail". */
+export function refuse(ctx: IExecuteFunctions, error: unknown, item: number): Refused {
+	const nodeError = asNodeError(ctx, error, item);
+	if (!ctx.continueOnFail()) throw nodeError;
+	return { item, error: nodeError };
+}
+
+/** The usual `execute`: one task per input item, from `task(itemIndex)`. */
+export function perItem(
+	task: (this: IExecuteFunctions, itemIndex: number) => Omit<Task, 'item'> | Promise<Omit<Task, 'item'>>,
+): Operation['execute'] {
+	return async function (this: IExecuteFunctions, itemCount: number) {
+		const planned: Planned[] = [];
+		for (let item = 0; item < itemCount; item++) {
+			try {
+				planned.push({ ...(await task.call(this, item)), item });
+			} catch (error) {
+				planned.push(refuse(this, error, item));
+			}
+		}
+		return planned;
+	};
+}
+
+/**
+ * The output item of a failed input under "continue on fail": `{ error, details }`, where
+ * `error` is the message (the service's own, for API errors) and `details` holds the HTTP code,
+ * the service's status_code, status_id and details. No secrets. n8n's "continue (using error
+ * output)" recognises items whose only keys are error/message/details, so none are added.
+ */
+export function errorItem(error: Error, pairedItem: IPairedItemData | IPairedItemData[]): INodeExecutionData {
+	const details: IDataObject = {};
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+		const context = error.context as IDataObject;
+		if (error instanceof NodeApiError && error.httpCode) details.httpCode = error.httpCode;
+		if (context.statusCode !== undefined) details.status_code = context.statusCode;
+		if (context.statusId !== undefined) details.status_id = context.statusId;
+		if (context.details !== undefined) details.service_details = context.details;
+		if (error.description) details.description = error.description;
+	}
+	return { json: { error: error.message, details }, pairedItem };
+}
+
+const firstItem = (entry: Planned) => entry.item ?? (entry as Task).items?.[0] ?? 0;
+const pairing = (entry: Planned) =>
+	'items' in entry && entry.items ? entry.items.map((item) => ({ item })) : { item: firstItem(entry) };
+
+/** Refuses the second and later tasks that repeat a value that must be unique. */
+function checkUnique(ctx: IExecuteFunctions, planned: Planned[]) {
+	const firstWith = new Map<string, number>();
+	planned.forEach((entry, index) => {
+		if (!('send' in entry) || !entry.unique) return;
+		const { value, parameter, rule } = entry.unique;
+		const item = firstItem(entry);
+		const first = firstWith.get(value);
+		if (first === undefined) {
+			firstWith.set(value, item);
+			return;
+		}
+		const error = new NodeOperationError(
+			ctx.getNode(),
+			`${parameter} of item ${item} repeats the value "${value}" of item ${first}: ${rule}`,
+			{ itemIndex: item },
+		);
+		planned[index] = refuse(ctx, error, item);
+	});
+}
+
+/** Runs `task(0..count-1)` with at most `limit` running at once, starting them in index order. */
+export async function runPool(count: number, limit: number, task: (index: number) => Promise<void>) {
+	let next = 0;
+	const worker = async () => {
+		while (next < count) await task(next++);
+	};
+	await Promise.all(Array.from({ length: Math.min(limit, count) }, worker));
+}
+
+function readConcurrency(ctx: IExecuteFunctions): number {
+	const value = Number(ctx.getNodeParameter('options.concurrency', 0, DEFAULT_CONCURRENCY));
+	if (!Number.isFinite(value)) return DEFAULT_CONCURRENCY;
+	return Math.min(MAX_CONCURRENCY, Math.max(1, Math.floor(value)));
+}
+
+export async function runOperation(this: IExecuteFunctions, operation: Operation): Promise<INodeExecutionData[]> {
+	const continueOnFail = this.continueOnFail();
+	const planned = await operation.execute.call(this, this.getInputData().length);
+	checkUnique(this, planned);
+
+	const sequential = planned.some((entry) => 'send' in entry && entry.sequential);
+	const results: INodeExecutionData[] = new Array(planned.length);
+	// The failure with the lowest item index stops the run when "continue on fail" is off.
+	const stop: { item: number; error?: Error } = { item: Infinity };
+
+	await runPool(planned.length, sequential ? 1 : readConcurrency(this), async (index) => {
+		if (stop.error) return;
+		const entry = planned[index];
+		const item = firstItem(entry);
+		if (!('send' in entry)) {
+			results[index] = errorItem(entry.error, { item });
+			return;
+		}
+		try {
+			const output = await entry.send();
+			results[index] = output.binary
+				? { json: output.json, binary: output.binary, pairedItem: pairing(entry) }
+				: { json: output.json, pairedItem: pairing(entry) };
+		} catch (error) {
+			const nodeError = asNodeError(this, error, item);
+			if (continueOnFail) results[index] = errorItem(nodeError, pairing(entry));
+			else if (item < stop.item) Object.assign(stop, { item, error: nodeError });
+		}
+	});
+	if (stop.error) throw stop.error;
+	return planned
+		.map((entry, index) => ({ item: firstItem(entry), result: results[index] }))
+		.sort((a, b) => a.item - b.item)
+		.map(({ result }) => result);
+}

@@ -1,0 +1,24 @@
+/** Facts about the package and the Seller Platform gateway that every request needs. */
+import { name as PACKAGE_NAME, version as PACKAGE_VERSION } from '../../package.json';
+
+export { PACKAGE_NAME, PACKAGE_VERSION };
+
+/** Sent with every request (the gateway may refuse requests without one). */
+export const USER_AGENT = `${PACKAGE_NAME}/${PACKAGE_VERSION} (+n8n)`;
+
+/** The credential type both nodes use. */
+export const CREDENTIAL_TYPE = 'sellerPlatformApi';
+
+export const DEFAULT_BASE_URL = 'https://noon-api-gateway.noon.partners';
+
+/** Service prefixes the spec leaves out of the `/v1/...` paths (api-field-notes.md). */
+export const DEFAULT_SANDBOX_ORDER_PREFIX = '/fbpi';
+export const DEFAULT_IMPORT_PREFIX = '/catplat';
+
+/** The spec's rate plan: 1500 requests per 60 s, per operation. */
+export const DEFAULT_REQUESTS_PER_MINUTE = 1500;
+
+export const LOGIN_PATH = '/identity/public/v1/api/login';
+
+/** An event type: `NAMESPACE::EVENT_NAME`, as FBPI::ORDER_SYNC or FBPO::PO_SYNC. */
+export const EVENT_TYPE_PATTERN = /^[A-Z][A-Z0-9_]*::[A-Z][A-Z0-9_]*$/;

@@ -1,0 +1,229 @@
+/**
+ * What went wrong, in the service's words and without secrets.
+ *
+ * `classify` reads a failure (for the retry policy); `apiError` turns it into the one error the
+ * user sees: n8n's own `NodeApiError`, enriched once with the service's message, status_code,
+ * status_id and details. Every redaction happens here (`redact`).
+ */
+import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
+
+/** The spec's error body: `{ status_id, status_code, message, details }`, every field optional. */
+export interface ServiceErrorBody {
+	status_id?: number;
+	status_code?: string;
+	message?: string;
+	details?: unknown[];
+}
+
+/** Reads an error body whatever form it arrives in; falls back to the raw text as message. */
+export function parseErrorBody(body: unknown): ServiceErrorBody {
+	let value = body;
+	if (Buffer.isBuffer(value)) value = value.toString('utf8');
+	if (typeof value === 'string') {
+		const text = value.trim();
+		try {
+			value = JSON.parse(text);
+		} catch {
+			return text ? { message: text.slice(0, 1000) } : {};
+		}
+	}
+	if (!value || typeof value !== 'object' || Array.isArray(value)) return {};
+	const raw = value as Record<string, unknown>;
+	const result: ServiceErrorBody = {};
+	if (typeof raw.status_id === 'number') result.status_id = raw.status_id;
+	if (typeof raw.status_code === 'string') result.status_code = raw.status_code;
+	if (typeof raw.message === 'string' && raw.message) result.message = raw.message;
+	if (Array.isArray(raw.details)) result.details = raw.details;
+	// grpc-gateway style bodies use `code` for the numeric status.
+	if (result.status_id === undefined && typeof raw.code === 'number') result.status_id = raw.code;
+	return result;
+}
+
+/**
+ * A failed login, carrying the service's answer but no secret. Its fields are deliberately not
+ * named `httpCode`, `statusCode` or `status`: n8n wraps errors of `preAuthentication` in a
+ * NodeApiError, which would then replace the service's message with a generic one.
+ */
+export class SellerPlatformLoginError extends Error {
+	readonly httpStatus?: number;
+	readonly serviceStatusCode?: string;
+	readonly serviceStatusId?: number;
+	readonly serviceDetails?: unknown[];
+	readonly description: string;
+
+	constructor(
+		message: string,
+		info: {
+			httpCode?: number;
+			statusCode?: string;
+			statusId?: number;
+			details?: unknown[];
+			description?: string;
+		} = {},
+	) {
+		super(message);
+		this.name = 'SellerPlatformLoginError';
+		this.httpStatus = info.httpCode;
+		this.serviceStatusCode = info.statusCode;
+		this.serviceStatusId = info.statusId;
+		this.serviceDetails = info.details;
+		this.description =
+			info.description ??
+			'Check the Key ID, Private Key and Project Code of the Seller Platform API credential.';
+	}
+}
+
+/** Replaces every secret in `text` (the service may echo what it was sent). */
+export function redact(text: string, secrets: string[], mask = '<redacted>'): string {
+	return secrets.reduce((result, secret) => result.split(secret).join(mask), text);
+}
+
+/** `redact` for any JSON value. */
+export function redactValue<T>(value: T, secrets: string[], mask = '<redacted>'): T {
+	if (!secrets.length || value === undefined) return value;
+	return JSON.parse(redact(JSON.stringify(value), secrets, mask)) as T;
+}
+
+/** Secret values a request carries in its body: an OAuth access token, destination header values. */
+export function secretsIn(body: unknown): string[] {
+	if (!body || typeof body !== 'object') return [];
+	const { access_token: accessToken, credentials } = body as JsonObject;
+	const values = ((credentials as JsonObject | undefined)?.values ?? {}) as JsonObject;
+	return [accessToken, ...Object.values(values)].filter(
+		(value): value is string => typeof value === 'string' && value.length >= 4,
+	);
+}
+
+/** A failure as the retry policy and the error message need it. */
+export interface Failure {
+	httpStatus?: number;
+	body: ServiceErrorBody;
+	/** The raw Retry-After header of the answer, if any. */
+	retryAfter?: unknown;
+	/** Connection-level error code such as ECONNRESET. */
+	code?: string;
+	loginError?: SellerPlatformLoginError;
+}
+
+interface ErrorLike {
+	message?: string;
+	code?: unknown;
+	httpCode?: unknown;
+	cause?: unknown;
+	response?: {
+		status?: number;
+		statusCode?: number;
+		headers?: Record<string, unknown>;
+		data?: unknown;
+		body?: unknown;
+	};
+}
+
+/** Reads a failure: walks the error and its causes (n8n wraps the HTTP client's error). */
+export function classify(error: unknown): Failure {
+	const chain: ErrorLike[] = [];
+	for (let e = error as ErrorLike | undefined, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+		chain.push(e);
+		e = e.cause as ErrorLike | undefined;
+	}
+	const loginError = chain.find((e) => e instanceof SellerPlatformLoginError) as
+		| SellerPlatformLoginError
+		| undefined;
+	if (loginError) return { loginError, body: {}, httpStatus: loginError.httpStatus };
+
+	const withResponse = chain.find((e) => e.response && typeof e.response === 'object');
+	if (withResponse?.response) {
+		const response = withResponse.response;
+		return {
+			httpStatus: response.status ?? response.statusCode,
+			body: parseErrorBody(response.data ?? response.body),
+			retryAfter: (response.headers ?? {})['retry-after'],
+		};
+	}
+	const code = chain.map((e) => e.code).find((c): c is string => typeof c === 'string' && /^E[A-Z_]+$/.test(c));
+	const httpCode = chain.map((e) => Number(e.httpCode)).find((c) => c >= 100 && c < 600);
+	const timedOut = chain.some((e) => /timeout/i.test(e.message ?? ''));
+	// Neither an answer nor a socket error (a failure inside n8n, for example): keep its message.
+	const innermost = chain[chain.length - 1]?.message;
+	return {
+		httpStatus: code ? undefined : httpCode,
+		code: code ?? (timedOut ? 'ETIMEDOUT' : undefined),
+		body: !code && !timedOut && innermost ? { message: innermost.slice(0, 500) } : {},
+	};
+}
+
+export interface ErrorContext {
+	node: INode;
+	/** The API operation (or `Login`, `DownloadExport`). */
+	operation: string;
+	itemIndex: number;
+	/** Values the request carried that must not appear in the error. */
+	secrets?: string[];
+}
+
+/**
+ * The error the user sees. n8n's own `NodeApiError` (the one `httpRequestWithAuthentication`
+ * throws) is enriched in place; any other failure is wrapped in one once. The service's message
+ * becomes the message; HTTP code, status_code, status_id and details go to the description and
+ * the error's context. Nothing of the request (session cookie, token, secrets) is kept.
+ */
+export function apiError(error: unknown, { node, operation, itemIndex, secrets = [] }: ErrorContext): NodeApiError {
+	const failure = classify(error);
+	const result =
+		error instanceof NodeApiError ? error : new NodeApiError(node, error as JsonObject, { itemIndex });
+	const login = failure.loginError;
+	const body = login
+		? { message: login.message, status_code: login.serviceStatusCode, status_id: login.serviceStatusId, details: login.serviceDetails }
+		: failure.body;
+	if (body.message) body.message = redact(body.message, secrets);
+	body.details = redactValue(body.details, secrets);
+
+	let message: string;
+	let description: string;
+	if (login) {
+		// n8n's message is the login's, with its explanation of a socket error where it names one.
+		message = result.message && result.message.startsWith(login.message) ? result.message : login.message;
+		description = login.description;
+	} else {
+		const { httpStatus } = failure;
+		message =
+			body.message ??
+			(failure.code
+				? `Could not reach the Seller Platform API: ${result.message || failure.code}`
+				: `The Seller Platform API answered HTTP ${httpStatus ?? 'error'}`);
+		const facts = [
+			httpStatus ? `HTTP ${httpStatus}` : undefined,
+			failure.code ? `connection error ${failure.code}` : undefined,
+			body.status_code ? `status_code ${body.status_code}` : undefined,
+			body.status_id !== undefined ? `status_id ${body.status_id}` : undefined,
+			`operation ${operation}`,
+		].filter(Boolean);
+		description = facts.join(', ');
+		if (body.details?.length) description += `. Details: ${JSON.stringify(body.details)}`;
+		if (httpStatus === 429) {
+			description += '. The rate plan was still exceeded after waiting; lower "Requests per Minute" in the credential.';
+		}
+	}
+
+	result.message = message;
+	result.description = description;
+	result.httpCode = failure.httpStatus === undefined ? null : String(failure.httpStatus);
+	result.messages = result.messages.map((text) => redact(text, secrets));
+	result.context = {
+		itemIndex,
+		statusCode: body.status_code,
+		statusId: body.status_id,
+		details: body.details,
+		...(login ? {} : { operation }),
+	};
+	// The HTTP client's error holds the request, and with it the session cookie.
+	const cause = result.cause as ErrorLike | undefined;
+	if (cause && typeof cause === 'object') {
+		Object.defineProperty(result, 'cause', {
+			value: { name: (cause as Error).name, message: redact(String(cause.message ?? ''), secrets) },
+			configurable: true,
+			writable: true,
+		});
+	}
+	return result;
+}

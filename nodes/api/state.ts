@@ -1,0 +1,79 @@
+/**
+ * Every piece of state that outlives one node run lives here, in the memory of one n8n process
+ * (module state lasts as long as n8n keeps the package loaded). Each entry says its key and its
+ * bound. Nothing here is shared between n8n processes (queue mode workers, webhook processes):
+ * each process logs in and paces on its own; the README's "Limits" section says what follows.
+ *
+ * Per-run entries are keyed by the run's execution context object (WeakMap): they go when n8n
+ * drops the context at the end of the run.
+ */
+import { sleep, type IDataObject } from 'n8n-workflow';
+
+import { RateLimiterRegistry } from './rateLimiter';
+
+/**
+ * Logins, per login identity (the fingerprint of base URL, key id, key and project; see
+ * session.ts). Bound: one entry per identity this process has logged in with, each holding at
+ * most one running login, one session and `MAX_RETIRED_SESSIONS` retired ones.
+ */
+export const sessions = {
+	/** The login running now: callers that arrive meanwhile share it. */
+	inFlight: new Map<string, Promise<IDataObject>>(),
+	/** The newest session this process obtained. */
+	newest: new Map<string, string>(),
+	/** Sessions this process replaced by a newer login: known to be older than the newest. */
+	retired: new Map<string, Set<string>>(),
+};
+export const MAX_RETIRED_SESSIONS = 50;
+
+/** Keeps `session` among the retired ones of `identity` (oldest dropped beyond the bound). */
+export function retireSession(identity: string, session: string | undefined) {
+	if (!session) return;
+	const retired = sessions.retired.get(identity) ?? new Set<string>();
+	retired.add(session);
+	if (retired.size > MAX_RETIRED_SESSIONS) retired.delete(retired.values().next().value as string);
+	sessions.retired.set(identity, retired);
+}
+
+/**
+ * Login fingerprints, per decrypted credentials object (n8n hands one object to every request of
+ * a run, so each is hashed once). Bound: weak, gone with the object.
+ */
+export const fingerprints = new WeakMap<object, { source: string; digest: string }>();
+
+/**
+ * Rate limiters, one per (gateway and project, operation, plan): shared by every execution in
+ * this process. Bound: credentials × 9 operations × plans in use; each limiter keeps at most one
+ * window of start times.
+ */
+export const limiters = new RateLimiterRegistry({ now: () => Date.now(), sleep: async (ms) => await sleep(ms) });
+
+/**
+ * Per node run: the credential read and decrypted once (request.ts), and the result of the
+ * `session/login` operation shared by the run's items. Bound: weak, gone with the run's context.
+ */
+export const perRun = {
+	settings: new WeakMap<object, Promise<unknown>>(),
+	loginResults: new WeakMap<object, Promise<IDataObject>>(),
+};
+
+/**
+ * Delivery keys the trigger saw recently, per workflow and trigger node (`<workflow id>\0<node
+ * id>`): the first line of its de-duplication (static data is the second). Bound: at most
+ * `MAX_REMEMBERED_DELIVERIES` keys per trigger node, one entry per trigger node that received a
+ * delivery in this process.
+ */
+export const MAX_REMEMBERED_DELIVERIES = 1000;
+const recentDeliveries = new Map<string, string[]>();
+
+/** Adds `key` at the end of `list`, keeping the newest `MAX_REMEMBERED_DELIVERIES`. */
+export function rememberKey(list: string[] | undefined, key: string): string[] {
+	return [...(list ?? []).filter((k) => k !== key), key].slice(-MAX_REMEMBERED_DELIVERIES);
+}
+
+export const deliveries = {
+	seen: (scope: string, key: string) => recentDeliveries.get(scope)?.includes(key) === true,
+	remember: (scope: string, key: string) => {
+		recentDeliveries.set(scope, rememberKey(recentDeliveries.get(scope), key));
+	},
+};

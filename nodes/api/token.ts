@@ -1,0 +1,82 @@
+/**
+ * The login token: an RS256 JWT signed with the credential's private key (header alg/typ, claims
+ * sub, iat, jti), and the login body that carries it. Nothing here ever puts the private key or
+ * the token into an error message.
+ */
+import { createPrivateKey, randomUUID, type KeyObject } from 'crypto';
+import { SignJWT } from 'jose';
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+
+import { SellerPlatformLoginError } from './errors';
+
+const PEM_HINT =
+	'paste the whole PEM block, including the "-----BEGIN PRIVATE KEY-----" (PKCS#8) or "-----BEGIN RSA PRIVATE KEY-----" (PKCS#1) line';
+
+/**
+ * Reads the credential's private key. Accepts PKCS#8 and PKCS#1 PEM, keys pasted with literal
+ * `\n` sequences (as they appear inside the credentials JSON file), surrounding quotes and
+ * Windows line ends. Throws a message that names the field and never echoes the key.
+ */
+export function parsePrivateKey(raw: unknown): KeyObject {
+	if (typeof raw !== 'string' || raw.trim() === '') {
+		throw new SellerPlatformLoginError('The "Private Key" field of the credential is empty', {
+			description: `Copy private_key from the credentials file the seller portal gave you: ${PEM_HINT}.`,
+		});
+	}
+	let pem = raw.trim();
+	if (/^["'].*["']$/s.test(pem)) pem = pem.slice(1, -1);
+	pem = pem.replace(/\\r/g, '').replace(/\\n/g, '\n').replace(/\r\n?/g, '\n').trim();
+
+	const key = tryCreatePrivateKey(pem);
+	if (!key) {
+		throw new SellerPlatformLoginError(
+			'The "Private Key" field of the credential is not a valid PEM private key',
+			{ description: `The key could not be read: ${PEM_HINT}.` },
+		);
+	}
+	if (key.asymmetricKeyType !== 'rsa') {
+		throw new SellerPlatformLoginError(
+			`The "Private Key" field of the credential holds a ${key.asymmetricKeyType ?? 'non-RSA'} key, but the login needs an RSA key`,
+			{ description: `The service signs logins with RS256: ${PEM_HINT}.` },
+		);
+	}
+	return key;
+}
+
+function tryCreatePrivateKey(pem: string): KeyObject | undefined {
+	try {
+		return createPrivateKey({ key: pem, format: 'pem' });
+	} catch {
+		// Deliberately dropped: OpenSSL's message says nothing useful and must not echo the key.
+		return undefined;
+	}
+}
+
+/** Builds the login JWT exactly as the spec says: header alg/typ, claims sub, iat, jti. */
+export async function signLoginToken(
+	keyId: string,
+	privateKey: KeyObject,
+	nowMs: number = Date.now(),
+): Promise<string> {
+	return await new SignJWT({ jti: randomUUID() })
+		.setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
+		.setSubject(keyId)
+		.setIssuedAt(Math.floor(nowMs / 1000))
+		.sign(privateKey);
+}
+
+export function requireField(credentials: ICredentialDataDecryptedObject, field: string, label: string) {
+	const value = credentials[field];
+	if (typeof value !== 'string' || value.trim() === '') {
+		throw new SellerPlatformLoginError(`The "${label}" field of the credential is empty`);
+	}
+	return value.trim();
+}
+
+/** The login request's body: a fresh token and, when set, the project code. */
+export async function loginBody(credentials: ICredentialDataDecryptedObject): Promise<IDataObject> {
+	const keyId = requireField(credentials, 'keyId', 'Key ID');
+	const token = await signLoginToken(keyId, parsePrivateKey(credentials.privateKey));
+	const projectCode = typeof credentials.projectCode === 'string' ? credentials.projectCode.trim() : '';
+	return projectCode ? { token, default_project_code: projectCode } : { token };
+}

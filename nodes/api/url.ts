@@ -1,0 +1,48 @@
+/** URL building for the login and every API request. */
+import { OPERATIONS, type OperationName, type PrefixSetting } from './operations';
+
+export function trimTrailingSlashes(value: string): string {
+	return value.replace(/\/+$/, '');
+}
+
+/** Joins a base URL and path pieces with exactly one slash between them. */
+export function joinUrl(baseUrl: string, ...paths: string[]): string {
+	let url = trimTrailingSlashes(baseUrl.trim());
+	for (const piece of paths) {
+		const trimmed = piece.trim().replace(/^\/+|\/+$/g, '');
+		if (trimmed) url += `/${trimmed}`;
+	}
+	return url;
+}
+
+/**
+ * Fills `{name}` placeholders of a path template. Every value is URL-encoded as one segment, so
+ * a value such as `../x` or `a/b` can never change the path.
+ */
+export function fillPath(template: string, params: Record<string, string> = {}): string {
+	return template.replace(/\{(\w+)\}/g, (_match, name: string) => {
+		const value = params[name];
+		if (value === undefined) throw new Error(`Missing path parameter "${name}"`);
+		// URL parsers resolve "." and ".." (even as %2E) as dot segments: such a value would
+		// change the path, so it is refused rather than sent.
+		if (isDotSegment(value)) throw new Error(`Path parameter "${name}" cannot be "${value}"`);
+		return encodeURIComponent(value);
+	});
+}
+
+/** True for values a URL parser would treat as a relative path step. */
+export function isDotSegment(value: string): boolean {
+	return value === '.' || value === '..';
+}
+
+/** The full URL of an operation: base URL, service prefix, path with encoded parameters. */
+export function buildUrl(
+	baseUrl: string,
+	operation: OperationName,
+	pathParams: Record<string, string> = {},
+	prefixes: Partial<Record<PrefixSetting, string>> = {},
+): string {
+	const spec = OPERATIONS[operation];
+	const prefix = spec.prefix ? (prefixes[spec.prefix] ?? '') : '';
+	return joinUrl(baseUrl, prefix, fillPath(spec.path, pathParams));
+}
