@@ -9,7 +9,15 @@ import tseslint from 'typescript-eslint';
 
 export default [
 	{
-		ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.tmp/**', 'test/**', 'gulpfile.js', 'jest.config.js'],
+		ignores: [
+			'dist/**',
+			'node_modules/**',
+			'coverage/**',
+			'.tmp/**',
+			'test/**',
+			'gulpfile.js',
+			'jest.config.js',
+		],
 	},
 	{
 		files: ['package.json'],

@@ -7,9 +7,10 @@ function sharedIcons() {
 }
 
 function nodeIcons() {
-	return src(['nodes/**/*.{png,svg}', 'credentials/**/*.{png,svg}'], { base: '.', allowEmpty: true }).pipe(
-		dest('dist'),
-	);
+	return src(['nodes/**/*.{png,svg}', 'credentials/**/*.{png,svg}'], {
+		base: '.',
+		allowEmpty: true,
+	}).pipe(dest('dist'));
 }
 
 exports['build:icons'] = parallel(sharedIcons, nodeIcons);

@@ -155,7 +155,8 @@ export class SellerPlatformApi implements ICredentialType {
 				type: 'responseCode',
 				properties: {
 					value: 403,
-					message: 'The service refused the login for this Project Code: check that the key belongs to that project',
+					message:
+						'The service refused the login for this Project Code: check that the key belongs to that project',
 				},
 			},
 		],

@@ -12,7 +12,10 @@ export class SellerPlatform implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Seller Platform',
 		name: 'sellerPlatform',
-		icon: { light: 'file:../../icons/sellerPlatform.svg', dark: 'file:../../icons/sellerPlatform.dark.svg' },
+		icon: {
+			light: 'file:../../icons/sellerPlatform.svg',
+			dark: 'file:../../icons/sellerPlatform.dark.svg',
+		},
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',

@@ -56,7 +56,10 @@ function chosenEvents(ctx: IHookFunctions): string[] {
 		);
 	}
 	if (!all.length) {
-		throw new NodeOperationError(ctx.getNode(), 'Choose at least one event type in "Events" or "Custom Events"');
+		throw new NodeOperationError(
+			ctx.getNode(),
+			'Choose at least one event type in "Events" or "Custom Events"',
+		);
 	}
 	return all;
 }
@@ -64,7 +67,10 @@ function chosenEvents(ctx: IHookFunctions): string[] {
 function destinationCode(ctx: IHookFunctions): string {
 	const code = String(ctx.getNodeParameter('destinationCode', '') ?? '').trim();
 	if (!code) {
-		throw new NodeOperationError(ctx.getNode(), 'The parameter "Destination Code" (destinationCode) must not be empty');
+		throw new NodeOperationError(
+			ctx.getNode(),
+			'The parameter "Destination Code" (destinationCode) must not be empty',
+		);
 	}
 	return code;
 }
@@ -85,7 +91,10 @@ export class SellerPlatformTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Seller Platform Trigger',
 		name: 'sellerPlatformTrigger',
-		icon: { light: 'file:../../icons/sellerPlatform.svg', dark: 'file:../../icons/sellerPlatform.dark.svg' },
+		icon: {
+			light: 'file:../../icons/sellerPlatform.svg',
+			dark: 'file:../../icons/sellerPlatform.dark.svg',
+		},
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["destinationCode"]}}',
@@ -95,11 +104,13 @@ export class SellerPlatformTrigger implements INodeType {
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'sellerPlatformApi', required: true }],
-		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
+		webhooks: [
+			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
+		],
 		properties: [
 			{
 				displayName:
-					'Activating this workflow takes over the destination below: its URL is replaced by this workflow\'s webhook address and ALL its existing headers are replaced by one secret header of this n8n. Deactivating unsubscribes the chosen events, deactivates the destination and removes that header. Use a destination reserved for n8n.',
+					"Activating this workflow takes over the destination below: its URL is replaced by this workflow's webhook address and ALL its existing headers are replaced by one secret header of this n8n. Deactivating unsubscribes the chosen events, deactivates the destination and removes that header. Use a destination reserved for n8n.",
 				name: 'takeoverNotice',
 				type: 'notice',
 				default: '',
@@ -111,7 +122,8 @@ export class SellerPlatformTrigger implements INodeType {
 				required: true,
 				default: '',
 				placeholder: 'e.g. DST-1001',
-				description: 'The destination_code of an existing HTTPS destination of your project that n8n takes over',
+				description:
+					'The destination_code of an existing HTTPS destination of your project that n8n takes over',
 			},
 			{
 				displayName: 'Events',
@@ -189,7 +201,13 @@ export class SellerPlatformTrigger implements INodeType {
 					},
 				});
 				const data = this.getWorkflowStaticData('node');
-				data.registration = { destinationCode: code, webhookUrl, events, secret, seen: [] } satisfies Registration;
+				data.registration = {
+					destinationCode: code,
+					webhookUrl,
+					events,
+					secret,
+					seen: [],
+				} satisfies Registration;
 				return true;
 			},
 
@@ -233,7 +251,9 @@ export class SellerPlatformTrigger implements INodeType {
 		const delivery = this.getBodyData() as IDataObject;
 		const eventType = typeof delivery.event_type === 'string' ? delivery.event_type : '';
 		if (!current.events.includes(eventType)) {
-			return { webhookResponse: { received: true, ignored: 'event type not subscribed by this workflow' } };
+			return {
+				webhookResponse: { received: true, ignored: 'event type not subscribed by this workflow' },
+			};
 		}
 
 		const options = this.getNodeParameter('options', {}) as IDataObject;

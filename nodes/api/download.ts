@@ -14,7 +14,11 @@ export interface DownloadedFile {
 	fileName?: string;
 }
 
-export async function downloadFile(this: IExecuteFunctions, url: string, itemIndex: number): Promise<DownloadedFile> {
+export async function downloadFile(
+	this: IExecuteFunctions,
+	url: string,
+	itemIndex: number,
+): Promise<DownloadedFile> {
 	const response = (await withRetries(
 		true,
 		async () =>

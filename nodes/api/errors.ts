@@ -122,13 +122,16 @@ interface ErrorLike {
 /** Reads a failure: walks the error and its causes (n8n wraps the HTTP client's error). */
 export function classify(error: unknown): Failure {
 	const chain: ErrorLike[] = [];
-	for (let e = error as ErrorLike | undefined, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+	for (
+		let e = error as ErrorLike | undefined, depth = 0;
+		e && typeof e === 'object' && depth < 5;
+		depth++
+	) {
 		chain.push(e);
 		e = e.cause as ErrorLike | undefined;
 	}
 	const loginError = chain.find((e) => e instanceof SellerPlatformLoginError) as
-		| SellerPlatformLoginError
-		| undefined;
+		SellerPlatformLoginError | undefined;
 	if (loginError) return { loginError, body: {}, httpStatus: loginError.httpStatus };
 
 	const withResponse = chain.find((e) => e.response && typeof e.response === 'object');
@@ -140,7 +143,9 @@ export function classify(error: unknown): Failure {
 			retryAfter: (response.headers ?? {})['retry-after'],
 		};
 	}
-	const code = chain.map((e) => e.code).find((c): c is string => typeof c === 'string' && /^E[A-Z_]+$/.test(c));
+	const code = chain
+		.map((e) => e.code)
+		.find((c): c is string => typeof c === 'string' && /^E[A-Z_]+$/.test(c));
 	const httpCode = chain.map((e) => Number(e.httpCode)).find((c) => c >= 100 && c < 600);
 	const timedOut = chain.some((e) => /timeout/i.test(e.message ?? ''));
 	// Neither an answer nor a socket error (a failure inside n8n, for example): keep its message.
@@ -167,13 +172,23 @@ export interface ErrorContext {
  * becomes the message; HTTP code, status_code, status_id and details go to the description and
  * the error's context. Nothing of the request (session cookie, token, secrets) is kept.
  */
-export function apiError(error: unknown, { node, operation, itemIndex, secrets = [] }: ErrorContext): NodeApiError {
+export function apiError(
+	error: unknown,
+	{ node, operation, itemIndex, secrets = [] }: ErrorContext,
+): NodeApiError {
 	const failure = classify(error);
 	const result =
-		error instanceof NodeApiError ? error : new NodeApiError(node, error as JsonObject, { itemIndex });
+		error instanceof NodeApiError
+			? error
+			: new NodeApiError(node, error as JsonObject, { itemIndex });
 	const login = failure.loginError;
 	const body = login
-		? { message: login.message, status_code: login.serviceStatusCode, status_id: login.serviceStatusId, details: login.serviceDetails }
+		? {
+				message: login.message,
+				status_code: login.serviceStatusCode,
+				status_id: login.serviceStatusId,
+				details: login.serviceDetails,
+			}
 		: failure.body;
 	if (body.message) body.message = redact(body.message, secrets);
 	body.details = redactValue(body.details, secrets);
@@ -182,7 +197,8 @@ export function apiError(error: unknown, { node, operation, itemIndex, secrets =
 	let description: string;
 	if (login) {
 		// n8n's message is the login's, with its explanation of a socket error where it names one.
-		message = result.message && result.message.startsWith(login.message) ? result.message : login.message;
+		message =
+			result.message && result.message.startsWith(login.message) ? result.message : login.message;
 		description = login.description;
 	} else {
 		const { httpStatus } = failure;
@@ -201,7 +217,8 @@ export function apiError(error: unknown, { node, operation, itemIndex, secrets =
 		description = facts.join(', ');
 		if (body.details?.length) description += `. Details: ${JSON.stringify(body.details)}`;
 		if (httpStatus === 429) {
-			description += '. The rate plan was still exceeded after waiting; lower "Requests per Minute" in the credential.';
+			description +=
+				'. The rate plan was still exceeded after waiting; lower "Requests per Minute" in the credential.';
 		}
 	}
 

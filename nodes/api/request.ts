@@ -26,7 +26,8 @@ import { paced, RETRY_POLICY, withRetries } from './policy';
 import { limiters, perRun } from './state';
 import { buildUrl } from './url';
 
-export type RequestContext = IExecuteFunctions | IHookFunctions | ILoadOptionsFunctions | IWebhookFunctions;
+export type RequestContext =
+	IExecuteFunctions | IHookFunctions | ILoadOptionsFunctions | IWebhookFunctions;
 
 export interface ApiRequestOptions {
 	/** Values for the `{name}` placeholders of the operation's path. */
@@ -64,12 +65,20 @@ async function readSettings(ctx: RequestContext, itemIndex: number): Promise<Con
 			sandboxOrderPrefix: String(credentials.sandboxOrderPrefix ?? DEFAULT_SANDBOX_ORDER_PREFIX),
 			importPrefix: String(credentials.importPrefix ?? DEFAULT_IMPORT_PREFIX),
 		},
-		credential: { id: reference?.id ?? '', name: reference?.name ?? '', type: CREDENTIAL_TYPE, data: credentials },
+		credential: {
+			id: reference?.id ?? '',
+			name: reference?.name ?? '',
+			type: CREDENTIAL_TYPE,
+			data: credentials,
+		},
 	};
 }
 
 /** The connection settings of this node run, read once. */
-async function connectionSettings(ctx: RequestContext, itemIndex: number): Promise<ConnectionSettings> {
+async function connectionSettings(
+	ctx: RequestContext,
+	itemIndex: number,
+): Promise<ConnectionSettings> {
 	let pending = perRun.settings.get(ctx) as Promise<ConnectionSettings> | undefined;
 	if (!pending) {
 		pending = readSettings(ctx, itemIndex);
@@ -105,9 +114,16 @@ export async function apiRequest(
 			{ credentialsDecrypted: settings.credential },
 		)) as unknown;
 	try {
-		return normaliseBody(await withRetries(spec.repeatable, async () => await paced(limiter, send)));
+		return normaliseBody(
+			await withRetries(spec.repeatable, async () => await paced(limiter, send)),
+		);
 	} catch (error) {
-		throw apiError(error, { node: this.getNode(), operation, itemIndex, secrets: secretsIn(request.body) });
+		throw apiError(error, {
+			node: this.getNode(),
+			operation,
+			itemIndex,
+			secrets: secretsIn(request.body),
+		});
 	}
 }
 
@@ -120,6 +136,7 @@ function normaliseBody(response: unknown): IDataObject {
 			return { data: response };
 		}
 	}
-	if (typeof response !== 'object' || Array.isArray(response)) return { data: response as IDataObject[] };
+	if (typeof response !== 'object' || Array.isArray(response))
+		return { data: response as IDataObject[] };
 	return response as IDataObject;
 }

@@ -23,7 +23,11 @@ import { joinUrl } from './url';
 
 /** `name=value` of every cookie a response sets, joined for a `Cookie` header. */
 export function cookieHeaderFromSetCookie(setCookie: unknown): string {
-	const list = Array.isArray(setCookie) ? setCookie : typeof setCookie === 'string' ? [setCookie] : [];
+	const list = Array.isArray(setCookie)
+		? setCookie
+		: typeof setCookie === 'string'
+			? [setCookie]
+			: [];
 	const pairs = new Map<string, string>();
 	for (const entry of list) {
 		const pair = String(entry).split(';', 1)[0].trim();
@@ -34,9 +38,14 @@ export function cookieHeaderFromSetCookie(setCookie: unknown): string {
 	return [...pairs].map(([name, value]) => `${name}=${value}`).join('; ');
 }
 
-type LoginResponse = { statusCode: number; headers: IDataObject; body: unknown } | { networkError: string };
+type LoginResponse =
+	{ statusCode: number; headers: IDataObject; body: unknown } | { networkError: string };
 
-async function postLogin(ctx: IHttpRequestHelper, url: string, body: IDataObject): Promise<LoginResponse> {
+async function postLogin(
+	ctx: IHttpRequestHelper,
+	url: string,
+	body: IDataObject,
+): Promise<LoginResponse> {
 	try {
 		return (await ctx.helpers.httpRequest({
 			method: 'POST',
@@ -87,7 +96,10 @@ export async function login(
 	if (!sessionCookie) {
 		throw new SellerPlatformLoginError(
 			'Seller Platform login answered 200 but set no session cookie',
-			{ httpCode: 200, description: 'Check that the Base URL points at the Seller Platform gateway.' },
+			{
+				httpCode: 200,
+				description: 'Check that the Base URL points at the Seller Platform gateway.',
+			},
 		);
 	}
 	return { sessionCookie, sessionFingerprint: loginFingerprint(credentials) };
@@ -167,7 +179,10 @@ export async function authenticateRequest(
 	credentials: ICredentialDataDecryptedObject,
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
-	const options: IHttpRequestOptions = { ...requestOptions, headers: { ...(requestOptions.headers ?? {}) } };
+	const options: IHttpRequestOptions = {
+		...requestOptions,
+		headers: { ...(requestOptions.headers ?? {}) },
+	};
 	if (isLoginRequest(options)) {
 		options.body = await loginBody(credentials);
 		options.json = true;

@@ -46,7 +46,10 @@ export const fingerprints = new WeakMap<object, { source: string; digest: string
  * this process. Bound: credentials × 9 operations × plans in use; each limiter keeps at most one
  * window of start times.
  */
-export const limiters = new RateLimiterRegistry({ now: () => Date.now(), sleep: async (ms) => await sleep(ms) });
+export const limiters = new RateLimiterRegistry({
+	now: () => Date.now(),
+	sleep: async (ms) => await sleep(ms),
+});
 
 /**
  * Per node run: the credential read and decrypted once (request.ts), and the result of the

@@ -65,7 +65,11 @@ export async function signLoginToken(
 		.sign(privateKey);
 }
 
-export function requireField(credentials: ICredentialDataDecryptedObject, field: string, label: string) {
+export function requireField(
+	credentials: ICredentialDataDecryptedObject,
+	field: string,
+	label: string,
+) {
 	const value = credentials[field];
 	if (typeof value !== 'string' || value.trim() === '') {
 		throw new SellerPlatformLoginError(`The "${label}" field of the credential is empty`);
@@ -77,6 +81,7 @@ export function requireField(credentials: ICredentialDataDecryptedObject, field:
 export async function loginBody(credentials: ICredentialDataDecryptedObject): Promise<IDataObject> {
 	const keyId = requireField(credentials, 'keyId', 'Key ID');
 	const token = await signLoginToken(keyId, parsePrivateKey(credentials.privateKey));
-	const projectCode = typeof credentials.projectCode === 'string' ? credentials.projectCode.trim() : '';
+	const projectCode =
+		typeof credentials.projectCode === 'string' ? credentials.projectCode.trim() : '';
 	return projectCode ? { token, default_project_code: projectCode } : { token };
 }

@@ -45,7 +45,10 @@ export const waitOptions: INodeProperties[] = [
 ];
 
 /** The `options` collection of an operation. */
-export function optionsCollection(show: IDisplayOptions['show'], options: INodeProperties[]): INodeProperties {
+export function optionsCollection(
+	show: IDisplayOptions['show'],
+	options: INodeProperties[],
+): INodeProperties {
 	return {
 		displayName: 'Options',
 		name: 'options',

@@ -33,7 +33,11 @@ export function requiredString(
 }
 
 /** Reads an optional string parameter: trimmed, `undefined` when empty (so it is not sent). */
-export function optionalString(ctx: IExecuteFunctions, name: string, itemIndex: number): string | undefined {
+export function optionalString(
+	ctx: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+): string | undefined {
 	const value = ctx.getNodeParameter(name, itemIndex, '') as unknown;
 	if (value === undefined || value === null) return undefined;
 	const text = typeof value === 'number' ? String(value) : value;
@@ -76,7 +80,11 @@ export function binaryFieldOption(
 ): string {
 	const name = String(options.binaryPropertyName ?? fallback).trim();
 	if (!name) {
-		throw invalidParameter(ctx, itemIndex, `The option "${label}" (binaryPropertyName) must not be empty`);
+		throw invalidParameter(
+			ctx,
+			itemIndex,
+			`The option "${label}" (binaryPropertyName) must not be empty`,
+		);
 	}
 	return name;
 }

@@ -1,5 +1,10 @@
 /** Picks the operation the node is set to and hands it to the runner. */
-import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import * as apiCredential from './apiCredential';
 import * as destination from './destination';
@@ -12,7 +17,10 @@ import * as session from './session';
 import { runOperation, type Operation } from './runner';
 
 /** The resources of the node, each with its operations (names per the package's contract). */
-export const resources: Record<string, { operations: Record<string, Operation>; description: INodeProperties[] }> = {
+export const resources: Record<
+	string,
+	{ operations: Record<string, Operation>; description: INodeProperties[] }
+> = {
 	apiCredential,
 	destination,
 	export: exportResource,

@@ -65,7 +65,10 @@ export function refuse(ctx: IExecuteFunctions, error: unknown, item: number): Re
 
 /** The usual `execute`: one task per input item, from `task(itemIndex)`. */
 export function perItem(
-	task: (this: IExecuteFunctions, itemIndex: number) => Omit<Task, 'item'> | Promise<Omit<Task, 'item'>>,
+	task: (
+		this: IExecuteFunctions,
+		itemIndex: number,
+	) => Omit<Task, 'item'> | Promise<Omit<Task, 'item'>>,
 ): Operation['execute'] {
 	return async function (this: IExecuteFunctions, itemCount: number) {
 		const planned: Planned[] = [];
@@ -86,7 +89,10 @@ export function perItem(
  * the service's status_code, status_id and details. No secrets. n8n's "continue (using error
  * output)" recognises items whose only keys are error/message/details, so none are added.
  */
-export function errorItem(error: Error, pairedItem: IPairedItemData | IPairedItemData[]): INodeExecutionData {
+export function errorItem(
+	error: Error,
+	pairedItem: IPairedItemData | IPairedItemData[],
+): INodeExecutionData {
 	const details: IDataObject = {};
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
 		const context = error.context as IDataObject;
@@ -101,7 +107,9 @@ export function errorItem(error: Error, pairedItem: IPairedItemData | IPairedIte
 
 const firstItem = (entry: Planned) => entry.item ?? (entry as Task).items?.[0] ?? 0;
 const pairing = (entry: Planned) =>
-	'items' in entry && entry.items ? entry.items.map((item) => ({ item })) : { item: firstItem(entry) };
+	'items' in entry && entry.items
+		? entry.items.map((item) => ({ item }))
+		: { item: firstItem(entry) };
 
 /** Refuses the second and later tasks that repeat a value that must be unique. */
 function checkUnique(ctx: IExecuteFunctions, planned: Planned[]) {
@@ -125,7 +133,11 @@ function checkUnique(ctx: IExecuteFunctions, planned: Planned[]) {
 }
 
 /** Runs `task(0..count-1)` with at most `limit` running at once, starting them in index order. */
-export async function runPool(count: number, limit: number, task: (index: number) => Promise<void>) {
+export async function runPool(
+	count: number,
+	limit: number,
+	task: (index: number) => Promise<void>,
+) {
 	let next = 0;
 	const worker = async () => {
 		while (next < count) await task(next++);
@@ -139,7 +151,10 @@ function readConcurrency(ctx: IExecuteFunctions): number {
 	return Math.min(MAX_CONCURRENCY, Math.max(1, Math.floor(value)));
 }
 
-export async function runOperation(this: IExecuteFunctions, operation: Operation): Promise<INodeExecutionData[]> {
+export async function runOperation(
+	this: IExecuteFunctions,
+	operation: Operation,
+): Promise<INodeExecutionData[]> {
 	const continueOnFail = this.continueOnFail();
 	const planned = await operation.execute.call(this, this.getInputData().length);
 	checkUnique(this, planned);

@@ -20,7 +20,11 @@ export function readWaitSettings(ctx: IExecuteFunctions, itemIndex: number): Wai
 			'The options "Poll Interval (Seconds)" and "Timeout (Seconds)" must be positive numbers',
 		);
 	}
-	return { enabled: options.waitForCompletion === true, intervalMs: interval * 1000, timeoutMs: timeout * 1000 };
+	return {
+		enabled: options.waitForCompletion === true,
+		intervalMs: interval * 1000,
+		timeoutMs: timeout * 1000,
+	};
 }
 
 /**

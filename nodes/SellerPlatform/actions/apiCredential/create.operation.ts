@@ -44,7 +44,8 @@ export const description: INodeProperties[] = [
 		typeOptions: { rows: 2 },
 		default: '',
 		placeholder: 'e.g. 203.0.113.10, 2001:db8::1',
-		description: 'Optional. Up to 10 IPv4 or IPv6 addresses, separated by commas or new lines, that alone may use the key.',
+		description:
+			'Optional. Up to 10 IPv4 or IPv6 addresses, separated by commas or new lines, that alone may use the key.',
 		displayOptions: { show },
 	},
 	{
@@ -62,9 +63,21 @@ export const description: INodeProperties[] = [
 			name: 'privateKeyOutput',
 			type: 'options',
 			options: [
-				{ name: 'In the Output JSON', value: 'json', description: 'The credential.private_key field, as the API returns it' },
-				{ name: 'As a Binary PEM File', value: 'binary', description: 'Removed from the JSON, attached as a file named after the key ID (.pem)' },
-				{ name: 'Nowhere', value: 'none', description: 'Removed from the output (the key is lost)' },
+				{
+					name: 'In the Output JSON',
+					value: 'json',
+					description: 'The credential.private_key field, as the API returns it',
+				},
+				{
+					name: 'As a Binary PEM File',
+					value: 'binary',
+					description: 'Removed from the JSON, attached as a file named after the key ID (.pem)',
+				},
+				{
+					name: 'Nowhere',
+					value: 'none',
+					description: 'Removed from the output (the key is lost)',
+				},
 			],
 			default: 'json',
 			description: 'Where the newly created private key goes',
@@ -94,12 +107,21 @@ export function isIpAddress(value: string): boolean {
 }
 
 /** Reads an identifier that may be unset, but must not be blank when given. */
-function identifier(ctx: IExecuteFunctions, name: string, label: string, itemIndex: number): string | undefined {
+function identifier(
+	ctx: IExecuteFunctions,
+	name: string,
+	label: string,
+	itemIndex: number,
+): string | undefined {
 	const raw = ctx.getNodeParameter(name, itemIndex, '') as unknown;
 	if (raw === '' || raw === undefined || raw === null) return undefined;
 	const value = optionalString(ctx, name, itemIndex);
 	if (value === undefined) {
-		throw invalidParameter(ctx, itemIndex, `The parameter "${label}" (${name}) must not be blank when it is set`);
+		throw invalidParameter(
+			ctx,
+			itemIndex,
+			`The parameter "${label}" (${name}) must not be blank when it is set`,
+		);
 	}
 	return value;
 }
@@ -107,68 +129,70 @@ function identifier(ctx: IExecuteFunctions, name: string, label: string, itemInd
 type KeyOutput = 'json' | 'binary' | 'none';
 
 export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
-		const userCode = identifier(this, 'userCode', 'User Code', itemIndex);
-		const channelIdentifier = identifier(this, 'channelIdentifier', 'Channel Identifier', itemIndex);
-		if (!userCode && !channelIdentifier) {
+	const userCode = identifier(this, 'userCode', 'User Code', itemIndex);
+	const channelIdentifier = identifier(this, 'channelIdentifier', 'Channel Identifier', itemIndex);
+	if (!userCode && !channelIdentifier) {
+		throw invalidParameter(
+			this,
+			itemIndex,
+			'Set "User Code" (userCode) or "Channel Identifier" (channelIdentifier): at least one is required',
+		);
+	}
+	const body: IDataObject = userCode
+		? { user_code: userCode }
+		: { channel_identifier: channelIdentifier };
+
+	const ips = String(this.getNodeParameter('whitelistedIps', itemIndex, '') ?? '')
+		.split(/[\s,;]+/)
+		.filter(Boolean);
+	if (ips.length > MAX_WHITELISTED_IPS) {
+		throw invalidParameter(
+			this,
+			itemIndex,
+			`The parameter "Whitelisted IPs" (whitelistedIps) lists ${ips.length} addresses, at most ${MAX_WHITELISTED_IPS} are allowed`,
+		);
+	}
+	const wrong = ips.find((ip) => !isIpAddress(ip));
+	if (wrong !== undefined) {
+		throw invalidParameter(
+			this,
+			itemIndex,
+			`The parameter "Whitelisted IPs" (whitelistedIps) holds "${wrong}", which is not an IPv4 or IPv6 address`,
+		);
+	}
+	if (ips.length) body.whitelisted_ips = ips;
+
+	const expiresAt = this.getNodeParameter('expiresAt', itemIndex, '') as unknown;
+	if (expiresAt !== '' && expiresAt !== undefined && expiresAt !== null) {
+		const parsed =
+			expiresAt instanceof Date
+				? DateTime.fromJSDate(expiresAt)
+				: DateTime.isDateTime(expiresAt)
+					? expiresAt
+					: DateTime.fromISO(String(expiresAt).trim(), { zone: this.getTimezone() });
+		if (!parsed.isValid) {
 			throw invalidParameter(
 				this,
 				itemIndex,
-				'Set "User Code" (userCode) or "Channel Identifier" (channelIdentifier): at least one is required',
+				`The parameter "Expires At" (expiresAt) is not a valid date and time: "${String(expiresAt)}"`,
+				'Use an ISO 8601 date and time such as 2027-01-31T23:59:00+04:00.',
 			);
 		}
-		const body: IDataObject = userCode ? { user_code: userCode } : { channel_identifier: channelIdentifier };
+		body.expires_at = parsed.toUTC().toFormat("yyyy-MM-dd'T'HH:mm:ssZZ");
+	}
 
-		const ips = String(this.getNodeParameter('whitelistedIps', itemIndex, '') ?? '')
-			.split(/[\s,;]+/)
-			.filter(Boolean);
-		if (ips.length > MAX_WHITELISTED_IPS) {
-			throw invalidParameter(
-				this,
-				itemIndex,
-				`The parameter "Whitelisted IPs" (whitelistedIps) lists ${ips.length} addresses, at most ${MAX_WHITELISTED_IPS} are allowed`,
-			);
-		}
-		const wrong = ips.find((ip) => !isIpAddress(ip));
-		if (wrong !== undefined) {
-			throw invalidParameter(
-				this,
-				itemIndex,
-				`The parameter "Whitelisted IPs" (whitelistedIps) holds "${wrong}", which is not an IPv4 or IPv6 address`,
-			);
-		}
-		if (ips.length) body.whitelisted_ips = ips;
-
-		const expiresAt = this.getNodeParameter('expiresAt', itemIndex, '') as unknown;
-		if (expiresAt !== '' && expiresAt !== undefined && expiresAt !== null) {
-			const parsed =
-				expiresAt instanceof Date
-					? DateTime.fromJSDate(expiresAt)
-					: DateTime.isDateTime(expiresAt)
-						? expiresAt
-						: DateTime.fromISO(String(expiresAt).trim(), { zone: this.getTimezone() });
-			if (!parsed.isValid) {
-				throw invalidParameter(
-					this,
-					itemIndex,
-					`The parameter "Expires At" (expiresAt) is not a valid date and time: "${String(expiresAt)}"`,
-					'Use an ISO 8601 date and time such as 2027-01-31T23:59:00+04:00.',
-				);
-			}
-			body.expires_at = parsed.toUTC().toFormat("yyyy-MM-dd'T'HH:mm:ssZZ");
-		}
-
-		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-		const keyOutput = (options.privateKeyOutput ?? 'json') as KeyOutput;
-		const binaryPropertyName =
-			keyOutput === 'binary'
-				? binaryFieldOption(this, itemIndex, options, 'Put Key File in Field', 'privateKey')
-				: '';
-		return {
-			send: async () => {
-				const created = await apiRequest.call(this, 'CreateCredential', { body, itemIndex });
-				return await placePrivateKey(this, created, keyOutput, binaryPropertyName);
-			},
-		};
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const keyOutput = (options.privateKeyOutput ?? 'json') as KeyOutput;
+	const binaryPropertyName =
+		keyOutput === 'binary'
+			? binaryFieldOption(this, itemIndex, options, 'Put Key File in Field', 'privateKey')
+			: '';
+	return {
+		send: async () => {
+			const created = await apiRequest.call(this, 'CreateCredential', { body, itemIndex });
+			return await placePrivateKey(this, created, keyOutput, binaryPropertyName);
+		},
+	};
 });
 
 /** Puts the new private key where the "Private Key Output" option says. */

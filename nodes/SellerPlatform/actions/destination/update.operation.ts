@@ -125,67 +125,77 @@ export const description: INodeProperties[] = [
 ];
 
 export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
-		const destinationCode = requiredPathParameter(this, 'destinationCode', 'Destination Code', itemIndex);
-		const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
-		const body: IDataObject = {};
-		const fail = (message: string) => invalidParameter(this, itemIndex, message);
+	const destinationCode = requiredPathParameter(
+		this,
+		'destinationCode',
+		'Destination Code',
+		itemIndex,
+	);
+	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+	const body: IDataObject = {};
+	const fail = (message: string) => invalidParameter(this, itemIndex, message);
 
-		if (fields.destinationName !== undefined) {
-			const name = String(fields.destinationName).trim();
-			if (name) body.destination_name = name;
+	if (fields.destinationName !== undefined) {
+		const name = String(fields.destinationName).trim();
+		if (name) body.destination_name = name;
+	}
+	if (fields.isActive !== undefined) body.is_active = fields.isActive === true;
+	if (fields.url !== undefined && String(fields.url).trim() !== '') {
+		const url = String(fields.url).trim();
+		let parsed: URL | undefined;
+		try {
+			parsed = new URL(url);
+		} catch {
+			parsed = undefined;
 		}
-		if (fields.isActive !== undefined) body.is_active = fields.isActive === true;
-		if (fields.url !== undefined && String(fields.url).trim() !== '') {
-			const url = String(fields.url).trim();
-			let parsed: URL | undefined;
-			try {
-				parsed = new URL(url);
-			} catch {
-				parsed = undefined;
-			}
-			if (parsed?.protocol !== 'https:') {
-				throw fail(`The field "URL" (url) must be an https:// address, got "${url}"`);
-			}
-			body.url = url;
+		if (parsed?.protocol !== 'https:') {
+			throw fail(`The field "URL" (url) must be an https:// address, got "${url}"`);
 		}
+		body.url = url;
+	}
 
-		const headers = ((fields.headers as IDataObject | undefined)?.header ?? []) as IDataObject[];
-		if (headers.length && fields.removeAllHeaders === true) {
-			throw fail('Set either "Headers" (headers) or "Remove All Headers" (removeAllHeaders), not both');
-		}
-		if (headers.length) {
-			const values: IDataObject = {};
-			for (const header of headers) {
-				const name = String(header.name ?? '').trim();
-				if (!HEADER_NAME.test(name)) {
-					throw fail(`The header name "${name}" in "Headers" (headers) is not a valid HTTP header name`);
-				}
-				values[name] = String(header.value ?? '');
+	const headers = ((fields.headers as IDataObject | undefined)?.header ?? []) as IDataObject[];
+	if (headers.length && fields.removeAllHeaders === true) {
+		throw fail(
+			'Set either "Headers" (headers) or "Remove All Headers" (removeAllHeaders), not both',
+		);
+	}
+	if (headers.length) {
+		const values: IDataObject = {};
+		for (const header of headers) {
+			const name = String(header.name ?? '').trim();
+			if (!HEADER_NAME.test(name)) {
+				throw fail(
+					`The header name "${name}" in "Headers" (headers) is not a valid HTTP header name`,
+				);
 			}
-			body.credentials = { values };
-		} else if (fields.removeAllHeaders === true) {
-			body.credentials = { values: {} };
+			values[name] = String(header.value ?? '');
 		}
+		body.credentials = { values };
+	} else if (fields.removeAllHeaders === true) {
+		body.credentials = { values: {} };
+	}
 
-		const eventTypes = ((fields.eventTypes as IDataObject | undefined)?.eventType ?? []) as IDataObject[];
-		if (eventTypes.length) {
-			body.event_types = eventTypes.map((entry) => {
-				const eventType = String(entry.eventType ?? '').trim();
-				if (!EVENT_TYPE_PATTERN.test(eventType)) {
-					throw fail(
-						`The event type "${eventType}" in "Event Types" (eventTypes) must have the form NAMESPACE::EVENT_NAME, e.g. FBPI::ORDER_SYNC`,
-					);
-				}
-				return { event_type: eventType, is_active: entry.isActive !== false };
-			});
-		}
-		return {
-			send: async () => ({
-				json: await apiRequest.call(this, 'UpdateDestination', {
-					pathParams: { destination_code: destinationCode },
-					body,
-					itemIndex,
-				}),
+	const eventTypes = ((fields.eventTypes as IDataObject | undefined)?.eventType ??
+		[]) as IDataObject[];
+	if (eventTypes.length) {
+		body.event_types = eventTypes.map((entry) => {
+			const eventType = String(entry.eventType ?? '').trim();
+			if (!EVENT_TYPE_PATTERN.test(eventType)) {
+				throw fail(
+					`The event type "${eventType}" in "Event Types" (eventTypes) must have the form NAMESPACE::EVENT_NAME, e.g. FBPI::ORDER_SYNC`,
+				);
+			}
+			return { event_type: eventType, is_active: entry.isActive !== false };
+		});
+	}
+	return {
+		send: async () => ({
+			json: await apiRequest.call(this, 'UpdateDestination', {
+				pathParams: { destination_code: destinationCode },
+				body,
+				itemIndex,
 			}),
-		};
+		}),
+	};
 });

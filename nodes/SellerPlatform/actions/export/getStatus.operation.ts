@@ -44,37 +44,43 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-
 /** Statuses after which nothing changes any more: done, or failed. */
 export const FINAL_EXPORT_STATUSES = ['COMPLETE', 'COMPLETED', ...FAILED_EXPORT_STATUSES];
 
 /** Final: a download link is there, or the export is done or failed. */
 export function isExportFinal(record: IDataObject): boolean {
-	return Boolean(record.download_url) || FINAL_EXPORT_STATUSES.includes(normaliseStatus(record.export_status, 'EXPORT_STATUS_'));
+	return (
+		Boolean(record.download_url) ||
+		FINAL_EXPORT_STATUSES.includes(normaliseStatus(record.export_status, 'EXPORT_STATUS_'))
+	);
 }
 
 export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
-		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-		const download =
-			options.download === true
-				? binaryFieldOption(this, itemIndex, options, 'Put Output File in Field', 'data')
-				: undefined;
-		const exportCode = requiredString(this, 'exportCode', 'Export Code', itemIndex);
-		const wait = readWaitSettings(this, itemIndex);
-		return {
-			send: async () => {
-				const fetchStatus = async () =>
-					await apiRequest.call(this, 'GetExportStatus', { body: { export_code: exportCode }, itemIndex });
-				const record = await pollUntilFinal(fetchStatus, isExportFinal, wait);
-				if (!download || typeof record.download_url !== 'string' || !record.download_url) return { json: record };
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const download =
+		options.download === true
+			? binaryFieldOption(this, itemIndex, options, 'Put Output File in Field', 'data')
+			: undefined;
+	const exportCode = requiredString(this, 'exportCode', 'Export Code', itemIndex);
+	const wait = readWaitSettings(this, itemIndex);
+	return {
+		send: async () => {
+			const fetchStatus = async () =>
+				await apiRequest.call(this, 'GetExportStatus', {
+					body: { export_code: exportCode },
+					itemIndex,
+				});
+			const record = await pollUntilFinal(fetchStatus, isExportFinal, wait);
+			if (!download || typeof record.download_url !== 'string' || !record.download_url)
+				return { json: record };
 
-				const file = await downloadFile.call(this, record.download_url, itemIndex);
-				const binary = await this.helpers.prepareBinaryData(
-					file.data,
-					file.fileName ?? `${exportCode}.csv`,
-					file.mimeType,
-				);
-				return { json: record, binary: { [download]: binary } };
-			},
-		};
+			const file = await downloadFile.call(this, record.download_url, itemIndex);
+			const binary = await this.helpers.prepareBinaryData(
+				file.data,
+				file.fileName ?? `${exportCode}.csv`,
+				file.mimeType,
+			);
+			return { json: record, binary: { [download]: binary } };
+		},
+	};
 });

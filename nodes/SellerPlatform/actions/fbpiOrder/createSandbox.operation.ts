@@ -28,7 +28,8 @@ export const description: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. WH-DXB-01',
-		description: 'Integration warehouse for the order. It must already be configured to receive order webhooks.',
+		description:
+			'Integration warehouse for the order. It must already be configured to receive order webhooks.',
 		displayOptions: { show },
 	},
 	{
@@ -61,7 +62,8 @@ export const description: INodeProperties[] = [
 						name: 'partnerSku',
 						type: 'string',
 						default: '',
-						description: 'Optional. Left empty, the service assigns a dummy SKU; it need not exist in your catalog.',
+						description:
+							'Optional. Left empty, the service assigns a dummy SKU; it need not exist in your catalog.',
 					},
 				],
 			},
@@ -94,55 +96,59 @@ export const description: INodeProperties[] = [
 ];
 
 export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
-		const warehouseCode = requiredString(this, 'warehouseCode', 'Warehouse Code', itemIndex);
-		const raw = this.getNodeParameter('items.item', itemIndex, []) as IDataObject[];
-		if (!Array.isArray(raw) || raw.length === 0) {
+	const warehouseCode = requiredString(this, 'warehouseCode', 'Warehouse Code', itemIndex);
+	const raw = this.getNodeParameter('items.item', itemIndex, []) as IDataObject[];
+	if (!Array.isArray(raw) || raw.length === 0) {
+		throw invalidParameter(
+			this,
+			itemIndex,
+			'The parameter "Items" (items) needs at least one item',
+			'Add an item with the status it should be created in.',
+		);
+	}
+	const items = raw.map((entry, position) => {
+		const status = String(entry.status ?? '').trim();
+		if (!ITEM_STATUSES.includes(status)) {
 			throw invalidParameter(
 				this,
 				itemIndex,
-				'The parameter "Items" (items) needs at least one item',
-				'Add an item with the status it should be created in.',
+				`Item ${position + 1} of "Items" (items) has the status "${status}", but it must be one of ${ITEM_STATUSES.join(', ')}`,
 			);
 		}
-		const items = raw.map((entry, position) => {
-			const status = String(entry.status ?? '').trim();
-			if (!ITEM_STATUSES.includes(status)) {
-				throw invalidParameter(
-					this,
-					itemIndex,
-					`Item ${position + 1} of "Items" (items) has the status "${status}", but it must be one of ${ITEM_STATUSES.join(', ')}`,
-				);
-			}
-			const partnerSku = String(entry.partnerSku ?? '').trim();
-			return partnerSku ? { status, partner_sku: partnerSku } : { status };
-		});
+		const partnerSku = String(entry.partnerSku ?? '').trim();
+		return partnerSku ? { status, partner_sku: partnerSku } : { status };
+	});
 
-		let idempotencyKey = optionalString(this, 'idempotencyKey', itemIndex);
-		if (idempotencyKey !== undefined && idempotencyKey.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+	let idempotencyKey = optionalString(this, 'idempotencyKey', itemIndex);
+	if (idempotencyKey !== undefined && idempotencyKey.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+		throw invalidParameter(
+			this,
+			itemIndex,
+			`The parameter "Idempotency Key" (idempotencyKey) must be at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters, got ${idempotencyKey.length}`,
+		);
+	}
+	idempotencyKey ??= randomBytes(8).toString('base64url').slice(0, MAX_IDEMPOTENCY_KEY_LENGTH);
+
+	const body: IDataObject = {
+		warehouse_code: warehouseCode,
+		idempotency_key: idempotencyKey,
+		items,
+	};
+	const countryCode = optionalString(this, 'countryCode', itemIndex)?.toLowerCase();
+	if (countryCode !== undefined) {
+		if (!COUNTRY_CODES.includes(countryCode)) {
 			throw invalidParameter(
 				this,
 				itemIndex,
-				`The parameter "Idempotency Key" (idempotencyKey) must be at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters, got ${idempotencyKey.length}`,
+				`The parameter "Country Code" (countryCode) must be one of ${COUNTRY_CODES.join(', ')}, got "${countryCode}"`,
 			);
 		}
-		idempotencyKey ??= randomBytes(8).toString('base64url').slice(0, MAX_IDEMPOTENCY_KEY_LENGTH);
-
-		const body: IDataObject = { warehouse_code: warehouseCode, idempotency_key: idempotencyKey, items };
-		const countryCode = optionalString(this, 'countryCode', itemIndex)?.toLowerCase();
-		if (countryCode !== undefined) {
-			if (!COUNTRY_CODES.includes(countryCode)) {
-				throw invalidParameter(
-					this,
-					itemIndex,
-					`The parameter "Country Code" (countryCode) must be one of ${COUNTRY_CODES.join(', ')}, got "${countryCode}"`,
-				);
-			}
-			body.country_code = countryCode;
-		}
-		return {
-			send: async () => {
-				const created = await apiRequest.call(this, 'CreateSandboxOrder', { body, itemIndex });
-				return { json: { ...created, idempotency_key: idempotencyKey } };
-			},
-		};
+		body.country_code = countryCode;
+	}
+	return {
+		send: async () => {
+			const created = await apiRequest.call(this, 'CreateSandboxOrder', { body, itemIndex });
+			return { json: { ...created, idempotency_key: idempotencyKey } };
+		},
+	};
 });

@@ -1,17 +1,21 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { apiRequest } from '../../../api/request';
 import { concurrencyOption, optionsCollection, waitOptions } from '../descriptions';
 import { invalidParameter, requiredString } from '../parameters';
 import { perItem, refuse, type Planned, type Task } from '../runner';
-import { readWaitSettings, type WaitSettings } from '../wait';
-import { fetchImportStatus } from './getStatus.operation';
+import { readWaitSettings } from '../wait';
+import {
+	createImport,
+	fieldText,
+	isImportFileUrl,
+	mappingsDefinedBelow,
+	MAX_MAPPINGS_PER_IMPORT,
+	readClientReference,
+	readConfig,
+	readField,
+} from './imports';
 
 const show = { resource: ['import'], operation: ['createBarcode'] };
-
-/** The spec's limits: mappings per import, characters of client_reference. */
-export const MAX_MAPPINGS_PER_IMPORT = 10_000;
-export const MAX_CLIENT_REFERENCE_LENGTH = 100;
 
 export const description: INodeProperties[] = [
 	{
@@ -22,10 +26,19 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Mappings',
 				value: 'items',
-				description: 'Barcode mappings sent with the request (defined below or taken from the input items)',
+				description:
+					'Barcode mappings sent with the request (defined below or taken from the input items)',
 			},
-			{ name: 'File URL', value: 'fileUrl', description: 'A CSV, TSV, XLSX, JSON or Parquet file the service fetches' },
-			{ name: 'Data Warehouse Table', value: 'bqTable', description: 'A data-warehouse table holding the mappings' },
+			{
+				name: 'File URL',
+				value: 'fileUrl',
+				description: 'A CSV, TSV, XLSX, JSON or Parquet file the service fetches',
+			},
+			{
+				name: 'Data Warehouse Table',
+				value: 'bqTable',
+				description: 'A data-warehouse table holding the mappings',
+			},
 		],
 		default: 'items',
 		description: 'Where the mappings come from: exactly one source per import',
@@ -42,7 +55,11 @@ export const description: INodeProperties[] = [
 				description:
 					'Every input item is one mapping; all items of the run make one import (split into imports of at most 10,000)',
 			},
-			{ name: 'Define Below', value: 'defineBelow', description: 'Type the mappings of each import in the node' },
+			{
+				name: 'Define Below',
+				value: 'defineBelow',
+				description: 'Type the mappings of each import in the node',
+			},
 		],
 		default: 'fromInputItems',
 		displayOptions: { show: { ...show, source: ['items'] } },
@@ -53,7 +70,8 @@ export const description: INodeProperties[] = [
 		type: 'string',
 		default: 'partner_sku',
 		required: true,
-		description: 'Name of the input item field holding the partner SKU (dots reach into nested fields)',
+		description:
+			'Name of the input item field holding the partner SKU (dots reach into nested fields)',
 		displayOptions: { show: { ...show, source: ['items'], itemsInput: ['fromInputItems'] } },
 	},
 	{
@@ -62,7 +80,8 @@ export const description: INodeProperties[] = [
 		type: 'string',
 		default: 'barcode',
 		required: true,
-		description: 'Name of the input item field holding the barcode, UPC or ISBN (dots reach into nested fields)',
+		description:
+			'Name of the input item field holding the barcode, UPC or ISBN (dots reach into nested fields)',
 		displayOptions: { show: { ...show, source: ['items'], itemsInput: ['fromInputItems'] } },
 	},
 	{
@@ -97,7 +116,8 @@ export const description: INodeProperties[] = [
 						name: 'forceSync',
 						type: 'boolean',
 						default: false,
-						description: 'Whether to override an existing mapping between the same barcode and partner SKU',
+						description:
+							'Whether to override an existing mapping between the same barcode and partner SKU',
 					},
 				],
 			},
@@ -110,7 +130,8 @@ export const description: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. https://example.com/barcodes.csv or gs://bucket/barcodes.csv',
-		description: 'HTTP(S) address or cloud storage path (gs://, s3://) of a CSV, TSV, XLSX, JSON or Parquet file',
+		description:
+			'HTTP(S) address or cloud storage path (gs://, s3://) of a CSV, TSV, XLSX, JSON or Parquet file',
 		displayOptions: { show: { ...show, source: ['fileUrl'] } },
 	},
 	{
@@ -161,77 +182,6 @@ export const description: INodeProperties[] = [
 	optionsCollection(show, [concurrencyOption, ...waitOptions]),
 ];
 
-function readConfig(ctx: IExecuteFunctions, itemIndex: number): IDataObject | undefined {
-	const config = ctx.getNodeParameter('config', itemIndex, {}) as IDataObject;
-	const result: IDataObject = {};
-	if (config.isNotificationRequired !== undefined) result.is_notification_required = config.isNotificationRequired === true;
-	if (config.forceSync !== undefined) result.force_sync = config.forceSync === true;
-	return Object.keys(result).length ? result : undefined;
-}
-
-function readClientReference(ctx: IExecuteFunctions, itemIndex: number, suffixLength = 0): string {
-	const reference = requiredString(ctx, 'clientReference', 'Client Reference', itemIndex);
-	if (reference.length + suffixLength > MAX_CLIENT_REFERENCE_LENGTH) {
-		throw invalidParameter(
-			ctx,
-			itemIndex,
-			suffixLength
-				? `The parameter "Client Reference" (clientReference) must leave room for the suffix of split imports: at most ${MAX_CLIENT_REFERENCE_LENGTH - suffixLength} characters, got ${reference.length}`
-				: `The parameter "Client Reference" (clientReference) must be at most ${MAX_CLIENT_REFERENCE_LENGTH} characters, got ${reference.length}`,
-		);
-	}
-	return reference;
-}
-
-/** http(s) addresses, and cloud storage paths such as gs://bucket/file.csv or s3://bucket/file.csv. */
-export function isImportFileUrl(value: string): boolean {
-	if (/^(gs|s3):\/\/[^/\s]+\/\S+$/i.test(value)) return true;
-	try {
-		const url = new URL(value);
-		return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname !== '';
-	} catch {
-		return false;
-	}
-}
-
-function mappingsDefinedBelow(ctx: IExecuteFunctions, itemIndex: number): IDataObject[] {
-	const raw = ctx.getNodeParameter('mappings.mapping', itemIndex, []) as IDataObject[];
-	if (!Array.isArray(raw) || raw.length === 0) {
-		throw invalidParameter(
-			ctx,
-			itemIndex,
-			'The parameter "Mappings" (mappings) needs at least one mapping: an import needs exactly one source',
-		);
-	}
-	if (raw.length > MAX_MAPPINGS_PER_IMPORT) {
-		throw invalidParameter(
-			ctx,
-			itemIndex,
-			`The parameter "Mappings" (mappings) holds ${raw.length} mappings, at most ${MAX_MAPPINGS_PER_IMPORT} fit in one import`,
-			'Use "From Input Items", which splits large sets into several imports.',
-		);
-	}
-	return raw.map((mapping, position) => {
-		const partnerSku = String(mapping.partnerSku ?? '').trim();
-		const barcode = String(mapping.barcode ?? '').trim();
-		for (const [value, field] of [
-			[partnerSku, 'Partner SKU (partner_sku)'],
-			[barcode, 'Barcode (barcode)'],
-		]) {
-			if (!value) {
-				throw invalidParameter(
-					ctx,
-					itemIndex,
-					`Mapping ${position + 1} of "Mappings" (mappings) has no ${field}: every mapping needs partner_sku and barcode`,
-				);
-			}
-		}
-		const result: IDataObject = { partner_sku: partnerSku, barcode };
-		if (mapping.forceSync === true) result.force_sync = true;
-		return result;
-	});
-}
-
 /** Every import needs its own client_reference: checked across the run before sending. */
 const uniqueReference = (body: IDataObject): Task['unique'] => ({
 	value: String(body.client_reference),
@@ -278,45 +228,9 @@ export async function execute(this: IExecuteFunctions, itemCount: number): Promi
 	const fromInputItems =
 		this.getNodeParameter('source', 0, 'items') === 'items' &&
 		this.getNodeParameter('itemsInput', 0, 'fromInputItems') === 'fromInputItems';
-	return fromInputItems ? importFromInputItems(this, itemCount) : await importPerItem.call(this, itemCount);
-}
-
-async function createImport(
-	ctx: IExecuteFunctions,
-	body: IDataObject,
-	wait: WaitSettings,
-	itemIndex: number,
-): Promise<IDataObject> {
-	const created = await apiRequest.call(ctx, 'CreateBarcodeImport', { body, itemIndex });
-	const count = (body.items as { data?: unknown[] } | undefined)?.data?.length;
-	const result: IDataObject = count === undefined ? { ...created } : { ...created, mappings_count: count };
-	if (!wait.enabled) return result;
-	const reference = String(created.import_reference ?? created.client_reference ?? body.client_reference);
-	try {
-		return { ...result, ...(await fetchImportStatus(ctx, reference, wait, itemIndex)) };
-	} catch (error) {
-		// The import exists: failing the item would lose its reference, and repeating it would be
-		// refused (client_reference must be unique). Return it with what went wrong while waiting.
-		return { ...result, waitError: (error as Error).message };
-	}
-}
-
-/** Reads `path` (dots reach into nested objects) from an item's JSON. */
-function readField(json: IDataObject, path: string): unknown {
-	if (path in json) return json[path];
-	let value: unknown = json;
-	for (const key of path.split('.')) {
-		if (value === null || typeof value !== 'object') return undefined;
-		value = (value as IDataObject)[key];
-	}
-	return value;
-}
-
-function fieldText(value: unknown): string {
-	if (typeof value === 'string') return value.trim();
-	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-	if (typeof value === 'bigint') return value.toString();
-	return '';
+	return fromInputItems
+		? importFromInputItems(this, itemCount)
+		: await importPerItem.call(this, itemCount);
 }
 
 /**
@@ -334,7 +248,11 @@ function importFromInputItems(ctx: IExecuteFunctions, itemCount: number): Planne
 	for (let i = 0; i < itemCount; i++) {
 		const partnerSku = fieldText(readField(items[i].json, skuField));
 		const barcode = fieldText(readField(items[i].json, barcodeField));
-		const missing = !partnerSku ? `"${skuField}" (Partner SKU Field)` : !barcode ? `"${barcodeField}" (Barcode Field)` : '';
+		const missing = !partnerSku
+			? `"${skuField}" (Partner SKU Field)`
+			: !barcode
+				? `"${barcodeField}" (Barcode Field)`
+				: '';
 		if (missing) {
 			const message = `Input item ${i} has no value in the field ${missing}: every mapping needs partner_sku and barcode`;
 			planned.push(refuse(ctx, invalidParameter(ctx, i, message), i));

@@ -18,13 +18,15 @@ export const description: INodeProperties[] = [
 				name: 'Create Barcode Import',
 				value: 'createBarcode',
 				action: 'Create a barcode import',
-				description: 'Start an import that maps barcodes to partner SKUs, from mappings, a file or a table',
+				description:
+					'Start an import that maps barcodes to partner SKUs, from mappings, a file or a table',
 			},
 			{
 				name: 'Get Status',
 				value: 'getStatus',
 				action: 'Get the status of an import',
-				description: 'Get the status and processing report of an import, optionally waiting until it finishes',
+				description:
+					'Get the status and processing report of an import, optionally waiting until it finishes',
 			},
 		],
 		default: 'createBarcode',

@@ -26,7 +26,10 @@ export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
 	const accessToken = requiredString(this, 'accessToken', 'Access Token', itemIndex);
 	return {
 		send: async () => ({
-			json: await apiRequest.call(this, 'ExchangeToken', { body: { access_token: accessToken }, itemIndex }),
+			json: await apiRequest.call(this, 'ExchangeToken', {
+				body: { access_token: accessToken },
+				itemIndex,
+			}),
 		}),
 	};
 });

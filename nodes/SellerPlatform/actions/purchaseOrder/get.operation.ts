@@ -16,7 +16,8 @@ export const description: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. PO-1001',
-		description: 'Number of the purchase order to fetch (po_nr), for example from a FBPO::PO_SYNC event',
+		description:
+			'Number of the purchase order to fetch (po_nr), for example from a FBPO::PO_SYNC event',
 		displayOptions: { show },
 	},
 	optionsCollection(show, [concurrencyOption]),
@@ -35,8 +36,16 @@ export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
 	const poNr = requiredPathParameter(this, 'poNr', 'PO Number', itemIndex);
 	return {
 		send: async () => {
-			const record = await apiRequest.call(this, 'GetPurchaseOrder', { pathParams: { po_nr: poNr }, itemIndex });
-			return { json: { ...record, po_release_date_iso: releaseDateToIso(record.po_release_date) } as IDataObject };
+			const record = await apiRequest.call(this, 'GetPurchaseOrder', {
+				pathParams: { po_nr: poNr },
+				itemIndex,
+			});
+			return {
+				json: {
+					...record,
+					po_release_date_iso: releaseDateToIso(record.po_release_date),
+				} as IDataObject,
+			};
 		},
 	};
 });

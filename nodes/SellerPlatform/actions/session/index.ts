@@ -17,7 +17,8 @@ export const description: INodeProperties[] = [
 				name: 'Log In',
 				value: 'login',
 				action: 'Log in to the seller platform',
-				description: 'Open a session with the credential\'s key and report the project it is scoped to',
+				description:
+					"Open a session with the credential's key and report the project it is scoped to",
 			},
 		],
 		default: 'login',

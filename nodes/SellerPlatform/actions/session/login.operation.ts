@@ -23,29 +23,32 @@ export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
 });
 
 async function loginOnce(ctx: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-		let pending = perRun.loginResults.get(ctx);
-		if (!pending) {
-			pending = (async () => {
-				const credentials = await ctx.getCredentials(CREDENTIAL_TYPE, itemIndex);
-				const { sessionCookie } = await login.call({ helpers: { httpRequest: ctx.helpers.httpRequest } }, credentials);
-				const cookieNames = String(sessionCookie)
-					.split(';')
-					.map((pair) => pair.trim().split('=')[0])
-					.filter(Boolean);
-				return {
-					loggedIn: true,
-					keyId: credentials.keyId as string,
-					projectCode: credentials.projectCode as string,
-					baseUrl: credentials.baseUrl as string,
-					sessionCookieNames: cookieNames,
-					loggedInAt: new Date().toISOString(),
-				};
-			})();
-			perRun.loginResults.set(ctx, pending);
-		}
-		try {
-			return { ...(await pending) };
-		} catch (error) {
-			throw apiError(error, { node: ctx.getNode(), operation: 'Login', itemIndex });
-		}
+	let pending = perRun.loginResults.get(ctx);
+	if (!pending) {
+		pending = (async () => {
+			const credentials = await ctx.getCredentials(CREDENTIAL_TYPE, itemIndex);
+			const { sessionCookie } = await login.call(
+				{ helpers: { httpRequest: ctx.helpers.httpRequest } },
+				credentials,
+			);
+			const cookieNames = String(sessionCookie)
+				.split(';')
+				.map((pair) => pair.trim().split('=')[0])
+				.filter(Boolean);
+			return {
+				loggedIn: true,
+				keyId: credentials.keyId as string,
+				projectCode: credentials.projectCode as string,
+				baseUrl: credentials.baseUrl as string,
+				sessionCookieNames: cookieNames,
+				loggedInAt: new Date().toISOString(),
+			};
+		})();
+		perRun.loginResults.set(ctx, pending);
+	}
+	try {
+		return { ...(await pending) };
+	} catch (error) {
+		throw apiError(error, { node: ctx.getNode(), operation: 'Login', itemIndex });
+	}
 }

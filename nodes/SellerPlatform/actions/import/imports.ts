@@ -1,0 +1,149 @@
+/**
+ * What the two import operations share: the rules of an import's body, sending an import, and
+ * reading its status (waiting for a final one when asked).
+ */
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { apiRequest } from '../../../api/request';
+import { invalidParameter, requiredString } from '../parameters';
+import { normaliseStatus, pollUntilFinal, type WaitSettings } from '../wait';
+
+/** The spec's limits: mappings per import, characters of client_reference. */
+export const MAX_MAPPINGS_PER_IMPORT = 10_000;
+export const MAX_CLIENT_REFERENCE_LENGTH = 100;
+
+export const FINAL_IMPORT_STATUSES = ['COMPLETED', 'FAILED', 'PARTIAL'];
+
+/** COMPLETED, FAILED and PARTIAL are final (with or without the IMPORT_STATUS_ prefix). */
+export function isImportFinal(record: IDataObject): boolean {
+	return FINAL_IMPORT_STATUSES.includes(normaliseStatus(record.import_status, 'IMPORT_STATUS_'));
+}
+
+/** Reads an import's status, waiting for a final one when asked. */
+export async function fetchImportStatus(
+	ctx: IExecuteFunctions,
+	reference: string,
+	wait: WaitSettings,
+	itemIndex: number,
+): Promise<IDataObject> {
+	const fetchStatus = async () =>
+		await apiRequest.call(ctx, 'GetImportStatus', { pathParams: { reference }, itemIndex });
+	return await pollUntilFinal(fetchStatus, isImportFinal, wait);
+}
+
+export function readConfig(ctx: IExecuteFunctions, itemIndex: number): IDataObject | undefined {
+	const config = ctx.getNodeParameter('config', itemIndex, {}) as IDataObject;
+	const result: IDataObject = {};
+	if (config.isNotificationRequired !== undefined)
+		result.is_notification_required = config.isNotificationRequired === true;
+	if (config.forceSync !== undefined) result.force_sync = config.forceSync === true;
+	return Object.keys(result).length ? result : undefined;
+}
+
+export function readClientReference(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	suffixLength = 0,
+): string {
+	const reference = requiredString(ctx, 'clientReference', 'Client Reference', itemIndex);
+	if (reference.length + suffixLength > MAX_CLIENT_REFERENCE_LENGTH) {
+		throw invalidParameter(
+			ctx,
+			itemIndex,
+			suffixLength
+				? `The parameter "Client Reference" (clientReference) must leave room for the suffix of split imports: at most ${MAX_CLIENT_REFERENCE_LENGTH - suffixLength} characters, got ${reference.length}`
+				: `The parameter "Client Reference" (clientReference) must be at most ${MAX_CLIENT_REFERENCE_LENGTH} characters, got ${reference.length}`,
+		);
+	}
+	return reference;
+}
+
+/** http(s) addresses, and cloud storage paths such as gs://bucket/file.csv or s3://bucket/file.csv. */
+export function isImportFileUrl(value: string): boolean {
+	if (/^(gs|s3):\/\/[^/\s]+\/\S+$/i.test(value)) return true;
+	try {
+		const url = new URL(value);
+		return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname !== '';
+	} catch {
+		return false;
+	}
+}
+
+export function mappingsDefinedBelow(ctx: IExecuteFunctions, itemIndex: number): IDataObject[] {
+	const raw = ctx.getNodeParameter('mappings.mapping', itemIndex, []) as IDataObject[];
+	if (!Array.isArray(raw) || raw.length === 0) {
+		throw invalidParameter(
+			ctx,
+			itemIndex,
+			'The parameter "Mappings" (mappings) needs at least one mapping: an import needs exactly one source',
+		);
+	}
+	if (raw.length > MAX_MAPPINGS_PER_IMPORT) {
+		throw invalidParameter(
+			ctx,
+			itemIndex,
+			`The parameter "Mappings" (mappings) holds ${raw.length} mappings, at most ${MAX_MAPPINGS_PER_IMPORT} fit in one import`,
+			'Use "From Input Items", which splits large sets into several imports.',
+		);
+	}
+	return raw.map((mapping, position) => {
+		const partnerSku = String(mapping.partnerSku ?? '').trim();
+		const barcode = String(mapping.barcode ?? '').trim();
+		for (const [value, field] of [
+			[partnerSku, 'Partner SKU (partner_sku)'],
+			[barcode, 'Barcode (barcode)'],
+		]) {
+			if (!value) {
+				throw invalidParameter(
+					ctx,
+					itemIndex,
+					`Mapping ${position + 1} of "Mappings" (mappings) has no ${field}: every mapping needs partner_sku and barcode`,
+				);
+			}
+		}
+		const result: IDataObject = { partner_sku: partnerSku, barcode };
+		if (mapping.forceSync === true) result.force_sync = true;
+		return result;
+	});
+}
+
+export async function createImport(
+	ctx: IExecuteFunctions,
+	body: IDataObject,
+	wait: WaitSettings,
+	itemIndex: number,
+): Promise<IDataObject> {
+	const created = await apiRequest.call(ctx, 'CreateBarcodeImport', { body, itemIndex });
+	const count = (body.items as { data?: unknown[] } | undefined)?.data?.length;
+	const result: IDataObject =
+		count === undefined ? { ...created } : { ...created, mappings_count: count };
+	if (!wait.enabled) return result;
+	const reference = String(
+		created.import_reference ?? created.client_reference ?? body.client_reference,
+	);
+	try {
+		return { ...result, ...(await fetchImportStatus(ctx, reference, wait, itemIndex)) };
+	} catch (error) {
+		// The import exists: failing the item would lose its reference, and repeating it would be
+		// refused (client_reference must be unique). Return it with what went wrong while waiting.
+		return { ...result, waitError: (error as Error).message };
+	}
+}
+
+/** Reads `path` (dots reach into nested objects) from an item's JSON. */
+export function readField(json: IDataObject, path: string): unknown {
+	if (path in json) return json[path];
+	let value: unknown = json;
+	for (const key of path.split('.')) {
+		if (value === null || typeof value !== 'object') return undefined;
+		value = (value as IDataObject)[key];
+	}
+	return value;
+}
+
+export function fieldText(value: unknown): string {
+	if (typeof value === 'string') return value.trim();
+	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+	if (typeof value === 'bigint') return value.toString();
+	return '';
+}

@@ -1,0 +1,103 @@
+/**
+ * The package's layers, read from the source's own imports:
+ *
+ *   credentials/  nodes/SellerPlatform/  nodes/SellerPlatformTrigger/
+ *          \               |                    /
+ *           ------->   nodes/api/   <-----------
+ *
+ * The two nodes and the credential depend on the API layer; the API layer depends on none of them;
+ * neither the credential nor the trigger reaches into the action node. Process-wide state lives in
+ * nodes/api/state.ts only.
+ */
+import { readdirSync, readFileSync } from 'fs';
+import { dirname, join, relative, resolve } from 'path';
+
+const ROOT = resolve(__dirname, '../..');
+
+function sourceFiles(folder: string): string[] {
+	return readdirSync(join(ROOT, folder), { withFileTypes: true }).flatMap((entry) => {
+		const path = join(folder, entry.name);
+		if (entry.isDirectory()) return sourceFiles(path);
+		return entry.name.endsWith('.ts') ? [path] : [];
+	});
+}
+
+const PRODUCT = [...sourceFiles('credentials'), ...sourceFiles('nodes')];
+
+/** The repository paths a file imports (relative imports only; packages are left out). */
+function localImports(file: string): string[] {
+	const text = readFileSync(join(ROOT, file), 'utf8');
+	const specifiers = [
+		...text.matchAll(/(?:from|import|require\()\s*['"](\.{1,2}\/[^'"]+)['"]/g),
+	].map((match) => match[1]);
+	return specifiers.map((specifier) => relative(ROOT, resolve(ROOT, dirname(file), specifier)));
+}
+
+const layerOf = (path: string) =>
+	path.startsWith('nodes/api/') || path === 'nodes/api'
+		? 'api'
+		: path.startsWith('nodes/SellerPlatformTrigger/')
+			? 'trigger'
+			: path.startsWith('nodes/SellerPlatform/')
+				? 'action node'
+				: path.startsWith('credentials/')
+					? 'credential'
+					: path;
+
+/** Which layer may import which. */
+const ALLOWED: Record<string, string[]> = {
+	api: ['api', 'package.json'],
+	credential: ['api', 'credential'],
+	trigger: ['api', 'trigger'],
+	'action node': ['api', 'action node'],
+};
+
+describe('layers', () => {
+	it('finds the product files and their imports', () => {
+		expect(PRODUCT).toEqual(
+			expect.arrayContaining([
+				'credentials/SellerPlatformApi.credentials.ts',
+				'nodes/SellerPlatform/SellerPlatform.node.ts',
+				'nodes/SellerPlatformTrigger/SellerPlatformTrigger.node.ts',
+				'nodes/api/request.ts',
+			]),
+		);
+		expect(localImports('nodes/SellerPlatformTrigger/SellerPlatformTrigger.node.ts')).toContain(
+			'nodes/api/request',
+		);
+	});
+
+	it.each(PRODUCT)('%s imports only what its layer may', (file) => {
+		const wrong = localImports(file).filter(
+			(target) => !ALLOWED[layerOf(file)].includes(layerOf(target)),
+		);
+		expect(wrong).toEqual([]);
+	});
+
+	it('would catch a credential or trigger importing an action file, or the API layer importing a node', () => {
+		expect(ALLOWED.credential).not.toContain(layerOf('nodes/SellerPlatform/actions/router'));
+		expect(ALLOWED.trigger).not.toContain(
+			layerOf('nodes/SellerPlatform/actions/destination/update.operation'),
+		);
+		expect(ALLOWED.api).not.toContain(
+			layerOf('nodes/SellerPlatformTrigger/SellerPlatformTrigger.node'),
+		);
+		expect(ALLOWED.api).not.toContain(layerOf('credentials/SellerPlatformApi.credentials'));
+	});
+
+	it('keeps module-level state in nodes/api/state.ts only', () => {
+		const stateful = PRODUCT.filter((file) =>
+			/^(export )?(let |var |const \w+(: [^=]+)? = new (Weak)?(Map|Set)(<[^>]*>)?\(\))/m.test(
+				readFileSync(join(ROOT, file), 'utf8'),
+			),
+		);
+		expect(stateful).toEqual(['nodes/api/state.ts']);
+	});
+
+	it('keeps every product file at most 300 lines', () => {
+		const long = PRODUCT.filter(
+			(file) => readFileSync(join(ROOT, file), 'utf8').split('\n').length > 300,
+		);
+		expect(long).toEqual([]);
+	});
+});
