@@ -3,9 +3,11 @@
  *
  * `classify` reads a failure (for the retry policy); `apiError` turns it into the one error the
  * user sees: n8n's own `NodeApiError`, enriched once with the service's message, status_code,
- * status_id and details. Every redaction happens here (`redact`).
+ * status_id and details. Secrets are removed with redact.ts.
  */
 import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
+
+import { redact, redactValue } from './redact';
 
 /** The spec's error body: `{ status_id, status_code, message, details }`, every field optional. */
 export interface ServiceErrorBody {
@@ -73,25 +75,19 @@ export class SellerPlatformLoginError extends Error {
 	}
 }
 
-/** Replaces every secret in `text` (the service may echo what it was sent). */
-export function redact(text: string, secrets: string[], mask = '<redacted>'): string {
-	return secrets.reduce((result, secret) => result.split(secret).join(mask), text);
-}
-
-/** `redact` for any JSON value. */
-export function redactValue<T>(value: T, secrets: string[], mask = '<redacted>'): T {
-	if (!secrets.length || value === undefined) return value;
-	return JSON.parse(redact(JSON.stringify(value), secrets, mask)) as T;
-}
-
-/** Secret values a request carries in its body: an OAuth access token, destination header values. */
-export function secretsIn(body: unknown): string[] {
-	if (!body || typeof body !== 'object') return [];
-	const { access_token: accessToken, credentials } = body as JsonObject;
-	const values = ((credentials as JsonObject | undefined)?.values ?? {}) as JsonObject;
-	return [accessToken, ...Object.values(values)].filter(
-		(value): value is string => typeof value === 'string' && value.length >= 4,
-	);
+/**
+ * The node's own policy stopped a request (waiting budget spent, circuit breaker open): carries the
+ * message and description the user sees and the HTTP status of the answer that led to it.
+ */
+export class PolicyStop extends Error {
+	constructor(
+		message: string,
+		readonly description: string,
+		readonly httpStatus?: number,
+	) {
+		super(message);
+		this.name = 'PolicyStop';
+	}
 }
 
 /** A failure as the retry policy and the error message need it. */
@@ -100,6 +96,8 @@ export interface Failure {
 	body: ServiceErrorBody;
 	/** The raw Retry-After header of the answer, if any. */
 	retryAfter?: unknown;
+	/** The Location header of a redirect answer. */
+	location?: string;
 	/** Connection-level error code such as ECONNRESET. */
 	code?: string;
 	loginError?: SellerPlatformLoginError;
@@ -117,6 +115,11 @@ interface ErrorLike {
 		data?: unknown;
 		body?: unknown;
 	};
+}
+
+function locationOf(headers: Record<string, unknown> | undefined): string | undefined {
+	const value = headers?.location;
+	return typeof value === 'string' && value ? value : undefined;
 }
 
 /** Reads a failure: walks the error and its causes (n8n wraps the HTTP client's error). */
@@ -141,6 +144,7 @@ export function classify(error: unknown): Failure {
 			httpStatus: response.status ?? response.statusCode,
 			body: parseErrorBody(response.data ?? response.body),
 			retryAfter: (response.headers ?? {})['retry-after'],
+			location: locationOf(response.headers),
 		};
 	}
 	const code = chain
@@ -176,6 +180,18 @@ export function apiError(
 	error: unknown,
 	{ node, operation, itemIndex, secrets = [] }: ErrorContext,
 ): NodeApiError {
+	if (
+		error instanceof PolicyStop ||
+		(error instanceof Error && error.name === 'ExecutionStopped')
+	) {
+		const { description, httpStatus } = error as PolicyStop;
+		return new NodeApiError(node, { message: error.message } as JsonObject, {
+			message: error.message,
+			description: description ?? 'The user stopped the execution; nothing more was sent.',
+			httpCode: httpStatus === undefined ? undefined : String(httpStatus),
+			itemIndex,
+		});
+	}
 	const failure = classify(error);
 	const result =
 		error instanceof NodeApiError

@@ -1,10 +1,11 @@
 /**
  * How requests wait: pacing under the rate plan before sending, waiting out 429 answers, and
- * repeating transient failures of repeatable operations. Every wait here has a bound.
+ * repeating transient failures of repeatable operations. Every wait here has a bound: the run's
+ * waiting budget, a circuit breaker after consecutive 429/5xx answers, and the user stopping the
+ * execution (which ends every wait within a moment).
  */
-import { sleep } from 'n8n-workflow';
-
-import { classify, type Failure } from './errors';
+import { abortable, ExecutionStopped, wait } from './abort';
+import { classify, PolicyStop, type Failure } from './errors';
 import type { SlidingWindowLimiter } from './rateLimiter';
 
 /** Bounds of the waiting and repeating. */
@@ -15,9 +16,12 @@ export const RETRY_POLICY = {
 	maxTransientRetries: 3,
 	baseDelayMs: 500,
 	maxDelayMs: 30_000,
-	/** A Retry-After longer than this is cut to it. */
-	maxRetryAfterMs: 120_000,
+	/** A `Retry-After` of 0 or in the past still waits at least this (plus jitter up to twice). */
+	minRetryAfterMs: 250,
 	requestTimeoutMs: 60_000,
+	/** Defaults of the node options "Waiting Budget" and "Stop After Consecutive Failures". */
+	waitingBudgetMs: 300_000,
+	circuitBreakerLimit: 20,
 };
 
 /** Exponential backoff with jitter: a random delay in [d/2, d], d = base * 2^attempt, capped. */
@@ -26,7 +30,7 @@ export function backoffDelay(attempt: number, random: () => number = Math.random
 	return Math.round(ceiling / 2 + random() * (ceiling / 2));
 }
 
-/** Reads a Retry-After header: delay in seconds or an HTTP date. */
+/** Reads a Retry-After header: delay in seconds or an HTTP date; 0 for a date in the past. */
 export function parseRetryAfter(value: unknown, nowMs: number = Date.now()): number | undefined {
 	const raw = Array.isArray(value) ? value[0] : value;
 	if (raw === undefined || raw === null || String(raw).trim() === '') return undefined;
@@ -38,7 +42,18 @@ export function parseRetryAfter(value: unknown, nowMs: number = Date.now()): num
 		if (Number.isNaN(date)) return undefined;
 		ms = date - nowMs;
 	}
-	return Math.min(Math.max(0, Math.round(ms)), RETRY_POLICY.maxRetryAfterMs);
+	return Math.max(0, Math.round(ms));
+}
+
+/** How long to wait after a 429: its Retry-After (never less than a jittered minimum), else backoff. */
+export function rateLimitDelay(
+	retryAfterMs: number | undefined,
+	attempt: number,
+	random = Math.random,
+) {
+	if (retryAfterMs === undefined) return backoffDelay(attempt, random);
+	const floor = RETRY_POLICY.minRetryAfterMs;
+	return Math.max(retryAfterMs, Math.round(floor + random() * floor));
 }
 
 const TRANSIENT_CODES = new Set([
@@ -59,39 +74,123 @@ export function isTransient(failure: Failure): boolean {
 	return failure.code !== undefined && TRANSIENT_CODES.has(failure.code);
 }
 
+const seconds = (ms: number) => `${Math.ceil(ms / 1000)} s`;
+
+/**
+ * The limits of one node run, shared by its items: the waiting budget (wall time spent waiting
+ * on 429s and backoff, however many items wait at once), the count of consecutive 429/5xx
+ * answers, and the execution's cancel signal.
+ */
+export class RunPolicy {
+	private consecutiveFailures = 0;
+	private lastFailureStatus?: number;
+	private waiters = 0;
+	private waitingSince = 0;
+	private spentMs = 0;
+
+	constructor(
+		readonly signal: AbortSignal | undefined,
+		readonly waitingBudgetMs: number = RETRY_POLICY.waitingBudgetMs,
+		readonly circuitBreakerLimit: number = RETRY_POLICY.circuitBreakerLimit,
+		private readonly now: () => number = Date.now,
+	) {}
+
+	/** Refuses to send once the breaker is open: the run has stopped trying. */
+	checkBreaker() {
+		if (this.consecutiveFailures < this.circuitBreakerLimit) return;
+		throw new PolicyStop(
+			`Stopped after ${this.consecutiveFailures} consecutive failed answers (HTTP ${this.lastFailureStatus}) from the Seller Platform API`,
+			`The service is overloaded or down, so the remaining items were not sent. Try again later; the limit is the node option "Stop After Consecutive Failures".`,
+			this.lastFailureStatus,
+		);
+	}
+
+	/** Counts an answer: 429 and 5xx in a row open the breaker, anything else closes it. */
+	record(failure?: Failure) {
+		const status = failure?.httpStatus;
+		if (status !== undefined && (status === 429 || status >= 500)) {
+			this.consecutiveFailures++;
+			this.lastFailureStatus = status;
+		} else if (!failure || status !== undefined) {
+			this.consecutiveFailures = 0;
+		}
+	}
+
+	private spent(): number {
+		return this.spentMs + (this.waiters ? this.now() - this.waitingSince : 0);
+	}
+
+	/** Waits `ms` out of the budget; fails at once when the wait would go beyond it. */
+	async waitOut(ms: number, httpStatus: number | undefined, retryAfter: boolean) {
+		const left = this.waitingBudgetMs - this.spent();
+		if (ms > left) {
+			const until = new Date(this.now() + ms).toISOString();
+			throw new PolicyStop(
+				retryAfter
+					? `The Seller Platform API takes requests again at ${until} (Retry-After ${seconds(ms)}), beyond this run's waiting budget`
+					: `The Seller Platform API kept failing (HTTP ${httpStatus}) beyond this run's waiting budget`,
+				`This run may wait ${seconds(this.waitingBudgetMs)} in all (${seconds(Math.max(0, left))} left); raise the node option "Waiting Budget (Seconds)" to wait longer, or run the workflow again after ${until}.`,
+				httpStatus,
+			);
+		}
+		if (this.waiters++ === 0) this.waitingSince = this.now();
+		try {
+			await wait(ms, this.signal);
+		} finally {
+			if (--this.waiters === 0) this.spentMs += this.now() - this.waitingSince;
+		}
+	}
+}
+
 /**
  * Sends until it succeeds: waits out 429 answers (Retry-After, else backoff), and repeats
- * transient failures when the request is repeatable. Rethrows the last failure as it came.
+ * transient failures when the request is repeatable, within the run's limits. Rethrows the last
+ * failure as it came (the caller turns it into the error the user sees: errors.ts `apiError`).
  */
-export async function withRetries<T>(repeatable: boolean, send: () => Promise<T>): Promise<T> {
+export async function withRetries<T>(
+	repeatable: boolean,
+	send: () => Promise<T>,
+	policy: RunPolicy = new RunPolicy(undefined),
+): Promise<T> {
 	let rateLimited = 0;
 	let transient = 0;
 	for (;;) {
+		policy.checkBreaker();
 		let failed: unknown;
 		try {
-			return await send();
+			const result = await abortable(send(), policy.signal);
+			policy.record();
+			return result;
 		} catch (error) {
 			failed = error;
 		}
+		if (failed instanceof ExecutionStopped) throw failed;
 		const failure = classify(failed);
+		policy.record(failure);
 		if (failure.httpStatus === 429 && rateLimited < RETRY_POLICY.maxRateLimitRetries) {
-			await sleep(parseRetryAfter(failure.retryAfter) ?? backoffDelay(rateLimited));
+			policy.checkBreaker();
+			const retryAfter = parseRetryAfter(failure.retryAfter);
+			await policy.waitOut(rateLimitDelay(retryAfter, rateLimited), 429, retryAfter !== undefined);
 			rateLimited++;
 			continue;
 		}
 		if (repeatable && isTransient(failure) && transient < RETRY_POLICY.maxTransientRetries) {
-			await sleep(backoffDelay(transient));
+			policy.checkBreaker();
+			await policy.waitOut(backoffDelay(transient), failure.httpStatus, false);
 			transient++;
 			continue;
 		}
-		// The caller turns it into the error the user sees (errors.ts: apiError).
 		throw failed;
 	}
 }
 
 /** Sends once a slot of the rate plan is free; the slot is dated by the answer. */
-export async function paced<T>(limiter: SlidingWindowLimiter, send: () => Promise<T>): Promise<T> {
-	const slot = await limiter.acquire();
+export async function paced<T>(
+	limiter: SlidingWindowLimiter,
+	send: () => Promise<T>,
+	signal?: AbortSignal,
+): Promise<T> {
+	const slot = await abortable(limiter.acquire(signal), signal);
 	try {
 		return await send();
 	} finally {

@@ -9,7 +9,8 @@
 
 export interface Clock {
 	now(): number;
-	sleep(ms: number): Promise<void>;
+	/** Waits `ms`; rejects when `signal` aborts. */
+	sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
 /** A granted request. Call `finished` when its answer (or failure) is in. */
@@ -31,9 +32,12 @@ export class SlidingWindowLimiter {
 		if (!(limit >= 1) || !(windowMs > 0)) throw new Error('Invalid rate limit');
 	}
 
-	/** Resolves when the caller may send one request. */
-	async acquire(): Promise<Slot> {
-		const turn = this.queue.then(async () => await this.waitForSlot());
+	/**
+	 * Resolves when the caller may send one request. When `signal` aborts, the caller's turn takes
+	 * no slot (and rejects); callers race the signal themselves to leave the queue at once.
+	 */
+	async acquire(signal?: AbortSignal): Promise<Slot> {
+		const turn = this.queue.then(async () => await this.waitForSlot(signal));
 		this.queue = turn.then(
 			() => undefined,
 			() => undefined,
@@ -62,11 +66,12 @@ export class SlidingWindowLimiter {
 		return this.starts[this.starts.length - this.limit] + this.windowMs - this.clock.now();
 	}
 
-	private async waitForSlot(): Promise<number> {
+	private async waitForSlot(signal?: AbortSignal): Promise<number> {
 		for (;;) {
+			if (signal?.aborted) throw new Error('aborted');
 			const wait = this.delayUntilFree();
 			if (wait <= 0) break;
-			await this.clock.sleep(wait);
+			await this.clock.sleep(wait, signal);
 		}
 		const now = this.clock.now();
 		this.starts.push(now);

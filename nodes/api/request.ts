@@ -3,14 +3,16 @@
  * run), the URL, the headers, n8n's authenticated request (n8n logs in again on 401 and repeats
  * once), the pacing and retries of policy.ts, and one error the user can read (errors.ts).
  */
-import type {
-	ICredentialsDecrypted,
-	IDataObject,
-	IExecuteFunctions,
-	IHookFunctions,
-	IHttpRequestOptions,
-	ILoadOptionsFunctions,
-	IWebhookFunctions,
+import {
+	NodeOperationError,
+	type ICredentialDataDecryptedObject,
+	type ICredentialsDecrypted,
+	type IDataObject,
+	type IExecuteFunctions,
+	type IHookFunctions,
+	type IHttpRequestOptions,
+	type ILoadOptionsFunctions,
+	type IWebhookFunctions,
 } from 'n8n-workflow';
 
 import {
@@ -20,11 +22,13 @@ import {
 	DEFAULT_SANDBOX_ORDER_PREFIX,
 	USER_AGENT,
 } from './constants';
-import { apiError, secretsIn } from './errors';
+import { apiError, classify, PolicyStop } from './errors';
 import { OPERATIONS, type OperationName, type PrefixSetting } from './operations';
-import { paced, RETRY_POLICY, withRetries } from './policy';
+import { cookieSecrets, secretsIn } from './redact';
+import { paced, RETRY_POLICY, RunPolicy, withRetries } from './policy';
+import { adoptSession } from './session';
 import { limiters, perRun } from './state';
-import { buildUrl } from './url';
+import { baseUrlProblem, buildUrl, MAX_REDIRECTS, originOf, redirectTarget } from './url';
 
 export type RequestContext =
 	IExecuteFunctions | IHookFunctions | ILoadOptionsFunctions | IWebhookFunctions;
@@ -49,12 +53,16 @@ interface ConnectionSettings {
 	 * same object when it logs in again (and stores it), so later requests of the run use it.
 	 */
 	credential: ICredentialsDecrypted;
+	/** `credential.data`. */
+	data: ICredentialDataDecryptedObject;
 }
 
 async function readSettings(ctx: RequestContext, itemIndex: number): Promise<ConnectionSettings> {
 	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE, itemIndex);
 	const reference = ctx.getNode().credentials?.[CREDENTIAL_TYPE];
 	const baseUrl = String(credentials.baseUrl ?? '').trim();
+	const problem = baseUrlProblem(baseUrl);
+	if (problem) throw new NodeOperationError(ctx.getNode(), problem);
 	const rpm = Number(credentials.requestsPerMinute);
 	return {
 		baseUrl,
@@ -71,6 +79,7 @@ async function readSettings(ctx: RequestContext, itemIndex: number): Promise<Con
 			type: CREDENTIAL_TYPE,
 			data: credentials,
 		},
+		data: credentials,
 	};
 }
 
@@ -88,6 +97,27 @@ async function connectionSettings(
 	return await pending;
 }
 
+/** The run's limits: read once per node run from the node's options (execute contexts only). */
+function runPolicy(ctx: RequestContext): RunPolicy {
+	let policy = perRun.policies.get(ctx) as RunPolicy | undefined;
+	if (!policy) {
+		if ('getExecutionCancelSignal' in ctx) {
+			const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
+			const budget = Number(options.waitingBudgetSeconds ?? RETRY_POLICY.waitingBudgetMs / 1000);
+			const limit = Number(options.stopAfterFailures ?? RETRY_POLICY.circuitBreakerLimit);
+			policy = new RunPolicy(
+				ctx.getExecutionCancelSignal?.(),
+				Number.isFinite(budget) && budget >= 0 ? budget * 1000 : RETRY_POLICY.waitingBudgetMs,
+				Number.isFinite(limit) && limit >= 1 ? Math.floor(limit) : RETRY_POLICY.circuitBreakerLimit,
+			);
+		} else {
+			policy = new RunPolicy(undefined);
+		}
+		perRun.policies.set(ctx, policy);
+	}
+	return policy;
+}
+
 export async function apiRequest(
 	this: RequestContext,
 	operation: OperationName,
@@ -96,34 +126,73 @@ export async function apiRequest(
 	const itemIndex = options.itemIndex ?? 0;
 	const spec = OPERATIONS[operation];
 	const settings = await connectionSettings(this, itemIndex);
-	const request: IHttpRequestOptions = {
-		method: spec.method,
-		url: buildUrl(settings.baseUrl, operation, options.pathParams, settings.prefixes),
-		headers: { Accept: 'application/json', 'User-Agent': USER_AGENT },
-		json: true,
-		timeout: RETRY_POLICY.requestTimeoutMs,
-	};
-	if (spec.method !== 'GET') request.body = options.body ?? {};
-
+	const policy = runPolicy(this);
 	const limiter = limiters.get(settings.scope, operation, settings.requestsPerMinute);
-	const send = async () =>
-		(await this.helpers.httpRequestWithAuthentication.call(
-			this,
-			CREDENTIAL_TYPE,
-			{ ...request, headers: { ...request.headers } },
-			{ credentialsDecrypted: settings.credential },
-		)) as unknown;
-	try {
-		return normaliseBody(
-			await withRetries(spec.repeatable, async () => await paced(limiter, send)),
-		);
-	} catch (error) {
-		throw apiError(error, {
+	const body = spec.method !== 'GET' ? (options.body ?? {}) : undefined;
+	let url = buildUrl(settings.baseUrl, operation, options.pathParams, settings.prefixes);
+
+	for (let redirects = 0; ; redirects++) {
+		// Each request carries its own copy of the credential: when it is answered 401, the login
+		// then knows which session it used (session.ts), however the 401s are spread over time.
+		const data = { ...settings.data };
+		const request: IHttpRequestOptions = {
+			method: spec.method,
+			url,
+			headers: { Accept: 'application/json', 'User-Agent': USER_AGENT },
+			json: true,
+			timeout: RETRY_POLICY.requestTimeoutMs,
+			disableFollowRedirect: true,
+		};
+		if (body) request.body = body;
+		const send = async () =>
+			(await this.helpers.httpRequestWithAuthentication.call(
+				this,
+				CREDENTIAL_TYPE,
+				{ ...request, headers: { ...request.headers } },
+				{ credentialsDecrypted: { ...settings.credential, data } },
+			)) as unknown;
+		let failed: unknown;
+		try {
+			const response = await withRetries(
+				spec.repeatable,
+				async () => await paced(limiter, send, policy.signal),
+				policy,
+			);
+			return normaliseBody(response);
+		} catch (error) {
+			failed = error;
+		} finally {
+			adoptSession(settings.data, data);
+		}
+		const context = {
 			node: this.getNode(),
 			operation,
 			itemIndex,
-			secrets: secretsIn(request.body),
-		});
+			secrets: [
+				...secretsIn(body),
+				...cookieSecrets(data.sessionCookie),
+				...cookieSecrets(settings.data.sessionCookie),
+			],
+		};
+		const { httpStatus, location } = classify(failed);
+		const target =
+			httpStatus && httpStatus >= 300 && httpStatus < 400 && location
+				? redirectTarget(location, url)
+				: undefined;
+		if (!target) throw apiError(failed, context);
+		if (originOf(target) !== originOf(url) || redirects >= MAX_REDIRECTS) {
+			throw apiError(
+				new PolicyStop(
+					originOf(target) !== originOf(url)
+						? `The Seller Platform API redirected the request to another origin (${originOf(target) ?? 'unknown'}); it was not followed`
+						: `The Seller Platform API redirected the request more than ${MAX_REDIRECTS} times`,
+					`Redirects are followed only within ${originOf(url)}, at most ${MAX_REDIRECTS} times, so the session and the token never leave the configured gateway. Check the Base URL of the credential.`,
+					httpStatus,
+				),
+				context,
+			);
+		}
+		url = target;
 	}
 }
 

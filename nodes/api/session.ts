@@ -7,7 +7,6 @@
  * when a request answers 401, and when the user presses "Test". Nothing here ever puts the private
  * key, the token or a cookie into an error message.
  */
-import { createHash } from 'crypto';
 import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
@@ -15,95 +14,12 @@ import type {
 	IHttpRequestOptions,
 } from 'n8n-workflow';
 
-import { LOGIN_PATH, USER_AGENT } from './constants';
-import { parseErrorBody, redact, redactValue, SellerPlatformLoginError } from './errors';
-import { fingerprints, retireSession, sessions } from './state';
-import { loginBody, requireField } from './token';
-import { joinUrl } from './url';
-
-/** `name=value` of every cookie a response sets, joined for a `Cookie` header. */
-export function cookieHeaderFromSetCookie(setCookie: unknown): string {
-	const list = Array.isArray(setCookie)
-		? setCookie
-		: typeof setCookie === 'string'
-			? [setCookie]
-			: [];
-	const pairs = new Map<string, string>();
-	for (const entry of list) {
-		const pair = String(entry).split(';', 1)[0].trim();
-		const eq = pair.indexOf('=');
-		if (eq <= 0) continue;
-		pairs.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
-	}
-	return [...pairs].map(([name, value]) => `${name}=${value}`).join('; ');
-}
-
-type LoginResponse =
-	{ statusCode: number; headers: IDataObject; body: unknown } | { networkError: string };
-
-async function postLogin(
-	ctx: IHttpRequestHelper,
-	url: string,
-	body: IDataObject,
-): Promise<LoginResponse> {
-	try {
-		return (await ctx.helpers.httpRequest({
-			method: 'POST',
-			url,
-			body,
-			json: true,
-			headers: { Accept: 'application/json', 'User-Agent': USER_AGENT },
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-		})) as LoginResponse;
-	} catch (error) {
-		// A transport failure: the HTTP client's error carries the request, and so the JWT. Keep
-		// only its code; the caller reports it.
-		return { networkError: String((error as { code?: string }).code ?? 'network error') };
-	}
-}
-
-/**
- * Logs in and returns the session as the credential's expirable property. Success only on 200.
- */
-export async function login(
-	this: IHttpRequestHelper,
-	credentials: ICredentialDataDecryptedObject,
-): Promise<IDataObject> {
-	const body = await loginBody(credentials);
-	const baseUrl = requireField(credentials, 'baseUrl', 'Base URL');
-	const token = [String(body.token)];
-
-	const response = await postLogin(this, joinUrl(baseUrl, LOGIN_PATH), body);
-	if ('networkError' in response) {
-		throw new SellerPlatformLoginError(
-			`Could not reach the Seller Platform login at ${baseUrl}: ${response.networkError}`,
-			{ description: 'Check the Base URL of the credential and that this n8n can reach it.' },
-		);
-	}
-	if (response.statusCode !== 200) {
-		const parsed = parseErrorBody(response.body);
-		const message = redact(parsed.message ?? `HTTP ${response.statusCode}`, token, '<jwt>');
-		throw new SellerPlatformLoginError(`Seller Platform login failed: ${message}`, {
-			httpCode: response.statusCode,
-			statusCode: parsed.status_code,
-			statusId: parsed.status_id,
-			details: redactValue(parsed.details, token, '<jwt>'),
-		});
-	}
-
-	const sessionCookie = cookieHeaderFromSetCookie(response.headers['set-cookie']);
-	if (!sessionCookie) {
-		throw new SellerPlatformLoginError(
-			'Seller Platform login answered 200 but set no session cookie',
-			{
-				httpCode: 200,
-				description: 'Check that the Base URL points at the Seller Platform gateway.',
-			},
-		);
-	}
-	return { sessionCookie, sessionFingerprint: loginFingerprint(credentials) };
-}
+import { LOGIN_PATH } from './constants';
+import { SellerPlatformLoginError } from './errors';
+import { login, loginFingerprint } from './login';
+import { retireSession, sessions } from './state';
+import { loginBody } from './token';
+import { baseUrlProblem } from './url';
 
 /**
  * Logins shared across concurrent callers, per login identity (base URL, key id, key, project).
@@ -116,22 +32,6 @@ export async function login(
  * - only a caller whose rejected session is the newest one, or when this process has none yet,
  *   starts a new login.
  */
-/**
- * A digest of what a login depends on (base URL, key id, key, project). Stored beside the session
- * so a session obtained with other values (the user edited the credential) is not used.
- */
-export function loginFingerprint(credentials: ICredentialDataDecryptedObject): string {
-	const source = ['baseUrl', 'keyId', 'privateKey', 'projectCode']
-		.map((k) => String(credentials[k] ?? '').trim())
-		.join('\u0000');
-	// n8n hands the same credentials object to every request of a run: hash each one once.
-	const cached = fingerprints.get(credentials);
-	if (cached?.source === source) return cached.digest;
-	const digest = createHash('sha256').update(source).digest('hex');
-	fingerprints.set(credentials, { source, digest });
-	return digest;
-}
-
 export async function sharedLogin(
 	this: IHttpRequestHelper,
 	credentials: ICredentialDataDecryptedObject,
@@ -183,14 +83,42 @@ export async function authenticateRequest(
 		...requestOptions,
 		headers: { ...(requestOptions.headers ?? {}) },
 	};
+	const problem = baseUrlProblem(String(credentials.baseUrl ?? '').trim());
+	if (problem) throw new SellerPlatformLoginError(problem);
 	if (isLoginRequest(options)) {
 		options.body = await loginBody(credentials);
 		options.json = true;
 		return options;
 	}
-	const session = typeof credentials.sessionCookie === 'string' ? credentials.sessionCookie : '';
-	if (session && credentials.sessionFingerprint === loginFingerprint(credentials)) {
+	const identity = loginFingerprint(credentials);
+	let session = typeof credentials.sessionCookie === 'string' ? credentials.sessionCookie : '';
+	// A session this process already replaced would only earn a 401: send the newest instead, and
+	// note it on the request's own copy of the credential, so a 401 is answered for the session
+	// that was really used.
+	const newest = sessions.newest.get(identity);
+	if (newest && session && session !== newest && sessions.retired.get(identity)?.has(session)) {
+		session = newest;
+		credentials.sessionCookie = newest;
+		credentials.sessionFingerprint = identity;
+	}
+	if (session && credentials.sessionFingerprint === identity) {
 		options.headers!.Cookie = session;
 	}
 	return options;
+}
+
+/**
+ * After a request: the shared credential of the run takes the session its copy ended with, unless
+ * this process already knows a newer one.
+ */
+export function adoptSession(
+	shared: ICredentialDataDecryptedObject,
+	copy: ICredentialDataDecryptedObject,
+) {
+	const session = copy.sessionCookie;
+	if (typeof session !== 'string' || !session || session === shared.sessionCookie) return;
+	const identity = loginFingerprint(copy);
+	if (sessions.retired.get(identity)?.has(session)) return;
+	shared.sessionCookie = session;
+	shared.sessionFingerprint = copy.sessionFingerprint;
 }

@@ -7,7 +7,9 @@
  * Per-run entries are keyed by the run's execution context object (WeakMap): they go when n8n
  * drops the context at the end of the run.
  */
-import { sleep, type IDataObject } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
+
+import { wait } from './abort';
 
 import { RateLimiterRegistry } from './rateLimiter';
 
@@ -48,7 +50,7 @@ export const fingerprints = new WeakMap<object, { source: string; digest: string
  */
 export const limiters = new RateLimiterRegistry({
 	now: () => Date.now(),
-	sleep: async (ms) => await sleep(ms),
+	sleep: async (ms, signal) => await wait(ms, signal),
 });
 
 /**
@@ -58,6 +60,8 @@ export const limiters = new RateLimiterRegistry({
 export const perRun = {
 	settings: new WeakMap<object, Promise<unknown>>(),
 	loginResults: new WeakMap<object, Promise<IDataObject>>(),
+	/** The run's waiting budget, consecutive-failure count and cancel signal (policy.ts). */
+	policies: new WeakMap<object, unknown>(),
 };
 
 /**

@@ -46,3 +46,45 @@ export function buildUrl(
 	const prefix = spec.prefix ? (prefixes[spec.prefix] ?? '') : '';
 	return joinUrl(baseUrl, prefix, fillPath(spec.path, pathParams));
 }
+
+/**
+ * Checks the credential's Base URL: an http(s) address without a user name or password (which
+ * would otherwise travel in every request and in error messages). Returns what is wrong, or
+ * undefined. Never echoes the value.
+ */
+export function baseUrlProblem(baseUrl: string): string | undefined {
+	let url: URL;
+	try {
+		url = new URL(baseUrl);
+	} catch {
+		return 'The "Base URL" field of the credential is not a valid address';
+	}
+	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+		return 'The "Base URL" field of the credential must start with https:// (or http:// for a local emulator)';
+	}
+	if (url.username || url.password) {
+		return 'The "Base URL" field of the credential must not contain a user name or password';
+	}
+	return undefined;
+}
+
+/** The origin of an address (scheme, host, port), or undefined when it is no absolute URL. */
+export function originOf(url: string): string | undefined {
+	try {
+		return new URL(url).origin;
+	} catch {
+		return undefined;
+	}
+}
+
+/** At most this many redirects are followed, and only within the origin of the request. */
+export const MAX_REDIRECTS = 3;
+
+/** Where a redirect leads: `location` resolved against the request's URL. */
+export function redirectTarget(location: string, from: string): string | undefined {
+	try {
+		return new URL(location, from).href;
+	} catch {
+		return undefined;
+	}
+}

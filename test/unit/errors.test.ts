@@ -1,7 +1,13 @@
 import { NodeApiError, type INode } from 'n8n-workflow';
 
-import { apiError, classify, secretsIn, SellerPlatformLoginError } from '../../nodes/api/errors';
-import { backoffDelay, parseRetryAfter, RETRY_POLICY } from '../../nodes/api/policy';
+import { apiError, classify, SellerPlatformLoginError } from '../../nodes/api/errors';
+import { secretsIn } from '../../nodes/api/redact';
+import {
+	backoffDelay,
+	parseRetryAfter,
+	rateLimitDelay,
+	RETRY_POLICY,
+} from '../../nodes/api/policy';
 
 const node: INode = {
 	id: '1',
@@ -23,11 +29,20 @@ function httpError(status: number, data: unknown, headers: Record<string, string
 
 describe('mapping failures to NodeApiError', () => {
 	it('carries the service message, status_code, status_id, details and HTTP code', () => {
-		const body = { status_id: 5, status_code: 'NOT_FOUND', message: 'purchase order PO-9 not found', details: [{ field: 'po_nr' }] };
+		const body = {
+			status_id: 5,
+			status_code: 'NOT_FOUND',
+			message: 'purchase order PO-9 not found',
+			details: [{ field: 'po_nr' }],
+		};
 		const failure = classify(httpError(404, body));
 		expect(failure).toMatchObject({ httpStatus: 404, body });
 
-		const error = apiError(httpError(404, body), { node, operation: 'GetPurchaseOrder', itemIndex: 3 });
+		const error = apiError(httpError(404, body), {
+			node,
+			operation: 'GetPurchaseOrder',
+			itemIndex: 3,
+		});
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.message).toBe('purchase order PO-9 not found');
 		expect(error.httpCode).toBe('404');
@@ -45,7 +60,11 @@ describe('mapping failures to NodeApiError', () => {
 	});
 
 	it('falls back to the raw text of a non-JSON error body', () => {
-		const error = apiError(httpError(502, '<h1>Bad gateway</h1>'), { node, operation: 'GetPurchaseOrder', itemIndex: 0 });
+		const error = apiError(httpError(502, '<h1>Bad gateway</h1>'), {
+			node,
+			operation: 'GetPurchaseOrder',
+			itemIndex: 0,
+		});
 		expect(error.message).toBe('<h1>Bad gateway</h1>');
 		expect(error.httpCode).toBe('502');
 	});
@@ -54,19 +73,30 @@ describe('mapping failures to NodeApiError', () => {
 		const reset = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
 		const failure = classify(new NodeApiError(node, reset as never));
 		expect(failure.code).toBe('ECONNRESET');
-		const error = apiError(new NodeApiError(node, reset as never), { node, operation: 'GetPurchaseOrder', itemIndex: 0 });
+		const error = apiError(new NodeApiError(node, reset as never), {
+			node,
+			operation: 'GetPurchaseOrder',
+			itemIndex: 0,
+		});
 		// n8n replaces messages naming a well-known socket error with its own explanation.
 		expect(error.message).toMatch(/closed unexpectedly/);
 		expect(error.description).toContain('connection error ECONNRESET');
 	});
 
 	it('reports a failed login with the service message and no secret', () => {
-		const login = new SellerPlatformLoginError('Seller Platform login failed: invalid token signature', {
-			httpCode: 401,
-			statusCode: 'UNAUTHENTICATED',
-			statusId: 16,
+		const login = new SellerPlatformLoginError(
+			'Seller Platform login failed: invalid token signature',
+			{
+				httpCode: 401,
+				statusCode: 'UNAUTHENTICATED',
+				statusId: 16,
+			},
+		);
+		const error = apiError(new NodeApiError(node, login as never), {
+			node,
+			operation: 'GetPurchaseOrder',
+			itemIndex: 0,
 		});
-		const error = apiError(new NodeApiError(node, login as never), { node, operation: 'GetPurchaseOrder', itemIndex: 0 });
 		expect(error.message).toBe('Seller Platform login failed: invalid token signature');
 		expect(error.httpCode).toBe('401');
 		expect(error.context).toMatchObject({ statusCode: 'UNAUTHENTICATED', statusId: 16 });
@@ -75,10 +105,21 @@ describe('mapping failures to NodeApiError', () => {
 
 describe('secrets the request carried', () => {
 	it('are removed from the message and details the service echoes', () => {
-		const body = { credentials: { values: { 'X-Secret': 'hunter2-secret' } }, access_token: 'eyJ.token.sig' };
+		const body = {
+			credentials: { values: { 'X-Secret': 'hunter2-secret' } },
+			access_token: 'eyJ.token.sig',
+		};
 		expect(secretsIn(body)).toEqual(['eyJ.token.sig', 'hunter2-secret']);
-		const failed = httpError(400, { message: 'bad header value hunter2-secret', details: [{ token: 'eyJ.token.sig' }] });
-		const error = apiError(failed, { node, operation: 'UpdateDestination', itemIndex: 0, secrets: secretsIn(body) });
+		const failed = httpError(400, {
+			message: 'bad header value hunter2-secret',
+			details: [{ token: 'eyJ.token.sig' }],
+		});
+		const error = apiError(failed, {
+			node,
+			operation: 'UpdateDestination',
+			itemIndex: 0,
+			secrets: secretsIn(body),
+		});
 		expect(error.message).toBe('bad header value <redacted>');
 		expect(JSON.stringify(error.context.details)).toBe('[{"token":"<redacted>"}]');
 		expect(JSON.stringify(error)).not.toContain('hunter2-secret');
@@ -86,19 +127,33 @@ describe('secrets the request carried', () => {
 
 	it('keep the message of a failure that is neither an answer nor a socket error', () => {
 		const failed = new NodeApiError(node, new Error('Credential could not be decrypted') as never);
-		expect(apiError(failed, { node, operation: 'GetPurchaseOrder', itemIndex: 0 }).message).toBe('Credential could not be decrypted');
+		expect(apiError(failed, { node, operation: 'GetPurchaseOrder', itemIndex: 0 }).message).toBe(
+			'Credential could not be decrypted',
+		);
 	});
 });
 
 describe('waiting', () => {
-	it('honours Retry-After in seconds or as an HTTP date, bounded', () => {
+	it('reads Retry-After in seconds or as an HTTP date; a date in the past is 0', () => {
 		const now = Date.UTC(2026, 0, 1);
 		expect(parseRetryAfter('3', now)).toBe(3000);
 		expect(parseRetryAfter(['0.5'], now)).toBe(500);
 		expect(parseRetryAfter(new Date(now + 4000).toUTCString(), now)).toBe(4000);
-		expect(parseRetryAfter('100000', now)).toBe(RETRY_POLICY.maxRetryAfterMs);
+		expect(parseRetryAfter(new Date(now - 60_000).toUTCString(), now)).toBe(0);
+		expect(parseRetryAfter('100000', now)).toBe(100_000_000);
 		expect(parseRetryAfter(undefined, now)).toBeUndefined();
 		expect(parseRetryAfter('soon', now)).toBeUndefined();
+	});
+
+	it('still backs off, with jitter, on Retry-After 0 or a past date', () => {
+		const floor = RETRY_POLICY.minRetryAfterMs;
+		expect(rateLimitDelay(0, 0, () => 0)).toBe(floor);
+		expect(rateLimitDelay(0, 0, () => 1)).toBe(2 * floor);
+		const samples = Array.from({ length: 50 }, () => rateLimitDelay(0, 0));
+		expect(new Set(samples).size).toBeGreaterThan(1);
+		expect(Math.min(...samples)).toBeGreaterThanOrEqual(floor);
+		expect(rateLimitDelay(3000, 0)).toBe(3000);
+		expect(rateLimitDelay(undefined, 0, () => 1)).toBe(RETRY_POLICY.baseDelayMs);
 	});
 
 	it('backs off exponentially with jitter between half and all of the step, capped', () => {

@@ -2,7 +2,7 @@ import { createPrivateKey, generateKeyPairSync } from 'crypto';
 import { decodeProtectedHeader, jwtVerify } from 'jose';
 
 import { SellerPlatformLoginError } from '../../nodes/api/errors';
-import { cookieHeaderFromSetCookie } from '../../nodes/api/session';
+import { cookieHeaderFromSetCookie } from '../../nodes/api/login';
 import { parsePrivateKey, signLoginToken } from '../../nodes/api/token';
 
 const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -57,7 +57,8 @@ describe('private key formats', () => {
 		expect(pkcs1).toContain('BEGIN RSA PRIVATE KEY');
 		expectSameKey(pkcs1);
 	});
-	it('reads a key pasted with literal \\n sequences', () => expectSameKey(pkcs8.replace(/\n/g, '\\n')));
+	it('reads a key pasted with literal \\n sequences', () =>
+		expectSameKey(pkcs8.replace(/\n/g, '\\n')));
 	it('reads a PKCS#1 key pasted with literal \\n, quotes and CRLF around it', () =>
 		expectSameKey(`"${pkcs1.replace(/\n/g, '\\r\\n')}"\r\n`));
 	it('reads a key with Windows line ends', () => expectSameKey(pkcs8.replace(/\n/g, '\r\n')));
@@ -65,7 +66,11 @@ describe('private key formats', () => {
 	it.each([
 		['empty', '', 'The "Private Key" field of the credential is empty'],
 		['blank', '   \n ', 'The "Private Key" field of the credential is empty'],
-		['not PEM', 'hello world', 'The "Private Key" field of the credential is not a valid PEM private key'],
+		[
+			'not PEM',
+			'hello world',
+			'The "Private Key" field of the credential is not a valid PEM private key',
+		],
 		[
 			'a truncated PEM',
 			pkcs8.slice(0, 200) + '\n-----END PRIVATE KEY-----',
@@ -80,9 +85,9 @@ describe('private key formats', () => {
 		}
 		expect(error).toBeInstanceOf(SellerPlatformLoginError);
 		expect((error as Error).message).toBe(message);
-		expect(JSON.stringify({ ...(error as object), message: (error as Error).message })).not.toContain(
-			pkcs8.slice(40, 80),
-		);
+		expect(
+			JSON.stringify({ ...(error as object), message: (error as Error).message }),
+		).not.toContain(pkcs8.slice(40, 80));
 	});
 
 	it('rejects a key that is not RSA', () => {

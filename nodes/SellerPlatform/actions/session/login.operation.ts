@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { CREDENTIAL_TYPE } from '../../../api/constants';
 import { apiError } from '../../../api/errors';
-import { login } from '../../../api/session';
+import { login } from '../../../api/login';
 import { perRun } from '../../../api/state';
 import { perItem } from '../runner';
 
