@@ -81,7 +81,8 @@ export class SellerPlatformApi implements ICredentialType {
 			displayName: 'Session Cookie',
 			name: 'sessionCookie',
 			type: 'hidden',
-			typeOptions: { expirable: true },
+			// A password field: n8n blanks it before the credential reaches the editor.
+			typeOptions: { expirable: true, password: true },
 			default: '',
 		},
 		{

@@ -44,7 +44,29 @@ export const waitOptions: INodeProperties[] = [
 	},
 ];
 
-/** The `options` collection of an operation. */
+/** Limits of a run's waiting on the service, offered by every operation. */
+export const reliabilityOptions: INodeProperties[] = [
+	{
+		displayName: 'Waiting Budget (Seconds)',
+		name: 'waitingBudgetSeconds',
+		type: 'number',
+		typeOptions: { minValue: 0 },
+		default: 300,
+		description:
+			'How long this run may wait in all for a throttling or failing service (Retry-After and backoff, however many items wait at once). A Retry-After beyond what is left fails the item at once, saying when the service takes requests again.',
+	},
+	{
+		displayName: 'Stop After Consecutive Failures',
+		name: 'stopAfterFailures',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 20,
+		description:
+			'After this many 429 or 5xx answers in a row, across items, the run stops sending and fails the remaining items with a message saying so',
+	},
+];
+
+/** The `options` collection of an operation (the reliability options included). */
 export function optionsCollection(
 	show: IDisplayOptions['show'],
 	options: INodeProperties[],
@@ -56,6 +78,6 @@ export function optionsCollection(
 		placeholder: 'Add option',
 		default: {},
 		displayOptions: { show },
-		options: [...options].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+		options: [...options, ...reliabilityOptions].sort((a, b) => a.displayName.localeCompare(b.displayName)),
 	};
 }
