@@ -250,12 +250,14 @@ describe('import/createBarcode and import/getStatus', () => {
 		expect(['IMPORT_STATUS_COMPLETED', 'IMPORT_STATUS_PARTIAL', 'IMPORT_STATUS_FAILED']).toContain(status.json.import_status);
 	});
 
-	it('reports a reused client reference with the service message, and never repeats the create', async () => {
+	it('finds the import of a reused client reference instead of failing, and never repeats the create', async () => {
 		const parameters = { resource: 'import', operation: 'createBarcode', source: 'bqTable', bqTable: 'p.d.t', clientReference: 'dup-1' };
-		await run(parameters);
-		const [out] = await run(parameters, [{}], { continueOnFail: true });
-		expect(out.json.details).toMatchObject({ httpCode: '409' });
-		expect(out.json.error).toContain('dup-1');
+		const [first] = await run(parameters);
+		const [out] = await run(parameters);
+		expect(out.json).toMatchObject({ client_reference: 'dup-1', import_reference: first.json.import_reference, alreadyExisted: true });
+		expect(first.json.alreadyExisted).toBeUndefined();
+		expect(f.emulator.imports().filter((i) => i.client_reference === 'dup-1')).toHaveLength(1);
+		expect(requestsOf('GetImportStatus').map((r) => r.path)).toContain('/catplat/v1/import/status/dup-1');
 
 		f.emulator.injectFaults({ count: 1, reset: true, operation: 'CreateBarcodeImport' });
 		const [reset] = await run({ ...parameters, clientReference: 'reset-1' }, [{}], { continueOnFail: true });

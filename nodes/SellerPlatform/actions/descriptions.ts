@@ -78,6 +78,8 @@ export function optionsCollection(
 		placeholder: 'Add option',
 		default: {},
 		displayOptions: { show },
-		options: [...options, ...reliabilityOptions].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+		options: [...options, ...reliabilityOptions].sort((a, b) =>
+			a.displayName.localeCompare(b.displayName),
+		),
 	};
 }

@@ -34,6 +34,12 @@ export interface Task {
 	unique?: { value: string; parameter: string; rule: string };
 	/** Tasks of a bulk operation go one at a time, in order. */
 	sequential?: boolean;
+	/**
+	 * For operations that create something: how to name what a successful task created, and what
+	 * the user can do about it, for the error of a later failure (the created things are then in
+	 * no output). Never a secret.
+	 */
+	creates?: { describe(json: IDataObject): string; advice: string };
 	send(): Promise<TaskOutput>;
 }
 
@@ -132,6 +138,19 @@ function checkUnique(ctx: IExecuteFunctions, planned: Planned[]) {
 	});
 }
 
+/** The error of a failed run names what the run created before it (in no output now). */
+function withCreated(error: Error, created: Array<{ item: number; name: string; advice: string }>) {
+	if (!created.length || !(error instanceof NodeApiError || error instanceof NodeOperationError)) {
+		return error;
+	}
+	const names = created.sort((a, b) => a.item - b.item).map((entry) => entry.name);
+	const note = `Created before this failure, and in no output now: ${names.join(', ')}. ${created[0].advice}`;
+	error.message = `${error.message} (${names.length} created before this failure: see the description)`;
+	error.description = error.description ? `${error.description}\n\n${note}` : note;
+	Object.assign(error.context, { created: names });
+	return error;
+}
+
 /** Runs `task(0..count-1)` with at most `limit` running at once, starting them in index order. */
 export async function runPool(
 	count: number,
@@ -161,8 +180,10 @@ export async function runOperation(
 
 	const sequential = planned.some((entry) => 'send' in entry && entry.sequential);
 	const results: INodeExecutionData[] = new Array(planned.length);
-	// The failure with the lowest item index stops the run when "continue on fail" is off.
+	// The failure with the lowest item index stops the run when "continue on fail" is off: no task
+	// starts after it.
 	const stop: { item: number; error?: Error } = { item: Infinity };
+	const created: Array<{ item: number; name: string; advice: string }> = [];
 
 	await runPool(planned.length, sequential ? 1 : readConcurrency(this), async (index) => {
 		if (stop.error) return;
@@ -174,6 +195,13 @@ export async function runOperation(
 		}
 		try {
 			const output = await entry.send();
+			if (entry.creates) {
+				created.push({
+					item,
+					name: entry.creates.describe(output.json),
+					advice: entry.creates.advice,
+				});
+			}
 			results[index] = output.binary
 				? { json: output.json, binary: output.binary, pairedItem: pairing(entry) }
 				: { json: output.json, pairedItem: pairing(entry) };
@@ -183,7 +211,7 @@ export async function runOperation(
 			else if (item < stop.item) Object.assign(stop, { item, error: nodeError });
 		}
 	});
-	if (stop.error) throw stop.error;
+	if (stop.error) throw withCreated(stop.error, created);
 	return planned
 		.map((entry, index) => ({ item: firstItem(entry), result: results[index] }))
 		.sort((a, b) => a.item - b.item)

@@ -188,6 +188,14 @@ export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
 			? binaryFieldOption(this, itemIndex, options, 'Put Key File in Field', 'privateKey')
 			: '';
 	return {
+		// One at a time, in input order: a failure stops the run before the next key is made.
+		sequential: true,
+		creates: {
+			describe: (json: IDataObject) =>
+				`key ID ${String((json.credential as IDataObject | undefined)?.key_id ?? 'unknown')}`,
+			advice:
+				'Their private keys cannot be shown again: deactivate these keys if nobody has them, or turn on "Continue On Fail" so the output keeps every key created before a failure.',
+		},
 		send: async () => {
 			const created = await apiRequest.call(this, 'CreateCredential', { body, itemIndex });
 			return await placePrivateKey(this, created, keyOutput, binaryPropertyName);

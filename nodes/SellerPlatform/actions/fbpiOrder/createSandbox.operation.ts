@@ -146,6 +146,12 @@ export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
 		body.country_code = countryCode;
 	}
 	return {
+		creates: {
+			describe: (json: IDataObject) =>
+				`sandbox order ${String(json.fbpi_order_nr ?? '(number not returned)')} (idempotency key ${idempotencyKey})`,
+			advice:
+				'Running the workflow again with the same Idempotency Keys does not create these orders again.',
+		},
 		send: async () => {
 			const created = await apiRequest.call(this, 'CreateSandboxOrder', { body, itemIndex });
 			return { json: { ...created, idempotency_key: idempotencyKey } };

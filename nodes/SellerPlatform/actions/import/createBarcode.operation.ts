@@ -182,6 +182,14 @@ export const description: INodeProperties[] = [
 	optionsCollection(show, [concurrencyOption, ...waitOptions]),
 ];
 
+/** What a created import is called in the error of a later failure. */
+const createsImport: Task['creates'] = {
+	describe: (json: IDataObject) =>
+		`import ${String(json.import_reference ?? '(reference not returned)')} (client reference ${String(json.client_reference)})`,
+	advice:
+		'Running the workflow again finds these imports by their client references instead of creating them again.',
+};
+
 /** Every import needs its own client_reference: checked across the run before sending. */
 const uniqueReference = (body: IDataObject): Task['unique'] => ({
 	value: String(body.client_reference),
@@ -220,6 +228,7 @@ const importPerItem = perItem(function (this: IExecuteFunctions, itemIndex) {
 	const wait = readWaitSettings(this, itemIndex);
 	return {
 		unique: uniqueReference(body),
+		creates: createsImport,
 		send: async () => ({ json: await createImport(this, body, wait, itemIndex) }),
 	};
 });
@@ -279,6 +288,7 @@ function importFromInputItems(ctx: IExecuteFunctions, itemCount: number): Planne
 		planned.push({
 			items: sources.slice(from, to),
 			sequential: true,
+			creates: createsImport,
 			send: async () => ({ json: await createImport(ctx, body, wait, sources[from]) }),
 		});
 	}

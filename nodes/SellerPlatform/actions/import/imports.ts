@@ -2,7 +2,7 @@
  * What the two import operations share: the rules of an import's body, sending an import, and
  * reading its status (waiting for a final one when asked).
  */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, NodeApiError } from 'n8n-workflow';
 
 import { apiRequest } from '../../../api/request';
 import { invalidParameter, requiredString } from '../parameters';
@@ -107,13 +107,43 @@ export function mappingsDefinedBelow(ctx: IExecuteFunctions, itemIndex: number):
 	});
 }
 
+/** The service refused the client_reference because an import already uses it. */
+function referenceTaken(error: unknown): boolean {
+	const { httpCode, context, message } = error as NodeApiError;
+	return (
+		httpCode === '409' ||
+		context?.statusCode === 'ALREADY_EXISTS' ||
+		/already used/i.test(String(message ?? ''))
+	);
+}
+
+/**
+ * Creates an import, or finds the one that already has its client_reference (the reference is an
+ * idempotency key: a re-run after a failure completes the job without a duplicate). A found import
+ * is returned with `alreadyExisted: true`.
+ */
 export async function createImport(
 	ctx: IExecuteFunctions,
 	body: IDataObject,
 	wait: WaitSettings,
 	itemIndex: number,
 ): Promise<IDataObject> {
-	const created = await apiRequest.call(ctx, 'CreateBarcodeImport', { body, itemIndex });
+	const clientReference = String(body.client_reference);
+	let created: IDataObject | undefined;
+	let refused: unknown;
+	try {
+		created = await apiRequest.call(ctx, 'CreateBarcodeImport', { body, itemIndex });
+	} catch (error) {
+		refused = error;
+	}
+	if (!created) {
+		if (!referenceTaken(refused)) throw refused;
+		const existing = await apiRequest.call(ctx, 'GetImportStatus', {
+			pathParams: { reference: clientReference },
+			itemIndex,
+		});
+		created = { ...existing, client_reference: clientReference, alreadyExisted: true };
+	}
 	const count = (body.items as { data?: unknown[] } | undefined)?.data?.length;
 	const result: IDataObject =
 		count === undefined ? { ...created } : { ...created, mappings_count: count };
