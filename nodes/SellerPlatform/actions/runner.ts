@@ -20,6 +20,7 @@ import {
 } from 'n8n-workflow';
 
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './descriptions';
+import { checkNumericOptions } from './parameters';
 
 export interface TaskOutput {
 	json: IDataObject;
@@ -175,6 +176,7 @@ export async function runOperation(
 	operation: Operation,
 ): Promise<INodeExecutionData[]> {
 	const continueOnFail = this.continueOnFail();
+	checkNumericOptions(this);
 	const planned = await operation.execute.call(this, this.getInputData().length);
 	checkUnique(this, planned);
 

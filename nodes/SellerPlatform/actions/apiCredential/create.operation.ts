@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { apiRequest } from '../../../api/request';
 import { concurrencyOption, optionsCollection } from '../descriptions';
-import { binaryFieldOption, invalidParameter, optionalString } from '../parameters';
+import { binaryFieldOption, checkedText, invalidParameter, optionalString } from '../parameters';
 import { perItem, type TaskOutput } from '../runner';
 
 const show = { resource: ['apiCredential'], operation: ['create'] };
@@ -115,7 +115,7 @@ function identifier(
 ): string | undefined {
 	const raw = ctx.getNodeParameter(name, itemIndex, '') as unknown;
 	if (raw === '' || raw === undefined || raw === null) return undefined;
-	const value = optionalString(ctx, name, itemIndex);
+	const value = optionalString(ctx, name, itemIndex, label);
 	if (value === undefined) {
 		throw invalidParameter(
 			ctx,
@@ -142,7 +142,12 @@ export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
 		? { user_code: userCode }
 		: { channel_identifier: channelIdentifier };
 
-	const ips = String(this.getNodeParameter('whitelistedIps', itemIndex, '') ?? '')
+	const ips = checkedText(
+		this,
+		itemIndex,
+		this.getNodeParameter('whitelistedIps', itemIndex, ''),
+		'The parameter "Whitelisted IPs" (whitelistedIps)',
+	)
 		.split(/[\s,;]+/)
 		.filter(Boolean);
 	if (ips.length > MAX_WHITELISTED_IPS) {

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { apiRequest } from '../../../api/request';
 import { EVENT_TYPE_PATTERN } from '../../../api/constants';
 import { concurrencyOption, optionsCollection } from '../descriptions';
-import { invalidParameter, requiredPathParameter } from '../parameters';
+import { checkedText, invalidParameter, requiredPathParameter } from '../parameters';
 import { perItem } from '../runner';
 
 const show = { resource: ['destination'], operation: ['update'] };
@@ -136,12 +136,17 @@ export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
 	const fail = (message: string) => invalidParameter(this, itemIndex, message);
 
 	if (fields.destinationName !== undefined) {
-		const name = String(fields.destinationName).trim();
+		const name = checkedText(
+			this,
+			itemIndex,
+			fields.destinationName,
+			'The field "Destination Name" (destinationName)',
+		);
 		if (name) body.destination_name = name;
 	}
 	if (fields.isActive !== undefined) body.is_active = fields.isActive === true;
-	if (fields.url !== undefined && String(fields.url).trim() !== '') {
-		const url = String(fields.url).trim();
+	const url = checkedText(this, itemIndex, fields.url, 'The field "URL" (url)');
+	if (url !== '') {
 		let parsed: URL | undefined;
 		try {
 			parsed = new URL(url);
@@ -163,13 +168,25 @@ export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
 	if (headers.length) {
 		const values: IDataObject = {};
 		for (const header of headers) {
-			const name = String(header.name ?? '').trim();
+			const name = checkedText(
+				this,
+				itemIndex,
+				header.name,
+				'A header name in "Headers" (headers)',
+			);
 			if (!HEADER_NAME.test(name)) {
 				throw fail(
 					`The header name "${name}" in "Headers" (headers) is not a valid HTTP header name`,
 				);
 			}
-			values[name] = String(header.value ?? '');
+			checkedText(
+				this,
+				itemIndex,
+				header.value,
+				`The value of the header "${name}" in "Headers" (headers)`,
+			);
+			values[name] =
+				header.value === undefined || header.value === null ? '' : String(header.value);
 		}
 		body.credentials = { values };
 	} else if (fields.removeAllHeaders === true) {
@@ -180,7 +197,12 @@ export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
 		[]) as IDataObject[];
 	if (eventTypes.length) {
 		body.event_types = eventTypes.map((entry) => {
-			const eventType = String(entry.eventType ?? '').trim();
+			const eventType = checkedText(
+				this,
+				itemIndex,
+				entry.eventType,
+				'An event type in "Event Types" (eventTypes)',
+			);
 			if (!EVENT_TYPE_PATTERN.test(eventType)) {
 				throw fail(
 					`The event type "${eventType}" in "Event Types" (eventTypes) must have the form NAMESPACE::EVENT_NAME, e.g. FBPI::ORDER_SYNC`,

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { apiRequest } from '../../../api/request';
 import { concurrencyOption, optionsCollection } from '../descriptions';
-import { invalidParameter, optionalString, requiredString } from '../parameters';
+import { checkedText, invalidParameter, optionalString, requiredString } from '../parameters';
 import { perItem } from '../runner';
 
 const show = { resource: ['fbpiOrder'], operation: ['createSandbox'] };
@@ -107,7 +107,12 @@ export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
 		);
 	}
 	const items = raw.map((entry, position) => {
-		const status = String(entry.status ?? '').trim();
+		const status = checkedText(
+			this,
+			itemIndex,
+			entry.status,
+			`The status of item ${position + 1} of "Items" (items)`,
+		);
 		if (!ITEM_STATUSES.includes(status)) {
 			throw invalidParameter(
 				this,
@@ -115,11 +120,16 @@ export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
 				`Item ${position + 1} of "Items" (items) has the status "${status}", but it must be one of ${ITEM_STATUSES.join(', ')}`,
 			);
 		}
-		const partnerSku = String(entry.partnerSku ?? '').trim();
+		const partnerSku = checkedText(
+			this,
+			itemIndex,
+			entry.partnerSku,
+			`The Partner SKU of item ${position + 1} of "Items" (items)`,
+		);
 		return partnerSku ? { status, partner_sku: partnerSku } : { status };
 	});
 
-	let idempotencyKey = optionalString(this, 'idempotencyKey', itemIndex);
+	let idempotencyKey = optionalString(this, 'idempotencyKey', itemIndex, 'Idempotency Key');
 	if (idempotencyKey !== undefined && idempotencyKey.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
 		throw invalidParameter(
 			this,
@@ -134,7 +144,7 @@ export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
 		idempotency_key: idempotencyKey,
 		items,
 	};
-	const countryCode = optionalString(this, 'countryCode', itemIndex)?.toLowerCase();
+	const countryCode = optionalString(this, 'countryCode', itemIndex, 'Country Code')?.toLowerCase();
 	if (countryCode !== undefined) {
 		if (!COUNTRY_CODES.includes(countryCode)) {
 			throw invalidParameter(

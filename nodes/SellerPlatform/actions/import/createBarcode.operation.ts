@@ -2,17 +2,16 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { concurrencyOption, optionsCollection, waitOptions } from '../descriptions';
 import { invalidParameter, requiredString } from '../parameters';
-import { perItem, refuse, type Planned, type Task } from '../runner';
+import { perItem, type Planned, type Task } from '../runner';
 import { readWaitSettings } from '../wait';
+import { importFromInputItems } from './fromInputItems';
 import {
 	createImport,
-	fieldText,
+	createsImport,
 	isImportFileUrl,
 	mappingsDefinedBelow,
-	MAX_MAPPINGS_PER_IMPORT,
 	readClientReference,
 	readConfig,
-	readField,
 } from './imports';
 
 const show = { resource: ['import'], operation: ['createBarcode'] };
@@ -182,14 +181,6 @@ export const description: INodeProperties[] = [
 	optionsCollection(show, [concurrencyOption, ...waitOptions]),
 ];
 
-/** What a created import is called in the error of a later failure. */
-const createsImport: Task['creates'] = {
-	describe: (json: IDataObject) =>
-		`import ${String(json.import_reference ?? '(reference not returned)')} (client reference ${String(json.client_reference)})`,
-	advice:
-		'Running the workflow again finds these imports by their client references instead of creating them again.',
-};
-
 /** Every import needs its own client_reference: checked across the run before sending. */
 const uniqueReference = (body: IDataObject): Task['unique'] => ({
 	value: String(body.client_reference),
@@ -240,57 +231,4 @@ export async function execute(this: IExecuteFunctions, itemCount: number): Promi
 	return fromInputItems
 		? importFromInputItems(this, itemCount)
 		: await importPerItem.call(this, itemCount);
-}
-
-/**
- * All input items become mappings of one import, or of several when there are more than
- * 10,000: one task per import, paired with the items it carries, sent one after the other.
- */
-function importFromInputItems(ctx: IExecuteFunctions, itemCount: number): Planned[] {
-	const items = ctx.getInputData();
-	const skuField = requiredString(ctx, 'partnerSkuField', 'Partner SKU Field', 0);
-	const barcodeField = requiredString(ctx, 'barcodeField', 'Barcode Field', 0);
-
-	const planned: Planned[] = [];
-	const mappings: IDataObject[] = [];
-	const sources: number[] = [];
-	for (let i = 0; i < itemCount; i++) {
-		const partnerSku = fieldText(readField(items[i].json, skuField));
-		const barcode = fieldText(readField(items[i].json, barcodeField));
-		const missing = !partnerSku
-			? `"${skuField}" (Partner SKU Field)`
-			: !barcode
-				? `"${barcodeField}" (Barcode Field)`
-				: '';
-		if (missing) {
-			const message = `Input item ${i} has no value in the field ${missing}: every mapping needs partner_sku and barcode`;
-			planned.push(refuse(ctx, invalidParameter(ctx, i, message), i));
-			continue;
-		}
-		mappings.push({ partner_sku: partnerSku, barcode });
-		sources.push(i);
-	}
-	if (!mappings.length) return planned;
-
-	const chunks = Math.ceil(mappings.length / MAX_MAPPINGS_PER_IMPORT);
-	const suffixLength = chunks > 1 ? String(chunks).length + 1 : 0;
-	const reference = readClientReference(ctx, 0, suffixLength);
-	const config = readConfig(ctx, 0);
-	const wait = readWaitSettings(ctx, 0);
-	for (let chunk = 0; chunk < chunks; chunk++) {
-		const from = chunk * MAX_MAPPINGS_PER_IMPORT;
-		const to = Math.min(from + MAX_MAPPINGS_PER_IMPORT, mappings.length);
-		const body: IDataObject = {
-			items: { data: mappings.slice(from, to) },
-			client_reference: chunks > 1 ? `${reference}-${chunk + 1}` : reference,
-		};
-		if (config) body.config = config;
-		planned.push({
-			items: sources.slice(from, to),
-			sequential: true,
-			creates: createsImport,
-			send: async () => ({ json: await createImport(ctx, body, wait, sources[from]) }),
-		});
-	}
-	return planned;
 }

@@ -5,7 +5,8 @@
 import type { IDataObject, IExecuteFunctions, NodeApiError } from 'n8n-workflow';
 
 import { apiRequest } from '../../../api/request';
-import { invalidParameter, requiredString } from '../parameters';
+import { checkedText, invalidParameter, requiredString } from '../parameters';
+import type { Task } from '../runner';
 import { normaliseStatus, pollUntilFinal, type WaitSettings } from '../wait';
 
 /** The spec's limits: mappings per import, characters of client_reference. */
@@ -87,8 +88,14 @@ export function mappingsDefinedBelow(ctx: IExecuteFunctions, itemIndex: number):
 		);
 	}
 	return raw.map((mapping, position) => {
-		const partnerSku = String(mapping.partnerSku ?? '').trim();
-		const barcode = String(mapping.barcode ?? '').trim();
+		const where = `Mapping ${position + 1} of "Mappings" (mappings)`;
+		const partnerSku = checkedText(
+			ctx,
+			itemIndex,
+			mapping.partnerSku,
+			`The Partner SKU of ${where}`,
+		);
+		const barcode = checkedText(ctx, itemIndex, mapping.barcode, `The Barcode of ${where}`);
 		for (const [value, field] of [
 			[partnerSku, 'Partner SKU (partner_sku)'],
 			[barcode, 'Barcode (barcode)'],
@@ -177,3 +184,11 @@ export function fieldText(value: unknown): string {
 	if (typeof value === 'bigint') return value.toString();
 	return '';
 }
+
+/** What a created import is called in the error of a later failure. */
+export const createsImport: Task['creates'] = {
+	describe: (json: IDataObject) =>
+		`import ${String(json.import_reference ?? '(reference not returned)')} (client reference ${String(json.client_reference)})`,
+	advice:
+		'Running the workflow again finds these imports by their client references instead of creating them again.',
+};

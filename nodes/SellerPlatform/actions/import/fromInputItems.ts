@@ -1,0 +1,80 @@
+/**
+ * Create Barcode Import from input items: every input item is one mapping; all items of the run
+ * make one import, or several of at most 10,000 mappings, sent one after the other.
+ */
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { invalidParameter, requiredString, textProblem } from '../parameters';
+import { refuse, type Planned } from '../runner';
+import { readWaitSettings } from '../wait';
+import {
+	createImport,
+	createsImport,
+	fieldText,
+	MAX_MAPPINGS_PER_IMPORT,
+	readClientReference,
+	readConfig,
+	readField,
+} from './imports';
+
+/**
+ * All input items become mappings of one import, or of several when there are more than
+ * 10,000: one task per import, paired with the items it carries, sent one after the other.
+ */
+export function importFromInputItems(ctx: IExecuteFunctions, itemCount: number): Planned[] {
+	const items = ctx.getInputData();
+	const skuField = requiredString(ctx, 'partnerSkuField', 'Partner SKU Field', 0);
+	const barcodeField = requiredString(ctx, 'barcodeField', 'Barcode Field', 0);
+
+	const planned: Planned[] = [];
+	const mappings: IDataObject[] = [];
+	const sources: number[] = [];
+	for (let i = 0; i < itemCount; i++) {
+		const rawSku = readField(items[i].json, skuField);
+		const rawBarcode = readField(items[i].json, barcodeField);
+		const problem =
+			textProblem(rawSku, `Input item ${i}: the field "${skuField}" (Partner SKU Field)`) ??
+			textProblem(rawBarcode, `Input item ${i}: the field "${barcodeField}" (Barcode Field)`);
+		if (problem) {
+			planned.push(refuse(ctx, invalidParameter(ctx, i, problem), i));
+			continue;
+		}
+		const partnerSku = fieldText(rawSku);
+		const barcode = fieldText(rawBarcode);
+		const missing = !partnerSku
+			? `"${skuField}" (Partner SKU Field)`
+			: !barcode
+				? `"${barcodeField}" (Barcode Field)`
+				: '';
+		if (missing) {
+			const message = `Input item ${i} has no value in the field ${missing}: every mapping needs partner_sku and barcode`;
+			planned.push(refuse(ctx, invalidParameter(ctx, i, message), i));
+			continue;
+		}
+		mappings.push({ partner_sku: partnerSku, barcode });
+		sources.push(i);
+	}
+	if (!mappings.length) return planned;
+
+	const chunks = Math.ceil(mappings.length / MAX_MAPPINGS_PER_IMPORT);
+	const suffixLength = chunks > 1 ? String(chunks).length + 1 : 0;
+	const reference = readClientReference(ctx, 0, suffixLength);
+	const config = readConfig(ctx, 0);
+	const wait = readWaitSettings(ctx, 0);
+	for (let chunk = 0; chunk < chunks; chunk++) {
+		const from = chunk * MAX_MAPPINGS_PER_IMPORT;
+		const to = Math.min(from + MAX_MAPPINGS_PER_IMPORT, mappings.length);
+		const body: IDataObject = {
+			items: { data: mappings.slice(from, to) },
+			client_reference: chunks > 1 ? `${reference}-${chunk + 1}` : reference,
+		};
+		if (config) body.config = config;
+		planned.push({
+			items: sources.slice(from, to),
+			sequential: true,
+			creates: createsImport,
+			send: async () => ({ json: await createImport(ctx, body, wait, sources[from]) }),
+		});
+	}
+	return planned;
+}
