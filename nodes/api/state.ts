@@ -78,9 +78,34 @@ export function rememberKey(list: string[] | undefined, key: string): string[] {
 	return [...(list ?? []).filter((k) => k !== key), key].slice(-MAX_REMEMBERED_DELIVERIES);
 }
 
+/** Both lists' keys, oldest first, the newest `MAX_REMEMBERED_DELIVERIES` kept. */
+export function mergeKeys(saved: string[] | undefined, known: string[]): string[] {
+	const merged = new Set([...(saved ?? []), ...known]);
+	return [...merged].slice(-MAX_REMEMBERED_DELIVERIES);
+}
+
 export const deliveries = {
 	seen: (scope: string, key: string) => recentDeliveries.get(scope)?.includes(key) === true,
+	/** A new registration starts with no remembered deliveries. */
+	forget: (scope: string) => recentDeliveries.delete(scope),
+	/** Every key of `scope` this process remembers, oldest first. */
+	list: (scope: string): string[] => [...(recentDeliveries.get(scope) ?? [])],
 	remember: (scope: string, key: string) => {
 		recentDeliveries.set(scope, rememberKey(recentDeliveries.get(scope), key));
 	},
 };
+
+/** A trigger that pointed a destination at its webhook. */
+export interface DestinationOwner {
+	/** `<workflow id>\0<node id>` of the trigger. */
+	owner: string;
+	webhookUrl: string;
+	mode: 'production' | 'test';
+}
+
+/**
+ * Which trigger of this process owns each destination, keyed `<gateway>|<project>|<destination
+ * code>`. Webhook registration runs on n8n's main process only (queue mode included), so this is
+ * the instance's view. Bound: one entry per destination a trigger of this process registered.
+ */
+export const destinationOwners = new Map<string, DestinationOwner>();

@@ -185,8 +185,17 @@ describe('Seller Platform Trigger: activation', () => {
 		expect(emulator.requests()).toEqual([]);
 	});
 
-	it('each activation gets a new secret', async () => {
+	it('keeps its secret across a re-registration within the grace period (publishing a new version)', async () => {
 		const workflow = triggerWorkflow();
+		const first = await activate(workflow);
+		const firstSecret = destination().credentials[DELIVERY_HEADER];
+		await first.deactivate();
+		await activate(workflow);
+		expect(destination().credentials[DELIVERY_HEADER]).toBe(firstSecret);
+	});
+
+	it('gets a new secret on an activation after the grace period', async () => {
+		const workflow = triggerWorkflow({ options: { secretGraceMinutes: 0 } });
 		const first = await activate(workflow);
 		const firstSecret = destination().credentials[DELIVERY_HEADER];
 		await first.deactivate();

@@ -62,7 +62,7 @@ describe('layers', () => {
 				'nodes/api/request.ts',
 			]),
 		);
-		expect(localImports('nodes/SellerPlatformTrigger/SellerPlatformTrigger.node.ts')).toContain(
+		expect(localImports('nodes/SellerPlatformTrigger/registration.ts')).toContain(
 			'nodes/api/request',
 		);
 	});
