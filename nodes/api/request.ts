@@ -98,7 +98,7 @@ async function connectionSettings(
 }
 
 /** The run's limits: read once per node run from the node's options (execute contexts only). */
-function runPolicy(ctx: RequestContext): RunPolicy {
+export function runPolicy(ctx: RequestContext): RunPolicy {
 	let policy = perRun.policies.get(ctx) as RunPolicy | undefined;
 	if (!policy) {
 		if ('getExecutionCancelSignal' in ctx) {

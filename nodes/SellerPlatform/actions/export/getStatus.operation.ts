@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { downloadFile } from '../../../api/download';
+import { DEFAULT_MAX_DOWNLOAD_MB, downloadFile } from '../../../api/download';
 import { apiRequest } from '../../../api/request';
 import { concurrencyOption, optionsCollection, waitOptions } from '../descriptions';
-import { binaryFieldOption, requiredString } from '../parameters';
+import { binaryFieldOption, invalidParameter, requiredString } from '../parameters';
 import { perItem } from '../runner';
 import { normaliseStatus, pollUntilFinal, readWaitSettings } from '../wait';
 
@@ -34,6 +34,16 @@ export const description: INodeProperties[] = [
 				'Whether to download the finished export into a binary property of the output item (the link is fetched without your session)',
 		},
 		{
+			displayName: 'Max File Size (MB)',
+			name: 'maxFileSizeMb',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: DEFAULT_MAX_DOWNLOAD_MB,
+			description:
+				"Largest file to download; a larger one fails the item with a message saying so. The file streams into n8n's binary data (on disk where n8n keeps binary data in filesystem mode).",
+			displayOptions: { show: { download: [true] } },
+		},
+		{
 			displayName: 'Put Output File in Field',
 			name: 'binaryPropertyName',
 			type: 'string',
@@ -61,6 +71,14 @@ export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
 		options.download === true
 			? binaryFieldOption(this, itemIndex, options, 'Put Output File in Field', 'data')
 			: undefined;
+	const maxMegabytes = Number(options.maxFileSizeMb ?? DEFAULT_MAX_DOWNLOAD_MB);
+	if (!(maxMegabytes > 0) || !Number.isFinite(maxMegabytes)) {
+		throw invalidParameter(
+			this,
+			itemIndex,
+			'The option "Max File Size (MB)" (maxFileSizeMb) must be a positive number',
+		);
+	}
 	const exportCode = requiredString(this, 'exportCode', 'Export Code', itemIndex);
 	const wait = readWaitSettings(this, itemIndex);
 	return {
@@ -74,12 +92,10 @@ export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
 			if (!download || typeof record.download_url !== 'string' || !record.download_url)
 				return { json: record };
 
-			const file = await downloadFile.call(this, record.download_url, itemIndex);
-			const binary = await this.helpers.prepareBinaryData(
-				file.data,
-				file.fileName ?? `${exportCode}.csv`,
-				file.mimeType,
-			);
+			const binary = await downloadFile.call(this, record.download_url, itemIndex, {
+				maxBytes: maxMegabytes * 1024 * 1024,
+				fallbackName: `${exportCode}.csv`,
+			});
 			return { json: record, binary: { [download]: binary } };
 		},
 	};
