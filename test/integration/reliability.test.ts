@@ -1,0 +1,290 @@
+/**
+ * Faults at the service, injected through the emulator, and what the node does about them: the
+ * login neither hangs nor storms, waiting has limits, nothing created is lost, odd input never
+ * reaches the network.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { LOGIN_POLICY } from '../../nodes/api/login';
+import { SEEDED_API_USER, SEEDED_WAREHOUSES } from '../emulator';
+import { bulkPoItems, GET_PO, startFixture, workflowWithItems, type Fixture } from './fixture';
+
+let f: Fixture;
+afterEach(async () => await f?.close());
+
+const requestsOf = (operation: string) =>
+	f.emulator.requests().filter((r) => r.operation === operation);
+
+describe('the login', () => {
+	const timeout = LOGIN_POLICY.timeoutMs;
+	afterEach(() => {
+		LOGIN_POLICY.timeoutMs = timeout;
+	});
+
+	it('gives up on a login that does not answer, after its time-out and two more tries, for every waiting item', async () => {
+		f = await startFixture({ ratePlan: null });
+		LOGIN_POLICY.timeoutMs = 300;
+		f.emulator.injectFaults({ count: 3, delayMs: 1500, operation: 'Login' });
+		const started = Date.now();
+		const result = await f.env.runWorkflow(
+			workflowWithItems(bulkPoItems(5), GET_PO, { continueOnFail: true }),
+		);
+		const out = result.outputs('Seller Platform');
+		expect(out).toHaveLength(5);
+		for (const item of out) {
+			expect(item.json.error).toMatch(/did not answer within 0.3 s \(3 attempts\)/);
+		}
+		expect(requestsOf('Login')).toHaveLength(3);
+		expect(requestsOf('GetPurchaseOrder')).toHaveLength(0);
+		expect(Date.now() - started).toBeLessThan(10_000);
+	});
+
+	it('tries a login that fails with 503 twice more, then goes on with one session', async () => {
+		f = await startFixture({ ratePlan: null });
+		f.emulator.injectFaults({ count: 2, status: 503, operation: 'Login' });
+		const result = await f.env.runWorkflow(workflowWithItems(bulkPoItems(5), GET_PO));
+		expect(result.outputs('Seller Platform')).toHaveLength(5);
+		expect(requestsOf('Login')).toHaveLength(3);
+		expect(f.emulator.stats().logins).toBe(1);
+	});
+
+	it('costs one new login when the session expires, however the 401s are spread over time', async () => {
+		f = await startFixture({ ratePlan: null });
+		await f.env.runWorkflow(workflowWithItems(bulkPoItems(1), GET_PO));
+		expect(requestsOf('Login')).toHaveLength(1);
+		f.emulator.expireSessions();
+		// Half the requests are answered (401) long after the other half made the new login.
+		f.emulator.injectFaults({ count: 5, delayMs: 700, operation: 'GetPurchaseOrder' });
+		const result = await f.env.runWorkflow(
+			workflowWithItems(bulkPoItems(10), { ...GET_PO, options: { concurrency: 10 } }),
+		);
+		expect(result.outputs('Seller Platform')).toHaveLength(10);
+		const unauthorized = requestsOf('GetPurchaseOrder').filter((r) => r.status === 401);
+		expect(unauthorized.length).toBeGreaterThanOrEqual(10);
+		expect(requestsOf('Login')).toHaveLength(2);
+	});
+});
+
+describe('waiting has limits', () => {
+	it('fails an item at once when Retry-After is beyond the waiting budget, saying when to come back', async () => {
+		f = await startFixture({ ratePlan: null });
+		f.emulator.injectFaults({
+			count: 1,
+			status: 429,
+			retryAfter: 3600,
+			operation: 'GetPurchaseOrder',
+		});
+		const started = Date.now();
+		const result = await f.env.runWorkflow(
+			workflowWithItems([{ po: 'PO-BULK-1' }], GET_PO, { continueOnFail: true }),
+		);
+		const [item] = result.outputs('Seller Platform');
+		expect(item.json.error).toMatch(
+			/takes requests again at \d{4}-\d\d-\d\dT[\d:.]+Z \(Retry-After 3600 s\), beyond this run's waiting budget/,
+		);
+		expect(item.json.details).toMatchObject({ httpCode: '429' });
+		expect(Date.now() - started).toBeLessThan(5000);
+		expect(requestsOf('GetPurchaseOrder')).toHaveLength(1);
+	});
+
+	it('still backs off on Retry-After: 0', async () => {
+		f = await startFixture({ ratePlan: null });
+		f.emulator.injectFaults({
+			count: 1,
+			status: 429,
+			retryAfter: 0,
+			operation: 'GetPurchaseOrder',
+		});
+		await f.env.runWorkflow(workflowWithItems([{ po: 'PO-BULK-1' }], GET_PO));
+		const [first, second] = requestsOf('GetPurchaseOrder');
+		expect(first.status).toBe(429);
+		expect(second.status).toBe(200);
+		expect(second.at - first.at).toBeGreaterThanOrEqual(240);
+	});
+
+	it('stops the run after consecutive failures across items, without sending the rest', async () => {
+		f = await startFixture({ ratePlan: null });
+		f.emulator.injectFaults({ count: 100, status: 503, operation: 'GetPurchaseOrder' });
+		const result = await f.env.runWorkflow(
+			workflowWithItems(
+				bulkPoItems(10),
+				{ ...GET_PO, options: { concurrency: 1, stopAfterFailures: 5 } },
+				{ continueOnFail: true },
+			),
+		);
+		const out = result.outputs('Seller Platform');
+		expect(out).toHaveLength(10);
+		expect(out[0].json.details).toMatchObject({ httpCode: '503' });
+		for (const item of out.slice(1)) {
+			expect(item.json.error).toBe(
+				'Stopped after 5 consecutive failed answers (HTTP 503) from the Seller Platform API',
+			);
+		}
+		expect(requestsOf('GetPurchaseOrder')).toHaveLength(5);
+	});
+});
+
+describe('nothing created is lost', () => {
+	it('creates API keys one at a time in input order, and stops at the first failure naming the keys made', async () => {
+		f = await startFixture({ ratePlan: null });
+		const users = [
+			SEEDED_API_USER.userCode,
+			SEEDED_API_USER.userCode,
+			'usr-missing',
+			SEEDED_API_USER.userCode,
+		];
+		const keysBefore =
+			f.emulator.apiUsers().find((u) => u.user_code === SEEDED_API_USER.userCode)?.key_count ?? 0;
+		const result = await f.env.runWorkflow(
+			workflowWithItems(
+				users.map((user) => ({ user })),
+				{
+					resource: 'apiCredential',
+					operation: 'create',
+					userCode: '={{ $json.user }}',
+					options: { concurrency: 8 },
+				},
+			),
+		);
+		const created = requestsOf('CreateCredential');
+		expect(created.map((r) => (r.body as IDataObject).user_code)).toEqual(users.slice(0, 3));
+		for (let i = 1; i < created.length; i++)
+			expect(created[i].at).toBeGreaterThanOrEqual(created[i - 1].at);
+
+		const error = result.nodeError('Seller Platform') as {
+			message: string;
+			description: string;
+			context: IDataObject;
+		};
+		expect(error.message).toMatch(
+			/not found.*\(2 created before this failure: see the description\)$/,
+		);
+		const made = (error.context.created as string[]) ?? [];
+		expect(made).toEqual([
+			expect.stringMatching(/^key ID \S+$/),
+			expect.stringMatching(/^key ID \S+$/),
+		]);
+		expect(new Set(made).size).toBe(2);
+		const user = f.emulator.apiUsers().find((u) => u.user_code === SEEDED_API_USER.userCode);
+		expect(user?.key_count).toBe(keysBefore + 2);
+		expect(error.description).toContain('deactivate these keys');
+		const everything = JSON.stringify(result.run);
+		expect(everything).not.toMatch(/BEGIN (RSA )?PRIVATE KEY/);
+	});
+
+	it('names the sandbox orders made before a failure, with their idempotency keys', async () => {
+		f = await startFixture({ ratePlan: null });
+		const warehouses = [
+			SEEDED_WAREHOUSES.dubai,
+			SEEDED_WAREHOUSES.riyadh,
+			'WH-NOWHERE',
+			SEEDED_WAREHOUSES.cairo,
+		];
+		const result = await f.env.runWorkflow(
+			workflowWithItems(
+				warehouses.map((warehouse, i) => ({ warehouse, key: `key-${i}` })),
+				{
+					resource: 'fbpiOrder',
+					operation: 'createSandbox',
+					warehouseCode: '={{ $json.warehouse }}',
+					idempotencyKey: '={{ $json.key }}',
+					items: { item: [{ status: 'MP_ITEM_STATUS_CONFIRMED', partnerSku: '' }] },
+					options: { concurrency: 1 },
+				},
+			),
+		);
+		expect(requestsOf('CreateSandboxOrder')).toHaveLength(3);
+		const error = result.nodeError('Seller Platform') as {
+			description: string;
+			context: IDataObject;
+		};
+		expect(error.context.created).toEqual([
+			expect.stringMatching(/^sandbox order \S+ \(idempotency key key-0\)$/),
+			expect.stringMatching(/^sandbox order \S+ \(idempotency key key-1\)$/),
+		]);
+		expect(error.description).toContain('same Idempotency Keys');
+	});
+
+	it('re-runs a split import after a failure without duplicates: the imports already made are found', async () => {
+		f = await startFixture({ ratePlan: null });
+		const mappings = (count: number) =>
+			Array.from({ length: count }, (_, i) => ({ sku: `SKU-${i}`, ean: `${4000000000000 + i}` }));
+		const parameters = {
+			resource: 'import',
+			operation: 'createBarcode',
+			source: 'items',
+			itemsInput: 'fromInputItems',
+			partnerSkuField: 'sku',
+			barcodeField: 'ean',
+			clientReference: 'rerun-1',
+		};
+		// The first run made rerun-1-1 and rerun-1-2 before it failed; the re-run has all the items.
+		await f.env.runWorkflow(workflowWithItems(mappings(20_000), parameters));
+		const result = await f.env.runWorkflow(workflowWithItems(mappings(25_000), parameters));
+		const out = result.outputs('Seller Platform').map((o) => o.json);
+		expect(out.map((o) => [o.client_reference, o.alreadyExisted ?? false])).toEqual([
+			['rerun-1-1', true],
+			['rerun-1-2', true],
+			['rerun-1-3', false],
+		]);
+		expect(
+			f.emulator.imports().filter((i) => String(i.client_reference).startsWith('rerun-1')),
+		).toHaveLength(3);
+	});
+});
+
+describe('odd input never reaches the network', () => {
+	it.each([
+		[
+			'an object',
+			{ po: { nr: 'PO-1' } },
+			'The parameter "PO Number" (poNr) must be text, got an object',
+		],
+		['an array', { po: ['PO-1'] }, 'The parameter "PO Number" (poNr) must be text, got an array'],
+		[
+			'a lone surrogate',
+			{ po: 'PO-\ud800' },
+			'The parameter "PO Number" (poNr) holds a lone surrogate',
+		],
+		[
+			'text over 64 kB',
+			{ po: 'P'.repeat(70_000) },
+			'The parameter "PO Number" (poNr) is 70000 characters long',
+		],
+		[
+			'an integer beyond 2^53',
+			{ po: 2 ** 53 + 2 },
+			'The parameter "PO Number" (poNr) holds the number 9007199254740994, beyond 2^53',
+		],
+	])('refuses %s in a text parameter, naming it', async (_name, item, message) => {
+		f = await startFixture({ ratePlan: null });
+		const result = await f.env.runWorkflow(workflowWithItems([{ po: 'PO-BULK-1' }, item], GET_PO));
+		expect((result.nodeError('Seller Platform') as Error).message).toContain(message);
+		expect(f.emulator.requests()).toEqual([]);
+	});
+
+	it('refuses an object as a destination header value, and an integer option beyond 2^53', async () => {
+		f = await startFixture({ ratePlan: null });
+		const header = await f.env.runWorkflow(
+			workflowWithItems([{ value: { a: 1 } }], {
+				resource: 'destination',
+				operation: 'update',
+				destinationCode: 'DST-1001',
+				updateFields: { headers: { header: [{ name: 'X-Key', value: '={{ $json.value }}' }] } },
+			}),
+		);
+		expect((header.nodeError('Seller Platform') as Error).message).toBe(
+			'The value of the header "X-Key" in "Headers" (headers) must be text, got an object',
+		);
+		const option = await f.env.runWorkflow(
+			workflowWithItems([{ po: 'PO-BULK-1' }], {
+				...GET_PO,
+				options: { concurrency: 2 ** 53 + 2 },
+			}),
+		);
+		expect((option.nodeError('Seller Platform') as Error).message).toBe(
+			'The option "Concurrency" (concurrency) is beyond 2^53',
+		);
+		expect(f.emulator.requests()).toEqual([]);
+	});
+});
