@@ -1,12 +1,15 @@
 /** Waiting for a long job (an import, an export): the wait options and the polling. */
-import { sleep, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { wait } from '../../api/abort';
 import { invalidParameter } from './parameters';
 
 export interface WaitSettings {
 	enabled: boolean;
 	intervalMs: number;
 	timeoutMs: number;
+	/** The execution's cancel signal: stopping the execution ends the wait at once. */
+	signal?: AbortSignal;
 }
 
 export function readWaitSettings(ctx: IExecuteFunctions, itemIndex: number): WaitSettings {
@@ -24,6 +27,7 @@ export function readWaitSettings(ctx: IExecuteFunctions, itemIndex: number): Wai
 		enabled: options.waitForCompletion === true,
 		intervalMs: interval * 1000,
 		timeoutMs: timeout * 1000,
+		signal: ctx.getExecutionCancelSignal?.(),
 	};
 }
 
@@ -42,7 +46,8 @@ export async function pollUntilFinal(
 	while (!isFinal(status)) {
 		const left = deadline - Date.now();
 		if (left <= 0) return { ...status, waitTimedOut: true };
-		await sleep(Math.min(settings.intervalMs, left));
+		// Ends at once when the user stops the execution.
+		await wait(Math.min(settings.intervalMs, left), settings.signal);
 		status = await fetchStatus();
 	}
 	return { ...status, waitTimedOut: false };
