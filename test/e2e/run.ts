@@ -3,7 +3,8 @@
  * through n8n's REST API on loopback as a user's automation would, against the emulator.
  * `npm run test:e2e` (installs n8n on first use and builds first). Ends with "N passed, N failed".
  *
- * E2E_KEEP=1 keeps n8n's data folder (.tmp/e2e-n8n-<pid>, with n8n.log) after the run.
+ * E2E_KEEP=1 keeps n8n's data folder (.tmp/e2e-n8n-<pid>, with n8n.log) after the run;
+ * E2E_ONLY=<regular expression> runs only the checks whose names match.
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { rmSync } from 'node:fs';
@@ -23,7 +24,7 @@ import {
 	type Emulator,
 	type EmulatorStats,
 } from '../emulator';
-import { binaryOf, N8nClient, outputOf, type Execution, type StoredCredential, type StoredWorkflow, type WorkflowJson, type WorkflowNode } from './lib/client';
+import { binaryOf, N8nClient, N8nRestError, outputOf, type Execution, type StoredCredential, type StoredWorkflow, type WorkflowJson, type WorkflowNode } from './lib/client';
 import { freePort, installPackageInto, REPO_ROOT, startN8n, type N8nInstance } from './lib/n8n';
 import {
 	CREDENTIAL_TYPE,
@@ -49,6 +50,7 @@ interface Result {
 const results: Result[] = [];
 
 async function test(name: string, body: () => Promise<void>): Promise<void> {
+	if (process.env.E2E_ONLY && !new RegExp(process.env.E2E_ONLY).test(name)) return;
 	const started = Date.now();
 	try {
 		await body();
@@ -165,7 +167,8 @@ async function main(): Promise<number> {
 		installPackageInto(dataDir);
 		const port = await freePort();
 		console.log(`e2e: emulator ${emulator.baseUrl}; starting n8n on http://127.0.0.1:${port} (data ${dataDir}) ...`);
-		n8n = await startN8n({ dataDir, port, logFile: join(dataDir, 'n8n.log') });
+		// Debug: n8n's engine logs when each node ends (check 8 reads it).
+		n8n = await startN8n({ dataDir, port, logFile: join(dataDir, 'n8n.log'), env: { N8N_LOG_LEVEL: process.env.N8N_LOG_LEVEL ?? 'debug' } });
 		console.log(`e2e: n8n ready after ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
 		const client = new N8nClient(n8n.baseUrl);
@@ -480,12 +483,174 @@ async function main(): Promise<number> {
 				`FBPI::ORDER_SYNC is still subscribed: ${JSON.stringify(released.event_types)}`,
 			);
 		});
+
+		await test('7. "listen for test event" while the trigger is active is refused; the destination stays on the production webhook, which still runs the workflow', async () => {
+			const trigger = example('new-orders-customer-data.json');
+			const triggerName = 'Seller Platform Trigger';
+			const code = SEEDED_DESTINATIONS.active;
+			await client.activate(trigger.id);
+			try {
+				const production = await waitFor(`destination ${code} to point at this n8n's production webhook`, async () => {
+					const current = await destination(emu, code);
+					return current?.is_active && current.url.startsWith(`${n8nInstance.baseUrl}/webhook/`) ? current : undefined;
+				});
+				const secret = production.credentials[SECRET_HEADER];
+				assert(secret, `destination headers after activation: ${JSON.stringify(production.credentials)}`);
+				const updatesBefore = (await stats(emu)).byOperation.UpdateDestination ?? 0;
+
+				// The editor's "Listen for test event": n8n registers the trigger's /webhook-test/ URL,
+				// which runs the trigger's checkExists/create; create must refuse.
+				let answer: unknown;
+				let refusal: N8nRestError | undefined;
+				try {
+					answer = await client.listenForTestEvent(trigger, triggerName);
+				} catch (error) {
+					if (!(error instanceof N8nRestError)) throw error;
+					refusal = error;
+				}
+				if ((answer as { waitingForWebhook?: boolean } | undefined)?.waitingForWebhook) {
+					// n8n listens: stop listening, as the editor's "Stop listening" does (the trigger's delete runs).
+					await client.stopListening(trigger.id);
+					await sleep(1000);
+				}
+				const after = await destination(emu, code);
+				const state = after ? `url ${after.url}, is_active ${after.is_active}, headers ${JSON.stringify(Object.keys(after.credentials))}` : 'gone';
+				assert(refusal, `n8n did not refuse to listen: it answered ${JSON.stringify(answer)}; the destination is now: ${state}`);
+				assert(
+					refusal.message.includes(`Destination "${code}" is registered to this workflow's production webhook, so it cannot listen for test events now`),
+					`n8n refused with another message: ${refusal.message} (body ${JSON.stringify(refusal.body)})`,
+				);
+				assert(after, `destination ${code} is gone`);
+				assertEqual(
+					[after.url, after.is_active, after.credentials],
+					[production.url, true, { [SECRET_HEADER]: secret }],
+					'destination (url, is_active, headers) after the refused test listening',
+				);
+				assert(
+					after.event_types.some((e) => e.event_type === 'FBPI::ORDER_SYNC' && e.is_active),
+					`FBPI::ORDER_SYNC is no longer subscribed: ${JSON.stringify(after.event_types)}`,
+				);
+				assertEqual((await stats(emu)).byOperation.UpdateDestination ?? 0, updatesBefore, 'UpdateDestination calls made by the refused test listening');
+
+				// A new event is still delivered to the production webhook and runs the workflow.
+				const before = (await client.executions(trigger.id)).length;
+				const published = await control<{ message_id: string; deliveries: Array<{ destination_code: string }> }>(emu, 'POST', '/events', {
+					event_type: 'FBPI::ORDER_SYNC',
+					payload: { order_nr: SEEDED_FBPI_ORDERS.dubai },
+				});
+				assert(
+					published.deliveries.some((d) => d.destination_code === code),
+					`the event was not planned for ${code}: ${JSON.stringify(published.deliveries)}`,
+				);
+				const runId = await waitFor('the trigger workflow to run for the new event', async () => {
+					const runs = await client.executions(trigger.id);
+					return runs.length > before ? runs[0].id : undefined;
+				});
+				const run = await client.waitForExecution(runId);
+				assertSucceeded(run);
+				assertEqual(run.mode, 'webhook', 'mode of the execution (a production one)');
+				assertEqual((single(run, triggerName).payload as { order_nr?: string }).order_nr, SEEDED_FBPI_ORDERS.dubai, 'payload.order_nr');
+				const deliveries = await control<Array<{ message_id: string; url?: string; outcome: string; attempts: Array<{ status: number }> }>>(
+					emu,
+					'GET',
+					`/deliveries?destinationCode=${code}`,
+				);
+				const delivery = deliveries.find((d) => d.message_id === published.message_id);
+				assert(delivery, 'the emulator recorded no delivery of the event');
+				assertEqual([delivery.url, delivery.outcome, delivery.attempts.at(-1)?.status], [production.url, 'delivered', 200], 'delivery url, outcome and status');
+			} finally {
+				// Leave a clean state: deactivated, the destination released.
+				await client.deactivate(trigger.id);
+				await waitFor(`destination ${code} to be deactivated`, async () => {
+					const current = await destination(emu, code);
+					return current && !current.is_active ? current : undefined;
+				});
+			}
+		});
+
+		await test('8. stopping an execution stops the node: a wait for an export that never finishes ends within a second of the stop, no status request after it', async () => {
+			// PENDING, then RUNNING for ever. Polled every 3 s: the stop lands in a poll's wait, and a wait
+			// that ignored the stop would end the node only at its next poll, seconds later (with 1 s polls
+			// that would still look like "within a second").
+			const pollSeconds = 3;
+			const { export_code: exportCode } = await control<{ export_code: string }>(emu, 'POST', '/exports', { states: ['PENDING', 'RUNNING'] });
+			const nodeName = 'Wait for export';
+			const waiter = await client.createWorkflow(
+				workflow(
+					'e2e: wait for an export that never finishes',
+					[
+						manualTrigger(),
+						sellerPlatform(nodeName, credential, {
+							resource: 'export',
+							operation: 'getStatus',
+							exportCode,
+							options: { waitForCompletion: true, pollIntervalSeconds: pollSeconds, timeoutSeconds: 300 },
+						}),
+					],
+					[[MANUAL, nodeName]],
+				),
+			);
+			const statusCalls = async () =>
+				(await control<Array<{ seq: number; at: number; operation: string | null; body: unknown; status: number | null }>>(emu, 'GET', '/requests')).filter(
+					(entry) => entry.operation === 'GetExportStatus' && (entry.body as { export_code?: string } | null)?.export_code === exportCode,
+				);
+			// After a stop n8n pushes nothing more about the node to the editor and saves nothing more
+			// (it skips nodeExecuteAfter once cancelled): its engine's log line is where the node's end shows.
+			const nodeEndLine = new RegExp(`^.*Running node "${nodeName}" finished.*$`, 'm');
+
+			const executionId = await client.run(waiter);
+			const deadline = Date.now() + 30_000;
+			let calls = await statusCalls();
+			while (!(calls.length >= 2 && calls.every((c) => c.status !== null))) {
+				assert(Date.now() < deadline, `timed out waiting for two GetExportStatus requests (${calls.length} so far)`);
+				await sleep(50);
+				calls = await statusCalls();
+			}
+			assertEqual((await client.execution(executionId)).status, 'running', 'execution status before the stop');
+			assert(!nodeEndLine.test(n8nInstance.output()), `"${nodeName}" ended before the stop`);
+
+			// The node now waits for its next poll: stop the execution (the editor's Stop button).
+			const stopAt = Date.now();
+			const nodeEnded = (async () => {
+				while (Date.now() - stopAt < 15_000) {
+					const line = nodeEndLine.exec(n8nInstance.output());
+					if (line) return { afterMs: Date.now() - stopAt, line: line[0].trim() };
+					await sleep(20);
+				}
+				return undefined;
+			})();
+			const stopped = await client.stopExecution(executionId);
+			const stopMs = Date.now() - stopAt;
+			const ended = await waitFor(
+				'the execution to end after the stop',
+				async () => {
+					const execution = await client.execution(executionId);
+					return execution.status !== 'running' && execution.stoppedAt ? execution : undefined;
+				},
+				2_000,
+			);
+			assertEqual([stopped.status, ended.status], ['canceled', 'canceled'], 'status in the answer to the stop, and of the execution');
+
+			// No status request after the stop, through the time of the next poll and more.
+			await sleep((pollSeconds + 1) * 1000);
+			const later = (await statusCalls()).filter((c) => c.at > stopAt);
+			assertEqual(later.map((c) => `#${c.seq} at +${c.at - stopAt} ms`), [], `GetExportStatus requests after the stop (${calls.length} before it)`);
+
+			// The node itself returned at once, not at its next poll.
+			const end = await nodeEnded;
+			assert(end, `n8n logged no end of "${nodeName}" within 15 s of the stop (N8N_LOG_LEVEL must be debug)`);
+			assert(
+				end.afterMs <= 1_500,
+				`"${nodeName}" ended ${end.afterMs} ms after the stop request (answered in ${stopMs} ms; last poll answered ${stopAt - calls[calls.length - 1].at} ms before the stop, polls every ${pollSeconds} s), not within a second: "${end.line}"`,
+			);
+		});
 	} catch (error) {
 		results.push({ name: 'set-up (emulator, n8n, owner, credential, examples)', ok: false, ms: 0, error: (error as Error).message });
 		console.log(`  ✗ set-up failed: ${(error as Error).message}`);
 	} finally {
 		if (results.some((r) => !r.ok) && n8n) {
-			console.log(`\nLast lines of n8n's output:\n${n8n.output().split('\n').slice(-40).join('\n')}`);
+			const lines = n8n.output().split('\n').filter((line) => !/^\S+\s+debug\s/.test(line));
+			console.log(`\nLast lines of n8n's output (debug lines left out; all in ${join(dataDir, 'n8n.log')} with E2E_KEEP=1):\n${lines.slice(-40).join('\n')}`);
 		}
 		await cleanup();
 	}

@@ -220,6 +220,25 @@ export class N8nClient {
 		return result.executionId;
 	}
 
+	/**
+	 * The editor's "Listen for test event" on a webhook trigger (its "Execute workflow" from that
+	 * trigger): n8n registers the trigger's test webhook (`/webhook-test/…`) and answers
+	 * `{ waitingForWebhook: true }`, or fails the request when the registration fails.
+	 */
+	async listenForTestEvent(workflow: StoredWorkflow, triggerName: string): Promise<{ executionId?: string; waitingForWebhook?: boolean }> {
+		return await this.request('POST', `/rest/workflows/${workflow.id}/run`, { triggerToStartFrom: { name: triggerName } });
+	}
+
+	/** The editor's "Stop listening": removes the workflow's test webhooks (their `delete` runs). */
+	async stopListening(workflowId: string): Promise<void> {
+		await this.request('DELETE', `/rest/test-webhook/${workflowId}`);
+	}
+
+	/** The editor's "Stop" on a running execution; n8n answers with the execution's new state. */
+	async stopExecution(id: string): Promise<{ mode: string; startedAt: string; stoppedAt?: string; finished: boolean; status: string }> {
+		return await this.request('POST', `/rest/executions/${id}/stop`, {});
+	}
+
 	async execution(id: string): Promise<Execution> {
 		const raw = await this.request<Omit<Execution, 'data'> & { data: string | Execution['data'] }>(
 			'GET',
