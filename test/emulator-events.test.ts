@@ -58,7 +58,13 @@ class Receiver {
 			req.on('data', (chunk: string) => (raw += chunk));
 			req.on('end', () => {
 				const path = req.url ?? '/';
-				this.received.push({ path, method: req.method ?? '', headers: req.headers, raw, body: JSON.parse(raw) as EventEnvelope });
+				this.received.push({
+					path,
+					method: req.method ?? '',
+					headers: req.headers,
+					raw,
+					body: JSON.parse(raw) as EventEnvelope,
+				});
 				const answer = this.answers.get(path)?.shift() ?? 200;
 				if (answer === 'hang') return;
 				res.statusCode = answer;
@@ -143,7 +149,11 @@ function addDestination(options: {
 }
 
 const updateDestination = async (code: string, body: unknown) => {
-	const res = await client.call('POST', `/event-notifications/v1/destination/https-destination/${code}/update`, body);
+	const res = await client.call(
+		'POST',
+		`/event-notifications/v1/destination/https-destination/${code}/update`,
+		body,
+	);
 	expect(res.status).toBe(200);
 	return res;
 };
@@ -156,16 +166,31 @@ const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${++uniqu
  * for the delivery and checks the receiver saw exactly that message; when it was not, there is
  * no delivery record for it at all (planning is synchronous).
  */
-async function publishReaches(code: string, url: string, eventType = PO_SYNC_EVENT): Promise<boolean> {
-	const result = emulator.publishEvent({ event_type: eventType, payload: { po_nr: SEEDED_PO.released } });
+async function publishReaches(
+	code: string,
+	url: string,
+	eventType = PO_SYNC_EVENT,
+): Promise<boolean> {
+	const result = emulator.publishEvent({
+		event_type: eventType,
+		payload: { po_nr: SEEDED_PO.released },
+	});
 	const planned = result.deliveries.filter((d) => d.destination_code === code);
 	if (planned.length === 0) {
-		expect(emulator.deliveries({ messageId: result.message_id, destinationCode: code })).toEqual([]);
+		expect(emulator.deliveries({ messageId: result.message_id, destinationCode: code })).toEqual(
+			[],
+		);
 		return false;
 	}
-	const [delivery] = await emulator.waitForDeliveries({ messageId: result.message_id, destinationCode: code, timeoutMs: 5000 });
+	const [delivery] = await emulator.waitForDeliveries({
+		messageId: result.message_id,
+		destinationCode: code,
+		timeoutMs: 5000,
+	});
 	expect(delivery.outcome).toBe('delivered');
-	expect(receiver.at(url).filter((r) => r.body.metadata.message_id === result.message_id)).toHaveLength(1);
+	expect(
+		receiver.at(url).filter((r) => r.body.metadata.message_id === result.message_id),
+	).toHaveLength(1);
 	return true;
 }
 
@@ -173,9 +198,14 @@ async function publishReaches(code: string, url: string, eventType = PO_SYNC_EVE
 
 describe('a delivery', () => {
 	it('POSTs the envelope to the url with Content-Type, User-Agent and every credentials header', async () => {
-		const { code, url } = addDestination({ credentials: { 'X-Secret': 'one', 'X-Tenant': 'acme' } });
+		const { code, url } = addDestination({
+			credentials: { 'X-Secret': 'one', 'X-Tenant': 'acme' },
+		});
 		const before = Date.now();
-		const result = emulator.publishEvent({ event_type: PO_SYNC_EVENT, payload: { po_nr: SEEDED_PO.released } });
+		const result = emulator.publishEvent({
+			event_type: PO_SYNC_EVENT,
+			payload: { po_nr: SEEDED_PO.released },
+		});
 		expect(result).toMatchObject({
 			message_id: expect.stringMatching(UUID),
 			event_type: PO_SYNC_EVENT,
@@ -185,7 +215,11 @@ describe('a delivery', () => {
 		const mine = result.deliveries.find((d) => d.destination_code === code) as DeliveryRecord;
 		expect(mine).toMatchObject({ outcome: 'pending', url, attempts: [], duplicate: false });
 
-		const [delivery] = await emulator.waitForDeliveries({ messageId: result.message_id, destinationCode: code, timeoutMs: 5000 });
+		const [delivery] = await emulator.waitForDeliveries({
+			messageId: result.message_id,
+			destinationCode: code,
+			timeoutMs: 5000,
+		});
 		const [got] = receiver.at(url);
 		expect(got.method).toBe('POST');
 		expect(got.headers).toMatchObject({
@@ -197,7 +231,11 @@ describe('a delivery', () => {
 		expect(got.body).toEqual({
 			event_schema_version: EVENT_SCHEMA_VERSION,
 			event_type: PO_SYNC_EVENT,
-			metadata: { published_at: result.published_at, project_code: emulator.projectCode, message_id: result.message_id },
+			metadata: {
+				published_at: result.published_at,
+				project_code: emulator.projectCode,
+				message_id: result.message_id,
+			},
 			payload: { po_nr: SEEDED_PO.released },
 		});
 		expect(Date.parse(got.body.metadata.published_at)).toBeGreaterThanOrEqual(before - 1);
@@ -227,16 +265,30 @@ describe('a delivery', () => {
 
 	it('gives every event its own message_id', async () => {
 		const { code } = addDestination({});
-		const a = emulator.publishEvent({ event_type: PO_SYNC_EVENT, payload: { po_nr: SEEDED_PO.released } });
-		const b = emulator.publishEvent({ event_type: PO_SYNC_EVENT, payload: { po_nr: SEEDED_PO.released } });
+		const a = emulator.publishEvent({
+			event_type: PO_SYNC_EVENT,
+			payload: { po_nr: SEEDED_PO.released },
+		});
+		const b = emulator.publishEvent({
+			event_type: PO_SYNC_EVENT,
+			payload: { po_nr: SEEDED_PO.released },
+		});
 		expect(a.message_id).not.toBe(b.message_id);
-		const both = await emulator.waitForDeliveries({ destinationCode: code, count: 2, timeoutMs: 5000 });
+		const both = await emulator.waitForDeliveries({
+			destinationCode: code,
+			count: 2,
+			timeoutMs: 5000,
+		});
 		expect(new Set(both.map((d) => d.message_id))).toEqual(new Set([a.message_id, b.message_id]));
 	});
 
 	it('reaches only the event’s project', async () => {
 		const { code, url } = addDestination({});
-		const result = emulator.publishEvent({ event_type: PO_SYNC_EVENT, payload: { po_nr: SEEDED_PO.released }, projectCode: 'PRJ999123' });
+		const result = emulator.publishEvent({
+			event_type: PO_SYNC_EVENT,
+			payload: { po_nr: SEEDED_PO.released },
+			projectCode: 'PRJ999123',
+		});
 		expect(result.project_code).toBe('PRJ999123');
 		expect(result.deliveries).toEqual([]);
 		expect(emulator.deliveries({ destinationCode: code })).toEqual([]);
@@ -249,7 +301,11 @@ describe('a delivery', () => {
 		const statsBefore = emulator.stats();
 		emulator.setRatePlan({ limit: 1, windowMs: 60_000 });
 		try {
-			for (let i = 0; i < 3; i++) emulator.publishEvent({ event_type: PO_SYNC_EVENT, payload: { po_nr: SEEDED_PO.released } });
+			for (let i = 0; i < 3; i++)
+				emulator.publishEvent({
+					event_type: PO_SYNC_EVENT,
+					payload: { po_nr: SEEDED_PO.released },
+				});
 			await emulator.waitForDeliveries({ destinationCode: code, count: 3, timeoutMs: 5000 });
 			expect(emulator.requests()).toHaveLength(requestsBefore);
 			expect(emulator.stats()).toEqual(statsBefore);
@@ -262,7 +318,10 @@ describe('a delivery', () => {
 	});
 
 	it('records the seeded destination outside loopback as skipped, without sending anything', () => {
-		const result = emulator.publishEvent({ event_type: PO_SYNC_EVENT, payload: { po_nr: SEEDED_PO.released } });
+		const result = emulator.publishEvent({
+			event_type: PO_SYNC_EVENT,
+			payload: { po_nr: SEEDED_PO.released },
+		});
 		const seeded = result.deliveries.find((d) => d.destination_code === SEEDED_DESTINATIONS.active);
 		expect(seeded).toMatchObject({
 			outcome: 'skipped',
@@ -271,15 +330,22 @@ describe('a delivery', () => {
 			headers: expect.objectContaining({ 'X-Webhook-Secret': expect.any(String) }),
 			note: expect.stringMatching(/not a loopback address/),
 		});
-		expect(result.deliveries.map((d) => d.destination_code)).not.toContain(SEEDED_DESTINATIONS.inactive);
+		expect(result.deliveries.map((d) => d.destination_code)).not.toContain(
+			SEEDED_DESTINATIONS.inactive,
+		);
 	});
 
 	it('rejects an invalid event to publish', () => {
 		expect(() => emulator.publishEvent({ event_type: 'po_sync' })).toThrow(/NAMESPACE::EVENT_NAME/);
-		expect(() => emulator.publishEvent({ event_type: PO_SYNC_EVENT, payload: [] as unknown as Record<string, unknown> })).toThrow(
-			/payload must be a JSON object/,
+		expect(() =>
+			emulator.publishEvent({
+				event_type: PO_SYNC_EVENT,
+				payload: [] as unknown as Record<string, unknown>,
+			}),
+		).toThrow(/payload must be a JSON object/);
+		expect(() => emulator.publishEvent({ event_type: PO_SYNC_EVENT, projectCode: '' })).toThrow(
+			/projectCode/,
 		);
-		expect(() => emulator.publishEvent({ event_type: PO_SYNC_EVENT, projectCode: '' })).toThrow(/projectCode/);
 	});
 });
 
@@ -316,7 +382,9 @@ describe('destination and subscription moves, observed through deliveries', () =
 	});
 
 	it('row 3: an event type not subscribed (absent or inactive) → an item with is_active true subscribes it', async () => {
-		const { code, url } = addDestination({ eventTypes: [{ event_type: ORDER_SYNC_EVENT, is_active: false }] });
+		const { code, url } = addDestination({
+			eventTypes: [{ event_type: ORDER_SYNC_EVENT, is_active: false }],
+		});
 		expect(await publishReaches(code, url, 'CATALOG::PRICE_CHANGED')).toBe(false);
 		expect(await publishReaches(code, url, ORDER_SYNC_EVENT)).toBe(false);
 		await updateDestination(code, {
@@ -336,7 +404,9 @@ describe('destination and subscription moves, observed through deliveries', () =
 				{ event_type: ORDER_SYNC_EVENT, is_active: true },
 			],
 		});
-		await updateDestination(code, { event_types: [{ event_type: PO_SYNC_EVENT, is_active: false }] });
+		await updateDestination(code, {
+			event_types: [{ event_type: PO_SYNC_EVENT, is_active: false }],
+		});
 		expect(await publishReaches(code, url)).toBe(false);
 		expect(await publishReaches(code, url, ORDER_SYNC_EVENT)).toBe(true);
 	});
@@ -357,7 +427,9 @@ describe('destination and subscription moves, observed through deliveries', () =
 		await check();
 		await updateDestination(code, { event_types: [] });
 		await check();
-		await updateDestination(code, { event_types: [{ event_type: 'CATALOG::OTHER', is_active: true }] });
+		await updateDestination(code, {
+			event_types: [{ event_type: 'CATALOG::OTHER', is_active: true }],
+		});
 		await check();
 	});
 
@@ -379,7 +451,9 @@ describe('credentials headers', () => {
 	};
 
 	it('arrive with every delivery; omitted keeps them, new values replace them all, an empty map removes them', async () => {
-		const { code, url } = addDestination({ credentials: { 'X-Secret': 'one', 'X-Tenant': 'acme' } });
+		const { code, url } = addDestination({
+			credentials: { 'X-Secret': 'one', 'X-Tenant': 'acme' },
+		});
 		expect(await lastHeaders(code, url)).toMatchObject({ 'x-secret': 'one', 'x-tenant': 'acme' });
 
 		await updateDestination(code, { destination_name: 'no credentials field' });
@@ -394,11 +468,20 @@ describe('credentials headers', () => {
 		await updateDestination(code, { credentials: { values: {} } });
 		const removed = await lastHeaders(code, url);
 		expect(removed).not.toHaveProperty('x-n8n-secret');
-		expect(removed).toMatchObject({ 'content-type': 'application/json', 'user-agent': DELIVERY_USER_AGENT });
+		expect(removed).toMatchObject({
+			'content-type': 'application/json',
+			'user-agent': DELIVERY_USER_AGENT,
+		});
 	});
 
 	it('may override User-Agent, but never the framing headers', async () => {
-		const { code, url } = addDestination({ credentials: { 'user-agent': 'custom/1', Host: 'evil.example.com', Authorization: 'Bearer t' } });
+		const { code, url } = addDestination({
+			credentials: {
+				'user-agent': 'custom/1',
+				Host: 'evil.example.com',
+				Authorization: 'Bearer t',
+			},
+		});
 		const headers = await lastHeaders(code, url);
 		expect(headers['user-agent']).toBe('custom/1');
 		expect(headers.authorization).toBe('Bearer t');
@@ -410,46 +493,75 @@ describe('credentials headers', () => {
 
 describe('event sources', () => {
 	it('CreateSandboxOrder sends FBPI::ORDER_SYNC with the new order_nr; an identical replay sends nothing new', async () => {
-		const { code, url } = addDestination({ eventTypes: [{ event_type: ORDER_SYNC_EVENT, is_active: true }] });
+		const { code, url } = addDestination({
+			eventTypes: [{ event_type: ORDER_SYNC_EVENT, is_active: true }],
+		});
 		const body = {
 			warehouse_code: SEEDED_WAREHOUSES.dubai,
 			idempotency_key: unique('k').slice(-10),
 			items: [{ status: 'MP_ITEM_STATUS_CONFIRMED' }],
 		};
-		const res = await client.call('POST', `${emulator.prefixes.sandboxOrder}/v1/sandbox-order/create`, body);
+		const res = await client.call(
+			'POST',
+			`${emulator.prefixes.sandboxOrder}/v1/sandbox-order/create`,
+			body,
+		);
 		expect(res.status).toBe(200);
-		const [delivery] = await emulator.waitForDeliveries({ destinationCode: code, eventType: ORDER_SYNC_EVENT, timeoutMs: 5000 });
+		const [delivery] = await emulator.waitForDeliveries({
+			destinationCode: code,
+			eventType: ORDER_SYNC_EVENT,
+			timeoutMs: 5000,
+		});
 		expect(delivery.outcome).toBe('delivered');
 		expect(receiver.at(url).map((r) => r.body)).toEqual([
 			{
 				event_schema_version: EVENT_SCHEMA_VERSION,
 				event_type: ORDER_SYNC_EVENT,
-				metadata: { published_at: expect.stringMatching(ISO), project_code: emulator.projectCode, message_id: expect.stringMatching(UUID) },
+				metadata: {
+					published_at: expect.stringMatching(ISO),
+					project_code: emulator.projectCode,
+					message_id: expect.stringMatching(UUID),
+				},
 				payload: { order_nr: res.body.fbpi_order_nr },
 			},
 		]);
 
 		const published = emulator.publishedEvents({ eventType: ORDER_SYNC_EVENT }).length;
-		const replay = await client.call('POST', `${emulator.prefixes.sandboxOrder}/v1/sandbox-order/create`, body);
+		const replay = await client.call(
+			'POST',
+			`${emulator.prefixes.sandboxOrder}/v1/sandbox-order/create`,
+			body,
+		);
 		expect(replay.body.fbpi_order_nr).toBe(res.body.fbpi_order_nr);
 		expect(emulator.publishedEvents({ eventType: ORDER_SYNC_EVENT })).toHaveLength(published);
 		expect(emulator.deliveries({ destinationCode: code })).toHaveLength(1);
 	});
 
 	it('CreateSandboxOrder answers without waiting for the delivery', async () => {
-		const { code, url } = addDestination({ eventTypes: [{ event_type: ORDER_SYNC_EVENT, is_active: true }] });
+		const { code, url } = addDestination({
+			eventTypes: [{ event_type: ORDER_SYNC_EVENT, is_active: true }],
+		});
 		receiver.answer(url, 'hang');
 		const started = Date.now();
-		const res = await client.call('POST', `${emulator.prefixes.sandboxOrder}/v1/sandbox-order/create`, {
-			warehouse_code: SEEDED_WAREHOUSES.dubai,
-			idempotency_key: unique('h').slice(-10),
-			items: [{ status: 'MP_ITEM_STATUS_CONFIRMED' }],
-		});
+		const res = await client.call(
+			'POST',
+			`${emulator.prefixes.sandboxOrder}/v1/sandbox-order/create`,
+			{
+				warehouse_code: SEEDED_WAREHOUSES.dubai,
+				idempotency_key: unique('h').slice(-10),
+				items: [{ status: 'MP_ITEM_STATUS_CONFIRMED' }],
+			},
+		);
 		expect(res.status).toBe(200);
 		expect(Date.now() - started).toBeLessThan(1500);
-		expect(emulator.deliveries({ destinationCode: code })).toEqual([expect.objectContaining({ outcome: 'pending' })]);
+		expect(emulator.deliveries({ destinationCode: code })).toEqual([
+			expect.objectContaining({ outcome: 'pending' }),
+		]);
 		// The hung attempt times out (2 s) and the retry gets the default 200.
-		const [delivery] = await emulator.waitForDeliveries({ destinationCode: code, timeoutMs: 10_000 });
+		const [delivery] = await emulator.waitForDeliveries({
+			destinationCode: code,
+			timeoutMs: 10_000,
+		});
 		expect(delivery.attempts).toEqual([
 			expect.objectContaining({ error: 'no complete answer within 2000 ms' }),
 			expect.objectContaining({ status: 200 }),
@@ -457,10 +569,20 @@ describe('event sources', () => {
 	});
 
 	it('a barcode import with is_notification_required sends the completion event on its final status; one without sends none', async () => {
-		const { code, url } = addDestination({ eventTypes: [{ event_type: BARCODE_IMPORT_COMPLETED_EVENT, is_active: true }] });
+		const { code, url } = addDestination({
+			eventTypes: [{ event_type: BARCODE_IMPORT_COMPLETED_EVENT, is_active: true }],
+		});
 		const importPath = `${emulator.prefixes.imports}/v1/import/barcode`;
-		const items = { data: [{ partner_sku: 'SKU-1', barcode: '6291041500001' }, { partner_sku: 'SKU-2', barcode: 'bad' }] };
-		const silent = await client.call('POST', importPath, { items, client_reference: unique('silent-') });
+		const items = {
+			data: [
+				{ partner_sku: 'SKU-1', barcode: '6291041500001' },
+				{ partner_sku: 'SKU-2', barcode: 'bad' },
+			],
+		};
+		const silent = await client.call('POST', importPath, {
+			items,
+			client_reference: unique('silent-'),
+		});
 		const notified = await client.call('POST', importPath, {
 			items,
 			client_reference: unique('notified-'),
@@ -468,12 +590,19 @@ describe('event sources', () => {
 		});
 		expect(notified.status).toBe(200);
 		const [delivery] = await emulator.waitForDeliveries({ destinationCode: code, timeoutMs: 5000 });
-		const status = await client.call('GET', `${emulator.prefixes.imports}/v1/import/status/${notified.body.import_reference}`);
+		const status = await client.call(
+			'GET',
+			`${emulator.prefixes.imports}/v1/import/status/${notified.body.import_reference}`,
+		);
 		expect(status.body.import_status).toBe('IMPORT_STATUS_PARTIAL');
 		expect(delivery.body).toEqual({
 			event_schema_version: EVENT_SCHEMA_VERSION,
 			event_type: BARCODE_IMPORT_COMPLETED_EVENT,
-			metadata: { published_at: expect.stringMatching(ISO), project_code: emulator.projectCode, message_id: expect.stringMatching(UUID) },
+			metadata: {
+				published_at: expect.stringMatching(ISO),
+				project_code: emulator.projectCode,
+				message_id: expect.stringMatching(UUID),
+			},
 			payload: {
 				import_reference: notified.body.import_reference,
 				client_reference: notified.body.client_reference,
@@ -481,20 +610,35 @@ describe('event sources', () => {
 				report: status.body.report,
 			},
 		});
-		expect(Date.parse(delivery.body.metadata.published_at)).toBeGreaterThanOrEqual(Date.parse(status.body.completed_at));
+		expect(Date.parse(delivery.body.metadata.published_at)).toBeGreaterThanOrEqual(
+			Date.parse(status.body.completed_at),
+		);
 		// Well past the silent import's end: still only the one event.
 		await new Promise((resolve) => setTimeout(resolve, 4 * IMPORT_STEP_MS));
-		expect(receiver.at(url).map((r) => r.body.payload.import_reference)).toEqual([notified.body.import_reference]);
+		expect(receiver.at(url).map((r) => r.body.payload.import_reference)).toEqual([
+			notified.body.import_reference,
+		]);
 		expect(
-			emulator.publishedEvents({ eventType: BARCODE_IMPORT_COMPLETED_EVENT }).map((e) => e.envelope.payload.import_reference),
+			emulator
+				.publishedEvents({ eventType: BARCODE_IMPORT_COMPLETED_EVENT })
+				.map((e) => e.envelope.payload.import_reference),
 		).not.toContain(silent.body.import_reference);
 	});
 
 	it('publishEvent sends any event, e.g. FBPO::PO_SYNC for a seeded purchase order', async () => {
 		const { code, url } = addDestination({});
-		const result = emulator.publishEvent({ event_type: EVENT_TYPES.poSync, payload: { po_nr: SEEDED_PO.pendingNoDate } });
-		await emulator.waitForDeliveries({ messageId: result.message_id, destinationCode: code, timeoutMs: 5000 });
-		expect(receiver.at(url).map((r) => r.body.payload)).toEqual([{ po_nr: SEEDED_PO.pendingNoDate }]);
+		const result = emulator.publishEvent({
+			event_type: EVENT_TYPES.poSync,
+			payload: { po_nr: SEEDED_PO.pendingNoDate },
+		});
+		await emulator.waitForDeliveries({
+			messageId: result.message_id,
+			destinationCode: code,
+			timeoutMs: 5000,
+		});
+		expect(receiver.at(url).map((r) => r.body.payload)).toEqual([
+			{ po_nr: SEEDED_PO.pendingNoDate },
+		]);
 		expect(emulator.publishedEvents().find((e) => e.message_id === result.message_id)).toEqual({
 			message_id: result.message_id,
 			event_type: PO_SYNC_EVENT,
@@ -512,8 +656,15 @@ describe('retries and duplicates', () => {
 	it('retries a failed delivery with backoff: 500, 500, then 200 → 3 attempts, delivered', async () => {
 		const { code, url } = addDestination({});
 		receiver.answer(url, 500, 500);
-		const result = emulator.publishEvent({ event_type: PO_SYNC_EVENT, payload: { po_nr: SEEDED_PO.released } });
-		const [delivery] = await emulator.waitForDeliveries({ messageId: result.message_id, destinationCode: code, timeoutMs: 5000 });
+		const result = emulator.publishEvent({
+			event_type: PO_SYNC_EVENT,
+			payload: { po_nr: SEEDED_PO.released },
+		});
+		const [delivery] = await emulator.waitForDeliveries({
+			messageId: result.message_id,
+			destinationCode: code,
+			timeoutMs: 5000,
+		});
 		expect(delivery.outcome).toBe('delivered');
 		expect(delivery.attempts.map((a) => a.status)).toEqual([500, 500, 200]);
 		const starts = delivery.attempts.map((a) => Date.parse(a.at));
@@ -528,31 +679,63 @@ describe('retries and duplicates', () => {
 	it('retries 401 and 403 answers like any failure', async () => {
 		const { code, url } = addDestination({});
 		receiver.answer(url, 401, 403);
-		const result = emulator.publishEvent({ event_type: PO_SYNC_EVENT, payload: { po_nr: SEEDED_PO.released } });
-		const [delivery] = await emulator.waitForDeliveries({ messageId: result.message_id, destinationCode: code, timeoutMs: 5000 });
-		expect(delivery).toMatchObject({ outcome: 'delivered', attempts: [{ status: 401 }, { status: 403 }, { status: 200 }] });
+		const result = emulator.publishEvent({
+			event_type: PO_SYNC_EVENT,
+			payload: { po_nr: SEEDED_PO.released },
+		});
+		const [delivery] = await emulator.waitForDeliveries({
+			messageId: result.message_id,
+			destinationCode: code,
+			timeoutMs: 5000,
+		});
+		expect(delivery).toMatchObject({
+			outcome: 'delivered',
+			attempts: [{ status: 401 }, { status: 403 }, { status: 200 }],
+		});
 	});
 
 	it('gives up after the retries when the receiver is down: 4 attempts by default, failed', async () => {
 		const url = await deadUrl();
 		const { code } = addDestination({ url });
-		const result = emulator.publishEvent({ event_type: PO_SYNC_EVENT, payload: { po_nr: SEEDED_PO.released } });
-		const [delivery] = await emulator.waitForDeliveries({ messageId: result.message_id, destinationCode: code, timeoutMs: 5000 });
+		const result = emulator.publishEvent({
+			event_type: PO_SYNC_EVENT,
+			payload: { po_nr: SEEDED_PO.released },
+		});
+		const [delivery] = await emulator.waitForDeliveries({
+			messageId: result.message_id,
+			destinationCode: code,
+			timeoutMs: 5000,
+		});
 		expect(delivery.outcome).toBe('failed');
 		expect(delivery.attempts).toHaveLength(4);
-		for (const attempt of delivery.attempts) expect(attempt).toEqual({ at: expect.stringMatching(ISO), error: expect.stringMatching(/ECONNREFUSED/), duration_ms: expect.any(Number) });
+		for (const attempt of delivery.attempts)
+			expect(attempt).toEqual({
+				at: expect.stringMatching(ISO),
+				error: expect.stringMatching(/ECONNREFUSED/),
+				duration_ms: expect.any(Number),
+			});
 	});
 
 	it('fails attempts that get no answer within the timeout', async () => {
-		const quick = await startEmulator({ deliveryRetries: 1, deliveryBackoffMs: 5, deliveryTimeoutMs: 100 });
+		const quick = await startEmulator({
+			deliveryRetries: 1,
+			deliveryBackoffMs: 5,
+			deliveryTimeoutMs: 100,
+		});
 		try {
 			const url = receiver.url();
 			receiver.answer(url, 'hang', 'hang');
-			const { destination_code: code } = quick.addDestination({ url, eventTypes: [{ event_type: PO_SYNC_EVENT, is_active: true }] });
+			const { destination_code: code } = quick.addDestination({
+				url,
+				eventTypes: [{ event_type: PO_SYNC_EVENT, is_active: true }],
+			});
 			quick.publishEvent({ event_type: PO_SYNC_EVENT, payload: { po_nr: SEEDED_PO.released } });
 			const [delivery] = await quick.waitForDeliveries({ destinationCode: code, timeoutMs: 5000 });
 			expect(delivery.outcome).toBe('failed');
-			expect(delivery.attempts.map((a) => a.error)).toEqual(['no complete answer within 100 ms', 'no complete answer within 100 ms']);
+			expect(delivery.attempts.map((a) => a.error)).toEqual([
+				'no complete answer within 100 ms',
+				'no complete answer within 100 ms',
+			]);
 			expect(receiver.at(url)).toHaveLength(2);
 		} finally {
 			await quick.close();
@@ -561,11 +744,27 @@ describe('retries and duplicates', () => {
 
 	it('redeliver forces a second delivery with the same message_id and body', async () => {
 		const { code, url } = addDestination({});
-		const result = emulator.publishEvent({ event_type: PO_SYNC_EVENT, payload: { po_nr: SEEDED_PO.released } });
-		await emulator.waitForDeliveries({ messageId: result.message_id, destinationCode: code, timeoutMs: 5000 });
+		const result = emulator.publishEvent({
+			event_type: PO_SYNC_EVENT,
+			payload: { po_nr: SEEDED_PO.released },
+		});
+		await emulator.waitForDeliveries({
+			messageId: result.message_id,
+			destinationCode: code,
+			timeoutMs: 5000,
+		});
 		const again = emulator.redeliver(result.message_id);
-		expect(again.find((d) => d.destination_code === code)).toMatchObject({ duplicate: true, message_id: result.message_id, outcome: 'pending' });
-		const both = await emulator.waitForDeliveries({ messageId: result.message_id, destinationCode: code, count: 2, timeoutMs: 5000 });
+		expect(again.find((d) => d.destination_code === code)).toMatchObject({
+			duplicate: true,
+			message_id: result.message_id,
+			outcome: 'pending',
+		});
+		const both = await emulator.waitForDeliveries({
+			messageId: result.message_id,
+			destinationCode: code,
+			count: 2,
+			timeoutMs: 5000,
+		});
 		expect(both.map((d) => [d.outcome, d.duplicate])).toEqual([
 			['delivered', false],
 			['delivered', true],
@@ -574,15 +773,30 @@ describe('retries and duplicates', () => {
 		expect(got).toHaveLength(2);
 		expect(got[1].raw).toBe(got[0].raw);
 		expect(got[1].body.metadata.message_id).toBe(result.message_id);
-		expect(() => emulator.redeliver('no-such-message')).toThrow(/no published event with message_id "no-such-message"/);
+		expect(() => emulator.redeliver('no-such-message')).toThrow(
+			/no published event with message_id "no-such-message"/,
+		);
 	});
 
 	it('publishEvent with duplicate: true delivers the event twice', async () => {
 		const { code, url } = addDestination({});
-		const result = emulator.publishEvent({ event_type: PO_SYNC_EVENT, payload: { po_nr: SEEDED_PO.released } }, { duplicate: true });
-		expect(result.deliveries.filter((d) => d.destination_code === code).map((d) => d.duplicate)).toEqual([false, true]);
-		await emulator.waitForDeliveries({ messageId: result.message_id, destinationCode: code, count: 2, timeoutMs: 5000 });
-		expect(receiver.at(url).map((r) => r.body.metadata.message_id)).toEqual([result.message_id, result.message_id]);
+		const result = emulator.publishEvent(
+			{ event_type: PO_SYNC_EVENT, payload: { po_nr: SEEDED_PO.released } },
+			{ duplicate: true },
+		);
+		expect(
+			result.deliveries.filter((d) => d.destination_code === code).map((d) => d.duplicate),
+		).toEqual([false, true]);
+		await emulator.waitForDeliveries({
+			messageId: result.message_id,
+			destinationCode: code,
+			count: 2,
+			timeoutMs: 5000,
+		});
+		expect(receiver.at(url).map((r) => r.body.metadata.message_id)).toEqual([
+			result.message_id,
+			result.message_id,
+		]);
 	});
 });
 
@@ -593,26 +807,41 @@ describe('delivery log and waiting', () => {
 		const { code, url } = addDestination({});
 		receiver.answer(url, 'hang');
 		emulator.publishEvent({ event_type: PO_SYNC_EVENT, payload: { po_nr: SEEDED_PO.released } });
-		await expect(emulator.waitForDeliveries({ destinationCode: code, timeoutMs: 50 })).rejects.toThrow(
+		await expect(
+			emulator.waitForDeliveries({ destinationCode: code, timeoutMs: 50 }),
+		).rejects.toThrow(
 			new RegExp(`timed out after 50 ms: 1 matching deliveries: DLV-\\d+ ${code} pending`),
 		);
-		await expect(emulator.waitForDeliveries({ destinationCode: 'DST-NONE', timeoutMs: 20 })).rejects.toThrow(/0 matching deliveries/);
+		await expect(
+			emulator.waitForDeliveries({ destinationCode: 'DST-NONE', timeoutMs: 20 }),
+		).rejects.toThrow(/0 matching deliveries/);
 		await emulator.waitForDeliveries({ destinationCode: code, timeoutMs: 10_000 });
 	});
 
 	it('resolves at once for an event with no deliveries', async () => {
 		const result = emulator.publishEvent({ event_type: 'CATALOG::NOBODY_LISTENS' });
-		await expect(emulator.waitForDeliveries({ messageId: result.message_id, timeoutMs: 100 })).resolves.toEqual([]);
+		await expect(
+			emulator.waitForDeliveries({ messageId: result.message_id, timeoutMs: 100 }),
+		).resolves.toEqual([]);
 	});
 
 	it('filters by outcome, and clearDeliveries forgets settled deliveries and events', async () => {
 		const { code } = addDestination({});
-		const result = emulator.publishEvent({ event_type: PO_SYNC_EVENT, payload: { po_nr: SEEDED_PO.released } });
+		const result = emulator.publishEvent({
+			event_type: PO_SYNC_EVENT,
+			payload: { po_nr: SEEDED_PO.released },
+		});
 		await emulator.waitForDeliveries({ messageId: result.message_id, timeoutMs: 5000 });
-		expect(emulator.deliveries({ messageId: result.message_id, outcome: 'delivered' }).map((d) => d.destination_code)).toEqual([code]);
-		expect(emulator.deliveries({ messageId: result.message_id, outcome: 'skipped' }).map((d) => d.destination_code)).toEqual([
-			SEEDED_DESTINATIONS.active,
-		]);
+		expect(
+			emulator
+				.deliveries({ messageId: result.message_id, outcome: 'delivered' })
+				.map((d) => d.destination_code),
+		).toEqual([code]);
+		expect(
+			emulator
+				.deliveries({ messageId: result.message_id, outcome: 'skipped' })
+				.map((d) => d.destination_code),
+		).toEqual([SEEDED_DESTINATIONS.active]);
 		emulator.clearDeliveries();
 		expect(emulator.deliveries()).toEqual([]);
 		expect(emulator.publishedEvents()).toEqual([]);
@@ -631,31 +860,63 @@ describe('control API', () => {
 
 	it('publishes (optionally twice), lists events and deliveries, waits, and redelivers', async () => {
 		const { code, url } = addDestination({});
-		const published = await control('POST', '/events', { event_type: PO_SYNC_EVENT, payload: { po_nr: SEEDED_PO.released }, duplicate: true });
+		const published = await control('POST', '/events', {
+			event_type: PO_SYNC_EVENT,
+			payload: { po_nr: SEEDED_PO.released },
+			duplicate: true,
+		});
 		expect(published.status).toBe(200);
 		const messageId = published.body.message_id as string;
-		expect(published.body.deliveries.filter((d: DeliveryRecord) => d.destination_code === code)).toHaveLength(2);
+		expect(
+			published.body.deliveries.filter((d: DeliveryRecord) => d.destination_code === code),
+		).toHaveLength(2);
 
-		const waited = await control('POST', '/deliveries/wait', { messageId, destinationCode: code, count: 2, timeoutMs: 5000 });
+		const waited = await control('POST', '/deliveries/wait', {
+			messageId,
+			destinationCode: code,
+			count: 2,
+			timeoutMs: 5000,
+		});
 		expect(waited.status).toBe(200);
 		expect(waited.body.map((d: DeliveryRecord) => d.outcome)).toEqual(['delivered', 'delivered']);
 
 		const redelivered = await control('POST', `/events/${messageId}/redeliver`);
-		expect(redelivered.body.find((d: DeliveryRecord) => d.destination_code === code)).toMatchObject({ duplicate: true, message_id: messageId });
-		await emulator.waitForDeliveries({ messageId, destinationCode: code, count: 3, timeoutMs: 5000 });
+		expect(redelivered.body.find((d: DeliveryRecord) => d.destination_code === code)).toMatchObject(
+			{ duplicate: true, message_id: messageId },
+		);
+		await emulator.waitForDeliveries({
+			messageId,
+			destinationCode: code,
+			count: 3,
+			timeoutMs: 5000,
+		});
 		expect(receiver.at(url)).toHaveLength(3);
 
-		const listed = await control('GET', `/deliveries?messageId=${messageId}&destinationCode=${code}`);
+		const listed = await control(
+			'GET',
+			`/deliveries?messageId=${messageId}&destinationCode=${code}`,
+		);
 		expect(listed.body).toEqual(emulator.deliveries({ messageId, destinationCode: code }));
 		const events = await control('GET', `/events?eventType=${encodeURIComponent(PO_SYNC_EVENT)}`);
 		expect(events.body.map((e: { message_id: string }) => e.message_id)).toContain(messageId);
 	});
 
 	it('answers errors in the API’s error body', async () => {
-		expect(await control('POST', '/events', { event_type: 'nope' })).toMatchObject({ status: 400, body: { status_code: 'INVALID_ARGUMENT' } });
-		expect(await control('POST', '/events/unknown-id/redeliver')).toMatchObject({ status: 404, body: { status_code: 'NOT_FOUND' } });
-		expect(await control('GET', '/deliveries?outcome=lost')).toMatchObject({ status: 400, body: { message: expect.stringMatching(/outcome must be one of/) } });
-		expect(await control('POST', '/deliveries/wait', { destinationCode: 'DST-NONE', timeoutMs: 10 })).toMatchObject({
+		expect(await control('POST', '/events', { event_type: 'nope' })).toMatchObject({
+			status: 400,
+			body: { status_code: 'INVALID_ARGUMENT' },
+		});
+		expect(await control('POST', '/events/unknown-id/redeliver')).toMatchObject({
+			status: 404,
+			body: { status_code: 'NOT_FOUND' },
+		});
+		expect(await control('GET', '/deliveries?outcome=lost')).toMatchObject({
+			status: 400,
+			body: { message: expect.stringMatching(/outcome must be one of/) },
+		});
+		expect(
+			await control('POST', '/deliveries/wait', { destinationCode: 'DST-NONE', timeoutMs: 10 }),
+		).toMatchObject({
 			status: 504,
 			body: { status_code: 'DEADLINE_EXCEEDED' },
 		});
@@ -675,17 +936,25 @@ describe('close()', () => {
 		const url = receiver.url();
 		receiver.answer(url, 500);
 		const short = await startEmulator({ deliveryBackoffMs: 60_000 });
-		const { destination_code: code } = short.addDestination({ url, eventTypes: [{ event_type: PO_SYNC_EVENT, is_active: true }] });
+		const { destination_code: code } = short.addDestination({
+			url,
+			eventTypes: [{ event_type: PO_SYNC_EVENT, is_active: true }],
+		});
 		short.publishEvent({ event_type: PO_SYNC_EVENT, payload: { po_nr: SEEDED_PO.released } });
 		const waiting = short.waitForDeliveries({ destinationCode: code, timeoutMs: 30_000 });
 		// Wait for the first attempt (500) to be recorded; the retry is a minute away.
-		while (short.deliveries({ destinationCode: code })[0].attempts.length === 0) await new Promise((r) => setTimeout(r, 5));
+		while (short.deliveries({ destinationCode: code })[0].attempts.length === 0)
+			await new Promise((r) => setTimeout(r, 5));
 		const started = Date.now();
 		await short.close();
 		expect(Date.now() - started).toBeLessThan(1000);
 		await expect(waiting).rejects.toThrow(/closed while waiting/);
 		expect(short.deliveries({ destinationCode: code })).toEqual([
-			expect.objectContaining({ outcome: 'failed', attempts: [expect.objectContaining({ status: 500 })], note: expect.stringMatching(/closed/) }),
+			expect.objectContaining({
+				outcome: 'failed',
+				attempts: [expect.objectContaining({ status: 500 })],
+				note: expect.stringMatching(/closed/),
+			}),
 		]);
 		expect(() => short.publishEvent({ event_type: PO_SYNC_EVENT })).toThrow(/closed/);
 		expect(receiver.at(url)).toHaveLength(1);

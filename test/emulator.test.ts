@@ -44,7 +44,10 @@ interface TokenOverrides {
 	key?: KeyObject;
 }
 
-function signLoginToken(credential: CredentialFile, overrides: TokenOverrides = {}): Promise<string> {
+function signLoginToken(
+	credential: CredentialFile,
+	overrides: TokenOverrides = {},
+): Promise<string> {
 	return new SignJWT({ jti: overrides.jti ?? randomUUID() })
 		.setProtectedHeader({ alg: 'RS256', typ: overrides.typ ?? 'JWT' })
 		.setSubject(overrides.sub ?? credential.key_id)
@@ -52,7 +55,10 @@ function signLoginToken(credential: CredentialFile, overrides: TokenOverrides = 
 		.sign(overrides.key ?? createPrivateKey(credential.private_key));
 }
 
-function postLogin(token: string, projectCode: string | undefined = emulator.projectCode): Promise<Response> {
+function postLogin(
+	token: string,
+	projectCode: string | undefined = emulator.projectCode,
+): Promise<Response> {
 	return fetch(`${emulator.baseUrl}${LOGIN_PATH}`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json', 'user-agent': USER_AGENT },
@@ -76,7 +82,11 @@ function getPurchaseOrder(poNr: string, cookie: string): Promise<Response> {
 	});
 }
 
-async function expectError(res: Response, code: GrpcCode, message?: string | RegExp): Promise<void> {
+async function expectError(
+	res: Response,
+	code: GrpcCode,
+	message?: string | RegExp,
+): Promise<void> {
 	expect(res.status).toBe(GRPC_CODES[code].http);
 	expect(res.headers.get('content-type')).toBe('application/json');
 	expect(await res.json()).toEqual({
@@ -115,7 +125,10 @@ describe('login', () => {
 		const cookie = cookies.map((c) => c.split(';')[0]).join('; ');
 		const po = await getPurchaseOrder(SEEDED_PO.released, cookie);
 		expect(po.status).toBe(200);
-		expect(await po.json()).toMatchObject({ po_nr: SEEDED_PO.released, po_status: 'PO_STATUS_RELEASED' });
+		expect(await po.json()).toMatchObject({
+			po_nr: SEEDED_PO.released,
+			po_status: 'PO_STATUS_RELEASED',
+		});
 	});
 
 	it('rejects a replayed jti', async () => {
@@ -135,7 +148,11 @@ describe('login', () => {
 
 	it('rejects an iat 10 minutes old', async () => {
 		const iat = Math.floor(Date.now() / 1000) - 600;
-		await expectError(await postLogin(await signLoginToken(emulator.credential, { iat })), 'UNAUTHENTICATED', /iat/);
+		await expectError(
+			await postLogin(await signLoginToken(emulator.credential, { iat })),
+			'UNAUTHENTICATED',
+			/iat/,
+		);
 	});
 
 	it('rejects a typ other than JWT', async () => {
@@ -156,17 +173,28 @@ describe('login', () => {
 	});
 
 	it('refuses a project the credential does not belong to', async () => {
-		await expectError(await postLogin(await signLoginToken(emulator.credential), 'PRJ1'), 'PERMISSION_DENIED');
+		await expectError(
+			await postLogin(await signLoginToken(emulator.credential), 'PRJ1'),
+			'PERMISSION_DENIED',
+		);
 	});
 
 	it('rejects an expired credential', async () => {
 		const expired = await emulator.addCredential({ expiresAt: new Date(Date.now() - 60_000) });
-		await expectError(await postLogin(await signLoginToken(expired)), 'UNAUTHENTICATED', /credential expired/);
+		await expectError(
+			await postLogin(await signLoginToken(expired)),
+			'UNAUTHENTICATED',
+			/credential expired/,
+		);
 	});
 
 	it('enforces the IP whitelist', async () => {
 		const elsewhere = await emulator.addCredential({ whitelistedIps: ['10.20.30.40'] });
-		await expectError(await postLogin(await signLoginToken(elsewhere)), 'UNAUTHENTICATED', /not whitelisted/);
+		await expectError(
+			await postLogin(await signLoginToken(elsewhere)),
+			'UNAUTHENTICATED',
+			/not whitelisted/,
+		);
 
 		const local = await emulator.addCredential({ whitelistedIps: ['10.20.30.40', '127.0.0.1'] });
 		expect((await postLogin(await signLoginToken(local))).status).toBe(200);
@@ -209,7 +237,10 @@ describe('sessions', () => {
 				body: JSON.stringify({ token: await signLoginToken(shortLived.credential) }),
 			});
 			expect(res.status).toBe(200);
-			const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+			const cookie = res.headers
+				.getSetCookie()
+				.map((c) => c.split(';')[0])
+				.join('; ');
 			const get = () =>
 				fetch(`${shortLived.baseUrl}/fbpo/v1/po/${SEEDED_PO.released}/get`, {
 					headers: { cookie, 'user-agent': USER_AGENT },
@@ -234,14 +265,23 @@ describe('GetPurchaseOrder', () => {
 			const res = await getPurchaseOrder(poNr, cookie);
 			expect(res.status).toBe(200);
 			const po = (await res.json()) as Record<string, unknown>;
-			expect(Object.keys(po).sort()).toEqual(
-				['merchant_code', 'po_currency', 'po_lines', 'po_nr', 'po_release_date', 'po_status', 'warehouse_code'],
-			);
+			expect(Object.keys(po).sort()).toEqual([
+				'merchant_code',
+				'po_currency',
+				'po_lines',
+				'po_nr',
+				'po_release_date',
+				'po_status',
+				'warehouse_code',
+			]);
 			expect(po.po_nr).toBe(poNr);
 			expect(po.merchant_code).toMatch(/^STR/);
 		}
 		const noDate = await (await getPurchaseOrder(SEEDED_PO.pendingNoDate, cookie)).json();
-		expect(noDate).toMatchObject({ po_status: 'PO_STATUS_PENDING', po_release_date: { year: 0, month: 0, day: 0 } });
+		expect(noDate).toMatchObject({
+			po_status: 'PO_STATUS_PENDING',
+			po_release_date: { year: 0, month: 0, day: 0 },
+		});
 		const dayZero = await (await getPurchaseOrder(SEEDED_PO.pendingDayZero, cookie)).json();
 		expect(dayZero).toMatchObject({ po_status: 'PO_STATUS_PENDING', po_release_date: { day: 0 } });
 	});
@@ -249,7 +289,10 @@ describe('GetPurchaseOrder', () => {
 	it('generates PO-BULK-<n> purchase orders', async () => {
 		const res = await getPurchaseOrder('PO-BULK-4242', cookie);
 		expect(res.status).toBe(200);
-		expect(await res.json()).toMatchObject({ po_nr: 'PO-BULK-4242', po_status: 'PO_STATUS_RELEASED' });
+		expect(await res.json()).toMatchObject({
+			po_nr: 'PO-BULK-4242',
+			po_status: 'PO_STATUS_RELEASED',
+		});
 	});
 
 	it('decodes path segments after splitting: ..%2Fx is a po_nr, not a path', async () => {
@@ -259,33 +302,49 @@ describe('GetPurchaseOrder', () => {
 		});
 		await expectError(res, 'NOT_FOUND', /"\.\.\/x"/);
 		const [entry] = emulator.requests();
-		expect(entry).toMatchObject({ path: '/fbpo/v1/po/..%2Fx/get', operation: 'GetPurchaseOrder', status: 404 });
+		expect(entry).toMatchObject({
+			path: '/fbpo/v1/po/..%2Fx/get',
+			operation: 'GetPurchaseOrder',
+			status: 404,
+		});
 	});
 
 	it('answers an unknown route with 404 and the error body', async () => {
 		await expectError(
-			await fetch(`${emulator.baseUrl}/fbpo/v1/nothing`, { headers: { cookie, 'user-agent': USER_AGENT } }),
+			await fetch(`${emulator.baseUrl}/fbpo/v1/nothing`, {
+				headers: { cookie, 'user-agent': USER_AGENT },
+			}),
 			'NOT_FOUND',
 		);
 	});
 
 	it('rejects a request without User-Agent', async () => {
 		const { port } = new URL(emulator.baseUrl);
-		const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-			const req = httpRequest(
-				{ host: '127.0.0.1', port, path: `/fbpo/v1/po/${SEEDED_PO.released}/get`, headers: { cookie } },
-				(res) => {
-					let text = '';
-					res.setEncoding('utf8');
-					res.on('data', (chunk: string) => (text += chunk));
-					res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-				},
-			);
-			req.on('error', reject);
-			req.end();
-		});
+		const { status, body } = await new Promise<{ status: number; body: string }>(
+			(resolve, reject) => {
+				const req = httpRequest(
+					{
+						host: '127.0.0.1',
+						port,
+						path: `/fbpo/v1/po/${SEEDED_PO.released}/get`,
+						headers: { cookie },
+					},
+					(res) => {
+						let text = '';
+						res.setEncoding('utf8');
+						res.on('data', (chunk: string) => (text += chunk));
+						res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+					},
+				);
+				req.on('error', reject);
+				req.end();
+			},
+		);
 		expect(status).toBe(400);
-		expect(JSON.parse(body)).toMatchObject({ status_code: 'INVALID_ARGUMENT', message: expect.stringMatching(/User-Agent/) });
+		expect(JSON.parse(body)).toMatchObject({
+			status_code: 'INVALID_ARGUMENT',
+			message: expect.stringMatching(/User-Agent/),
+		});
 	});
 });
 
@@ -293,7 +352,8 @@ describe('rate plan', () => {
 	it('answers 429 with Retry-After once the window is full, but never limits Login', async () => {
 		const cookie = await login();
 		emulator.setRatePlan({ limit: 3, windowMs: 60_000 });
-		for (let i = 0; i < 3; i++) expect((await getPurchaseOrder(SEEDED_PO.released, cookie)).status).toBe(200);
+		for (let i = 0; i < 3; i++)
+			expect((await getPurchaseOrder(SEEDED_PO.released, cookie)).status).toBe(200);
 		const limited = await getPurchaseOrder(SEEDED_PO.released, cookie);
 		const retryAfter = Number(limited.headers.get('retry-after'));
 		expect(retryAfter).toBeGreaterThanOrEqual(1);
@@ -344,11 +404,15 @@ describe('faults', () => {
 });
 
 describe('control API', () => {
-	const control = (path: string, init?: RequestInit) => fetch(`${emulator.controlUrl}${path}`, init);
+	const control = (path: string, init?: RequestInit) =>
+		fetch(`${emulator.controlUrl}${path}`, init);
 
 	it('logs API requests as sent, with stats, and stays out of the log itself', async () => {
 		await control('/requests', { method: 'DELETE' });
-		const before = (await (await control('/stats')).json()) as { logins: number; loginFailures: number };
+		const before = (await (await control('/stats')).json()) as {
+			logins: number;
+			loginFailures: number;
+		};
 		const cookie = await login();
 		await postLogin('not-a-jwt');
 		await getPurchaseOrder(SEEDED_PO.released, cookie);
@@ -367,7 +431,10 @@ describe('control API', () => {
 			remoteAddress: '127.0.0.1',
 		});
 
-		const after = (await (await control('/stats')).json()) as { logins: number; loginFailures: number };
+		const after = (await (await control('/stats')).json()) as {
+			logins: number;
+			loginFailures: number;
+		};
 		expect(after.logins - before.logins).toBe(1);
 		expect(after.loginFailures - before.loginFailures).toBe(1);
 		expect(await (await control('/credential')).json()).toEqual(emulator.credential);
@@ -376,7 +443,11 @@ describe('control API', () => {
 	it('steers faults, rate plan and sessions over HTTP', async () => {
 		const cookie = await login();
 		const post = (path: string, body: unknown) =>
-			control(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+			control(path, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify(body),
+			});
 
 		expect((await post('/faults', { count: 1, status: 429 })).status).toBe(200);
 		await expectError(await getPurchaseOrder(SEEDED_PO.released, cookie), 'RESOURCE_EXHAUSTED');

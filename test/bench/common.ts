@@ -6,11 +6,19 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Worker } from 'node:worker_threads';
 
-import type { ICredentialDataDecryptedObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	INodeExecutionData,
+	INodeParameters,
+} from 'n8n-workflow';
 
-import { SellerPlatformApi } from '../../credentials/SellerPlatformApi.credentials';
-import { SellerPlatform } from '../../nodes/SellerPlatform/SellerPlatform.node';
-import { chain, createTestEnvironment, type TestEnvironment, type TestWorkflow, type WorkflowResult } from '../helpers';
+import {
+	chain,
+	createTestEnvironment,
+	type TestEnvironment,
+	type TestWorkflow,
+	type WorkflowResult,
+} from '../helpers';
 import { credentialFields } from '../emulator';
 import type { BenchEmulator } from './emulator';
 import type { Arrival } from './emulatorSummary';
@@ -24,10 +32,7 @@ export function benchEnvironment(
 	emulator: BenchEmulator,
 	overrides: ICredentialDataDecryptedObject = {},
 ): TestEnvironment {
-	const env = createTestEnvironment({
-		nodeTypes: [new SellerPlatform()],
-		credentialTypes: [new SellerPlatformApi()],
-	});
+	const env = createTestEnvironment();
 	env.addCredential(CREDENTIAL_ID, 'sellerPlatformApi', credentialFields(emulator, overrides));
 	return env;
 }
@@ -37,7 +42,12 @@ export function itemsWorkflow(items: object[], parameters: INodeParameters): Tes
 	return {
 		nodes: [
 			{ name: 'Items', type: 'testItems', parameters: { items: JSON.stringify(items) } },
-			{ name: NODE_NAME, type: 'sellerPlatform', parameters, credentials: { sellerPlatformApi: CREDENTIAL_ID } },
+			{
+				name: NODE_NAME,
+				type: 'sellerPlatform',
+				parameters,
+				credentials: { sellerPlatformApi: CREDENTIAL_ID },
+			},
 		],
 		connections: chain('Items', NODE_NAME),
 	};
@@ -51,7 +61,12 @@ export function inputWorkflow(parameters: INodeParameters): TestWorkflow {
 	return {
 		nodes: [
 			{ name: 'Input', type: 'testNoOp' },
-			{ name: NODE_NAME, type: 'sellerPlatform', parameters, credentials: { sellerPlatformApi: CREDENTIAL_ID } },
+			{
+				name: NODE_NAME,
+				type: 'sellerPlatform',
+				parameters,
+				credentials: { sellerPlatformApi: CREDENTIAL_ID },
+			},
 		],
 		connections: chain('Input', NODE_NAME),
 	};
@@ -68,7 +83,10 @@ export const getPoParameters = (concurrency: number): INodeParameters => ({
 });
 
 /** n8n's own record of how long the node ran (ms), and how many items it output. */
-export function nodeRun(result: WorkflowResult, name = NODE_NAME): { executionTimeMs: number; items: number } {
+export function nodeRun(
+	result: WorkflowResult,
+	name = NODE_NAME,
+): { executionTimeMs: number; items: number } {
 	const run = result.run.data.resultData.runData[name]?.[0];
 	return {
 		executionTimeMs: run?.executionTime ?? NaN,
@@ -80,7 +98,9 @@ export function nodeRun(result: WorkflowResult, name = NODE_NAME): { executionTi
 export function assertSuccess(result: WorkflowResult, what: string): void {
 	if (result.status !== 'success') {
 		const error = result.error ?? result.nodeError(NODE_NAME);
-		throw new Error(`${what}: execution ended with status ${result.status}: ${error?.message ?? 'no error'}`);
+		throw new Error(
+			`${what}: execution ended with status ${result.status}: ${error?.message ?? 'no error'}`,
+		);
 	}
 }
 
@@ -104,7 +124,13 @@ export function arrivalSpan(arrivals: Arrival[]): Span {
 	const firstAt = times[0] ?? NaN;
 	const lastAt = times[times.length - 1] ?? NaN;
 	const spanMs = lastAt - firstAt;
-	return { count: times.length, firstAt, lastAt, spanMs, perSecond: spanMs > 0 ? ((times.length - 1) * 1000) / spanMs : NaN };
+	return {
+		count: times.length,
+		firstAt,
+		lastAt,
+		spanMs,
+		perSecond: spanMs > 0 ? ((times.length - 1) * 1000) / spanMs : NaN,
+	};
 }
 
 /** Largest number of arrivals within any window of `windowMs` (the server's view of the pacing). */
@@ -139,9 +165,11 @@ export function matchArrivals(arrivals: Arrival[], byPath: RequestTimes) {
  */
 export function transitStats(arrivals: Arrival[], byPath: RequestTimes) {
 	const transit: number[] = [];
-	for (const { arrival, times } of matchArrivals(arrivals, byPath)) transit.push(arrival.at - times.start);
+	for (const { arrival, times } of matchArrivals(arrivals, byPath))
+		transit.push(arrival.at - times.start);
 	transit.sort((a, b) => a - b);
-	const pick = (q: number) => transit[Math.min(transit.length - 1, Math.floor(q * transit.length))] ?? NaN;
+	const pick = (q: number) =>
+		transit[Math.min(transit.length - 1, Math.floor(q * transit.length))] ?? NaN;
 	return {
 		matched: transit.length,
 		meanMs: round(transit.reduce((t, v) => t + v, 0) / transit.length, 2),
@@ -157,7 +185,8 @@ export function countStatuses(arrivals: Arrival[]): Record<string, number> {
 	return counts;
 }
 
-export const round = (value: number, digits = 1) => (Number.isFinite(value) ? Number(value.toFixed(digits)) : null);
+export const round = (value: number, digits = 1) =>
+	Number.isFinite(value) ? Number(value.toFixed(digits)) : null;
 export const mb = (bytes: number) => round(bytes / 1024 / 1024, 1);
 
 /** `global.gc`, exposed at run time (no --expose-gc flag needed). */
@@ -230,16 +259,17 @@ export async function createMemorySampler(intervalMs = 50) {
 				async stop() {
 					clearInterval(timer);
 					sample();
-					const [fromWorker] = (await Promise.all([once(worker, 'message'), worker.postMessage('stop')]))[0] as [
-						{ peak: number; samples: number },
-					];
+					const [fromWorker] = (
+						await Promise.all([once(worker, 'message'), worker.postMessage('stop')])
+					)[0] as [{ peak: number; samples: number }];
 					await worker.terminate();
 					let maxGap = 0;
 					const longGaps: Array<{ fromMs: number; gapMs: number }> = [];
 					for (let i = 1; i < samples.length; i++) {
 						const gap = samples[i].t - samples[i - 1].t;
 						maxGap = Math.max(maxGap, gap);
-						if (gap >= 4 * intervalMs) longGaps.push({ fromMs: Math.round(samples[i - 1].t), gapMs: Math.round(gap) });
+						if (gap >= 4 * intervalMs)
+							longGaps.push({ fromMs: Math.round(samples[i - 1].t), gapMs: Math.round(gap) });
 					}
 					const mainPeakRss = Math.max(...samples.map((s) => s.rss));
 					return {

@@ -7,7 +7,12 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 
-import type { CredentialFile, EmulatorOptions, EmulatorStats, ImportStatusRecord } from '../emulator';
+import type {
+	CredentialFile,
+	EmulatorOptions,
+	EmulatorStats,
+	ImportStatusRecord,
+} from '../emulator';
 import { summarise, type Arrival } from './emulatorSummary';
 import { isEmulatorMessage, type EmulatorReply, type EmulatorRequest } from './emulatorProtocol';
 
@@ -57,7 +62,10 @@ async function inProcess(options: EmulatorOptions): Promise<BenchEmulator> {
 /** Calls to an emulator host over an IPC channel (the parent process, or a forked host). */
 class HostClient {
 	private nextId = 1;
-	private readonly pending = new Map<number, { resolve: (value: any) => void; reject: (error: Error) => void }>();
+	private readonly pending = new Map<
+		number,
+		{ resolve: (value: any) => void; reject: (error: Error) => void }
+	>();
 
 	constructor(
 		private readonly send: (message: EmulatorRequest) => void,
@@ -111,10 +119,11 @@ async function inSeparateProcess(options: EmulatorOptions): Promise<BenchEmulato
 		client = new HostClient((message) => forked.send(message), forked);
 		forked.on('exit', (code) => client.failAll(new Error(`emulator process exited (${code})`)));
 	}
-	const started = await client.call<{ emulatorId: number; baseUrl: string; credential: CredentialFile }>(
-		'start',
-		options,
-	);
+	const started = await client.call<{
+		emulatorId: number;
+		baseUrl: string;
+		credential: CredentialFile;
+	}>('start', options);
 	const id = started.emulatorId;
 	return {
 		placement: 'separate-process',

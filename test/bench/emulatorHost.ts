@@ -32,7 +32,8 @@ export class EmulatorHost {
 			return { emulatorId, baseUrl: emulator.baseUrl, credential: emulator.credential };
 		},
 		stats: (emulatorId: number) => this.need(emulatorId).stats(),
-		arrivals: (emulatorId: number, operation?: string) => summarise(this.need(emulatorId).requests(), operation),
+		arrivals: (emulatorId: number, operation?: string) =>
+			summarise(this.need(emulatorId).requests(), operation),
 		clearRequests: (emulatorId: number) => this.need(emulatorId).clearRequests(),
 		imports: (emulatorId: number) => this.need(emulatorId).imports(),
 		cpuUsage: () => process.cpuUsage(),
@@ -48,7 +49,11 @@ export class EmulatorHost {
 		try {
 			const handler = this.handlers[request.method];
 			if (!handler) throw new Error(`unknown method ${request.method}`);
-			return { kind: 'emulator', id: request.id, result: (await handler(...(request.args ?? []))) ?? null };
+			return {
+				kind: 'emulator',
+				id: request.id,
+				result: (await handler(...(request.args ?? []))) ?? null,
+			};
 		} catch (error) {
 			return { kind: 'emulator', id: request.id, error: String((error as Error)?.stack ?? error) };
 		}

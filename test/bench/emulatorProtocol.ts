@@ -14,4 +14,6 @@ export interface EmulatorReply {
 }
 
 export const isEmulatorMessage = (message: unknown): message is EmulatorRequest | EmulatorReply =>
-	typeof message === 'object' && message !== null && (message as { kind?: unknown }).kind === 'emulator';
+	typeof message === 'object' &&
+	message !== null &&
+	(message as { kind?: unknown }).kind === 'emulator';

@@ -30,7 +30,8 @@ export function summarise(entries: RequestLogEntry[], operation?: string): Arriv
 			};
 			const body = entry.body as { client_reference?: unknown; items?: { data?: unknown } } | null;
 			if (body && typeof body === 'object') {
-				if (typeof body.client_reference === 'string') arrival.clientReference = body.client_reference;
+				if (typeof body.client_reference === 'string')
+					arrival.clientReference = body.client_reference;
 				if (Array.isArray(body.items?.data)) {
 					arrival.mappings = body.items.data.length;
 					arrival.bodyBytes = Buffer.byteLength(JSON.stringify(body));

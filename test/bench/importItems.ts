@@ -25,7 +25,10 @@ const EXPECTED_IMPORTS = 10;
 export const importItems: Benchmark = {
 	id: 'import',
 	async run(context: BenchContext): Promise<BenchOutcome> {
-		const emulator = await startBenchEmulator({ latencyMs: LATENCY_MS, ratePlan: null }, context.placement);
+		const emulator = await startBenchEmulator(
+			{ latencyMs: LATENCY_MS, ratePlan: null },
+			context.placement,
+		);
 		let closeSampler = async () => {};
 		try {
 			const env = benchEnvironment(emulator);
@@ -65,7 +68,10 @@ export const importItems: Benchmark = {
 			const stats = await emulator.stats();
 			const imports = await emulator.imports();
 			const references = arrivals.map((a) => a.clientReference ?? '(none)');
-			const expectedReferences = Array.from({ length: EXPECTED_IMPORTS }, (_, i) => `${reference}-${i + 1}`);
+			const expectedReferences = Array.from(
+				{ length: EXPECTED_IMPORTS },
+				(_, i) => `${reference}-${i + 1}`,
+			);
 			const referencesOk = JSON.stringify(references) === JSON.stringify(expectedReferences);
 			const mappingsSent = arrivals.reduce((total, a) => total + (a.mappings ?? 0), 0);
 			const outputRefs = output.map((o) => String(o.client_reference ?? o.import_reference ?? ''));
@@ -85,7 +91,11 @@ export const importItems: Benchmark = {
 
 			const metrics: Metric[] = [
 				{ name: 'wall time (runWorkflow)', value: round(wallMs / 1000, 2), unit: 's' },
-				{ name: 'node execution time (n8n)', value: round(node.executionTimeMs / 1000, 2), unit: 's' },
+				{
+					name: 'node execution time (n8n)',
+					value: round(node.executionTimeMs / 1000, 2),
+					unit: 's',
+				},
 				{
 					name: 'CreateBarcodeImport requests',
 					value: arrivals.length,
@@ -98,12 +108,33 @@ export const importItems: Benchmark = {
 					target: `${reference}-1..-${EXPECTED_IMPORTS}, in order`,
 					met: referencesOk,
 				},
-				{ name: 'mappings sent / output items', value: `${mappingsSent} / ${output.length}`, target: `${ITEMS} / ${EXPECTED_IMPORTS}`, met: mappingsSent === ITEMS && output.length === EXPECTED_IMPORTS },
+				{
+					name: 'mappings sent / output items',
+					value: `${mappingsSent} / ${output.length}`,
+					target: `${ITEMS} / ${EXPECTED_IMPORTS}`,
+					met: mappingsSent === ITEMS && output.length === EXPECTED_IMPORTS,
+				},
 				{ name: 'peak rss − baseline', value: mb(memory.peakRss - baseline.rss), unit: 'MB' },
-				{ name: 'peak heapUsed − baseline', value: mb(memory.peakHeapUsed - baseline.heapUsed), unit: 'MB' },
-				{ name: 'absolute peak rss / heapUsed', value: `${mb(memory.peakRss)} / ${mb(memory.peakHeapUsed)}`, unit: 'MB' },
-				{ name: 'of which the 100,000 input items (heapUsed)', value: mb(withInput.heapUsed - baseline.heapUsed), unit: 'MB' },
-				{ name: 'longest gap between 50 ms samples', value: round(memory.maxSampleGapMs, 0), unit: 'ms' },
+				{
+					name: 'peak heapUsed − baseline',
+					value: mb(memory.peakHeapUsed - baseline.heapUsed),
+					unit: 'MB',
+				},
+				{
+					name: 'absolute peak rss / heapUsed',
+					value: `${mb(memory.peakRss)} / ${mb(memory.peakHeapUsed)}`,
+					unit: 'MB',
+				},
+				{
+					name: 'of which the 100,000 input items (heapUsed)',
+					value: mb(withInput.heapUsed - baseline.heapUsed),
+					unit: 'MB',
+				},
+				{
+					name: 'longest gap between 50 ms samples',
+					value: round(memory.maxSampleGapMs, 0),
+					unit: 'ms',
+				},
 			];
 			return {
 				metrics,
@@ -124,7 +155,9 @@ export const importItems: Benchmark = {
 					})),
 					answeredStatuses: answered,
 					outputClientReferences: outputRefs,
-					outputPairedItemsPerImport: result.outputs(NODE_NAME).map((o) => (Array.isArray(o.pairedItem) ? o.pairedItem.length : 1)),
+					outputPairedItemsPerImport: result
+						.outputs(NODE_NAME)
+						.map((o) => (Array.isArray(o.pairedItem) ? o.pairedItem.length : 1)),
 					emulatorImports: imports.length,
 					logins: stats.logins,
 					...(profile ? { profile, allocations } : {}),
@@ -133,13 +166,22 @@ export const importItems: Benchmark = {
 						baseline: { rss: mb(baseline.rss), heapUsed: mb(baseline.heapUsed) },
 						afterBuildingInput: { rss: mb(withInput.rss), heapUsed: mb(withInput.heapUsed) },
 						peak: { rss: mb(memory.peakRss), heapUsed: mb(memory.peakHeapUsed) },
-						peakMinusBaseline: { rss: mb(memory.peakRss - baseline.rss), heapUsed: mb(memory.peakHeapUsed - baseline.heapUsed) },
-						peakMinusInput: { rss: mb(memory.peakRss - withInput.rss), heapUsed: mb(memory.peakHeapUsed - withInput.heapUsed) },
+						peakMinusBaseline: {
+							rss: mb(memory.peakRss - baseline.rss),
+							heapUsed: mb(memory.peakHeapUsed - baseline.heapUsed),
+						},
+						peakMinusInput: {
+							rss: mb(memory.peakRss - withInput.rss),
+							heapUsed: mb(memory.peakHeapUsed - withInput.heapUsed),
+						},
 						samples: memory.samples,
 						workerRssSamples: memory.workerSamples,
 						mainThreadPeakRss: mb(memory.mainThreadPeakRss),
 						maxSampleGapMs: round(memory.maxSampleGapMs, 0),
-						gapsOver200ms: memory.longGaps.map((g) => ({ ...g, fromMs: g.fromMs + (memory.startedAt - started) })),
+						gapsOver200ms: memory.longGaps.map((g) => ({
+							...g,
+							fromMs: g.fromMs + (memory.startedAt - started),
+						})),
 						unit: 'MB (2^20 bytes)',
 					},
 				},

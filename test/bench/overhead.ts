@@ -78,7 +78,8 @@ async function measure(
 ): Promise<Phase> {
 	await emulator.clearRequests();
 	const startedAt = Date.now();
-	const emulatorCpuBefore = emulator.placement === 'separate-process' ? await emulator.cpuUsage() : undefined;
+	const emulatorCpuBefore =
+		emulator.placement === 'separate-process' ? await emulator.cpuUsage() : undefined;
 	const counter = startConnectionCounter();
 	const loopDelay = monitorEventLoopDelay({ resolution: 1 });
 	loopDelay.enable();
@@ -89,7 +90,8 @@ async function measure(
 	const connections = counter.stop();
 	const emulatorCpuAfter = emulatorCpuBefore ? await emulator.cpuUsage() : undefined;
 	const arrivals = await emulator.arrivals('GetPurchaseOrder');
-	if (arrivals.length !== requests) throw new Error(`${kind}: expected ${requests} requests, the emulator saw ${arrivals.length}`);
+	if (arrivals.length !== requests)
+		throw new Error(`${kind}: expected ${requests} requests, the emulator saw ${arrivals.length}`);
 	const bad = arrivals.filter((a) => a.status !== 200).length;
 	if (bad) throw new Error(`${kind}: ${bad} requests were not answered 200`);
 	const span = arrivalSpan(arrivals);
@@ -116,14 +118,20 @@ async function measure(
 		emulatorCpuMsPerRequest:
 			emulatorCpuBefore && emulatorCpuAfter
 				? perRequest(
-						emulatorCpuAfter.user - emulatorCpuBefore.user + emulatorCpuAfter.system - emulatorCpuBefore.system,
+						emulatorCpuAfter.user -
+							emulatorCpuBefore.user +
+							emulatorCpuAfter.system -
+							emulatorCpuBefore.system,
 					)
 				: null,
 		tcpConnections: connections.sockets,
 		httpRequests: connections.requests,
 		cycleMs: round((CONCURRENCY * connections.busyMs) / requests, 2)!,
 		roundTripMs: round(connections.meanRoundTripMs, 2)!,
-		betweenRequestsMs: round((CONCURRENCY * connections.busyMs) / requests - connections.meanRoundTripMs, 2)!,
+		betweenRequestsMs: round(
+			(CONCURRENCY * connections.busyMs) / requests - connections.meanRoundTripMs,
+			2,
+		)!,
 		eventLoopDelayMs: {
 			mean: round(loopDelay.mean / 1e6 - 1, 2)!,
 			p50: round(loopDelay.percentile(50) / 1e6 - 1, 2)!,
@@ -135,18 +143,25 @@ async function measure(
 	};
 }
 
-const mean = (phases: Phase[], pick: (p: Phase) => number) => round(sum(phases, pick) / phases.length, 2);
-const sum = (phases: Phase[], pick: (p: Phase) => number) => phases.reduce((total, p) => total + pick(p), 0);
+const mean = (phases: Phase[], pick: (p: Phase) => number) =>
+	round(sum(phases, pick) / phases.length, 2);
+const sum = (phases: Phase[], pick: (p: Phase) => number) =>
+	phases.reduce((total, p) => total + pick(p), 0);
 
 export const overhead: Benchmark = {
 	id: 'overhead',
 	async run(context: BenchContext): Promise<BenchOutcome> {
-		const emulator = await startBenchEmulator({ latencyMs: LATENCY_MS, ratePlan: null }, context.placement);
+		const emulator = await startBenchEmulator(
+			{ latencyMs: LATENCY_MS, ratePlan: null },
+			context.placement,
+		);
 		try {
 			const env = benchEnvironment(emulator, { requestsPerMinute: 600_000 });
 			const parameters = getPoParameters(CONCURRENCY);
 			const items = poItems(REQUESTS);
-			const urls = items.map((item) => buildUrl(emulator.baseUrl, 'GetPurchaseOrder', { po_nr: item.po }));
+			const urls = items.map((item) =>
+				buildUrl(emulator.baseUrl, 'GetPurchaseOrder', { po_nr: item.po }),
+			);
 
 			// Warm-up: logs in (so the plain loop can use the node's session), JIT-compiles both paths.
 			const warm = await env.runWorkflow(itemsWorkflow(poItems(WARM_UP, 900_001), parameters));
@@ -156,13 +171,17 @@ export const overhead: Benchmark = {
 			const headers = { Accept: 'application/json', 'User-Agent': USER_AGENT, Cookie: cookie };
 			await plainLoop(urls.slice(0, WARM_UP), headers, CONCURRENCY);
 
-			const runPlain = (keepAlive: boolean, count = REQUESTS) => async () => {
-				const result = await plainLoop(urls.slice(0, count), headers, CONCURRENCY, keepAlive);
-				if (result.failures) throw new Error(`plain loop: ${result.failures} requests failed`);
-				return { wallMs: result.wallMs };
-			};
+			const runPlain =
+				(keepAlive: boolean, count = REQUESTS) =>
+				async () => {
+					const result = await plainLoop(urls.slice(0, count), headers, CONCURRENCY, keepAlive);
+					if (result.failures) throw new Error(`plain loop: ${result.failures} requests failed`);
+					return { wallMs: result.wallMs };
+				};
 			const runNode = async () => {
-				const { value: result, ms } = await timed(async () => await env.runWorkflow(itemsWorkflow(items, parameters)));
+				const { value: result, ms } = await timed(
+					async () => await env.runWorkflow(itemsWorkflow(items, parameters)),
+				);
 				assertSuccess(result, 'node run');
 				const node = nodeRun(result);
 				if (node.items !== REQUESTS) throw new Error(`node run: ${node.items} output items`);
@@ -183,7 +202,9 @@ export const overhead: Benchmark = {
 			);
 			let profiles: Record<string, ProfileSummary> | undefined;
 			if (context.profile) {
-				context.log('profiling one more node run and one more plain loop (not part of the figures)');
+				context.log(
+					'profiling one more node run and one more plain loop (not part of the figures)',
+				);
 				profiles = {
 					node: (await profiled('overhead-node', runNode)).profile,
 					plain: (await profiled('overhead-plain', runPlain(true))).profile,
@@ -202,11 +223,27 @@ export const overhead: Benchmark = {
 			const metrics: Metric[] = [
 				{ name: 'plain loop (keep-alive, 8 workers)', value: round(plainRate, 1), unit: 'req/s' },
 				{ name: 'node (n8n executionTime of the node)', value: round(nodeRate, 1), unit: 'req/s' },
-				{ name: 'ratio node / plain', value: round(ratio, 3), target: `>= ${TARGET_RATIO}`, met: ratio >= TARGET_RATIO },
-				{ name: 'node, whole workflow (runWorkflow wall)', value: round(nodeWorkflowRate, 1), unit: 'req/s' },
+				{
+					name: 'ratio node / plain',
+					value: round(ratio, 3),
+					target: `>= ${TARGET_RATIO}`,
+					met: ratio >= TARGET_RATIO,
+				},
+				{
+					name: 'node, whole workflow (runWorkflow wall)',
+					value: round(nodeWorkflowRate, 1),
+					unit: 'req/s',
+				},
 				{ name: 'ratio, whole workflow / plain', value: round(nodeWorkflowRate / plainRate, 3) },
-				{ name: 'ratio, first→last arrival rates', value: round(spanRate(node) / spanRate(plain), 3) },
-				{ name: 'CPU per request, node / plain', value: `${round(sum(node, (p) => p.cpuMsPerRequest) / node.length, 3)} / ${round(sum(plain, (p) => p.cpuMsPerRequest) / plain.length, 3)}`, unit: 'ms' },
+				{
+					name: 'ratio, first→last arrival rates',
+					value: round(spanRate(node) / spanRate(plain), 3),
+				},
+				{
+					name: 'CPU per request, node / plain',
+					value: `${round(sum(node, (p) => p.cpuMsPerRequest) / node.length, 3)} / ${round(sum(plain, (p) => p.cpuMsPerRequest) / plain.length, 3)}`,
+					unit: 'ms',
+				},
 				{
 					name: 'per request: cycle = round trip + between requests, node',
 					value: `${mean(node, (p) => p.cycleMs)} = ${mean(node, (p) => p.roundTripMs)} + ${mean(node, (p) => p.betweenRequestsMs)}`,
@@ -227,8 +264,15 @@ export const overhead: Benchmark = {
 					value: `${mean(node, (p) => p.eventLoopDelayMs.mean)} / ${mean(node, (p) => p.eventLoopDelayMs.p99)} / ${mean(plain, (p) => p.eventLoopDelayMs.mean)} / ${mean(plain, (p) => p.eventLoopDelayMs.p99)}`,
 					unit: 'ms',
 				},
-				{ name: 'TCP connections per run, node / plain', value: `${node.map((p) => p.tcpConnections).join('+')} / ${plain.map((p) => p.tcpConnections).join('+')}` },
-				{ name: 'plain loop without keep-alive (supplementary)', value: noKeepAlive.perSecond, unit: 'req/s' },
+				{
+					name: 'TCP connections per run, node / plain',
+					value: `${node.map((p) => p.tcpConnections).join('+')} / ${plain.map((p) => p.tcpConnections).join('+')}`,
+				},
+				{
+					name: 'plain loop without keep-alive (supplementary)',
+					value: noKeepAlive.perSecond,
+					unit: 'req/s',
+				},
 			];
 			return {
 				metrics,

@@ -135,7 +135,12 @@ export function summariseAllocations(head: HeapProfileNode, file: string): Alloc
 		topFunctions: [...byFunction.values()]
 			.sort((a, b) => b.bytes - a.bytes)
 			.slice(0, 15)
-			.map((f) => ({ function: f.function, place: f.place, mb: toMb(f.bytes), percent: percent(f.bytes) })),
+			.map((f) => ({
+				function: f.function,
+				place: f.place,
+				mb: toMb(f.bytes),
+				percent: percent(f.bytes),
+			})),
 	};
 }
 
@@ -164,12 +169,18 @@ export function summariseProfile(profile: CpuProfile, file: string): ProfileSumm
 		for (const child of byId.get(id)?.children ?? []) exclude(child);
 	};
 	for (const n of profile.nodes) {
-		if (n.callFrame.functionName === 'profiled' && n.callFrame.url.endsWith('test/bench/profile.ts')) exclude(n.id);
+		if (
+			n.callFrame.functionName === 'profiled' &&
+			n.callFrame.url.endsWith('test/bench/profile.ts')
+		)
+			exclude(n.id);
 	}
 	const self = new Map<number, number>();
 	if (profile.samples && profile.timeDeltas) {
 		// Each delta is the time until the sample it precedes: charge it to that sample's node.
-		profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas![i] ?? 0) / 1000));
+		profile.samples.forEach((id, i) =>
+			self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas![i] ?? 0) / 1000),
+		);
 	} else {
 		const hits = profile.nodes.reduce((total, n) => total + (n.hitCount ?? 0), 0) || 1;
 		const wallMs = (profile.endTime - profile.startTime) / 1000;

@@ -4,7 +4,9 @@ import type { BenchResult, Metric } from './types';
 
 const verdict = (metric: Metric) => (metric.met === undefined ? '' : metric.met ? 'met' : 'MISSED');
 const valueText = (metric: Metric) =>
-	metric.value === null || metric.value === undefined ? '–' : `${metric.value}${metric.unit ? ` ${metric.unit}` : ''}`;
+	metric.value === null || metric.value === undefined
+		? '–'
+		: `${metric.value}${metric.unit ? ` ${metric.unit}` : ''}`;
 
 function rows(results: BenchResult[]): string[][] {
 	const table: string[][] = [];
@@ -26,8 +28,16 @@ const HEADER = ['benchmark', 'metric', 'value', 'target', ''];
 export function renderTable(results: BenchResult[]): string {
 	const table = [HEADER, ...rows(results)];
 	const widths = HEADER.map((_, column) => Math.max(...table.map((row) => row[column].length)));
-	const line = (row: string[]) => row.map((cell, column) => cell.padEnd(widths[column])).join('  ').trimEnd();
-	return [line(table[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...table.slice(1).map(line)].join('\n');
+	const line = (row: string[]) =>
+		row
+			.map((cell, column) => cell.padEnd(widths[column]))
+			.join('  ')
+			.trimEnd();
+	return [
+		line(table[0]),
+		widths.map((w) => '-'.repeat(w)).join('  '),
+		...table.slice(1).map(line),
+	].join('\n');
 }
 
 const escapeCell = (text: string) => text.replace(/\|/g, '\\|');

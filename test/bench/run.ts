@@ -84,7 +84,11 @@ export interface ResultsFile {
 
 function git(...args: string[]): string | null {
 	try {
-		return execFileSync('git', args, { cwd: join(__dirname, '..', '..'), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+		return execFileSync('git', args, {
+			cwd: join(__dirname, '..', '..'),
+			encoding: 'utf8',
+			stdio: ['ignore', 'pipe', 'ignore'],
+		}).trim();
 	} catch {
 		return null;
 	}
@@ -101,7 +105,8 @@ function machineFacts(): MachineFacts {
 		osRelease: os.release(),
 		cpuModel: cpus[0]?.model?.trim() ?? 'unknown',
 		cpuCount: cpus.length,
-		availableParallelism: typeof os.availableParallelism === 'function' ? os.availableParallelism() : cpus.length,
+		availableParallelism:
+			typeof os.availableParallelism === 'function' ? os.availableParallelism() : cpus.length,
 		totalMemoryMb: Math.round(os.totalmem() / 1024 / 1024),
 		loadAverageAtStart: os.loadavg().map((l) => Number(l.toFixed(2))),
 		gitCommit: git('rev-parse', '--short', 'HEAD'),
@@ -134,7 +139,11 @@ let host: EmulatorHost | undefined;
  * Runs one benchmark in a fresh process and hosts its emulators here. Options of this process
  * (e.g. --cpu-prof) are passed on.
  */
-async function runIsolated(id: string, placement: EmulatorPlacement, profile: boolean): Promise<BenchOutcome> {
+async function runIsolated(
+	id: string,
+	placement: EmulatorPlacement,
+	profile: boolean,
+): Promise<BenchOutcome> {
 	const execArgv: string[] = [];
 	for (let i = 0; i < process.execArgv.length; i++) {
 		const arg = process.execArgv[i];
@@ -142,7 +151,12 @@ async function runIsolated(id: string, placement: EmulatorPlacement, profile: bo
 		else execArgv.push(arg);
 	}
 	execArgv.push('-r', 'ts-node/register/transpile-only');
-	const args = [id, CHILD_FLAG, ...(placement === 'in-process' ? ['--in-process'] : []), ...(profile ? ['--profile'] : [])];
+	const args = [
+		id,
+		CHILD_FLAG,
+		...(placement === 'in-process' ? ['--in-process'] : []),
+		...(profile ? ['--profile'] : []),
+	];
 	const worker = fork(__filename, args, {
 		execArgv,
 		env: {
@@ -167,7 +181,9 @@ async function runIsolated(id: string, placement: EmulatorPlacement, profile: bo
 	const [code, signal] = (await once(worker, 'exit')) as [number | null, string | null];
 	await host?.closeAll();
 	if (reply?.outcome) return reply.outcome;
-	throw new Error(reply?.error ?? `benchmark process exited (code ${code}, signal ${signal}) without a result`);
+	throw new Error(
+		reply?.error ?? `benchmark process exited (code ${code}, signal ${signal}) without a result`,
+	);
 }
 
 const CHILD_FLAG = '--child';
@@ -175,7 +191,11 @@ const CHILD_FLAG = '--child';
 async function main(): Promise<number> {
 	const args = process.argv.slice(2);
 	if (args.includes(CHILD_FLAG)) {
-		return await child(args[0], args.includes('--in-process') ? 'in-process' : 'separate-process', args.includes('--profile'));
+		return await child(
+			args[0],
+			args.includes('--in-process') ? 'in-process' : 'separate-process',
+			args.includes('--profile'),
+		);
 	}
 	const flags = new Set(args.filter((a) => a.startsWith('--')));
 	const names = args.filter((a) => !a.startsWith('--'));
@@ -196,7 +216,9 @@ async function main(): Promise<number> {
 	}
 	const selected = names.length ? BENCHMARKS.filter((b) => names.includes(b.id)) : BENCHMARKS;
 	const placement: EmulatorPlacement =
-		flags.has('--in-process') || process.env.BENCH_EMULATOR === 'in-process' ? 'in-process' : 'separate-process';
+		flags.has('--in-process') || process.env.BENCH_EMULATOR === 'in-process'
+			? 'in-process'
+			: 'separate-process';
 
 	const machine = machineFacts();
 	console.log(
@@ -237,7 +259,12 @@ async function main(): Promise<number> {
 		} else {
 			crashed = true;
 			console.error(`  ✗ ${benchmark.id} crashed: ${failure}`);
-			results.push({ ...base, durationMs, loadAverage: loadAverage(), error: failure ?? 'unknown failure' });
+			results.push({
+				...base,
+				durationMs,
+				loadAverage: loadAverage(),
+				error: failure ?? 'unknown failure',
+			});
 		}
 	}
 	console.log(`\nTotal ${((performance.now() - total) / 1000).toFixed(1)} s\n`);
@@ -247,7 +274,9 @@ async function main(): Promise<number> {
 		const file = mergeResults(results, machine, args);
 		writeFileSync(RESULTS_JSON, `${JSON.stringify(file, null, '\t')}\n`);
 		writeFileSync(RESULTS_MD, renderMarkdown(file));
-		console.log(`Written: ${relative(process.cwd(), RESULTS_JSON)}, ${relative(process.cwd(), RESULTS_MD)}`);
+		console.log(
+			`Written: ${relative(process.cwd(), RESULTS_JSON)}, ${relative(process.cwd(), RESULTS_MD)}`,
+		);
 	}
 	return crashed ? 1 : 0;
 }

@@ -5,8 +5,6 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { SellerPlatformApi } from '../../credentials/SellerPlatformApi.credentials';
-import { SellerPlatform } from '../../nodes/SellerPlatform/SellerPlatform.node';
 import { credentialFields, SEEDED_PO, startEmulator } from '../emulator';
 import { chain, createTestEnvironment } from '../helpers';
 
@@ -14,7 +12,7 @@ async function main() {
 	const emulator = await startEmulator({ latencyMs: 20 });
 	console.log(`Seller Platform emulator: ${emulator.baseUrl} (project ${emulator.projectCode})`);
 
-	const env = createTestEnvironment({ nodeTypes: [new SellerPlatform()], credentialTypes: [new SellerPlatformApi()] });
+	const env = createTestEnvironment();
 	env.addCredential('demo', 'sellerPlatformApi', credentialFields(emulator));
 	const run = async (items: IDataObject[], parameters: IDataObject) =>
 		await env.runWorkflow({
@@ -36,7 +34,12 @@ async function main() {
 	console.log(login.json('Seller Platform')[0]);
 
 	console.log('\n2. Purchase Order > Get, for four numbers (one does not exist)');
-	const numbers = [SEEDED_PO.released, SEEDED_PO.releasedSar, SEEDED_PO.pendingNoDate, 'PO-MISSING'];
+	const numbers = [
+		SEEDED_PO.released,
+		SEEDED_PO.releasedSar,
+		SEEDED_PO.pendingNoDate,
+		'PO-MISSING',
+	];
 	const orders = await run(
 		numbers.map((po) => ({ po })),
 		{ resource: 'purchaseOrder', operation: 'get', poNr: '={{ $json.po }}' },
@@ -54,7 +57,9 @@ async function main() {
 		),
 	);
 
-	console.log('\n3. The same workflow over 100 purchase orders, three times (paced under the rate plan of 1500 per minute)');
+	console.log(
+		'\n3. The same workflow over 100 purchase orders, three times (paced under the rate plan of 1500 per minute)',
+	);
 	const started = Date.now();
 	for (let i = 0; i < 3; i++) {
 		const bulk = await run(

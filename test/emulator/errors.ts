@@ -71,16 +71,26 @@ export class ApiError extends Error {
 	}
 
 	toBody(): ErrorBody {
-		return { status_id: GRPC_CODES[this.code].id, status_code: this.code, message: this.message, details: [] };
+		return {
+			status_id: GRPC_CODES[this.code].id,
+			status_code: this.code,
+			message: this.message,
+			details: [],
+		};
 	}
 }
 
-export const invalidArgument = (message: string): ApiError => new ApiError('INVALID_ARGUMENT', message);
-export const unauthenticated = (message: string): ApiError => new ApiError('UNAUTHENTICATED', message);
+export const invalidArgument = (message: string): ApiError =>
+	new ApiError('INVALID_ARGUMENT', message);
+export const unauthenticated = (message: string): ApiError =>
+	new ApiError('UNAUTHENTICATED', message);
 
 /** Any thrown value as an `ApiError`; unexpected errors become INTERNAL (and are printed). */
 export function toApiError(error: unknown): ApiError {
 	if (error instanceof ApiError) return error;
 	console.error('[emulator] unexpected error:', error);
-	return new ApiError('INTERNAL', `internal emulator error: ${(error as Error)?.message ?? String(error)}`);
+	return new ApiError(
+		'INTERNAL',
+		`internal emulator error: ${(error as Error)?.message ?? String(error)}`,
+	);
 }

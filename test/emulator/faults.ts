@@ -15,21 +15,28 @@ export function validateFaultSpec(input: unknown): FaultSpec {
 		throw invalidArgument('fault count must be an integer >= 1');
 	}
 	if (spec.status !== undefined) {
-		if (typeof spec.status !== 'number' || !Number.isInteger(spec.status) || spec.status < 400 || spec.status > 599) {
+		if (
+			typeof spec.status !== 'number' ||
+			!Number.isInteger(spec.status) ||
+			spec.status < 400 ||
+			spec.status > 599
+		) {
 			throw invalidArgument('fault status must be an HTTP error status (400-599)');
 		}
 	}
 	if (spec.delayMs !== undefined && !isNonNegativeNumber(spec.delayMs)) {
 		throw invalidArgument('fault delayMs must be a number >= 0');
 	}
-	if (spec.reset !== undefined && typeof spec.reset !== 'boolean') throw invalidArgument('fault reset must be a boolean');
+	if (spec.reset !== undefined && typeof spec.reset !== 'boolean')
+		throw invalidArgument('fault reset must be a boolean');
 	if (spec.retryAfter !== undefined && !isNonNegativeNumber(spec.retryAfter)) {
 		throw invalidArgument('fault retryAfter must be a number of seconds >= 0');
 	}
 	if (spec.operation !== undefined && typeof spec.operation !== 'string') {
 		throw invalidArgument('fault operation must be a string');
 	}
-	if (spec.message !== undefined && typeof spec.message !== 'string') throw invalidArgument('fault message must be a string');
+	if (spec.message !== undefined && typeof spec.message !== 'string')
+		throw invalidArgument('fault message must be a string');
 	if (spec.status === undefined && spec.delayMs === undefined && !spec.reset) {
 		throw invalidArgument('a fault needs status, delayMs or reset');
 	}
@@ -49,7 +56,9 @@ export class FaultQueue {
 
 	/** Consumes one use of the first queued fault that applies to `operation`, if any. */
 	take(operation: string | null): FaultSpec | undefined {
-		const index = this.pending.findIndex((f) => f.spec.operation === undefined || f.spec.operation === operation);
+		const index = this.pending.findIndex(
+			(f) => f.spec.operation === undefined || f.spec.operation === operation,
+		);
 		if (index === -1) return undefined;
 		const fault = this.pending[index];
 		if (--fault.remaining === 0) this.pending.splice(index, 1);

@@ -15,7 +15,8 @@ export function readBody(req: IncomingMessage): Promise<string> {
 }
 
 /** Result of parsing a request body: `empty`, valid JSON, or text that is not JSON. */
-export type ParsedBody = { kind: 'empty' } | { kind: 'json'; value: unknown } | { kind: 'invalid'; raw: string };
+export type ParsedBody =
+	{ kind: 'empty' } | { kind: 'json'; value: unknown } | { kind: 'invalid'; raw: string };
 
 export function parseBody(text: string): ParsedBody {
 	if (text.trim() === '') return { kind: 'empty' };
@@ -68,7 +69,11 @@ export function sendRaw(
 	headers: ResponseHeaders = {},
 ): void {
 	if (res.headersSent || res.destroyed) return;
-	res.writeHead(status, { ...headers, 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body) });
+	res.writeHead(status, {
+		...headers,
+		'Content-Type': contentType,
+		'Content-Length': Buffer.byteLength(body),
+	});
 	res.end(body);
 }
 

@@ -143,7 +143,10 @@ export const DEFAULT_USER_CHANNEL_NAME = 'n8n-emulator';
  * identifier is `catalog-sync@p<digits of the project code>.idp.noon.partners`
  * (`emulator.apiUsers()` lists it).
  */
-export const SEEDED_API_USER = { userCode: 'usr-catalog-sync', channelName: 'catalog-sync' } as const;
+export const SEEDED_API_USER = {
+	userCode: 'usr-catalog-sync',
+	channelName: 'catalog-sync',
+} as const;
 
 /** Channel identifier of the service account `name` in a project whose code carries `digits`. */
 export const channelIdentifierOf = (name: string, projectDigits: string): string =>
@@ -177,7 +180,12 @@ const FAR_FUTURE_SECONDS = Date.UTC(2099, 0, 1) / 1000;
 export const SEEDED_OAUTH_TOKENS = {
 	/** Synchronous workflow; `result` holds freshly issued `client_id` / `client_secret`. */
 	issuesCredentials: jwtLike(
-		{ sub: 'oauth-client-3f9a1c', wf: 'issue-credentials', iat: 1735689600, exp: FAR_FUTURE_SECONDS },
+		{
+			sub: 'oauth-client-3f9a1c',
+			wf: 'issue-credentials',
+			iat: 1735689600,
+			exp: FAR_FUTURE_SECONDS,
+		},
 		'issue-credentials',
 	),
 	/** Synchronous workflow with another result schema (a store profile). */
@@ -187,24 +195,51 @@ export const SEEDED_OAUTH_TOKENS = {
 	),
 	/** The workflow completes asynchronously: the answer has no `result`. */
 	asynchronous: jwtLike(
-		{ sub: 'oauth-client-8c4e61', wf: 'async-onboarding', iat: 1735689600, exp: FAR_FUTURE_SECONDS },
+		{
+			sub: 'oauth-client-8c4e61',
+			wf: 'async-onboarding',
+			iat: 1735689600,
+			exp: FAR_FUTURE_SECONDS,
+		},
 		'async-onboarding',
 	),
 	/** Bound to OTHER_PROJECT_CODE: 403 PERMISSION_DENIED for every session. */
 	otherProject: jwtLike(
-		{ sub: 'oauth-client-9d0f77', wf: 'issue-credentials', iat: 1735689600, exp: FAR_FUTURE_SECONDS },
+		{
+			sub: 'oauth-client-9d0f77',
+			wf: 'issue-credentials',
+			iat: 1735689600,
+			exp: FAR_FUTURE_SECONDS,
+		},
 		'other-project',
 	),
 	/** Expired on 2024-01-01: 400 INVALID_ARGUMENT. */
-	expired: jwtLike({ sub: 'oauth-client-1a2b3c', wf: 'issue-credentials', iat: 1700000000, exp: EXPIRED_AT / 1000 }, 'expired'),
+	expired: jwtLike(
+		{
+			sub: 'oauth-client-1a2b3c',
+			wf: 'issue-credentials',
+			iat: 1700000000,
+			exp: EXPIRED_AT / 1000,
+		},
+		'expired',
+	),
 } as const;
 
 export const SEEDED_OAUTH_TOKEN_TABLE: readonly OAuthTokenSeed[] = [
-	{ token: SEEDED_OAUTH_TOKENS.issuesCredentials, workflow: 'issue-credentials', project: 'primary' },
+	{
+		token: SEEDED_OAUTH_TOKENS.issuesCredentials,
+		workflow: 'issue-credentials',
+		project: 'primary',
+	},
 	{ token: SEEDED_OAUTH_TOKENS.sellerProfile, workflow: 'seller-profile', project: 'primary' },
 	{ token: SEEDED_OAUTH_TOKENS.asynchronous, workflow: 'async-onboarding', project: 'primary' },
 	{ token: SEEDED_OAUTH_TOKENS.otherProject, workflow: 'issue-credentials', project: 'other' },
-	{ token: SEEDED_OAUTH_TOKENS.expired, workflow: 'issue-credentials', project: 'primary', expiresAt: EXPIRED_AT },
+	{
+		token: SEEDED_OAUTH_TOKENS.expired,
+		workflow: 'issue-credentials',
+		project: 'primary',
+		expiresAt: EXPIRED_AT,
+	},
 ];
 
 // --- Exports (GetExportStatus) -----------------------------------------------------------------
@@ -328,10 +363,19 @@ export interface CustomerDetails {
 }
 
 /** Seeded FBPI orders (readable by every project) by role. */
-export const SEEDED_FBPI_ORDERS = { dubai: 'NAE40000001', riyadh: 'NSA40000002', cairo: 'NEG40000003' } as const;
+export const SEEDED_FBPI_ORDERS = {
+	dubai: 'NAE40000001',
+	riyadh: 'NSA40000002',
+	cairo: 'NEG40000003',
+} as const;
 
 export const SEEDED_FBPI_CUSTOMERS: Readonly<Record<string, CustomerDetails>> = {
-	[SEEDED_FBPI_ORDERS.dubai]: { first_name: 'Omar', last_name: 'Al Hashimi', city: 'Dubai', administrative_division: 'Dubai' },
+	[SEEDED_FBPI_ORDERS.dubai]: {
+		first_name: 'Omar',
+		last_name: 'Al Hashimi',
+		city: 'Dubai',
+		administrative_division: 'Dubai',
+	},
 	[SEEDED_FBPI_ORDERS.riyadh]: {
 		first_name: 'Sara',
 		last_name: 'Al Qahtani',
@@ -352,8 +396,28 @@ export const BULK_FBPI_PATTERN = /^FBPI-BULK-(\d+)$/;
 export type SandboxCountry = 'ae' | 'sa' | 'eg';
 export const SANDBOX_COUNTRIES: readonly SandboxCountry[] = ['ae', 'sa', 'eg'];
 
-const FIRST_NAMES = ['Ahmed', 'Fatima', 'Yousef', 'Layla', 'Khalid', 'Noura', 'Hassan', 'Mariam', 'Tariq', 'Huda'];
-const LAST_NAMES = ['Al Mansouri', 'Al Harbi', 'Abdelrahman', 'Al Shamsi', 'Farouk', 'Al Otaibi', 'Nasser', 'Haddad'];
+const FIRST_NAMES = [
+	'Ahmed',
+	'Fatima',
+	'Yousef',
+	'Layla',
+	'Khalid',
+	'Noura',
+	'Hassan',
+	'Mariam',
+	'Tariq',
+	'Huda',
+];
+const LAST_NAMES = [
+	'Al Mansouri',
+	'Al Harbi',
+	'Abdelrahman',
+	'Al Shamsi',
+	'Farouk',
+	'Al Otaibi',
+	'Nasser',
+	'Haddad',
+];
 const PLACES: Readonly<Record<SandboxCountry, ReadonlyArray<readonly [string, string]>>> = {
 	ae: [
 		['Dubai', 'Dubai'],
@@ -405,7 +469,11 @@ export const SEEDED_WAREHOUSE_TABLE: readonly WarehouseSeed[] = [
 	{ warehouse_code: SEEDED_WAREHOUSES.dubai, country_code: 'ae', receives_order_webhooks: true },
 	{ warehouse_code: SEEDED_WAREHOUSES.riyadh, country_code: 'sa', receives_order_webhooks: true },
 	{ warehouse_code: SEEDED_WAREHOUSES.cairo, country_code: 'eg', receives_order_webhooks: true },
-	{ warehouse_code: SEEDED_WAREHOUSES.noWebhooks, country_code: 'sa', receives_order_webhooks: false },
+	{
+		warehouse_code: SEEDED_WAREHOUSES.noWebhooks,
+		country_code: 'sa',
+		receives_order_webhooks: false,
+	},
 ];
 
 // --- Event destinations (UpdateDestination) ----------------------------------------------------

@@ -45,11 +45,27 @@ import {
 	type ParsedBody,
 	type ResponseHeaders,
 } from './http';
-import { DEFAULT_RATE_PLAN, SlidingWindowLimiter, validateRatePlan, type RatePlan } from './ratePlan';
+import {
+	DEFAULT_RATE_PLAN,
+	SlidingWindowLimiter,
+	validateRatePlan,
+	type RatePlan,
+} from './ratePlan';
 import { RequestLog } from './requestLog';
 import { buildApiRoutes, type ApiRoute } from './routes';
-import { compileRoutes, matchRoute, rawPathOf, type CompiledRoute, type RouteMatch } from './router';
-import { DEFAULT_MAX_KEYS_PER_USER, EmulatorState, type Session, type StoredCredential } from './state';
+import {
+	compileRoutes,
+	matchRoute,
+	rawPathOf,
+	type CompiledRoute,
+	type RouteMatch,
+} from './router';
+import {
+	DEFAULT_MAX_KEYS_PER_USER,
+	EmulatorState,
+	type Session,
+	type StoredCredential,
+} from './state';
 import type { AddDestinationOptions, DestinationState } from './state/destinations';
 import type { EmulatorEventListener, EmulatorEventName } from './state/events';
 import type { AddExportOptions, ExportRecord } from './state/exports';
@@ -92,7 +108,8 @@ interface ResolvedOptions {
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 function checkLatency(ms: unknown): number {
-	if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) throw invalidArgument('latency ms must be a number >= 0');
+	if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0)
+		throw invalidArgument('latency ms must be a number >= 0');
 	return ms;
 }
 
@@ -106,7 +123,8 @@ function nonNegative(name: string, value: number | undefined, fallback: number):
 
 function wholeNumber(name: string, value: number | undefined, fallback: number): number {
 	const resolved = nonNegative(name, value, fallback);
-	if (!Number.isInteger(resolved)) throw new Error(`${name} must be a whole number >= 0, got ${String(value)}`);
+	if (!Number.isInteger(resolved))
+		throw new Error(`${name} must be a whole number >= 0, got ${String(value)}`);
 	return resolved;
 }
 
@@ -118,7 +136,8 @@ function positive(name: string, value: number | undefined, fallback: number): nu
 
 function resolveOptions(options: EmulatorOptions): ResolvedOptions {
 	const port = options.port ?? 0;
-	if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid emulator port: ${port}`);
+	if (!Number.isInteger(port) || port < 0 || port > 65535)
+		throw new Error(`invalid emulator port: ${port}`);
 	const sessionTtlMs = options.sessionTtlMs ?? 30 * 60_000;
 	if (!(sessionTtlMs > 0)) throw new Error('sessionTtlMs must be > 0');
 	const requestLogLimit = options.requestLogLimit ?? 100_000;
@@ -127,7 +146,10 @@ function resolveOptions(options: EmulatorOptions): ResolvedOptions {
 		host: options.host ?? '127.0.0.1',
 		port,
 		sessionTtlMs,
-		ratePlan: options.ratePlan === undefined ? { ...DEFAULT_RATE_PLAN } : validateRatePlan(options.ratePlan),
+		ratePlan:
+			options.ratePlan === undefined
+				? { ...DEFAULT_RATE_PLAN }
+				: validateRatePlan(options.ratePlan),
 		latencyMs: checkLatency(options.latencyMs ?? 0),
 		prefixes: { ...DEFAULT_PREFIXES, ...options.prefixes },
 		credentialFile: options.credentialFile,
@@ -135,11 +157,31 @@ function resolveOptions(options: EmulatorOptions): ResolvedOptions {
 		requestLogLimit,
 		importStepMs: nonNegative('importStepMs', options.importStepMs, 200),
 		exportStepMs: nonNegative('exportStepMs', options.exportStepMs, 200),
-		sandboxRetentionMs: nonNegative('sandboxRetentionMs', options.sandboxRetentionMs, 7 * 24 * 3_600_000),
-		maxKeysPerUser: nonNegative('maxKeysPerUser', options.maxKeysPerUser, DEFAULT_MAX_KEYS_PER_USER),
-		deliveryRetries: wholeNumber('deliveryRetries', options.deliveryRetries, DEFAULT_DELIVERY_RETRIES),
-		deliveryBackoffMs: nonNegative('deliveryBackoffMs', options.deliveryBackoffMs, DEFAULT_DELIVERY_BACKOFF_MS),
-		deliveryTimeoutMs: positive('deliveryTimeoutMs', options.deliveryTimeoutMs, DEFAULT_DELIVERY_TIMEOUT_MS),
+		sandboxRetentionMs: nonNegative(
+			'sandboxRetentionMs',
+			options.sandboxRetentionMs,
+			7 * 24 * 3_600_000,
+		),
+		maxKeysPerUser: nonNegative(
+			'maxKeysPerUser',
+			options.maxKeysPerUser,
+			DEFAULT_MAX_KEYS_PER_USER,
+		),
+		deliveryRetries: wholeNumber(
+			'deliveryRetries',
+			options.deliveryRetries,
+			DEFAULT_DELIVERY_RETRIES,
+		),
+		deliveryBackoffMs: nonNegative(
+			'deliveryBackoffMs',
+			options.deliveryBackoffMs,
+			DEFAULT_DELIVERY_BACKOFF_MS,
+		),
+		deliveryTimeoutMs: positive(
+			'deliveryTimeoutMs',
+			options.deliveryTimeoutMs,
+			DEFAULT_DELIVERY_TIMEOUT_MS,
+		),
 		externalDeliveries: options.externalDeliveries ?? false,
 		deliveryLogLimit: positive('deliveryLogLimit', options.deliveryLogLimit, 100_000),
 	};
@@ -152,7 +194,11 @@ async function writeCredentialFile(path: string, credential: CredentialFile): Pr
 }
 
 /** The error answered when the path did not resolve to an operation. */
-function routeError(match: Exclude<RouteMatch<ApiRoute>, { kind: 'matched' }>, method: string, rawPath: string): ApiError {
+function routeError(
+	match: Exclude<RouteMatch<ApiRoute>, { kind: 'matched' }>,
+	method: string,
+	rawPath: string,
+): ApiError {
 	switch (match.kind) {
 		case 'malformed-path':
 			return invalidArgument(`malformed percent-encoding in path ${rawPath}`);
@@ -301,7 +347,8 @@ export class EmulatorServer implements Emulator {
 	}
 
 	expireSessionsAfter(count: number): void {
-		if (!Number.isInteger(count) || count < 1) throw invalidArgument('afterRequests must be a positive integer');
+		if (!Number.isInteger(count) || count < 1)
+			throw invalidArgument('afterRequests must be a positive integer');
 		this.expiryCountdown = count;
 	}
 
@@ -377,7 +424,12 @@ export class EmulatorServer implements Emulator {
 
 	addExport(options: AddExportOptions = {}): ExportRecord {
 		const project = this.state.projectOf(options.projectCode);
-		return this.state.exports.add(project.code, this.state.apiUserOf(project).userCode, options, Date.now());
+		return this.state.exports.add(
+			project.code,
+			this.state.apiUserOf(project).userCode,
+			options,
+			Date.now(),
+		);
 	}
 
 	apiUsers(projectCode?: string): ApiUserInfo[] {
@@ -403,11 +455,16 @@ export class EmulatorServer implements Emulator {
 		}
 		if (options.duplicate) checked.duplicate = true;
 		// Listing never creates the project: an unknown one simply has no destinations.
-		return this.dispatcher.publish(checked, this.state.destinations.list(checked.projectCode), Date.now());
+		return this.dispatcher.publish(
+			checked,
+			this.state.destinations.list(checked.projectCode),
+			Date.now(),
+		);
 	}
 
 	redeliver(messageId: string): DeliveryRecord[] {
-		if (typeof messageId !== 'string' || messageId === '') throw invalidArgument('messageId must be a non-empty string');
+		if (typeof messageId !== 'string' || messageId === '')
+			throw invalidArgument('messageId must be a non-empty string');
 		return this.dispatcher.redeliver(messageId, Date.now());
 	}
 
@@ -416,7 +473,10 @@ export class EmulatorServer implements Emulator {
 	}
 
 	publishedEvents(filter: { projectCode?: string; eventType?: string } = {}): PublishedEvent[] {
-		const { projectCode, eventType } = checkDeliveryFilter({ projectCode: filter.projectCode, eventType: filter.eventType });
+		const { projectCode, eventType } = checkDeliveryFilter({
+			projectCode: filter.projectCode,
+			eventType: filter.eventType,
+		});
 		return this.dispatcher.publishedEvents({ projectCode, eventType });
 	}
 
@@ -451,7 +511,11 @@ export class EmulatorServer implements Emulator {
 		return this.handleApi(req, res, rawPath);
 	}
 
-	private async handleApi(req: IncomingMessage, res: ServerResponse, rawPath: string): Promise<void> {
+	private async handleApi(
+		req: IncomingMessage,
+		res: ServerResponse,
+		rawPath: string,
+	): Promise<void> {
 		const at = Date.now();
 		const method = req.method ?? 'GET';
 		const remoteAddress = normaliseAddress(req.socket.remoteAddress);
@@ -464,12 +528,19 @@ export class EmulatorServer implements Emulator {
 			path: req.url ?? '/',
 			operation,
 			headers: Object.fromEntries(
-				Object.entries(req.headers).filter((header): header is [string, string | string[]] => header[1] !== undefined),
+				Object.entries(req.headers).filter(
+					(header): header is [string, string | string[]] => header[1] !== undefined,
+				),
 			),
 			body: loggedBody(body),
 			remoteAddress,
 		});
-		const respond = (status: number, responseBody: unknown, headers?: ResponseHeaders, contentType?: string): void => {
+		const respond = (
+			status: number,
+			responseBody: unknown,
+			headers?: ResponseHeaders,
+			contentType?: string,
+		): void => {
 			if (contentType === undefined) sendJson(res, status, responseBody, headers);
 			else sendRaw(res, status, contentType, responseBody as string | Buffer, headers);
 			this.log.complete(entry, status);
@@ -494,7 +565,10 @@ export class EmulatorServer implements Emulator {
 			if (match.kind !== 'matched') throw routeError(match, method, rawPath);
 
 			const { route, params } = match;
-			const session = route.auth === 'session' ? requireSession(this.state, req.headers.cookie, Date.now()) : null;
+			const session =
+				route.auth === 'session'
+					? requireSession(this.state, req.headers.cookie, Date.now())
+					: null;
 			if (route.rateLimited && session) this.enforceRatePlan(session, route.operation, at);
 			const target = req.url ?? '/';
 			const queryStart = target.indexOf('?');

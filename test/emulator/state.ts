@@ -81,8 +81,10 @@ export interface Session {
 /** Parses `AddCredentialOptions.expiresAt` into ms since the epoch. */
 function parseExpiry(value: AddCredentialOptions['expiresAt']): number | null {
 	if (value === undefined || value === null) return null;
-	const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : Date.parse(value);
-	if (!Number.isFinite(ms)) throw invalidArgument(`expiresAt is not a valid date: ${String(value)}`);
+	const ms =
+		value instanceof Date ? value.getTime() : typeof value === 'number' ? value : Date.parse(value);
+	if (!Number.isFinite(ms))
+		throw invalidArgument(`expiresAt is not a valid date: ${String(value)}`);
 	return ms;
 }
 
@@ -91,7 +93,8 @@ function checkWhitelist(ips: unknown): string[] {
 	if (!Array.isArray(ips) || ips.some((ip) => typeof ip !== 'string' || ip.trim() === '')) {
 		throw invalidArgument('whitelistedIps must be a list of addresses');
 	}
-	if (ips.length > MAX_WHITELISTED_IPS) throw invalidArgument(`at most ${MAX_WHITELISTED_IPS} whitelisted IPs`);
+	if (ips.length > MAX_WHITELISTED_IPS)
+		throw invalidArgument(`at most ${MAX_WHITELISTED_IPS} whitelisted IPs`);
 	return ips.map((ip: string) => canonicalIp(ip.trim()) ?? ip.trim());
 }
 
@@ -123,7 +126,9 @@ export class EmulatorState {
 	constructor(private readonly options: StateOptions) {
 		this.exports = new ExportStore(options.exportStepMs);
 		this.fbpi = new FbpiStore(options.sandboxRetentionMs);
-		this.imports = new ImportStore(options.importStepMs, (event) => this.events.emit('importCompleted', event));
+		this.imports = new ImportStore(options.importStepMs, (event) =>
+			this.events.emit('importCompleted', event),
+		);
 		this.primaryProject = this.createProject();
 		this.addUser(this.primaryProject, SEEDED_API_USER.userCode, SEEDED_API_USER.channelName);
 		this.oauth = new OAuthStore(this.primaryProject.code);
@@ -148,7 +153,11 @@ export class EmulatorState {
 			} while (this.projects.has(project.code));
 		}
 		this.projects.set(project.code, project);
-		const user = this.addUser(project, `usr-${randomBytes(6).toString('hex')}`, DEFAULT_USER_CHANNEL_NAME);
+		const user = this.addUser(
+			project,
+			`usr-${randomBytes(6).toString('hex')}`,
+			DEFAULT_USER_CHANNEL_NAME,
+		);
 		this.defaultUsers.set(project.code, user);
 		const now = Date.now();
 		this.exports.seedProject(project.code, user.userCode, now);
@@ -175,25 +184,31 @@ export class EmulatorState {
 	/** The project, created with its seeds when unknown. */
 	projectOf(code: string | undefined): Project {
 		if (code === undefined) return this.primaryProject;
-		if (typeof code !== 'string' || !code) throw invalidArgument('projectCode must be a non-empty string');
+		if (typeof code !== 'string' || !code)
+			throw invalidArgument('projectCode must be a non-empty string');
 		return this.projects.get(code) ?? this.createProject(code);
 	}
 
 	/** The API user of a project by user code or channel identifier. */
-	findUser(projectCode: string, by: { userCode: string } | { channelIdentifier: string }): ApiUser | undefined {
+	findUser(
+		projectCode: string,
+		by: { userCode: string } | { channelIdentifier: string },
+	): ApiUser | undefined {
 		if ('userCode' in by) {
 			const user = this.users.get(by.userCode);
 			return user?.projectCode === projectCode ? user : undefined;
 		}
 		for (const user of this.users.values()) {
-			if (user.projectCode === projectCode && user.channelIdentifier === by.channelIdentifier) return user;
+			if (user.projectCode === projectCode && user.channelIdentifier === by.channelIdentifier)
+				return user;
 		}
 		return undefined;
 	}
 
 	keyCountOf(userCode: string): number {
 		let count = 0;
-		for (const credential of this.credentials.values()) if (credential.userCode === userCode) count++;
+		for (const credential of this.credentials.values())
+			if (credential.userCode === userCode) count++;
 		return count;
 	}
 
@@ -212,7 +227,12 @@ export class EmulatorState {
 				`service account ${user.userCode} (${user.channelIdentifier}) already has ${max} keys: at most ${max} keys per service account`,
 			);
 		}
-		return (await this.provisionCredential({ whitelistedIps: options.whitelistedIps, expiresAt: options.expiresAt }, user)).file;
+		return (
+			await this.provisionCredential(
+				{ whitelistedIps: options.whitelistedIps, expiresAt: options.expiresAt },
+				user,
+			)
+		).file;
 	}
 
 	/**
@@ -223,7 +243,10 @@ export class EmulatorState {
 		options: AddCredentialOptions = {},
 		forUser?: ApiUser,
 	): Promise<{ stored: StoredCredential; file: CredentialFile }> {
-		if (options.projectCode !== undefined && (typeof options.projectCode !== 'string' || !options.projectCode)) {
+		if (
+			options.projectCode !== undefined &&
+			(typeof options.projectCode !== 'string' || !options.projectCode)
+		) {
 			throw invalidArgument('projectCode must be a non-empty string');
 		}
 		const whitelistedIps = checkWhitelist(options.whitelistedIps);
@@ -268,7 +291,8 @@ export class EmulatorState {
 	private sweepJtis(now: number): void {
 		if (now - this.lastJtiSweep < 60_000) return;
 		this.lastJtiSweep = now;
-		for (const [jti, forgetAfter] of this.usedJtis) if (forgetAfter < now) this.usedJtis.delete(jti);
+		for (const [jti, forgetAfter] of this.usedJtis)
+			if (forgetAfter < now) this.usedJtis.delete(jti);
 	}
 
 	// --- Sessions -----------------------------------------------------------------------------

@@ -15,13 +15,24 @@ export const isObject = (value: unknown): value is JsonObject =>
 	value !== null && typeof value === 'object' && !Array.isArray(value);
 
 const describe = (value: unknown): string =>
-	value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `${typeof value} ${JSON.stringify(value)}`;
+	value === null
+		? 'null'
+		: Array.isArray(value)
+			? 'an array'
+			: typeof value === 'object'
+				? 'an object'
+				: `${typeof value} ${JSON.stringify(value)}`;
 
 /** A string field that may be absent; undefined when absent or null. */
-export function optionalString(object: JsonObject, field: string, path = field): string | undefined {
+export function optionalString(
+	object: JsonObject,
+	field: string,
+	path = field,
+): string | undefined {
 	const value = object[field];
 	if (value === undefined || value === null) return undefined;
-	if (typeof value !== 'string') throw invalidArgument(`${path} must be a string, got ${describe(value)}`);
+	if (typeof value !== 'string')
+		throw invalidArgument(`${path} must be a string, got ${describe(value)}`);
 	return value;
 }
 
@@ -32,21 +43,35 @@ export function requiredString(object: JsonObject, field: string, path = field):
 	return value;
 }
 
-export function optionalBoolean(object: JsonObject, field: string, path = field): boolean | undefined {
+export function optionalBoolean(
+	object: JsonObject,
+	field: string,
+	path = field,
+): boolean | undefined {
 	const value = object[field];
 	if (value === undefined || value === null) return undefined;
-	if (typeof value !== 'boolean') throw invalidArgument(`${path} must be a boolean (true or false), got ${describe(value)}`);
+	if (typeof value !== 'boolean')
+		throw invalidArgument(`${path} must be a boolean (true or false), got ${describe(value)}`);
 	return value;
 }
 
-export function optionalArray(object: JsonObject, field: string, path = field): unknown[] | undefined {
+export function optionalArray(
+	object: JsonObject,
+	field: string,
+	path = field,
+): unknown[] | undefined {
 	const value = object[field];
 	if (value === undefined || value === null) return undefined;
-	if (!Array.isArray(value)) throw invalidArgument(`${path} must be a list, got ${describe(value)}`);
+	if (!Array.isArray(value))
+		throw invalidArgument(`${path} must be a list, got ${describe(value)}`);
 	return value;
 }
 
-export function optionalObject(object: JsonObject, field: string, path = field): JsonObject | undefined {
+export function optionalObject(
+	object: JsonObject,
+	field: string,
+	path = field,
+): JsonObject | undefined {
 	const value = object[field];
 	if (value === undefined || value === null) return undefined;
 	if (!isObject(value)) throw invalidArgument(`${path} must be an object, got ${describe(value)}`);
@@ -88,7 +113,8 @@ export function parseIsoWithOffset(text: string): number | undefined {
 	if (!m) return undefined;
 	const [year, month, day, hour, minute, second] = m.slice(1, 7).map((part) => Number(part ?? 0));
 	const millis = m[7] ? Number(`0.${m[7]}`) * 1000 : 0;
-	if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return undefined;
+	if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59)
+		return undefined;
 	const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
 	if (day > daysInMonth) return undefined;
 	let offsetMinutes = 0;

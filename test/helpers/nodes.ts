@@ -1,8 +1,4 @@
-/**
- * Test-only node types for building workflows around the nodes under test (this package does
- * not install n8n-nodes-base). Register them with `createTestEnvironment({ nodeTypes: [...] })`;
- * `createTestEnvironment` adds `TestItems` and `TestNoOp` by itself.
- */
+/** Node types only the tests use: fixed items, and a pass-through start node. */
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -48,7 +44,10 @@ export class TestItems implements INodeType {
 			try {
 				parsed = jsonParse(raw);
 			} catch (error) {
-				throw new NodeOperationError(this.getNode(), `Parameter "items" is not valid JSON: ${(error as Error).message}`);
+				throw new NodeOperationError(
+					this.getNode(),
+					`Parameter "items" is not valid JSON: ${(error as Error).message}`,
+				);
 			}
 		}
 		if (!Array.isArray(parsed)) {
@@ -80,29 +79,4 @@ export class TestNoOp implements INodeType {
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return [this.getInputData()];
 	}
-}
-
-/**
- * A one-off node type whose `execute` is the given function, e.g. to assert on what a node
- * receives, or to produce items mid-workflow. `outputs` sets the number of main outputs.
- */
-export function createFunctionNodeType(
-	name: string,
-	execute: (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>,
-	{ outputs = 1, inputs = 1 }: { outputs?: number; inputs?: 0 | 1 } = {},
-): INodeType {
-	return {
-		description: {
-			displayName: name,
-			name,
-			group: ['transform'],
-			version: 1,
-			description: 'Runs a test function',
-			defaults: { name },
-			inputs: inputs === 0 ? [] : [NodeConnectionTypes.Main],
-			outputs: Array.from({ length: outputs }, () => NodeConnectionTypes.Main),
-			properties: [],
-		},
-		execute,
-	};
 }

@@ -16,7 +16,6 @@ import { createServer } from 'net';
 import type { AddressInfo } from 'net';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { SellerPlatformApi } from '../../credentials/SellerPlatformApi.credentials';
 import { credentialFields, startEmulator, type Emulator } from '../emulator';
 import { createTestEnvironment, type TestEnvironment } from '../helpers';
 
@@ -30,7 +29,7 @@ let env: TestEnvironment;
 
 beforeEach(async () => {
 	emulator = await startEmulator();
-	env = createTestEnvironment({ credentialTypes: [new SellerPlatformApi()] });
+	env = createTestEnvironment();
 });
 afterEach(async () => await emulator.close());
 
@@ -86,13 +85,18 @@ describe('credential Test with a valid credential', () => {
 		expect(new Set(tokens).size).toBe(2);
 
 		expect(env.credentialData('cred-1').sessionCookie).toMatch(/_npsid=/);
-		expect(env.logins).toEqual([expect.objectContaining({ credentialId: 'cred-1', reason: 'empty', succeeded: true })]);
+		expect(env.logins).toEqual([
+			expect.objectContaining({ credentialId: 'cred-1', reason: 'empty', succeeded: true }),
+		]);
 	});
 
 	it('a trailing slash on the Base URL is removed by the test request', async () => {
 		saveCredential('cred-1', { baseUrl: `${emulator.baseUrl}//` });
 
-		expect(await env.testCredential('cred-1')).toEqual({ status: 'OK', message: 'Connection successful!' });
+		expect(await env.testCredential('cred-1')).toEqual({
+			status: 'OK',
+			message: 'Connection successful!',
+		});
 		expect(loginRequests().map((r) => r.status)).toEqual([200, 200]);
 	});
 
@@ -100,8 +104,14 @@ describe('credential Test with a valid credential', () => {
 		saveCredential('cred-1');
 		await env.testCredential('cred-1');
 
-		expect(await env.testCredential('cred-1')).toEqual({ status: 'OK', message: 'Connection successful!' });
-		expect(await env.testCredential('cred-1')).toEqual({ status: 'OK', message: 'Connection successful!' });
+		expect(await env.testCredential('cred-1')).toEqual({
+			status: 'OK',
+			message: 'Connection successful!',
+		});
+		expect(await env.testCredential('cred-1')).toEqual({
+			status: 'OK',
+			message: 'Connection successful!',
+		});
 
 		expect(emulator.stats().logins).toBe(4);
 		expect(testRequests()).toHaveLength(0);
@@ -125,7 +135,9 @@ describe('credential Test with a valid credential', () => {
 		const result = await env.testCredential('cred-1', { data: { privateKey: otherRsaKey() } });
 
 		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/invalid token signature|^The service refused the login: check the Key ID/);
+		expect(result.message).toMatch(
+			/invalid token signature|^The service refused the login: check the Key ID/,
+		);
 	});
 });
 
@@ -150,7 +162,9 @@ describe('credential Test with a wrong private key', () => {
 		expectNoPartOfKey(result.message, wrongKey);
 		expectNoPartOfKey(result.message, emulator.credential.private_key);
 		// The login itself failed with the service's message (recorded by the harness).
-		expect(env.logins[0].error?.message).toBe('Seller Platform login failed: invalid token signature');
+		expect(env.logins[0].error?.message).toBe(
+			'Seller Platform login failed: invalid token signature',
+		);
 	});
 
 	it('the message carries the service message', async () => {
@@ -190,7 +204,9 @@ describe('credential Test with a wrong project code', () => {
 
 describe('credential Test with a malformed private key', () => {
 	it('names the field and sends nothing', async () => {
-		saveCredential('cred-1', { privateKey: '-----BEGIN PRIVATE KEY-----\nnot a key\n-----END PRIVATE KEY-----' });
+		saveCredential('cred-1', {
+			privateKey: '-----BEGIN PRIVATE KEY-----\nnot a key\n-----END PRIVATE KEY-----',
+		});
 
 		const result = await env.testCredential('cred-1');
 
@@ -215,7 +231,9 @@ describe('credential Test with an unreachable Base URL', () => {
 			status: 'Error',
 			message: 'The service refused the connection - perhaps it is offline',
 		});
-		expect(env.logins[0].error?.message).toMatch(/^Could not reach the Seller Platform login at .*ECONNREFUSED$/);
+		expect(env.logins[0].error?.message).toMatch(
+			/^Could not reach the Seller Platform login at .*ECONNREFUSED$/,
+		);
 		expect(emulator.requests()).toHaveLength(0);
 	});
 });

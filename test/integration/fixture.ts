@@ -2,12 +2,16 @@
  * Shared set-up of the integration tests: a real emulator on loopback and an in-process n8n
  * (n8n-core) with our node and credential, wired together with a ready credential.
  */
-import { SellerPlatformApi } from '../../credentials/SellerPlatformApi.credentials';
-import { SellerPlatform } from '../../nodes/SellerPlatform/SellerPlatform.node';
 import { credentialFields, startEmulator, type Emulator, type EmulatorOptions } from '../emulator';
 import type { ICredentialDataDecryptedObject, INodeParameters } from 'n8n-workflow';
 
-import { chain, createTestEnvironment, type TestEnvironment, type TestNode, type TestWorkflow } from '../helpers';
+import {
+	chain,
+	createTestEnvironment,
+	type TestEnvironment,
+	type TestNode,
+	type TestWorkflow,
+} from '../helpers';
 
 export const CREDENTIAL_ID = 'cred-1';
 
@@ -22,11 +26,12 @@ export async function startFixture(
 	credentialOverrides: ICredentialDataDecryptedObject = {},
 ): Promise<Fixture> {
 	const emulator = await startEmulator(options);
-	const env = createTestEnvironment({
-		nodeTypes: [new SellerPlatform()],
-		credentialTypes: [new SellerPlatformApi()],
-	});
-	env.addCredential(CREDENTIAL_ID, 'sellerPlatformApi', credentialFields(emulator, credentialOverrides));
+	const env = createTestEnvironment();
+	env.addCredential(
+		CREDENTIAL_ID,
+		'sellerPlatformApi',
+		credentialFields(emulator, credentialOverrides),
+	);
 	return { emulator, env, close: async () => await emulator.close() };
 }
 
@@ -56,4 +61,8 @@ export function bulkPoItems(count: number, start = 1) {
 	return Array.from({ length: count }, (_, i) => ({ po: `PO-BULK-${start + i}` }));
 }
 
-export const GET_PO: INodeParameters = { resource: 'purchaseOrder', operation: 'get', poNr: '={{ $json.po }}' };
+export const GET_PO: INodeParameters = {
+	resource: 'purchaseOrder',
+	operation: 'get',
+	poNr: '={{ $json.po }}',
+};

@@ -28,10 +28,12 @@ beforeEach(() => {
 /** Runs the node once per item and returns its main output. */
 async function run(parameters: INodeParameters, items: object[] = [{}], settings = {}) {
 	const result = await f.env.runWorkflow(workflowWithItems(items, parameters, settings));
-	if (result.status !== 'success') throw new Error(result.nodeError('Seller Platform')?.message ?? 'run failed');
+	if (result.status !== 'success')
+		throw new Error(result.nodeError('Seller Platform')?.message ?? 'run failed');
 	return result.outputs('Seller Platform');
 }
-const requestsOf = (operation: string) => f.emulator.requests().filter((r) => r.operation === operation);
+const requestsOf = (operation: string) =>
+	f.emulator.requests().filter((r) => r.operation === operation);
 const only = (operation: string) => {
 	const list = requestsOf(operation);
 	expect(list).toHaveLength(1);
@@ -40,7 +42,11 @@ const only = (operation: string) => {
 
 describe('oauth/exchangeToken', () => {
 	it('posts the access token and returns the workflow result', async () => {
-		const [out] = await run({ resource: 'oauth', operation: 'exchangeToken', accessToken: SEEDED_OAUTH_TOKENS.issuesCredentials });
+		const [out] = await run({
+			resource: 'oauth',
+			operation: 'exchangeToken',
+			accessToken: SEEDED_OAUTH_TOKENS.issuesCredentials,
+		});
 		const request = only('ExchangeToken');
 		expect(request.method).toBe('POST');
 		expect(request.path).toBe('/identity/oauth/v1/token/exchange');
@@ -56,7 +62,11 @@ describe('oauth/exchangeToken', () => {
 	it('is not repeated after a 503: the exchange runs a workflow', async () => {
 		f.emulator.injectFaults({ count: 1, status: 503, operation: 'ExchangeToken' });
 		const [out] = await run(
-			{ resource: 'oauth', operation: 'exchangeToken', accessToken: SEEDED_OAUTH_TOKENS.issuesCredentials },
+			{
+				resource: 'oauth',
+				operation: 'exchangeToken',
+				accessToken: SEEDED_OAUTH_TOKENS.issuesCredentials,
+			},
 			[{}],
 			{ continueOnFail: true },
 		);
@@ -67,7 +77,11 @@ describe('oauth/exchangeToken', () => {
 
 describe('export/getStatus', () => {
 	it('posts the export code and returns the record', async () => {
-		const [out] = await run({ resource: 'export', operation: 'getStatus', exportCode: SEEDED_EXPORTS.complete });
+		const [out] = await run({
+			resource: 'export',
+			operation: 'getStatus',
+			exportCode: SEEDED_EXPORTS.complete,
+		});
 		const request = only('GetExportStatus');
 		expect(request.method).toBe('POST');
 		expect(request.path).toBe('/impex/v1/export/status');
@@ -86,7 +100,12 @@ describe('export/getStatus', () => {
 			resource: 'export',
 			operation: 'getStatus',
 			exportCode: added.export_code,
-			options: { waitForCompletion: true, pollIntervalSeconds: 0.1, timeoutSeconds: 20, download: true },
+			options: {
+				waitForCompletion: true,
+				pollIntervalSeconds: 0.1,
+				timeoutSeconds: 20,
+				download: true,
+			},
 		});
 		expect(out.json).toMatchObject({ export_status: 'COMPLETE', waitTimedOut: false });
 		expect(requestsOf('GetExportStatus').length).toBeGreaterThan(1);
@@ -125,11 +144,20 @@ describe('export/getStatus', () => {
 
 describe('fbpiOrder', () => {
 	it('getCustomerData reads the customer of an order', async () => {
-		const [out] = await run({ resource: 'fbpiOrder', operation: 'getCustomerData', fbpiOrderNr: SEEDED_FBPI_ORDERS.dubai });
+		const [out] = await run({
+			resource: 'fbpiOrder',
+			operation: 'getCustomerData',
+			fbpiOrderNr: SEEDED_FBPI_ORDERS.dubai,
+		});
 		const request = only('GetFbpiOrderCustomerData');
 		expect(request.method).toBe('GET');
-		expect(request.path).toBe(`/fbpi/v1/fbpi-order/${SEEDED_FBPI_ORDERS.dubai}/customer-details/get`);
-		expect(out.json).toEqual({ fbpi_order_nr: SEEDED_FBPI_ORDERS.dubai, ...SEEDED_FBPI_CUSTOMERS[SEEDED_FBPI_ORDERS.dubai] });
+		expect(request.path).toBe(
+			`/fbpi/v1/fbpi-order/${SEEDED_FBPI_ORDERS.dubai}/customer-details/get`,
+		);
+		expect(out.json).toEqual({
+			fbpi_order_nr: SEEDED_FBPI_ORDERS.dubai,
+			...SEEDED_FBPI_CUSTOMERS[SEEDED_FBPI_ORDERS.dubai],
+		});
 	});
 
 	it('createSandbox sends exactly the spec body, generates the idempotency key and returns it', async () => {
@@ -151,12 +179,19 @@ describe('fbpiOrder', () => {
 		expect(request.body).toEqual({
 			warehouse_code: SEEDED_WAREHOUSES.dubai,
 			idempotency_key: key,
-			items: [{ status: 'MP_ITEM_STATUS_CONFIRMED', partner_sku: 'SKU-1' }, { status: 'MP_ITEM_STATUS_CANCELLED' }],
+			items: [
+				{ status: 'MP_ITEM_STATUS_CONFIRMED', partner_sku: 'SKU-1' },
+				{ status: 'MP_ITEM_STATUS_CANCELLED' },
+			],
 		});
 		expect(out.json.fbpi_order_nr).toEqual(expect.any(String));
 
 		// The new order can be read like any other.
-		const [customer] = await run({ resource: 'fbpiOrder', operation: 'getCustomerData', fbpiOrderNr: out.json.fbpi_order_nr as string });
+		const [customer] = await run({
+			resource: 'fbpiOrder',
+			operation: 'getCustomerData',
+			fbpiOrderNr: out.json.fbpi_order_nr as string,
+		});
 		expect(customer.json.first_name).toEqual(expect.any(String));
 	});
 
@@ -174,7 +209,10 @@ describe('fbpiOrder', () => {
 		const [second] = await run(parameters);
 		expect(second.json).toEqual(first.json);
 		expect(requestsOf('CreateSandboxOrder').map((r) => r.status)).toEqual([200, 503, 200]);
-		expect(requestsOf('CreateSandboxOrder')[0].body).toMatchObject({ idempotency_key: 'key-42', country_code: 'sa' });
+		expect(requestsOf('CreateSandboxOrder')[0].body).toMatchObject({
+			idempotency_key: 'key-42',
+			country_code: 'sa',
+		});
 	});
 
 	it('createSandbox reports the service message for a warehouse without webhooks', async () => {
@@ -194,7 +232,11 @@ describe('fbpiOrder', () => {
 });
 
 describe('import/createBarcode and import/getStatus', () => {
-	const mapping = (partnerSku: string, barcode: string, forceSync = false) => ({ partnerSku, barcode, forceSync });
+	const mapping = (partnerSku: string, barcode: string, forceSync = false) => ({
+		partnerSku,
+		barcode,
+		forceSync,
+	});
 
 	it('sends defined mappings with the import settings and waits for the report', async () => {
 		const [out] = await run({
@@ -202,7 +244,9 @@ describe('import/createBarcode and import/getStatus', () => {
 			operation: 'createBarcode',
 			source: 'items',
 			itemsInput: 'defineBelow',
-			mappings: { mapping: [mapping('SKU-1', '6291041500213', true), mapping('SKU-2', '12345678')] },
+			mappings: {
+				mapping: [mapping('SKU-1', '6291041500213', true), mapping('SKU-2', '12345678')],
+			},
 			clientReference: 'defined-1',
 			config: { isNotificationRequired: true },
 			options: { waitForCompletion: true, pollIntervalSeconds: 0.1 },
@@ -232,8 +276,20 @@ describe('import/createBarcode and import/getStatus', () => {
 	});
 
 	it('sends a file URL or a table as the one source, and reads the status by client reference', async () => {
-		await run({ resource: 'import', operation: 'createBarcode', source: 'fileUrl', fileUrl: 'gs://bucket/barcodes.csv', clientReference: 'file-1' });
-		await run({ resource: 'import', operation: 'createBarcode', source: 'bqTable', bqTable: 'proj.ds.barcodes', clientReference: 'table-1' });
+		await run({
+			resource: 'import',
+			operation: 'createBarcode',
+			source: 'fileUrl',
+			fileUrl: 'gs://bucket/barcodes.csv',
+			clientReference: 'file-1',
+		});
+		await run({
+			resource: 'import',
+			operation: 'createBarcode',
+			source: 'bqTable',
+			bqTable: 'proj.ds.barcodes',
+			clientReference: 'table-1',
+		});
 		expect(requestsOf('CreateBarcodeImport').map((r) => r.body)).toEqual([
 			{ file_url: 'gs://bucket/barcodes.csv', client_reference: 'file-1' },
 			{ bq_table: 'proj.ds.barcodes', client_reference: 'table-1' },
@@ -246,27 +302,54 @@ describe('import/createBarcode and import/getStatus', () => {
 			options: { waitForCompletion: true, pollIntervalSeconds: 0.1 },
 		});
 		expect(requestsOf('GetImportStatus')[0].path).toBe('/catplat/v1/import/status/file-1');
-		expect(status.json).toMatchObject({ client_reference: 'file-1', file_url: 'gs://bucket/barcodes.csv', waitTimedOut: false });
-		expect(['IMPORT_STATUS_COMPLETED', 'IMPORT_STATUS_PARTIAL', 'IMPORT_STATUS_FAILED']).toContain(status.json.import_status);
+		expect(status.json).toMatchObject({
+			client_reference: 'file-1',
+			file_url: 'gs://bucket/barcodes.csv',
+			waitTimedOut: false,
+		});
+		expect(['IMPORT_STATUS_COMPLETED', 'IMPORT_STATUS_PARTIAL', 'IMPORT_STATUS_FAILED']).toContain(
+			status.json.import_status,
+		);
 	});
 
 	it('finds the import of a reused client reference instead of failing, and never repeats the create', async () => {
-		const parameters = { resource: 'import', operation: 'createBarcode', source: 'bqTable', bqTable: 'p.d.t', clientReference: 'dup-1' };
+		const parameters = {
+			resource: 'import',
+			operation: 'createBarcode',
+			source: 'bqTable',
+			bqTable: 'p.d.t',
+			clientReference: 'dup-1',
+		};
 		const [first] = await run(parameters);
 		const [out] = await run(parameters);
-		expect(out.json).toMatchObject({ client_reference: 'dup-1', import_reference: first.json.import_reference, alreadyExisted: true });
+		expect(out.json).toMatchObject({
+			client_reference: 'dup-1',
+			import_reference: first.json.import_reference,
+			alreadyExisted: true,
+		});
 		expect(first.json.alreadyExisted).toBeUndefined();
 		expect(f.emulator.imports().filter((i) => i.client_reference === 'dup-1')).toHaveLength(1);
-		expect(requestsOf('GetImportStatus').map((r) => r.path)).toContain('/catplat/v1/import/status/dup-1');
+		expect(requestsOf('GetImportStatus').map((r) => r.path)).toContain(
+			'/catplat/v1/import/status/dup-1',
+		);
 
 		f.emulator.injectFaults({ count: 1, reset: true, operation: 'CreateBarcodeImport' });
-		const [reset] = await run({ ...parameters, clientReference: 'reset-1' }, [{}], { continueOnFail: true });
+		const [reset] = await run({ ...parameters, clientReference: 'reset-1' }, [{}], {
+			continueOnFail: true,
+		});
 		expect(reset.json.error).toEqual(expect.any(String));
-		expect(requestsOf('CreateBarcodeImport').filter((r) => (r.body as IDataObject).client_reference === 'reset-1')).toHaveLength(1);
+		expect(
+			requestsOf('CreateBarcodeImport').filter(
+				(r) => (r.body as IDataObject).client_reference === 'reset-1',
+			),
+		).toHaveLength(1);
 	});
 
 	it('turns all input items into imports of at most 10,000 mappings, paired with their items', async () => {
-		const items = Array.from({ length: 25_001 }, (_, i) => ({ product: { sku: `SKU-${i}` }, ean: 4_000_000_000_000 + i }));
+		const items = Array.from({ length: 25_001 }, (_, i) => ({
+			product: { sku: `SKU-${i}` },
+			ean: 4_000_000_000_000 + i,
+		}));
 		const out = await run(
 			{
 				resource: 'import',
@@ -287,23 +370,44 @@ describe('import/createBarcode and import/getStatus', () => {
 		expect(paired[1][0]).toEqual({ item: 10_000 });
 		expect(paired[2][5_000]).toEqual({ item: 25_000 });
 
-		const bodies = requestsOf('CreateBarcodeImport').map((r) => r.body as { items: { data: IDataObject[] } });
+		const bodies = requestsOf('CreateBarcodeImport').map(
+			(r) => r.body as { items: { data: IDataObject[] } },
+		);
 		expect(bodies.map((b) => b.items.data.length)).toEqual([10_000, 10_000, 5_001]);
 		expect(bodies[0].items.data[0]).toEqual({ partner_sku: 'SKU-0', barcode: '4000000000000' });
 	});
 
 	it('keeps one import of at most 10,000 without a suffix, and reports unusable items with continue on fail', async () => {
-		const items = [{ sku: 'A', ean: '11111111' }, { sku: 'B' }, { sku: 'C', ean: '33333333' }, { ean: '44444444' }];
+		const items = [
+			{ sku: 'A', ean: '11111111' },
+			{ sku: 'B' },
+			{ sku: 'C', ean: '33333333' },
+			{ ean: '44444444' },
+		];
 		const out = await run(
-			{ resource: 'import', operation: 'createBarcode', source: 'items', itemsInput: 'fromInputItems', partnerSkuField: 'sku', barcodeField: 'ean', clientReference: 'small-1' },
+			{
+				resource: 'import',
+				operation: 'createBarcode',
+				source: 'items',
+				itemsInput: 'fromInputItems',
+				partnerSkuField: 'sku',
+				barcodeField: 'ean',
+				clientReference: 'small-1',
+			},
 			items,
 			{ continueOnFail: true },
 		);
 		expect(out).toHaveLength(3);
 		expect(out[0].json).toMatchObject({ client_reference: 'small-1', mappings_count: 2 });
 		expect(out[0].pairedItem).toEqual([{ item: 0 }, { item: 2 }]);
-		expect(out[1]).toMatchObject({ pairedItem: { item: 1 }, json: { error: expect.stringContaining('"ean" (Barcode Field)') } });
-		expect(out[2]).toMatchObject({ pairedItem: { item: 3 }, json: { error: expect.stringContaining('"sku" (Partner SKU Field)') } });
+		expect(out[1]).toMatchObject({
+			pairedItem: { item: 1 },
+			json: { error: expect.stringContaining('"ean" (Barcode Field)') },
+		});
+		expect(out[2]).toMatchObject({
+			pairedItem: { item: 3 },
+			json: { error: expect.stringContaining('"sku" (Partner SKU Field)') },
+		});
 		expect(requestsOf('CreateBarcodeImport')).toHaveLength(1);
 	});
 });
@@ -328,7 +432,11 @@ describe('apiCredential/create', () => {
 			expires_at: '2031-05-01T08:00:00+00:00',
 		});
 		const credential = out.json.credential as IDataObject;
-		expect(credential).toMatchObject({ type: 'apijwt', project_code: f.emulator.projectCode, channel_identifier: user().channel_identifier });
+		expect(credential).toMatchObject({
+			type: 'apijwt',
+			project_code: f.emulator.projectCode,
+			channel_identifier: user().channel_identifier,
+		});
 		expect(credential.private_key).toMatch(/^-----BEGIN PRIVATE KEY-----/);
 
 		// The new key works straight away.
@@ -351,8 +459,14 @@ describe('apiCredential/create', () => {
 	});
 
 	it('sends channel_identifier alone when no user code is set', async () => {
-		await run({ resource: 'apiCredential', operation: 'create', channelIdentifier: user().channel_identifier });
-		expect(only('CreateCredential').body).toEqual({ channel_identifier: user().channel_identifier });
+		await run({
+			resource: 'apiCredential',
+			operation: 'create',
+			channelIdentifier: user().channel_identifier,
+		});
+		expect(only('CreateCredential').body).toEqual({
+			channel_identifier: user().channel_identifier,
+		});
 	});
 
 	it('puts the private key into a PEM file, or nowhere, when asked', async () => {
@@ -390,7 +504,8 @@ describe('apiCredential/create', () => {
 });
 
 describe('destination/update', () => {
-	const state = (code: string) => f.emulator.destinations().find((d) => d.destination_code === code)!;
+	const state = (code: string) =>
+		f.emulator.destinations().find((d) => d.destination_code === code)!;
 
 	it('sends only the fields set, replaces headers and upserts event types', async () => {
 		const [out] = await run({
@@ -400,11 +515,18 @@ describe('destination/update', () => {
 			updateFields: {
 				url: 'https://hooks.example.com/new',
 				headers: { header: [{ name: 'X-New-Secret', value: 'v1' }] },
-				eventTypes: { eventType: [{ eventType: 'FBPO::PO_SYNC', isActive: false }, { eventType: 'FBPI::ORDER_CREATED', isActive: true }] },
+				eventTypes: {
+					eventType: [
+						{ eventType: 'FBPO::PO_SYNC', isActive: false },
+						{ eventType: 'FBPI::ORDER_CREATED', isActive: true },
+					],
+				},
 			},
 		});
 		const request = only('UpdateDestination');
-		expect(request.path).toBe(`/event-notifications/v1/destination/https-destination/${SEEDED_DESTINATIONS.active}/update`);
+		expect(request.path).toBe(
+			`/event-notifications/v1/destination/https-destination/${SEEDED_DESTINATIONS.active}/update`,
+		);
 		expect(request.body).toEqual({
 			url: 'https://hooks.example.com/new',
 			credentials: { values: { 'X-New-Secret': 'v1' } },
@@ -434,18 +556,27 @@ describe('destination/update', () => {
 			destinationCode: SEEDED_DESTINATIONS.active,
 			updateFields: { removeAllHeaders: true, isActive: false },
 		});
-		expect(only('UpdateDestination').body).toEqual({ is_active: false, credentials: { values: {} } });
+		expect(only('UpdateDestination').body).toEqual({
+			is_active: false,
+			credentials: { values: {} },
+		});
 		const after = state(SEEDED_DESTINATIONS.active);
 		expect(after.credentials).toEqual({});
 		expect(after.is_active).toBe(false);
 		expect(after.event_types.filter((e) => e.is_active).length).toBeGreaterThan(0);
 	});
 
-	it('follows every row of the spec\'s destination and subscription table', async () => {
+	it("follows every row of the spec's destination and subscription table", async () => {
 		const code = f.emulator.addDestination({ isActive: false, eventTypes: [] }).destination_code;
 		const update = async (updateFields: INodeParameters) =>
-			await run({ resource: 'destination', operation: 'update', destinationCode: code, updateFields });
-		const subscription = (type: string) => state(code).event_types.find((e) => e.event_type === type);
+			await run({
+				resource: 'destination',
+				operation: 'update',
+				destinationCode: code,
+				updateFields,
+			});
+		const subscription = (type: string) =>
+			state(code).event_types.find((e) => e.event_type === type);
 
 		// inactive → active
 		await update({ isActive: true });
@@ -462,15 +593,21 @@ describe('destination/update', () => {
 				],
 			},
 		});
-		await update({ eventTypes: { eventType: [{ eventType: 'FBPI::ORDER_SYNC', isActive: false }] } });
+		await update({
+			eventTypes: { eventType: [{ eventType: 'FBPI::ORDER_SYNC', isActive: false }] },
+		});
 		expect(subscription('FBPI::ORDER_SYNC')?.is_active).toBe(false);
 		expect(subscription('FBPO::PO_SYNC')?.is_active).toBe(false);
-		await update({ eventTypes: { eventType: [{ eventType: 'FBPI::ORDER_SYNC', isActive: true }] } });
+		await update({
+			eventTypes: { eventType: [{ eventType: 'FBPI::ORDER_SYNC', isActive: true }] },
+		});
 		// event types omitted: every subscription unchanged
 		const before = state(code).event_types;
 		await update({ destinationName: 'Renamed again' });
 		expect(state(code).event_types).toEqual(before);
-		expect(requestsOf('UpdateDestination').at(-1)?.body).toEqual({ destination_name: 'Renamed again' });
+		expect(requestsOf('UpdateDestination').at(-1)?.body).toEqual({
+			destination_name: 'Renamed again',
+		});
 		// active → inactive: subscriptions kept
 		await update({ isActive: false });
 		expect(state(code).is_active).toBe(false);
@@ -479,7 +616,12 @@ describe('destination/update', () => {
 
 	it('is repeated after a 503 (the update is idempotent)', async () => {
 		f.emulator.injectFaults({ count: 1, status: 503, operation: 'UpdateDestination' });
-		await run({ resource: 'destination', operation: 'update', destinationCode: SEEDED_DESTINATIONS.inactive, updateFields: { destinationName: 'Renamed' } });
+		await run({
+			resource: 'destination',
+			operation: 'update',
+			destinationCode: SEEDED_DESTINATIONS.inactive,
+			updateFields: { destinationName: 'Renamed' },
+		});
 		expect(requestsOf('UpdateDestination').map((r) => r.status)).toEqual([503, 200]);
 		expect(state(SEEDED_DESTINATIONS.inactive).destination_name).toBe('Renamed');
 	});

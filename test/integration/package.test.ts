@@ -33,8 +33,13 @@ describe('the package as n8n loads it', () => {
 	});
 
 	it('loads both nodes and the credential from dist/', () => {
-		expect(Object.keys(loader.known.nodes).sort()).toEqual(['sellerPlatform', 'sellerPlatformTrigger']);
-		const trigger = loader.nodeTypes.sellerPlatformTrigger.type as { description: INodeTypeDescription };
+		expect(Object.keys(loader.known.nodes).sort()).toEqual([
+			'sellerPlatform',
+			'sellerPlatformTrigger',
+		]);
+		const trigger = loader.nodeTypes.sellerPlatformTrigger.type as {
+			description: INodeTypeDescription;
+		};
 		expect(trigger.description.displayName).toBe('Seller Platform Trigger');
 		expect(trigger.description.usableAsTool).toBeUndefined();
 		expect(trigger.description.properties.map((p) => p.name)).toEqual(
@@ -59,7 +64,10 @@ describe('the package as n8n loads it', () => {
 	it('ships the light and dark icons the node and credential point at', () => {
 		const node = loader.nodeTypes.sellerPlatform.type as { description: INodeTypeDescription };
 		// The loader turns `icon: { light: 'file:…', dark: 'file:…' }` into URLs of files under the package.
-		const urls = [node.description.iconUrl, loader.credentialTypes.sellerPlatformApi.type.iconUrl] as Array<{
+		const urls = [
+			node.description.iconUrl,
+			loader.credentialTypes.sellerPlatformApi.type.iconUrl,
+		] as Array<{
 			light: string;
 			dark: string;
 		}>;
@@ -108,12 +116,23 @@ describe('the package as n8n loads it', () => {
 			]),
 		);
 		const resource = node.description.properties.find((p) => p.name === 'resource');
-		expect(resource?.options?.map((o) => (o as { value: string }).value).sort()).toEqual(
-			['apiCredential', 'destination', 'export', 'fbpiOrder', 'import', 'oauth', 'purchaseOrder', 'session'],
-		);
+		expect(resource?.options?.map((o) => (o as { value: string }).value).sort()).toEqual([
+			'apiCredential',
+			'destination',
+			'export',
+			'fbpiOrder',
+			'import',
+			'oauth',
+			'purchaseOrder',
+			'session',
+		]);
 		const operations = node.description.properties
 			.filter((p) => p.name === 'operation')
-			.flatMap((p) => p.options!.map((o) => `${p.displayOptions!.show!.resource![0]}/${(o as { value: string }).value}`))
+			.flatMap((p) =>
+				p.options!.map(
+					(o) => `${p.displayOptions!.show!.resource![0]}/${(o as { value: string }).value}`,
+				),
+			)
 			.sort();
 		expect(operations).toEqual([
 			'apiCredential/create',

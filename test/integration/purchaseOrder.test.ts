@@ -7,7 +7,8 @@ import { generateKeyPairSync } from 'crypto';
 import { SEEDED_PO } from '../emulator';
 import { GET_PO, bulkPoItems, startFixture, workflowWithItems, type Fixture } from './fixture';
 
-const poRequests = (f: Fixture) => f.emulator.requests().filter((r) => r.operation === 'GetPurchaseOrder');
+const poRequests = (f: Fixture) =>
+	f.emulator.requests().filter((r) => r.operation === 'GetPurchaseOrder');
 
 describe('purchaseOrder/get through n8n-core', () => {
 	let f: Fixture;
@@ -28,7 +29,12 @@ describe('purchaseOrder/get through n8n-core', () => {
 		);
 		const out = result.outputs('Seller Platform');
 		expect(out).toHaveLength(4);
-		expect(out.map((o) => o.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
+		expect(out.map((o) => o.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+			{ item: 3 },
+		]);
 
 		expect(out[0].json).toMatchObject({
 			po_nr: SEEDED_PO.released,
@@ -37,8 +43,14 @@ describe('purchaseOrder/get through n8n-core', () => {
 			po_release_date_iso: '2024-03-15',
 		});
 		expect((out[0].json.po_lines as unknown[]).length).toBe(3);
-		expect(out[1].json).toMatchObject({ po_nr: SEEDED_PO.pendingNoDate, po_release_date_iso: null });
-		expect(out[2].json).toMatchObject({ po_nr: SEEDED_PO.pendingDayZero, po_release_date_iso: null });
+		expect(out[1].json).toMatchObject({
+			po_nr: SEEDED_PO.pendingNoDate,
+			po_release_date_iso: null,
+		});
+		expect(out[2].json).toMatchObject({
+			po_nr: SEEDED_PO.pendingDayZero,
+			po_release_date_iso: null,
+		});
 		// "../x" stayed one path segment: the service looked up exactly that number.
 		expect(out[3].json.details).toMatchObject({ httpCode: '404', status_code: 'NOT_FOUND' });
 		expect(String(out[3].json.error)).toContain('../x');
@@ -97,7 +109,12 @@ describe('purchaseOrder/get through n8n-core', () => {
 
 	it('waits out a burst of 429 answers and finishes every item', async () => {
 		// Three with Retry-After: 0, then three without it (exponential backoff with jitter).
-		f.emulator.injectFaults({ count: 3, status: 429, retryAfter: 0, operation: 'GetPurchaseOrder' });
+		f.emulator.injectFaults({
+			count: 3,
+			status: 429,
+			retryAfter: 0,
+			operation: 'GetPurchaseOrder',
+		});
 		f.emulator.injectFaults({ count: 3, status: 429, operation: 'GetPurchaseOrder' });
 		const result = await f.env.runWorkflow(workflowWithItems(bulkPoItems(10), GET_PO));
 
@@ -112,22 +129,30 @@ describe('purchaseOrder/get through n8n-core', () => {
 	it('repeats a read after 5xx answers and a reset connection', async () => {
 		f.emulator.injectFaults({ count: 2, status: 503, operation: 'GetPurchaseOrder' });
 		f.emulator.injectFaults({ count: 1, reset: true, operation: 'GetPurchaseOrder' });
-		const result = await f.env.runWorkflow(
-			workflowWithItems([{ po: SEEDED_PO.released }], GET_PO),
-		);
+		const result = await f.env.runWorkflow(workflowWithItems([{ po: SEEDED_PO.released }], GET_PO));
 		expect(result.status).toBe('success');
 		expect(result.json('Seller Platform')[0].po_nr).toBe(SEEDED_PO.released);
 		expect(poRequests(f)).toHaveLength(4);
 	});
 
 	it('with "continue on fail", yields one error item per failed input, paired, and keeps going', async () => {
-		const items = [{ po: SEEDED_PO.released }, { po: 'NOPE-1' }, { po: '  ' }, { po: SEEDED_PO.releasedSar }];
+		const items = [
+			{ po: SEEDED_PO.released },
+			{ po: 'NOPE-1' },
+			{ po: '  ' },
+			{ po: SEEDED_PO.releasedSar },
+		];
 		const result = await f.env.runWorkflow(
 			workflowWithItems(items, GET_PO, { onError: 'continueRegularOutput' }),
 		);
 		const out = result.outputs('Seller Platform');
 		expect(out).toHaveLength(4);
-		expect(out.map((o) => o.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
+		expect(out.map((o) => o.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+			{ item: 3 },
+		]);
 		expect(out[0].json.po_nr).toBe(SEEDED_PO.released);
 		expect(out[1].json).toEqual({
 			error: 'purchase order "NOPE-1" not found',
@@ -144,7 +169,9 @@ describe('purchaseOrder/get through n8n-core', () => {
 		const result = await f.env.runWorkflow(
 			workflowWithItems(items, GET_PO, { onError: 'continueErrorOutput' }),
 		);
-		expect(result.outputs('Seller Platform', 0).map((o) => o.json.po_nr)).toEqual([SEEDED_PO.released]);
+		expect(result.outputs('Seller Platform', 0).map((o) => o.json.po_nr)).toEqual([
+			SEEDED_PO.released,
+		]);
 		const errors = result.outputs('Seller Platform', 1);
 		expect(errors).toHaveLength(1);
 		expect(errors[0].pairedItem).toEqual({ item: 1 });
@@ -164,7 +191,11 @@ describe('purchaseOrder/get through n8n-core', () => {
 	it('fails the execution with the service message when an item fails', async () => {
 		const result = await f.env.runWorkflow(workflowWithItems([{ po: 'NOPE-3' }], GET_PO));
 		expect(result.status).toBe('error');
-		const error = result.nodeError('Seller Platform') as { message: string; httpCode?: string; description?: string };
+		const error = result.nodeError('Seller Platform') as {
+			message: string;
+			httpCode?: string;
+			description?: string;
+		};
 		expect(error.message).toContain('NOPE-3');
 		expect(error.httpCode).toBe('404');
 		expect(error.description).toContain('status_code NOT_FOUND');
@@ -174,7 +205,10 @@ describe('purchaseOrder/get through n8n-core', () => {
 describe('rate plan', () => {
 	it('paces requests under the plan so a bulk run gets no 429', async () => {
 		// Server: at most 5 per second per operation. Credential: 300 per minute = 5 per second.
-		const f = await startFixture({ ratePlan: { limit: 5, windowMs: 1000 } }, { requestsPerMinute: 300 });
+		const f = await startFixture(
+			{ ratePlan: { limit: 5, windowMs: 1000 } },
+			{ requestsPerMinute: 300 },
+		);
 		try {
 			const started = Date.now();
 			const result = await f.env.runWorkflow(
@@ -196,37 +230,57 @@ describe('login failures', () => {
 		.toString();
 
 	it.each([
-		['a wrong private key', { privateKey: otherKey }, /^Seller Platform login failed: .*signature/i, '401'],
-		['a wrong project code', { projectCode: 'PRJ000' }, /^Seller Platform login failed: .*PRJ000/, '403'],
-		['an unknown key id', { keyId: 'noon-partners-key-id-unknown' }, /^Seller Platform login failed: .*key/i, '401'],
-	])('fails with the service message for %s, without leaking secrets', async (_name, overrides, message, httpCode) => {
-		const f = await startFixture({}, overrides);
-		try {
-			const result = await f.env.runWorkflow(
-				workflowWithItems([{ po: SEEDED_PO.released }], GET_PO, { continueOnFail: true }),
-			);
-			const [item] = result.outputs('Seller Platform');
-			expect(item.pairedItem).toEqual({ item: 0 });
-			expect(item.json.error).toMatch(message);
-			expect(item.json.details).toMatchObject({ httpCode });
-			expect(f.emulator.stats().logins).toBe(0);
-			expect(f.emulator.stats().byOperation.GetPurchaseOrder ?? 0).toBe(0);
+		[
+			'a wrong private key',
+			{ privateKey: otherKey },
+			/^Seller Platform login failed: .*signature/i,
+			'401',
+		],
+		[
+			'a wrong project code',
+			{ projectCode: 'PRJ000' },
+			/^Seller Platform login failed: .*PRJ000/,
+			'403',
+		],
+		[
+			'an unknown key id',
+			{ keyId: 'noon-partners-key-id-unknown' },
+			/^Seller Platform login failed: .*key/i,
+			'401',
+		],
+	])(
+		'fails with the service message for %s, without leaking secrets',
+		async (_name, overrides, message, httpCode) => {
+			const f = await startFixture({}, overrides);
+			try {
+				const result = await f.env.runWorkflow(
+					workflowWithItems([{ po: SEEDED_PO.released }], GET_PO, { continueOnFail: true }),
+				);
+				const [item] = result.outputs('Seller Platform');
+				expect(item.pairedItem).toEqual({ item: 0 });
+				expect(item.json.error).toMatch(message);
+				expect(item.json.details).toMatchObject({ httpCode });
+				expect(f.emulator.stats().logins).toBe(0);
+				expect(f.emulator.stats().byOperation.GetPurchaseOrder ?? 0).toBe(0);
 
-			const everything = JSON.stringify(result.run);
-			const login = f.emulator.requests().find((r) => r.operation === 'Login');
-			const token = (login?.body as { token: string }).token;
-			expect(everything).not.toContain(token);
-			expect(everything).not.toContain(f.emulator.credential.private_key.split('\n')[1]);
-			expect(everything).not.toContain(otherKey.split('\n')[1]);
-		} finally {
-			await f.close();
-		}
-	});
+				const everything = JSON.stringify(result.run);
+				const login = f.emulator.requests().find((r) => r.operation === 'Login');
+				const token = (login?.body as { token: string }).token;
+				expect(everything).not.toContain(token);
+				expect(everything).not.toContain(f.emulator.credential.private_key.split('\n')[1]);
+				expect(everything).not.toContain(otherKey.split('\n')[1]);
+			} finally {
+				await f.close();
+			}
+		},
+	);
 
 	it('rejects a malformed private key before any request', async () => {
 		const f = await startFixture({}, { privateKey: 'not a key' });
 		try {
-			const result = await f.env.runWorkflow(workflowWithItems([{ po: SEEDED_PO.released }], GET_PO));
+			const result = await f.env.runWorkflow(
+				workflowWithItems([{ po: SEEDED_PO.released }], GET_PO),
+			);
 			expect(result.status).toBe('error');
 			expect(result.nodeError('Seller Platform')?.message).toBe(
 				'The "Private Key" field of the credential is not a valid PEM private key',
@@ -243,15 +297,22 @@ describe('secrets', () => {
 		const f = await startFixture({ ratePlan: null });
 		try {
 			const result = await f.env.runWorkflow(
-				workflowWithItems([{ po: SEEDED_PO.released }, { po: 'NOPE-4' }], GET_PO, { continueOnFail: true }),
+				workflowWithItems([{ po: SEEDED_PO.released }, { po: 'NOPE-4' }], GET_PO, {
+					continueOnFail: true,
+				}),
 			);
 			const login = f.emulator.requests().find((r) => r.operation === 'Login');
-			const cookie = String(f.emulator.requests().find((r) => r.operation === 'GetPurchaseOrder')?.headers.cookie);
+			const cookie = String(
+				f.emulator.requests().find((r) => r.operation === 'GetPurchaseOrder')?.headers.cookie,
+			);
 			const everything = JSON.stringify(result.run);
-			for (const cookiePair of cookie.split('; ')) expect(everything).not.toContain(cookiePair.split('=')[1]);
+			for (const cookiePair of cookie.split('; '))
+				expect(everything).not.toContain(cookiePair.split('=')[1]);
 			expect(everything).not.toContain((login?.body as { token: string }).token);
 			expect(everything).not.toContain(f.emulator.credential.private_key.split('\n')[1]);
-			expect(JSON.stringify(f.env.logger.entries)).not.toContain(cookie.split('; ')[0].split('=')[1]);
+			expect(JSON.stringify(f.env.logger.entries)).not.toContain(
+				cookie.split('; ')[0].split('=')[1],
+			);
 		} finally {
 			await f.close();
 		}
@@ -273,12 +334,19 @@ describe('an edited credential', () => {
 				keyId: other.key_id,
 				privateKey: other.private_key,
 			});
-			const result = await f.env.runWorkflow(workflowWithItems([{ po: SEEDED_PO.releasedSar }], GET_PO));
+			const result = await f.env.runWorkflow(
+				workflowWithItems([{ po: SEEDED_PO.releasedSar }], GET_PO),
+			);
 
 			expect(result.json('Seller Platform')[0].po_nr).toBe(SEEDED_PO.releasedSar);
 			const logins = f.emulator.requests().filter((r) => r.operation === 'Login');
 			expect(logins).toHaveLength(2);
-			const sub = JSON.parse(Buffer.from((logins[1].body as { token: string }).token.split('.')[1], 'base64url').toString()).sub;
+			const sub = JSON.parse(
+				Buffer.from(
+					(logins[1].body as { token: string }).token.split('.')[1],
+					'base64url',
+				).toString(),
+			).sub;
 			expect(sub).toBe(other.key_id);
 			// The old session was not sent with the new values.
 			const reads = f.emulator.requests().filter((r) => r.operation === 'GetPurchaseOrder');

@@ -5,7 +5,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { LOGIN_POLICY } from '../../nodes/api/login';
+// The kit runs the package as n8n loads it, from dist/: tune the instance it runs.
+import { LOGIN_POLICY } from '../../dist/nodes/api/login';
 import { SEEDED_API_USER, SEEDED_WAREHOUSES } from '../emulator';
 import { bulkPoItems, GET_PO, startFixture, workflowWithItems, type Fixture } from './fixture';
 

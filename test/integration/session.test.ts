@@ -44,7 +44,11 @@ describe('session/login', () => {
 			sessionCookie: '',
 		});
 		const result = await f.env.runWorkflow(
-			workflowWithItems([{}], { resource: 'session', operation: 'login' }, { continueOnFail: true }),
+			workflowWithItems(
+				[{}],
+				{ resource: 'session', operation: 'login' },
+				{ continueOnFail: true },
+			),
 		);
 		const [item] = result.outputs('Seller Platform');
 		expect(item.json.error).toMatch(/^Seller Platform login failed: .*expired/i);

@@ -6,12 +6,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { SellerPlatformApi } from '../../credentials/SellerPlatformApi.credentials';
-import { SellerPlatform } from '../../nodes/SellerPlatform/SellerPlatform.node';
-import {
-	DELIVERY_HEADER,
-	SellerPlatformTrigger,
-} from '../../nodes/SellerPlatformTrigger/SellerPlatformTrigger.node';
+import { DELIVERY_HEADER } from '../../nodes/SellerPlatformTrigger/SellerPlatformTrigger.node';
 import {
 	credentialFields,
 	SEEDED_DESTINATIONS,
@@ -50,10 +45,7 @@ const handles: ActiveWorkflow[] = [];
 
 beforeEach(async () => {
 	emulator = await startEmulator();
-	env = createTestEnvironment({
-		nodeTypes: [new SellerPlatform(), new SellerPlatformTrigger()],
-		credentialTypes: [new SellerPlatformApi()],
-	});
+	env = createTestEnvironment();
 	env.addCredential(CREDENTIAL_ID, 'sellerPlatformApi', credentialFields(emulator));
 });
 
@@ -80,7 +72,10 @@ function triggerWorkflow(parameters: INodeParameters = {}, id = 'trigger-workflo
 	};
 }
 
-async function activate(workflow: TestWorkflow, mode: 'trigger' | 'manual' = 'trigger'): Promise<ActiveWorkflow> {
+async function activate(
+	workflow: TestWorkflow,
+	mode: 'trigger' | 'manual' = 'trigger',
+): Promise<ActiveWorkflow> {
 	const handle = await env.activateWorkflow(workflow, { mode });
 	handles.push(handle);
 	return handle;
@@ -99,7 +94,11 @@ const registrationOf = (staticData: IDataObject): Registration | undefined =>
 	(staticData[STATIC_KEY] as IDataObject | undefined)?.registration as Registration | undefined;
 
 /** Publishes an event through the emulator and waits until its deliveries have settled. */
-async function publish(eventType: string, payload: IDataObject, duplicate = false): Promise<DeliveryRecord[]> {
+async function publish(
+	eventType: string,
+	payload: IDataObject,
+	duplicate = false,
+): Promise<DeliveryRecord[]> {
 	const { message_id } = emulator.publishEvent({ event_type: eventType, payload }, { duplicate });
 	return await emulator.waitForDeliveries({ messageId: message_id, count: duplicate ? 2 : 1 });
 }
@@ -118,7 +117,11 @@ async function post(url: string, body: unknown, headers: Record<string, string> 
 const envelope = (eventType: string, payload: IDataObject, metadata: IDataObject = {}) => ({
 	event_schema_version: '1.0',
 	event_type: eventType,
-	metadata: { published_at: '2026-11-21T10:00:00Z', project_code: emulator.projectCode, ...metadata },
+	metadata: {
+		published_at: '2026-11-21T10:00:00Z',
+		project_code: emulator.projectCode,
+		...metadata,
+	},
 	payload,
 });
 
@@ -127,7 +130,9 @@ describe('Seller Platform Trigger: activation', () => {
 		const workflow = triggerWorkflow({ events: [ORDER_SYNC], customEvents: ORDER_CREATED });
 		const handle = await activate(workflow);
 
-		expect(handle.webhookUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhook\/[0-9a-f-]{36}\/webhook$/);
+		expect(handle.webhookUrl).toMatch(
+			/^http:\/\/127\.0\.0\.1:\d+\/webhook\/[0-9a-f-]{36}\/webhook$/,
+		);
 		const updates = updateDestinationRequests();
 		expect(updates).toHaveLength(1);
 		expect(updates[0].path).toContain(`/https-destination/${DESTINATION}/update`);
@@ -175,12 +180,17 @@ describe('Seller Platform Trigger: activation', () => {
 		emulator.clearRequests();
 
 		await expect(env.runWebhookMethod(workflow, 'checkExists')).resolves.toBe(true);
-		await expect(env.runWebhookMethod(triggerWorkflow({ events: [PO_SYNC] }), 'checkExists')).resolves.toBe(false);
+		await expect(
+			env.runWebhookMethod(triggerWorkflow({ events: [PO_SYNC] }), 'checkExists'),
+		).resolves.toBe(false);
 		await expect(
 			env.runWebhookMethod(triggerWorkflow({ customEvents: ORDER_CREATED }), 'checkExists'),
 		).resolves.toBe(false);
 		await expect(
-			env.runWebhookMethod(triggerWorkflow({ destinationCode: SEEDED_DESTINATIONS.inactive }), 'checkExists'),
+			env.runWebhookMethod(
+				triggerWorkflow({ destinationCode: SEEDED_DESTINATIONS.inactive }),
+				'checkExists',
+			),
 		).resolves.toBe(false);
 		expect(emulator.requests()).toEqual([]);
 	});
@@ -334,7 +344,9 @@ describe('Seller Platform Trigger: webhook()', () => {
 
 describe('Seller Platform Trigger: deactivation', () => {
 	it('unsubscribes exactly its events, deactivates the destination, removes the header, clears static data', async () => {
-		const handle = await activate(triggerWorkflow({ events: [ORDER_SYNC], customEvents: ORDER_CREATED }));
+		const handle = await activate(
+			triggerWorkflow({ events: [ORDER_SYNC], customEvents: ORDER_CREATED }),
+		);
 		const url = handle.webhookUrl;
 		emulator.clearRequests();
 
@@ -383,7 +395,10 @@ describe('Seller Platform Trigger: deactivation', () => {
 		expect(destination()).toMatchObject({ is_active: true, url: handle.webhookUrl });
 		expect(destination().credentials).toEqual({ [DELIVERY_HEADER]: registration!.secret });
 		expect(env.logger.entries).toContainEqual(
-			expect.objectContaining({ level: 'error', message: expect.stringContaining('Could not remove webhooks') }),
+			expect.objectContaining({
+				level: 'error',
+				message: expect.stringContaining('Could not remove webhooks'),
+			}),
 		);
 
 		// Once the service answers again, deactivating again does it.
@@ -411,9 +426,12 @@ describe('Seller Platform Trigger: listen for test event', () => {
 		const workflow = triggerWorkflow();
 		const handle = await activate(workflow, 'manual');
 
-		expect(handle.webhookUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhook-test\/[0-9a-f-]{36}\/webhook$/);
+		expect(handle.webhookUrl).toMatch(
+			/^http:\/\/127\.0\.0\.1:\d+\/webhook-test\/[0-9a-f-]{36}\/webhook$/,
+		);
 		const [created] = updateDestinationRequests();
-		const secret = (created.body as { credentials: { values: Record<string, string> } }).credentials.values[DELIVERY_HEADER];
+		const secret = (created.body as { credentials: { values: Record<string, string> } }).credentials
+			.values[DELIVERY_HEADER];
 		expect(created.body).toEqual({
 			url: handle.webhookUrl,
 			is_active: true,
@@ -421,7 +439,11 @@ describe('Seller Platform Trigger: listen for test event', () => {
 			event_types: [{ event_type: ORDER_SYNC, is_active: true }],
 		});
 		expect(secret).toMatch(/^[0-9a-f]{64}$/);
-		expect(destination()).toMatchObject({ url: handle.webhookUrl, is_active: true, credentials: { [DELIVERY_HEADER]: secret } });
+		expect(destination()).toMatchObject({
+			url: handle.webhookUrl,
+			is_active: true,
+			credentials: { [DELIVERY_HEADER]: secret },
+		});
 		// Kept with the test registration, not saved with the workflow.
 		expect(registrationOf(handle.staticData())?.secret).toBe(secret);
 		expect(env.workflowStaticData('trigger-workflow')).toEqual({});
@@ -523,13 +545,20 @@ describe('Seller Platform Trigger: the whole loop in-process', () => {
 
 		const [execution] = await handle.waitForExecutions(1);
 		expect(execution.status).toBe('success');
-		expect(execution.json(TRIGGER)[0]).toMatchObject({ event_type: ORDER_SYNC, payload: { order_nr: orderNr } });
+		expect(execution.json(TRIGGER)[0]).toMatchObject({
+			event_type: ORDER_SYNC,
+			payload: { order_nr: orderNr },
+		});
 		const order = emulator.sandboxOrders().find((o) => o.fbpi_order_nr === orderNr)!;
 		const [customer] = execution.json('Get Customer');
 		expect(customer).toMatchObject(order.customer as unknown as IDataObject);
 		expect(customer.first_name).toEqual(expect.any(String));
 
 		const [delivery] = emulator.deliveries({ eventType: ORDER_SYNC });
-		expect(delivery).toMatchObject({ url: handle.webhookUrl, outcome: 'delivered', destination_code: DESTINATION });
+		expect(delivery).toMatchObject({
+			url: handle.webhookUrl,
+			outcome: 'delivered',
+			destination_code: DESTINATION,
+		});
 	});
 });

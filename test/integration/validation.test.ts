@@ -22,55 +22,211 @@ const SANDBOX = {
 	items: { item: [{ status: 'MP_ITEM_STATUS_CONFIRMED', partnerSku: '' }] },
 };
 const DESTINATION = { resource: 'destination', operation: 'update', destinationCode: 'DEST-1' };
-const mapping = (partnerSku: string, barcode: string) => ({ partnerSku, barcode, forceSync: false });
+const mapping = (partnerSku: string, barcode: string) => ({
+	partnerSku,
+	barcode,
+	forceSync: false,
+});
 
 const cases: Array<[string, INodeParameters, string | RegExp]> = [
 	// Path parameters
-	['a blank PO number', { resource: 'purchaseOrder', operation: 'get', poNr: '={{ "   " }}' }, 'The parameter "PO Number" (poNr) must not be empty'],
-	['a PO number of ".."', { resource: 'purchaseOrder', operation: 'get', poNr: '..' }, 'The parameter "PO Number" (poNr) cannot be ".."'],
-	['a blank FBPI order number', { resource: 'fbpiOrder', operation: 'getCustomerData', fbpiOrderNr: '={{ $json.missing }}' }, 'The parameter "FBPI Order Number" (fbpiOrderNr) must not be empty'],
-	['a blank import reference', { resource: 'import', operation: 'getStatus', reference: '={{ " " }}' }, 'The parameter "Reference" (reference) must not be empty'],
-	['a blank destination code', { ...DESTINATION, destinationCode: '={{ "" }}' }, 'The parameter "Destination Code" (destinationCode) must not be empty'],
-	['a blank export code', { resource: 'export', operation: 'getStatus', exportCode: '={{ "" }}' }, 'The parameter "Export Code" (exportCode) must not be empty'],
-	['a blank access token', { resource: 'oauth', operation: 'exchangeToken', accessToken: '={{ "" }}' }, 'The parameter "Access Token" (accessToken) must not be empty'],
+	[
+		'a blank PO number',
+		{ resource: 'purchaseOrder', operation: 'get', poNr: '={{ "   " }}' },
+		'The parameter "PO Number" (poNr) must not be empty',
+	],
+	[
+		'a PO number of ".."',
+		{ resource: 'purchaseOrder', operation: 'get', poNr: '..' },
+		'The parameter "PO Number" (poNr) cannot be ".."',
+	],
+	[
+		'a blank FBPI order number',
+		{ resource: 'fbpiOrder', operation: 'getCustomerData', fbpiOrderNr: '={{ $json.missing }}' },
+		'The parameter "FBPI Order Number" (fbpiOrderNr) must not be empty',
+	],
+	[
+		'a blank import reference',
+		{ resource: 'import', operation: 'getStatus', reference: '={{ " " }}' },
+		'The parameter "Reference" (reference) must not be empty',
+	],
+	[
+		'a blank destination code',
+		{ ...DESTINATION, destinationCode: '={{ "" }}' },
+		'The parameter "Destination Code" (destinationCode) must not be empty',
+	],
+	[
+		'a blank export code',
+		{ resource: 'export', operation: 'getStatus', exportCode: '={{ "" }}' },
+		'The parameter "Export Code" (exportCode) must not be empty',
+	],
+	[
+		'a blank access token',
+		{ resource: 'oauth', operation: 'exchangeToken', accessToken: '={{ "" }}' },
+		'The parameter "Access Token" (accessToken) must not be empty',
+	],
 
 	// CreateCredential
-	['neither user code nor channel identifier', { ...CREDENTIAL }, 'Set "User Code" (userCode) or "Channel Identifier" (channelIdentifier): at least one is required'],
-	['a blank user code', { ...CREDENTIAL, userCode: '={{ "  " }}', channelIdentifier: 'a@p1.idp.noon.partners' }, 'The parameter "User Code" (userCode) must not be blank when it is set'],
-	['a blank channel identifier', { ...CREDENTIAL, channelIdentifier: '={{ " \\t" }}' }, 'The parameter "Channel Identifier" (channelIdentifier) must not be blank when it is set'],
+	[
+		'neither user code nor channel identifier',
+		{ ...CREDENTIAL },
+		'Set "User Code" (userCode) or "Channel Identifier" (channelIdentifier): at least one is required',
+	],
+	[
+		'a blank user code',
+		{ ...CREDENTIAL, userCode: '={{ "  " }}', channelIdentifier: 'a@p1.idp.noon.partners' },
+		'The parameter "User Code" (userCode) must not be blank when it is set',
+	],
+	[
+		'a blank channel identifier',
+		{ ...CREDENTIAL, channelIdentifier: '={{ " \\t" }}' },
+		'The parameter "Channel Identifier" (channelIdentifier) must not be blank when it is set',
+	],
 	[
 		'11 whitelisted IPs',
-		{ ...CREDENTIAL, userCode: 'U1', whitelistedIps: Array.from({ length: 11 }, (_, i) => `10.0.0.${i + 1}`).join(',') },
+		{
+			...CREDENTIAL,
+			userCode: 'U1',
+			whitelistedIps: Array.from({ length: 11 }, (_, i) => `10.0.0.${i + 1}`).join(','),
+		},
 		'The parameter "Whitelisted IPs" (whitelistedIps) lists 11 addresses, at most 10 are allowed',
 	],
-	['an entry that is not an IP address', { ...CREDENTIAL, userCode: 'U1', whitelistedIps: '10.0.0.1\n300.1.1.1' }, 'The parameter "Whitelisted IPs" (whitelistedIps) holds "300.1.1.1", which is not an IPv4 or IPv6 address'],
-	['an IPv6 entry with two "::"', { ...CREDENTIAL, userCode: 'U1', whitelistedIps: '2001:db8::1::2' }, /holds "2001:db8::1::2", which is not an IPv4 or IPv6 address/],
-	['an expiry that does not parse', { ...CREDENTIAL, userCode: 'U1', expiresAt: 'next tuesday' }, /^The parameter "Expires At" \(expiresAt\) is not a valid date and time/],
+	[
+		'an entry that is not an IP address',
+		{ ...CREDENTIAL, userCode: 'U1', whitelistedIps: '10.0.0.1\n300.1.1.1' },
+		'The parameter "Whitelisted IPs" (whitelistedIps) holds "300.1.1.1", which is not an IPv4 or IPv6 address',
+	],
+	[
+		'an IPv6 entry with two "::"',
+		{ ...CREDENTIAL, userCode: 'U1', whitelistedIps: '2001:db8::1::2' },
+		/holds "2001:db8::1::2", which is not an IPv4 or IPv6 address/,
+	],
+	[
+		'an expiry that does not parse',
+		{ ...CREDENTIAL, userCode: 'U1', expiresAt: 'next tuesday' },
+		/^The parameter "Expires At" \(expiresAt\) is not a valid date and time/,
+	],
 
 	// CreateBarcodeImport
-	['zero sources (no mappings)', { ...IMPORT, source: 'items', itemsInput: 'defineBelow', mappings: {} }, 'The parameter "Mappings" (mappings) needs at least one mapping: an import needs exactly one source'],
-	['an unknown source', { ...IMPORT, source: 'both' }, /^The parameter "Source" \(source\) must be one of items, fileUrl, bqTable/],
-	['an empty client reference', { ...IMPORT, clientReference: '={{ "" }}', source: 'bqTable', bqTable: 'p.d.t' }, 'The parameter "Client Reference" (clientReference) must not be empty'],
-	['a client reference over 100 characters', { ...IMPORT, clientReference: 'x'.repeat(101), source: 'bqTable', bqTable: 'p.d.t' }, 'The parameter "Client Reference" (clientReference) must be at most 100 characters, got 101'],
-	['a mapping without partner_sku', { ...IMPORT, source: 'items', itemsInput: 'defineBelow', mappings: { mapping: [mapping('SKU-1', '123'), mapping('', '456')] } }, 'Mapping 2 of "Mappings" (mappings) has no Partner SKU (partner_sku): every mapping needs partner_sku and barcode'],
-	['a mapping without barcode', { ...IMPORT, source: 'items', itemsInput: 'defineBelow', mappings: { mapping: [mapping('SKU-1', ' ')] } }, 'Mapping 1 of "Mappings" (mappings) has no Barcode (barcode): every mapping needs partner_sku and barcode'],
-	['a file URL that is not http(s) or cloud storage', { ...IMPORT, source: 'fileUrl', fileUrl: 'ftp://example.com/a.csv' }, 'The parameter "File URL" (fileUrl) must be an http(s) address or a cloud storage path (gs://bucket/file, s3://bucket/file)'],
-	['an empty file URL', { ...IMPORT, source: 'fileUrl', fileUrl: '={{ "" }}' }, 'The parameter "File URL" (fileUrl) must not be empty'],
-	['an empty table', { ...IMPORT, source: 'bqTable', bqTable: '={{ "" }}' }, 'The parameter "Data Warehouse Table" (bqTable) must not be empty'],
+	[
+		'zero sources (no mappings)',
+		{ ...IMPORT, source: 'items', itemsInput: 'defineBelow', mappings: {} },
+		'The parameter "Mappings" (mappings) needs at least one mapping: an import needs exactly one source',
+	],
+	[
+		'an unknown source',
+		{ ...IMPORT, source: 'both' },
+		/^The parameter "Source" \(source\) must be one of items, fileUrl, bqTable/,
+	],
+	[
+		'an empty client reference',
+		{ ...IMPORT, clientReference: '={{ "" }}', source: 'bqTable', bqTable: 'p.d.t' },
+		'The parameter "Client Reference" (clientReference) must not be empty',
+	],
+	[
+		'a client reference over 100 characters',
+		{ ...IMPORT, clientReference: 'x'.repeat(101), source: 'bqTable', bqTable: 'p.d.t' },
+		'The parameter "Client Reference" (clientReference) must be at most 100 characters, got 101',
+	],
+	[
+		'a mapping without partner_sku',
+		{
+			...IMPORT,
+			source: 'items',
+			itemsInput: 'defineBelow',
+			mappings: { mapping: [mapping('SKU-1', '123'), mapping('', '456')] },
+		},
+		'Mapping 2 of "Mappings" (mappings) has no Partner SKU (partner_sku): every mapping needs partner_sku and barcode',
+	],
+	[
+		'a mapping without barcode',
+		{
+			...IMPORT,
+			source: 'items',
+			itemsInput: 'defineBelow',
+			mappings: { mapping: [mapping('SKU-1', ' ')] },
+		},
+		'Mapping 1 of "Mappings" (mappings) has no Barcode (barcode): every mapping needs partner_sku and barcode',
+	],
+	[
+		'a file URL that is not http(s) or cloud storage',
+		{ ...IMPORT, source: 'fileUrl', fileUrl: 'ftp://example.com/a.csv' },
+		'The parameter "File URL" (fileUrl) must be an http(s) address or a cloud storage path (gs://bucket/file, s3://bucket/file)',
+	],
+	[
+		'an empty file URL',
+		{ ...IMPORT, source: 'fileUrl', fileUrl: '={{ "" }}' },
+		'The parameter "File URL" (fileUrl) must not be empty',
+	],
+	[
+		'an empty table',
+		{ ...IMPORT, source: 'bqTable', bqTable: '={{ "" }}' },
+		'The parameter "Data Warehouse Table" (bqTable) must not be empty',
+	],
 
 	// CreateSandboxOrder
 	['no items', { ...SANDBOX, items: {} }, 'The parameter "Items" (items) needs at least one item'],
-	['an item status other than confirmed/cancelled', { ...SANDBOX, items: { item: [{ status: 'MP_ITEM_STATUS_UNSPECIFIED' }] } }, 'Item 1 of "Items" (items) has the status "MP_ITEM_STATUS_UNSPECIFIED", but it must be one of MP_ITEM_STATUS_CONFIRMED, MP_ITEM_STATUS_CANCELLED'],
-	['an idempotency key over 10 characters', { ...SANDBOX, idempotencyKey: 'abcdefghijk' }, 'The parameter "Idempotency Key" (idempotencyKey) must be at most 10 characters, got 11'],
-	['an unknown country code', { ...SANDBOX, countryCode: 'fr' }, 'The parameter "Country Code" (countryCode) must be one of ae, sa, eg, got "fr"'],
-	['a blank warehouse code', { ...SANDBOX, warehouseCode: '={{ " " }}' }, 'The parameter "Warehouse Code" (warehouseCode) must not be empty'],
+	[
+		'an item status other than confirmed/cancelled',
+		{ ...SANDBOX, items: { item: [{ status: 'MP_ITEM_STATUS_UNSPECIFIED' }] } },
+		'Item 1 of "Items" (items) has the status "MP_ITEM_STATUS_UNSPECIFIED", but it must be one of MP_ITEM_STATUS_CONFIRMED, MP_ITEM_STATUS_CANCELLED',
+	],
+	[
+		'an idempotency key over 10 characters',
+		{ ...SANDBOX, idempotencyKey: 'abcdefghijk' },
+		'The parameter "Idempotency Key" (idempotencyKey) must be at most 10 characters, got 11',
+	],
+	[
+		'an unknown country code',
+		{ ...SANDBOX, countryCode: 'fr' },
+		'The parameter "Country Code" (countryCode) must be one of ae, sa, eg, got "fr"',
+	],
+	[
+		'a blank warehouse code',
+		{ ...SANDBOX, warehouseCode: '={{ " " }}' },
+		'The parameter "Warehouse Code" (warehouseCode) must not be empty',
+	],
 
 	// UpdateDestination
-	['an event type not NAMESPACE::EVENT_NAME', { ...DESTINATION, updateFields: { eventTypes: { eventType: [{ eventType: 'ORDER_SYNC', isActive: true }] } } }, 'The event type "ORDER_SYNC" in "Event Types" (eventTypes) must have the form NAMESPACE::EVENT_NAME, e.g. FBPI::ORDER_SYNC'],
-	['a lower-case event type', { ...DESTINATION, updateFields: { eventTypes: { eventType: [{ eventType: 'fbpi::order_sync', isActive: true }] } } }, /The event type "fbpi::order_sync"/],
-	['a URL that is not https', { ...DESTINATION, updateFields: { url: 'http://example.com/hook' } }, 'The field "URL" (url) must be an https:// address, got "http://example.com/hook"'],
-	['headers and remove-all-headers together', { ...DESTINATION, updateFields: { headers: { header: [{ name: 'X-Secret', value: 's' }] }, removeAllHeaders: true } }, 'Set either "Headers" (headers) or "Remove All Headers" (removeAllHeaders), not both'],
-	['an invalid header name', { ...DESTINATION, updateFields: { headers: { header: [{ name: 'X Secret', value: 's' }] } } }, 'The header name "X Secret" in "Headers" (headers) is not a valid HTTP header name'],
+	[
+		'an event type not NAMESPACE::EVENT_NAME',
+		{
+			...DESTINATION,
+			updateFields: { eventTypes: { eventType: [{ eventType: 'ORDER_SYNC', isActive: true }] } },
+		},
+		'The event type "ORDER_SYNC" in "Event Types" (eventTypes) must have the form NAMESPACE::EVENT_NAME, e.g. FBPI::ORDER_SYNC',
+	],
+	[
+		'a lower-case event type',
+		{
+			...DESTINATION,
+			updateFields: {
+				eventTypes: { eventType: [{ eventType: 'fbpi::order_sync', isActive: true }] },
+			},
+		},
+		/The event type "fbpi::order_sync"/,
+	],
+	[
+		'a URL that is not https',
+		{ ...DESTINATION, updateFields: { url: 'http://example.com/hook' } },
+		'The field "URL" (url) must be an https:// address, got "http://example.com/hook"',
+	],
+	[
+		'headers and remove-all-headers together',
+		{
+			...DESTINATION,
+			updateFields: {
+				headers: { header: [{ name: 'X-Secret', value: 's' }] },
+				removeAllHeaders: true,
+			},
+		},
+		'Set either "Headers" (headers) or "Remove All Headers" (removeAllHeaders), not both',
+	],
+	[
+		'an invalid header name',
+		{ ...DESTINATION, updateFields: { headers: { header: [{ name: 'X Secret', value: 's' }] } } },
+		'The header name "X Secret" in "Headers" (headers) is not a valid HTTP header name',
+	],
 ];
 
 describe.each(cases)('rejects %s before any request', (_name, parameters, message) => {
@@ -116,13 +272,17 @@ describe('values that must differ between the items of a run', () => {
 	});
 
 	it('with "continue on fail", fails only the repeating item', async () => {
-		const result = await f.env.runWorkflow(workflowWithItems(items, parameters, { continueOnFail: true }));
+		const result = await f.env.runWorkflow(
+			workflowWithItems(items, parameters, { continueOnFail: true }),
+		);
 		const out = result.outputs('Seller Platform');
 		expect(out.map((o) => o.json.client_reference ?? o.json.error)).toEqual([
 			'r-1',
 			'r-2',
 			expect.stringContaining('repeats the value "r-1" of item 0'),
 		]);
-		expect(f.emulator.requests().filter((r) => r.operation === 'CreateBarcodeImport')).toHaveLength(2);
+		expect(f.emulator.requests().filter((r) => r.operation === 'CreateBarcodeImport')).toHaveLength(
+			2,
+		);
 	});
 });

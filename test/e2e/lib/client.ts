@@ -68,7 +68,12 @@ export interface NodeRun {
 	executionTime: number;
 	executionStatus?: string;
 	error?: { message: string; description?: string };
-	data?: { main?: Array<Array<{ json: Record<string, unknown>; binary?: Record<string, { fileName?: string; mimeType?: string }> }> | null> };
+	data?: {
+		main?: Array<Array<{
+			json: Record<string, unknown>;
+			binary?: Record<string, { fileName?: string; mimeType?: string }>;
+		}> | null>;
+	};
 }
 
 export interface Execution {
@@ -127,10 +132,20 @@ export class N8nClient {
 		}
 		if (!response.ok) {
 			const message =
-				parsed && typeof parsed === 'object' && 'message' in parsed ? String((parsed as { message: unknown }).message) : text;
-			throw new N8nRestError(`${method} ${path}: HTTP ${response.status}: ${message}`, response.status, parsed);
+				parsed && typeof parsed === 'object' && 'message' in parsed
+					? String((parsed as { message: unknown }).message)
+					: text;
+			throw new N8nRestError(
+				`${method} ${path}: HTTP ${response.status}: ${message}`,
+				response.status,
+				parsed,
+			);
 		}
-		return (parsed && typeof parsed === 'object' && 'data' in parsed ? (parsed as { data: T }).data : parsed) as T;
+		return (
+			parsed && typeof parsed === 'object' && 'data' in parsed
+				? (parsed as { data: T }).data
+				: parsed
+		) as T;
 	}
 
 	/** The session cookie (`n8n-auth=…`), for a browser. */
@@ -140,7 +155,10 @@ export class N8nClient {
 
 	/** Whether the instance still shows the owner sign-up form. */
 	async needsOwnerSetup(): Promise<boolean> {
-		const settings = await this.request<{ userManagement: { showSetupOnFirstLoad?: boolean } }>('GET', '/rest/settings');
+		const settings = await this.request<{ userManagement: { showSetupOnFirstLoad?: boolean } }>(
+			'GET',
+			'/rest/settings',
+		);
 		return settings.userManagement.showSetupOnFirstLoad === true;
 	}
 
@@ -154,25 +172,40 @@ export class N8nClient {
 
 	/** Node and credential types n8n knows (what the editor loads). */
 	async nodeTypeNames(): Promise<string[]> {
-		return ((await this.request<Array<{ name: string }>>('GET', '/types/nodes.json')) ?? []).map((type) => type.name);
+		return ((await this.request<Array<{ name: string }>>('GET', '/types/nodes.json')) ?? []).map(
+			(type) => type.name,
+		);
 	}
 
 	async credentialTypeNames(): Promise<string[]> {
-		return ((await this.request<Array<{ name: string }>>('GET', '/types/credentials.json')) ?? []).map(
-			(type) => type.name,
-		);
+		return (
+			(await this.request<Array<{ name: string }>>('GET', '/types/credentials.json')) ?? []
+		).map((type) => type.name);
 	}
 
 	async credentials(): Promise<StoredCredential[]> {
 		return await this.request<StoredCredential[]>('GET', '/rest/credentials');
 	}
 
-	async createCredential(name: string, type: string, data: Record<string, unknown>): Promise<StoredCredential> {
+	async createCredential(
+		name: string,
+		type: string,
+		data: Record<string, unknown>,
+	): Promise<StoredCredential> {
 		return await this.request<StoredCredential>('POST', '/rest/credentials', { name, type, data });
 	}
 
-	async updateCredential(id: string, name: string, type: string, data: Record<string, unknown>): Promise<StoredCredential> {
-		return await this.request<StoredCredential>('PATCH', `/rest/credentials/${id}`, { name, type, data });
+	async updateCredential(
+		id: string,
+		name: string,
+		type: string,
+		data: Record<string, unknown>,
+	): Promise<StoredCredential> {
+		return await this.request<StoredCredential>('PATCH', `/rest/credentials/${id}`, {
+			name,
+			type,
+			data,
+		});
 	}
 
 	/** The credential form's "Test" button: tests the stored credential with the form's values. */
@@ -195,12 +228,17 @@ export class N8nClient {
 
 	async createWorkflow(workflow: WorkflowJson): Promise<StoredWorkflow> {
 		const { id: _id, active: _active, ...body } = workflow;
-		return await this.request<StoredWorkflow>('POST', '/rest/workflows', { ...body, settings: body.settings ?? {} });
+		return await this.request<StoredWorkflow>('POST', '/rest/workflows', {
+			...body,
+			settings: body.settings ?? {},
+		});
 	}
 
 	async activate(id: string): Promise<StoredWorkflow> {
 		const { versionId } = await this.workflow(id);
-		return await this.request<StoredWorkflow>('POST', `/rest/workflows/${id}/activate`, { versionId });
+		return await this.request<StoredWorkflow>('POST', `/rest/workflows/${id}/activate`, {
+			versionId,
+		});
 	}
 
 	async deactivate(id: string): Promise<StoredWorkflow> {
@@ -210,13 +248,16 @@ export class N8nClient {
 	/** The editor's "Execute workflow" button, from the named trigger; returns the execution id. */
 	async run(workflow: StoredWorkflow, triggerName?: string): Promise<string> {
 		const trigger =
-			triggerName ?? workflow.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger')?.name ?? workflow.nodes[0].name;
+			triggerName ??
+			workflow.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger')?.name ??
+			workflow.nodes[0].name;
 		const result = await this.request<{ executionId?: string; waitingForWebhook?: boolean }>(
 			'POST',
 			`/rest/workflows/${workflow.id}/run`,
 			{ triggerToStartFrom: { name: trigger } },
 		);
-		if (!result.executionId) throw new Error(`n8n did not start ${workflow.name}: ${JSON.stringify(result)}`);
+		if (!result.executionId)
+			throw new Error(`n8n did not start ${workflow.name}: ${JSON.stringify(result)}`);
 		return result.executionId;
 	}
 
@@ -225,8 +266,13 @@ export class N8nClient {
 	 * trigger): n8n registers the trigger's test webhook (`/webhook-test/…`) and answers
 	 * `{ waitingForWebhook: true }`, or fails the request when the registration fails.
 	 */
-	async listenForTestEvent(workflow: StoredWorkflow, triggerName: string): Promise<{ executionId?: string; waitingForWebhook?: boolean }> {
-		return await this.request('POST', `/rest/workflows/${workflow.id}/run`, { triggerToStartFrom: { name: triggerName } });
+	async listenForTestEvent(
+		workflow: StoredWorkflow,
+		triggerName: string,
+	): Promise<{ executionId?: string; waitingForWebhook?: boolean }> {
+		return await this.request('POST', `/rest/workflows/${workflow.id}/run`, {
+			triggerToStartFrom: { name: triggerName },
+		});
 	}
 
 	/** The editor's "Stop listening": removes the workflow's test webhooks (their `delete` runs). */
@@ -235,7 +281,13 @@ export class N8nClient {
 	}
 
 	/** The editor's "Stop" on a running execution; n8n answers with the execution's new state. */
-	async stopExecution(id: string): Promise<{ mode: string; startedAt: string; stoppedAt?: string; finished: boolean; status: string }> {
+	async stopExecution(id: string): Promise<{
+		mode: string;
+		startedAt: string;
+		stoppedAt?: string;
+		finished: boolean;
+		status: string;
+	}> {
 		return await this.request('POST', `/rest/executions/${id}/stop`, {});
 	}
 
@@ -244,7 +296,8 @@ export class N8nClient {
 			'GET',
 			`/rest/executions/${id}`,
 		);
-		const data = typeof raw.data === 'string' ? (flatted.parse(raw.data) as Execution['data']) : raw.data;
+		const data =
+			typeof raw.data === 'string' ? (flatted.parse(raw.data) as Execution['data']) : raw.data;
 		return { ...raw, data } as Execution;
 	}
 
@@ -254,7 +307,8 @@ export class N8nClient {
 		while (Date.now() < deadline) {
 			try {
 				const execution = await this.execution(id);
-				if (!['new', 'running', 'waiting'].includes(execution.status) && execution.stoppedAt) return execution;
+				if (!['new', 'running', 'waiting'].includes(execution.status) && execution.stoppedAt)
+					return execution;
 			} catch (error) {
 				if (!(error instanceof N8nRestError && error.status === 404)) throw error;
 			}
@@ -264,12 +318,13 @@ export class N8nClient {
 	}
 
 	/** Executions of a workflow, newest first (without their data). */
-	async executions(workflowId: string): Promise<Array<{ id: string; status: string; mode: string }>> {
+	async executions(
+		workflowId: string,
+	): Promise<Array<{ id: string; status: string; mode: string }>> {
 		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-		const result = await this.request<{ results: Array<{ id: string; status: string; mode: string }> }>(
-			'GET',
-			`/rest/executions?filter=${filter}&limit=100`,
-		);
+		const result = await this.request<{
+			results: Array<{ id: string; status: string; mode: string }>;
+		}>('GET', `/rest/executions?filter=${filter}&limit=100`);
 		return result.results;
 	}
 
@@ -280,7 +335,11 @@ export class N8nClient {
 }
 
 /** The JSON of every output item of a node's last run (first output). */
-export function outputOf(execution: Execution, nodeName: string, output = 0): Array<Record<string, unknown>> {
+export function outputOf(
+	execution: Execution,
+	nodeName: string,
+	output = 0,
+): Array<Record<string, unknown>> {
 	const runs = execution.data.resultData.runData[nodeName];
 	if (!runs?.length) {
 		const error = execution.data.resultData.error;
@@ -289,12 +348,18 @@ export function outputOf(execution: Execution, nodeName: string, output = 0): Ar
 		);
 	}
 	const run = runs[runs.length - 1];
-	if (run.error) throw new Error(`node "${nodeName}" failed: ${run.error.message}${run.error.description ? ` (${run.error.description})` : ''}`);
+	if (run.error)
+		throw new Error(
+			`node "${nodeName}" failed: ${run.error.message}${run.error.description ? ` (${run.error.description})` : ''}`,
+		);
 	return (run.data?.main?.[output] ?? []).map((item) => item.json);
 }
 
 /** Binary properties of the output items of a node's last run. */
-export function binaryOf(execution: Execution, nodeName: string): Array<Record<string, { fileName?: string; mimeType?: string }>> {
+export function binaryOf(
+	execution: Execution,
+	nodeName: string,
+): Array<Record<string, { fileName?: string; mimeType?: string }>> {
 	const runs = execution.data.resultData.runData[nodeName] ?? [];
 	const run = runs[runs.length - 1];
 	return (run?.data?.main?.[0] ?? []).map((item) => item.binary ?? {});

@@ -3,7 +3,15 @@
  * package installed the way n8n installs community packages: in `<data>/.n8n/nodes/node_modules`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import {
+	cpSync,
+	createWriteStream,
+	existsSync,
+	mkdirSync,
+	readFileSync,
+	rmSync,
+	symlinkSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 
@@ -14,7 +22,11 @@ export const N8N_BIN = join(E2E_DIR, 'node_modules', 'n8n', 'bin', 'n8n');
 export const PACKAGE_NAME = 'n8n-nodes-seller-platform';
 
 /** Environment that keeps n8n on loopback and away from the network. */
-export function n8nEnvironment(options: { dataDir: string; port: number; brokerPort: number }): NodeJS.ProcessEnv {
+export function n8nEnvironment(options: {
+	dataDir: string;
+	port: number;
+	brokerPort: number;
+}): NodeJS.ProcessEnv {
 	const url = `http://127.0.0.1:${options.port}/`;
 	return {
 		N8N_USER_FOLDER: options.dataDir,
@@ -62,7 +74,8 @@ export function n8nEnvironment(options: { dataDir: string; port: number; brokerP
  */
 export function installPackageInto(dataDir: string): string {
 	const distEntry = join(REPO_ROOT, 'dist', 'nodes', 'SellerPlatform', 'SellerPlatform.node.js');
-	if (!existsSync(distEntry)) throw new Error(`The package is not built (${distEntry} is missing): run npm run build`);
+	if (!existsSync(distEntry))
+		throw new Error(`The package is not built (${distEntry} is missing): run npm run build`);
 	const nodeModules = join(dataDir, '.n8n', 'nodes', 'node_modules');
 	const target = join(nodeModules, PACKAGE_NAME);
 	rmSync(target, { recursive: true, force: true });
@@ -199,7 +212,8 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 				return;
 			}
 			const timeout = sleep(30_000).then(() => 'timeout');
-			if ((await Promise.race([exitPromise.then(() => 'exited'), timeout])) === 'timeout') killGroup();
+			if ((await Promise.race([exitPromise.then(() => 'exited'), timeout])) === 'timeout')
+				killGroup();
 			await exitPromise;
 			// The task runner is in the same group; make sure nothing of it stays behind.
 			try {

@@ -7,7 +7,13 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { Emulator } from '../../emulator';
-import { N8nClient, type Owner, type StoredCredential, type StoredWorkflow, type WorkflowJson } from './client';
+import {
+	N8nClient,
+	type Owner,
+	type StoredCredential,
+	type StoredWorkflow,
+	type WorkflowJson,
+} from './client';
 import { REPO_ROOT } from './n8n';
 
 export const CREDENTIAL_TYPE = 'sellerPlatformApi';
@@ -18,7 +24,9 @@ export const NODE_TYPE = 'n8n-nodes-seller-platform.sellerPlatform';
 export const EXAMPLES_DIR = join(REPO_ROOT, 'examples');
 
 /** The credential's fields for the emulator's provisioned key. */
-export function emulatorCredentialData(emulator: Pick<Emulator, 'baseUrl' | 'credential'>): Record<string, string> {
+export function emulatorCredentialData(
+	emulator: Pick<Emulator, 'baseUrl' | 'credential'>,
+): Record<string, string> {
 	return {
 		baseUrl: emulator.baseUrl,
 		keyId: emulator.credential.key_id,
@@ -60,7 +68,9 @@ export async function upsertCredential(
 	data: Record<string, string>,
 	name = CREDENTIAL_NAME,
 ): Promise<StoredCredential> {
-	const existing = (await client.credentials()).find((c) => c.name === name && c.type === CREDENTIAL_TYPE);
+	const existing = (await client.credentials()).find(
+		(c) => c.name === name && c.type === CREDENTIAL_TYPE,
+	);
 	if (existing) return await client.updateCredential(existing.id, name, CREDENTIAL_TYPE, data);
 	return await client.createCredential(name, CREDENTIAL_TYPE, data);
 }
@@ -75,7 +85,10 @@ export function loadExamples(): Example[] {
 	return readdirSync(EXAMPLES_DIR)
 		.filter((file) => file.endsWith('.json'))
 		.sort()
-		.map((file) => ({ file, workflow: JSON.parse(readFileSync(join(EXAMPLES_DIR, file), 'utf8')) as WorkflowJson }));
+		.map((file) => ({
+			file,
+			workflow: JSON.parse(readFileSync(join(EXAMPLES_DIR, file), 'utf8')) as WorkflowJson,
+		}));
 }
 
 /** The workflow with every Seller Platform credential reference pointed at `credential`. */
@@ -84,7 +97,13 @@ export function withCredential(workflow: WorkflowJson, credential: StoredCredent
 		...workflow,
 		nodes: workflow.nodes.map((node) =>
 			node.credentials?.[CREDENTIAL_TYPE]
-				? { ...node, credentials: { ...node.credentials, [CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } } }
+				? {
+						...node,
+						credentials: {
+							...node.credentials,
+							[CREDENTIAL_TYPE]: { id: credential.id, name: credential.name },
+						},
+					}
 				: node,
 		),
 	};
@@ -101,7 +120,9 @@ export async function importExamples(
 	const existing = await client.workflows();
 	const result = new Map<string, StoredWorkflow>();
 	for (const { file, workflow } of loadExamples()) {
-		const found = existing.find((w) => w.name === workflow.name && !(w as { isArchived?: boolean }).isArchived);
+		const found = existing.find(
+			(w) => w.name === workflow.name && !(w as { isArchived?: boolean }).isArchived,
+		);
 		const stored = found
 			? await client.workflow(found.id)
 			: await client.createWorkflow(withCredential(workflow, credential));
@@ -115,7 +136,10 @@ export async function importExamples(
  * they take over their destination with the credential's current key (the emulator makes a new
  * key at every start, so an activation made at n8n's own start-up used the old one).
  */
-export async function reactivateTriggers(client: N8nClient, workflows: StoredWorkflow[]): Promise<StoredWorkflow[]> {
+export async function reactivateTriggers(
+	client: N8nClient,
+	workflows: StoredWorkflow[],
+): Promise<StoredWorkflow[]> {
 	const activated: StoredWorkflow[] = [];
 	for (const summary of workflows) {
 		const workflow = await client.workflow(summary.id);

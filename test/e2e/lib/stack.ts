@@ -8,7 +8,14 @@ import { join } from 'node:path';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../emulator';
 import { N8nClient, type Owner, type StoredCredential, type StoredWorkflow } from './client';
 import { freePort, installPackageInto, REPO_ROOT, startN8n, type N8nInstance } from './n8n';
-import { emulatorCredentialData, ensureOwner, importExamples, reactivateTriggers, TRIGGER_TYPE, upsertCredential } from './setup';
+import {
+	emulatorCredentialData,
+	ensureOwner,
+	importExamples,
+	reactivateTriggers,
+	TRIGGER_TYPE,
+	upsertCredential,
+} from './setup';
 
 export interface Stack {
 	emulator: Emulator;
@@ -63,7 +70,9 @@ export async function startStack(options: StackOptions): Promise<Stack> {
 		const examples = await importExamples(client, credential);
 		let activeTriggers: StoredWorkflow[] = [];
 		if (options.activateTriggers) {
-			const triggers = [...examples.values()].filter((w) => w.nodes.some((node) => node.type === TRIGGER_TYPE));
+			const triggers = [...examples.values()].filter((w) =>
+				w.nodes.some((node) => node.type === TRIGGER_TYPE),
+			);
 			activeTriggers = await reactivateTriggers(client, triggers).catch((error) => {
 				log(`Could not activate the trigger example: ${(error as Error).message}`);
 				return [];

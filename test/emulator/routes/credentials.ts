@@ -14,9 +14,12 @@ export const credentialRoutes: RouteModule = () => [
 		handler: async ({ state, body, session, now }) => {
 			const userCode = optionalString(body, 'user_code');
 			const channelIdentifier = optionalString(body, 'channel_identifier');
-			if (userCode === '') throw invalidArgument('user_code must not be empty: leave it out or give a user code');
+			if (userCode === '')
+				throw invalidArgument('user_code must not be empty: leave it out or give a user code');
 			if (channelIdentifier === '') {
-				throw invalidArgument('channel_identifier must not be empty: leave it out or give a channel identifier');
+				throw invalidArgument(
+					'channel_identifier must not be empty: leave it out or give a channel identifier',
+				);
 			}
 			if (userCode === undefined && channelIdentifier === undefined) {
 				throw invalidArgument('one of user_code or channel_identifier is required');
@@ -24,12 +27,16 @@ export const credentialRoutes: RouteModule = () => [
 
 			const ips = optionalArray(body, 'whitelisted_ips') ?? [];
 			if (ips.length > MAX_WHITELISTED_IPS) {
-				throw invalidArgument(`whitelisted_ips has ${ips.length} entries: at most ${MAX_WHITELISTED_IPS} are allowed`);
+				throw invalidArgument(
+					`whitelisted_ips has ${ips.length} entries: at most ${MAX_WHITELISTED_IPS} are allowed`,
+				);
 			}
 			const whitelistedIps = ips.map((ip, i) => {
 				const canonical = typeof ip === 'string' ? canonicalIp(ip) : undefined;
 				if (canonical === undefined) {
-					throw invalidArgument(`${at('whitelisted_ips', i)} must be an IPv4 or IPv6 address, got ${JSON.stringify(ip)}`);
+					throw invalidArgument(
+						`${at('whitelisted_ips', i)} must be an IPv4 or IPv6 address, got ${JSON.stringify(ip)}`,
+					);
 				}
 				return canonical;
 			});
@@ -43,7 +50,8 @@ export const credentialRoutes: RouteModule = () => [
 						`expires_at must be an ISO 8601 date-time with a UTC offset (e.g. 2030-01-31T12:00:00Z or 2030-01-31T16:00:00+04:00), got ${JSON.stringify(expiresAtText)}`,
 					);
 				}
-				if (parsed <= now) throw invalidArgument(`expires_at must be in the future, got ${expiresAtText}`);
+				if (parsed <= now)
+					throw invalidArgument(`expires_at must be in the future, got ${expiresAtText}`);
 				expiresAt = parsed;
 			}
 

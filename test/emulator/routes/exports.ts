@@ -13,7 +13,12 @@ export const exportRoutes: RouteModule = () => [
 		auth: 'session',
 		rateLimited: true,
 		handler: ({ state, body, session, baseUrl, now }) => ({
-			body: state.exports.status(session!.projectCode, requiredString(body, 'export_code'), baseUrl, now),
+			body: state.exports.status(
+				session!.projectCode,
+				requiredString(body, 'export_code'),
+				baseUrl,
+				now,
+			),
 		}),
 	},
 	{

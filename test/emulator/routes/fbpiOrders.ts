@@ -2,11 +2,21 @@
 import { ApiError, invalidArgument } from '../errors';
 import { SANDBOX_COUNTRIES, type SandboxCountry } from '../seed';
 import type { SandboxItemStatus, SandboxOrderRequest } from '../state/fbpi';
-import { at, objectAt, optionalArray, optionalString, requiredString, type JsonObject } from '../validate';
+import {
+	at,
+	objectAt,
+	optionalArray,
+	optionalString,
+	requiredString,
+	type JsonObject,
+} from '../validate';
 import type { RouteModule } from './types';
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 10;
-const ITEM_STATUSES: readonly SandboxItemStatus[] = ['MP_ITEM_STATUS_CONFIRMED', 'MP_ITEM_STATUS_CANCELLED'];
+const ITEM_STATUSES: readonly SandboxItemStatus[] = [
+	'MP_ITEM_STATUS_CONFIRMED',
+	'MP_ITEM_STATUS_CANCELLED',
+];
 
 function parseSandboxOrder(body: JsonObject): SandboxOrderRequest {
 	const warehouseCode = requiredString(body, 'warehouse_code');
@@ -17,7 +27,8 @@ function parseSandboxOrder(body: JsonObject): SandboxOrderRequest {
 		);
 	}
 	const rawItems = optionalArray(body, 'items');
-	if (!rawItems || rawItems.length === 0) throw invalidArgument('items must list at least one item');
+	if (!rawItems || rawItems.length === 0)
+		throw invalidArgument('items must list at least one item');
 	const items = rawItems.map((raw, i) => {
 		const item = objectAt(raw, at('items', i));
 		const status = optionalString(item, 'status', at('items', i, 'status'));
@@ -31,7 +42,9 @@ function parseSandboxOrder(body: JsonObject): SandboxOrderRequest {
 	});
 	const countryCode = optionalString(body, 'country_code') || 'ae';
 	if (!SANDBOX_COUNTRIES.includes(countryCode as SandboxCountry)) {
-		throw invalidArgument(`country_code must be one of ${SANDBOX_COUNTRIES.join(', ')}, got ${JSON.stringify(countryCode)}`);
+		throw invalidArgument(
+			`country_code must be one of ${SANDBOX_COUNTRIES.join(', ')}, got ${JSON.stringify(countryCode)}`,
+		);
 	}
 	return {
 		warehouse_code: warehouseCode,
@@ -50,7 +63,11 @@ export const fbpiOrderRoutes: RouteModule = ({ prefixes }) => [
 		rateLimited: true,
 		handler: ({ state, params, session, now }) => {
 			const details = state.fbpi.customerDetails(session!.projectCode, params.fbpi_order_nr, now);
-			if (!details) throw new ApiError('NOT_FOUND', `FBPI order ${JSON.stringify(params.fbpi_order_nr)} not found`);
+			if (!details)
+				throw new ApiError(
+					'NOT_FOUND',
+					`FBPI order ${JSON.stringify(params.fbpi_order_nr)} not found`,
+				);
 			return { body: details };
 		},
 	},
@@ -65,7 +82,10 @@ export const fbpiOrderRoutes: RouteModule = ({ prefixes }) => [
 			const projectCode = session!.projectCode;
 			const warehouse = state.fbpi.warehouse(projectCode, request.warehouse_code);
 			if (!warehouse) {
-				throw new ApiError('NOT_FOUND', `warehouse_code ${JSON.stringify(request.warehouse_code)} not found in project ${projectCode}`);
+				throw new ApiError(
+					'NOT_FOUND',
+					`warehouse_code ${JSON.stringify(request.warehouse_code)} not found in project ${projectCode}`,
+				);
 			}
 			if (!warehouse.receives_order_webhooks) {
 				throw new ApiError(

@@ -1,7 +1,15 @@
 /** Barcode imports (catalog): create, and status by import_reference or client_reference. */
 import { invalidArgument } from '../errors';
 import type { BarcodeImportRequest, BarcodeMapping } from '../state/imports';
-import { at, isObject, optionalBoolean, optionalObject, optionalString, requiredString, type JsonObject } from '../validate';
+import {
+	at,
+	isObject,
+	optionalBoolean,
+	optionalObject,
+	optionalString,
+	requiredString,
+	type JsonObject,
+} from '../validate';
 import type { RouteModule } from './types';
 
 export const MAX_IMPORT_ITEMS = 10_000;
@@ -27,20 +35,28 @@ function parseMappings(items: JsonObject): BarcodeMapping[] {
 	if (data === undefined || data === null || (Array.isArray(data) && data.length === 0)) {
 		throw invalidArgument('items.data must list at least one barcode mapping');
 	}
-	if (!Array.isArray(data)) throw invalidArgument('items.data must be a list of {partner_sku, barcode} objects');
+	if (!Array.isArray(data))
+		throw invalidArgument('items.data must be a list of {partner_sku, barcode} objects');
 	if (data.length > MAX_IMPORT_ITEMS) {
-		throw invalidArgument(`items.data has ${data.length} entries: at most ${MAX_IMPORT_ITEMS} per import`);
+		throw invalidArgument(
+			`items.data has ${data.length} entries: at most ${MAX_IMPORT_ITEMS} per import`,
+		);
 	}
 	const mappings: BarcodeMapping[] = new Array(data.length);
 	for (let i = 0; i < data.length; i++) {
 		const entry = data[i];
-		if (!isObject(entry)) throw invalidArgument(`${at('items.data', i)} must be an object {partner_sku, barcode}`);
+		if (!isObject(entry))
+			throw invalidArgument(`${at('items.data', i)} must be an object {partner_sku, barcode}`);
 		const { partner_sku: sku, barcode, force_sync: forceSync } = entry;
 		if (typeof sku !== 'string' || sku === '') {
-			throw invalidArgument(`${at('items.data', i, 'partner_sku')} is required${sku == null || sku === '' ? '' : ' (a string)'}`);
+			throw invalidArgument(
+				`${at('items.data', i, 'partner_sku')} is required${sku == null || sku === '' ? '' : ' (a string)'}`,
+			);
 		}
 		if (typeof barcode !== 'string' || barcode === '') {
-			throw invalidArgument(`${at('items.data', i, 'barcode')} is required${barcode == null || barcode === '' ? '' : ' (a string)'}`);
+			throw invalidArgument(
+				`${at('items.data', i, 'barcode')} is required${barcode == null || barcode === '' ? '' : ' (a string)'}`,
+			);
 		}
 		if (forceSync !== undefined && forceSync !== null && typeof forceSync !== 'boolean') {
 			throw invalidArgument(`${at('items.data', i, 'force_sync')} must be a boolean`);
@@ -52,7 +68,9 @@ function parseMappings(items: JsonObject): BarcodeMapping[] {
 
 function parseBarcodeImport(body: JsonObject): BarcodeImportRequest {
 	// proto3: an empty string is an absent field.
-	const present = SOURCES.filter((field) => body[field] !== undefined && body[field] !== null && body[field] !== '');
+	const present = SOURCES.filter(
+		(field) => body[field] !== undefined && body[field] !== null && body[field] !== '',
+	);
 	if (present.length !== 1) {
 		throw invalidArgument(
 			present.length === 0
@@ -68,7 +86,9 @@ function parseBarcodeImport(body: JsonObject): BarcodeImportRequest {
 	}
 	const config = optionalObject(body, 'config') ?? {};
 	const parsedConfig = {
-		is_notification_required: optionalBoolean(config, 'is_notification_required', 'config.is_notification_required') ?? false,
+		is_notification_required:
+			optionalBoolean(config, 'is_notification_required', 'config.is_notification_required') ??
+			false,
 		force_sync: optionalBoolean(config, 'force_sync', 'config.force_sync') ?? false,
 	};
 
@@ -84,14 +104,17 @@ function parseBarcodeImport(body: JsonObject): BarcodeImportRequest {
 		case 'bq_table': {
 			const table = optionalString(body, 'bq_table') as string;
 			if (!BQ_TABLE.test(table)) {
-				throw invalidArgument(`bq_table must be a table reference like project.dataset.table, got ${JSON.stringify(table)}`);
+				throw invalidArgument(
+					`bq_table must be a table reference like project.dataset.table, got ${JSON.stringify(table)}`,
+				);
 			}
 			source = { kind: 'bq_table', value: table };
 			break;
 		}
 		case 'items': {
 			const items = body.items;
-			if (!isObject(items)) throw invalidArgument('items must be an object {data: [{partner_sku, barcode}, ...]}');
+			if (!isObject(items))
+				throw invalidArgument('items must be an object {data: [{partner_sku, barcode}, ...]}');
 			source = { kind: 'items', data: parseMappings(items) };
 			break;
 		}
@@ -107,7 +130,12 @@ export const importRoutes: RouteModule = ({ prefixes }) => [
 		auth: 'session',
 		rateLimited: true,
 		handler: ({ state, body, session, now }) => ({
-			body: state.imports.create(session!.projectCode, session!.userCode, parseBarcodeImport(body), now),
+			body: state.imports.create(
+				session!.projectCode,
+				session!.userCode,
+				parseBarcodeImport(body),
+				now,
+			),
 		}),
 	},
 	{

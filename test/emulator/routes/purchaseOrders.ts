@@ -11,7 +11,8 @@ export const purchaseOrderRoutes: RouteModule = () => [
 		rateLimited: true,
 		handler: ({ state, params }) => {
 			const po = state.findPurchaseOrder(params.po_nr);
-			if (!po) throw new ApiError('NOT_FOUND', `purchase order ${JSON.stringify(params.po_nr)} not found`);
+			if (!po)
+				throw new ApiError('NOT_FOUND', `purchase order ${JSON.stringify(params.po_nr)} not found`);
 			return { body: po };
 		},
 	},

@@ -90,7 +90,8 @@ export function eventTypeProblem(eventType: string, path: string): string | null
 }
 
 export function headerProblem(name: string, value: unknown, path: string): string | null {
-	if (!HEADER_NAME.test(name)) return `${path}: ${JSON.stringify(name)} is not a valid HTTP header name`;
+	if (!HEADER_NAME.test(name))
+		return `${path}: ${JSON.stringify(name)} is not a valid HTTP header name`;
 	if (typeof value !== 'string') return `${path}.${name} must be a string header value`;
 	if (/[\r\n\0]/.test(value)) return `${path}.${name} must not contain line breaks`;
 	return null;
@@ -110,7 +111,11 @@ export class DestinationStore {
 	seedProject(projectCode: string, now: number): void {
 		const destinations = new Map<string, DestinationState>();
 		for (const seed of SEEDED_DESTINATION_TABLE) {
-			destinations.set(seed.destination_code, { ...structuredClone(seed), project_code: projectCode, updated_at: new Date(now).toISOString() });
+			destinations.set(seed.destination_code, {
+				...structuredClone(seed),
+				project_code: projectCode,
+				updated_at: new Date(now).toISOString(),
+			});
 		}
 		this.byProject.set(projectCode, destinations);
 	}
@@ -123,14 +128,24 @@ export class DestinationStore {
 
 	private find(projectCode: string, code: string): DestinationState {
 		const destination = this.byProject.get(projectCode)?.get(code);
-		if (!destination) throw new ApiError('NOT_FOUND', `destination_code ${JSON.stringify(code)} not found in project ${projectCode}`);
+		if (!destination)
+			throw new ApiError(
+				'NOT_FOUND',
+				`destination_code ${JSON.stringify(code)} not found in project ${projectCode}`,
+			);
 		return destination;
 	}
 
 	/** Applies an UpdateDestination request; returns the full new state. */
-	update(projectCode: string, code: string, update: DestinationUpdate, now: number): DestinationState {
+	update(
+		projectCode: string,
+		code: string,
+		update: DestinationUpdate,
+		now: number,
+	): DestinationState {
 		const destination = this.find(projectCode, code);
-		if (update.destination_name !== undefined) destination.destination_name = update.destination_name;
+		if (update.destination_name !== undefined)
+			destination.destination_name = update.destination_name;
 		if (update.is_active !== undefined) destination.is_active = update.is_active;
 		if (update.url !== undefined) destination.url = update.url;
 		if (update.credentials !== undefined) destination.credentials = { ...update.credentials };
@@ -171,12 +186,20 @@ export class DestinationStore {
 		if (typeof code !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(code)) {
 			throw invalidArgument('destinationCode must be 1 to 64 letters, digits, _ or -');
 		}
-		if (destinations.has(code)) throw new ApiError('ALREADY_EXISTS', `destination ${code} already exists in project ${projectCode}`);
+		if (destinations.has(code))
+			throw new ApiError(
+				'ALREADY_EXISTS',
+				`destination ${code} already exists in project ${projectCode}`,
+			);
 		const url = options.url ?? `https://hooks.example.com/${code}`;
 		const credentials = options.credentials ?? {};
-		for (const [name, value] of Object.entries(credentials)) checked(headerProblem(name, value, 'credentials'), null);
+		for (const [name, value] of Object.entries(credentials))
+			checked(headerProblem(name, value, 'credentials'), null);
 		const eventTypes = (options.eventTypes ?? []).map((s, i) => ({
-			event_type: checked(eventTypeProblem(String(s?.event_type), `eventTypes[${i}].event_type`), String(s.event_type)),
+			event_type: checked(
+				eventTypeProblem(String(s?.event_type), `eventTypes[${i}].event_type`),
+				String(s.event_type),
+			),
 			is_active: s.is_active !== false,
 		}));
 		const destination: DestinationState = {

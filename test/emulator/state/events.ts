@@ -19,7 +19,9 @@ export interface EmulatorEvents {
 }
 
 export type EmulatorEventName = keyof EmulatorEvents;
-export type EmulatorEventListener<E extends EmulatorEventName> = (...args: EmulatorEvents[E]) => void;
+export type EmulatorEventListener<E extends EmulatorEventName> = (
+	...args: EmulatorEvents[E]
+) => void;
 
 export class EmulatorEventBus {
 	private readonly emitter = new EventEmitter();

@@ -35,7 +35,14 @@ export interface AddExportOptions {
 	params?: Record<string, unknown>;
 }
 
-const EXPORT_STATUSES: readonly ExportStatus[] = ['PENDING', 'QUEUE', 'RUNNING', 'COMPLETE', 'ERROR', 'FAILED'];
+const EXPORT_STATUSES: readonly ExportStatus[] = [
+	'PENDING',
+	'QUEUE',
+	'RUNNING',
+	'COMPLETE',
+	'ERROR',
+	'FAILED',
+];
 
 /** Path of the served export files; `{file}` is `<export_code>.csv`. */
 export const EXPORT_FILES_PATH = '/__files/exports';
@@ -78,9 +85,18 @@ export class ExportStore {
 		}
 	}
 
-	add(projectCode: string, createdBy: string, options: AddExportOptions, now: number): ExportRecord {
+	add(
+		projectCode: string,
+		createdBy: string,
+		options: AddExportOptions,
+		now: number,
+	): ExportRecord {
 		const states = options.states ?? ['PENDING', 'RUNNING', 'COMPLETE'];
-		if (!Array.isArray(states) || states.length === 0 || states.some((s) => !EXPORT_STATUSES.includes(s))) {
+		if (
+			!Array.isArray(states) ||
+			states.length === 0 ||
+			states.some((s) => !EXPORT_STATUSES.includes(s))
+		) {
 			throw invalidArgument(`states must be a non-empty list of ${EXPORT_STATUSES.join(', ')}`);
 		}
 		const stored = this.store({
@@ -108,22 +124,34 @@ export class ExportStore {
 	/** The export as GetExportStatus answers it; starts a seeded progression on its first call. */
 	status(projectCode: string, exportCode: string, baseUrl: string, now: number): ExportRecord {
 		const stored = this.byProject.get(projectCode)?.get(exportCode);
-		if (!stored) throw new ApiError('NOT_FOUND', `export_code ${JSON.stringify(exportCode)} not found in project ${projectCode}`);
+		if (!stored)
+			throw new ApiError(
+				'NOT_FOUND',
+				`export_code ${JSON.stringify(exportCode)} not found in project ${projectCode}`,
+			);
 		stored.startedAt ??= now;
 		return this.record(stored, baseUrl, now);
 	}
 
 	private phase(stored: StoredExport, now: number): { status: ExportStatus; since: number } {
 		const last = stored.states.length - 1;
-		if (last === 0 || stored.startedAt === null) return { status: stored.states[0], since: stored.createdAt };
-		const index = this.stepMs <= 0 ? last : Math.min(last, Math.floor((now - stored.startedAt) / this.stepMs));
-		return { status: stored.states[index], since: index === 0 ? stored.createdAt : stored.startedAt + index * this.stepMs };
+		if (last === 0 || stored.startedAt === null)
+			return { status: stored.states[0], since: stored.createdAt };
+		const index =
+			this.stepMs <= 0 ? last : Math.min(last, Math.floor((now - stored.startedAt) / this.stepMs));
+		return {
+			status: stored.states[index],
+			since: index === 0 ? stored.createdAt : stored.startedAt + index * this.stepMs,
+		};
 	}
 
 	private record(stored: StoredExport, baseUrl: string, now: number): ExportRecord {
 		const { status, since } = this.phase(stored, now);
 		// A fixed export finished a few minutes after it was created.
-		const updatedAt = stored.states.length === 1 && status !== 'PENDING' && status !== 'QUEUE' ? since + 240_000 : since;
+		const updatedAt =
+			stored.states.length === 1 && status !== 'PENDING' && status !== 'QUEUE'
+				? since + 240_000
+				: since;
 		return {
 			export_code: stored.code,
 			export_category_code: stored.category,
@@ -132,7 +160,9 @@ export class ExportStore {
 			project_code: stored.projectCode,
 			created_by: stored.createdBy,
 			...(status === 'COMPLETE'
-				? { download_url: `${baseUrl}${EXPORT_FILES_PATH}/${encodeURIComponent(stored.code)}.csv?token=${stored.downloadToken}` }
+				? {
+						download_url: `${baseUrl}${EXPORT_FILES_PATH}/${encodeURIComponent(stored.code)}.csv?token=${stored.downloadToken}`,
+					}
 				: {}),
 			created_at: new Date(stored.createdAt).toISOString(),
 			updated_at: new Date(Math.min(updatedAt, Math.max(now, since))).toISOString(),
@@ -142,8 +172,15 @@ export class ExportStore {
 	/** The CSV behind a download link: the token must be the one of that export's link. */
 	download(fileName: string, token: string | null, now: number): { fileName: string; csv: string } {
 		const stored = token ? this.byToken.get(token) : undefined;
-		if (!stored || fileName !== `${stored.code}.csv` || this.phase(stored, now).status !== 'COMPLETE') {
-			throw new ApiError('PERMISSION_DENIED', 'missing or invalid download token: use the download_url exactly as GetExportStatus returned it');
+		if (
+			!stored ||
+			fileName !== `${stored.code}.csv` ||
+			this.phase(stored, now).status !== 'COMPLETE'
+		) {
+			throw new ApiError(
+				'PERMISSION_DENIED',
+				'missing or invalid download token: use the download_url exactly as GetExportStatus returned it',
+			);
 		}
 		return { fileName, csv: exportCsv(stored.category) };
 	}

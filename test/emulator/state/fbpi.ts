@@ -63,7 +63,8 @@ export class FbpiStore {
 
 	seedProject(projectCode: string): void {
 		const warehouses = new Map<string, Warehouse>();
-		for (const seed of SEEDED_WAREHOUSE_TABLE) warehouses.set(seed.warehouse_code, { ...seed, project_code: projectCode });
+		for (const seed of SEEDED_WAREHOUSE_TABLE)
+			warehouses.set(seed.warehouse_code, { ...seed, project_code: projectCode });
 		this.warehouses.set(projectCode, warehouses);
 	}
 
@@ -81,7 +82,9 @@ export class FbpiStore {
 		if (seeded) return { ...seeded };
 		if (BULK_FBPI_PATTERN.test(orderNr)) return generatedCustomer(orderNr, 'ae');
 		const sandbox = this.liveOrder(orderNr, now);
-		return sandbox && sandbox.order.project_code === projectCode ? { ...sandbox.order.customer } : undefined;
+		return sandbox && sandbox.order.project_code === projectCode
+			? { ...sandbox.order.customer }
+			: undefined;
 	}
 
 	private liveOrder(orderNr: string, now: number): StoredSandboxOrder | undefined {

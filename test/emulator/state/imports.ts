@@ -23,7 +23,8 @@ export type ImportStatus =
 	| 'IMPORT_STATUS_FAILED'
 	| 'IMPORT_STATUS_PARTIAL';
 
-export type ImportSubStatus = 'QUEUED' | 'VALIDATING' | 'WRITING' | 'DONE' | 'VALIDATION_FAILED' | 'SOURCE_UNREADABLE';
+export type ImportSubStatus =
+	'QUEUED' | 'VALIDATING' | 'WRITING' | 'DONE' | 'VALIDATION_FAILED' | 'SOURCE_UNREADABLE';
 
 export interface ImportConfig {
 	is_notification_required: boolean;
@@ -79,7 +80,8 @@ export interface BarcodeMapping {
 export interface BarcodeImportRequest {
 	client_reference: string;
 	config: ImportConfig;
-	source: { kind: 'items'; data: BarcodeMapping[] } | { kind: 'file_url' | 'bq_table'; value: string };
+	source:
+		{ kind: 'items'; data: BarcodeMapping[] } | { kind: 'file_url' | 'bq_table'; value: string };
 }
 
 export const MAX_REPORTED_FAILURES = 100;
@@ -113,7 +115,8 @@ interface StoredImport {
 /** Why a mapping is refused, or null when it is valid. */
 export function mappingFailure(mapping: BarcodeMapping): string | null {
 	if (!VALID_BARCODE.test(mapping.barcode)) return 'barcode must be 8 to 14 digits';
-	if (mapping.partner_sku.startsWith('UNKNOWN')) return `partner_sku ${JSON.stringify(mapping.partner_sku)} does not exist in the catalog`;
+	if (mapping.partner_sku.startsWith('UNKNOWN'))
+		return `partner_sku ${JSON.stringify(mapping.partner_sku)} does not exist in the catalog`;
 	return null;
 }
 
@@ -129,7 +132,8 @@ function itemsOutcome(data: BarcodeMapping[]): Outcome {
 		const reason = mappingFailure(mapping);
 		if (reason === null) continue;
 		failureCount++;
-		if (failures.length < MAX_REPORTED_FAILURES) failures.push({ partner_sku: mapping.partner_sku, barcode: mapping.barcode, reason });
+		if (failures.length < MAX_REPORTED_FAILURES)
+			failures.push({ partner_sku: mapping.partner_sku, barcode: mapping.barcode, reason });
 	}
 	const status = finalStatus(data.length, failureCount);
 	const failed = status === 'IMPORT_STATUS_FAILED';
@@ -162,7 +166,13 @@ function sourceOutcome(kind: 'file_url' | 'bq_table', value: string): Outcome {
 			subStatus: 'SOURCE_UNREADABLE',
 			total: 0,
 			failureCount: 0,
-			failures: [{ partner_sku: '', barcode: '', reason: `${kind} ${JSON.stringify(value)}: the ${what} could not be read` }],
+			failures: [
+				{
+					partner_sku: '',
+					barcode: '',
+					reason: `${kind} ${JSON.stringify(value)}: the ${what} could not be read`,
+				},
+			],
 			endsAtValidation: true,
 		};
 	}
@@ -170,11 +180,22 @@ function sourceOutcome(kind: 'file_url' | 'bq_table', value: string): Outcome {
 	const failures: ImportFailure[] = lower.includes('partial')
 		? [
 				{ partner_sku: 'SKU-ROW-3', barcode: '12AB', reason: 'barcode must be 8 to 14 digits' },
-				{ partner_sku: 'UNKNOWN-ROW-7', barcode: '6291041500299', reason: 'partner_sku "UNKNOWN-ROW-7" does not exist in the catalog' },
+				{
+					partner_sku: 'UNKNOWN-ROW-7',
+					barcode: '6291041500299',
+					reason: 'partner_sku "UNKNOWN-ROW-7" does not exist in the catalog',
+				},
 				{ partner_sku: 'SKU-ROW-11', barcode: '', reason: 'barcode must be 8 to 14 digits' },
 			]
 		: [];
-	return { status: finalStatus(total, failures.length), subStatus: 'DONE', total, failureCount: failures.length, failures, endsAtValidation: false };
+	return {
+		status: finalStatus(total, failures.length),
+		subStatus: 'DONE',
+		total,
+		failureCount: failures.length,
+		failures,
+		endsAtValidation: false,
+	};
 }
 
 export class ImportStore {
@@ -188,7 +209,12 @@ export class ImportStore {
 		private readonly onCompleted: (event: ImportCompletedEvent) => void,
 	) {}
 
-	create(projectCode: string, createdBy: string, request: BarcodeImportRequest, now: number): { import_reference: string; client_reference: string } {
+	create(
+		projectCode: string,
+		createdBy: string,
+		request: BarcodeImportRequest,
+		now: number,
+	): { import_reference: string; client_reference: string } {
 		const clientKey = `${projectCode} ${request.client_reference}`;
 		const existing = this.byClientReference.get(clientKey);
 		if (existing) {
@@ -213,7 +239,10 @@ export class ImportStore {
 			totalKnownEarly: source.kind === 'items',
 			createdAt: now,
 			stepMs: this.stepMs,
-			outcome: source.kind === 'items' ? itemsOutcome(source.data) : sourceOutcome(source.kind, source.value),
+			outcome:
+				source.kind === 'items'
+					? itemsOutcome(source.data)
+					: sourceOutcome(source.kind, source.value),
 		};
 		this.byReference.set(importReference, stored);
 		this.byClientReference.set(clientKey, stored);
@@ -224,7 +253,8 @@ export class ImportStore {
 	/** The import by import_reference or client_reference, within the project. */
 	status(projectCode: string, reference: string, now: number): ImportStatusRecord {
 		let stored = this.byReference.get(reference);
-		if (stored?.projectCode !== projectCode) stored = this.byClientReference.get(`${projectCode} ${reference}`);
+		if (stored?.projectCode !== projectCode)
+			stored = this.byClientReference.get(`${projectCode} ${reference}`);
 		if (!stored) {
 			throw new ApiError(
 				'NOT_FOUND',
@@ -235,7 +265,10 @@ export class ImportStore {
 	}
 
 	/** Every import of a project (or all), newest last. */
-	list(projectCode: string | undefined, now: number): Array<ImportStatusRecord & { project_code: string }> {
+	list(
+		projectCode: string | undefined,
+		now: number,
+	): Array<ImportStatusRecord & { project_code: string }> {
 		const records: Array<ImportStatusRecord & { project_code: string }> = [];
 		for (const stored of this.byReference.values()) {
 			if (projectCode === undefined || stored.projectCode === projectCode) {
@@ -256,10 +289,16 @@ export class ImportStore {
 
 	private scheduleNotification(stored: StoredImport, now: number): void {
 		const finalAt = stored.createdAt + this.finalOffset(stored);
-		const timer = setTimeout(() => {
-			this.timers.delete(timer);
-			this.onCompleted({ project_code: stored.projectCode, import: this.record(stored, Math.max(Date.now(), finalAt)) });
-		}, Math.max(0, finalAt - now));
+		const timer = setTimeout(
+			() => {
+				this.timers.delete(timer);
+				this.onCompleted({
+					project_code: stored.projectCode,
+					import: this.record(stored, Math.max(Date.now(), finalAt)),
+				});
+			},
+			Math.max(0, finalAt - now),
+		);
 		timer.unref();
 		this.timers.add(timer);
 	}
@@ -298,7 +337,11 @@ export class ImportStore {
 		}
 		const step = Math.min(2, Math.floor(elapsed / stepMs));
 		const [importStatus, subStatus]: [ImportStatus, ImportSubStatus] =
-			step === 0 ? ['IMPORT_STATUS_PENDING', 'QUEUED'] : step === 1 ? ['IMPORT_STATUS_PROCESSING', 'VALIDATING'] : ['IMPORT_STATUS_PROCESSING', 'WRITING'];
+			step === 0
+				? ['IMPORT_STATUS_PENDING', 'QUEUED']
+				: step === 1
+					? ['IMPORT_STATUS_PROCESSING', 'VALIDATING']
+					: ['IMPORT_STATUS_PROCESSING', 'WRITING'];
 		return {
 			...base,
 			report: {

@@ -19,7 +19,11 @@ interface OAuthToken {
 	expiresAt: number | null;
 }
 
-function runWorkflow(workflow: OAuthWorkflow, projectCode: string, now: number): Record<string, unknown> | undefined {
+function runWorkflow(
+	workflow: OAuthWorkflow,
+	projectCode: string,
+	now: number,
+): Record<string, unknown> | undefined {
 	switch (workflow) {
 		case 'issue-credentials':
 			return {
@@ -57,7 +61,8 @@ export class OAuthStore {
 	exchange(accessToken: string, projectCode: string, now: number): OAuthExchangeResult {
 		const token = this.tokens.get(accessToken);
 		// 400, not 401: a 401 would make clients log in again, and a new session cannot fix the token.
-		if (!token) throw invalidArgument('access_token is not a valid OAuth access token (unknown token)');
+		if (!token)
+			throw invalidArgument('access_token is not a valid OAuth access token (unknown token)');
 		if (token.expiresAt !== null && token.expiresAt <= now) {
 			throw invalidArgument(`access_token expired at ${new Date(token.expiresAt).toISOString()}`);
 		}
