@@ -396,6 +396,34 @@ describe('faults', () => {
 		await expectError(await postLogin(await signLoginToken(emulator.credential)), 'INTERNAL');
 	});
 
+	it('echoes what the request carried (its cookie), as a careless service might', async () => {
+		emulator.injectFaults({ count: 1, status: 400, echo: true, operation: 'GetPurchaseOrder' });
+		const res = await getPurchaseOrder(SEEDED_PO.released, cookie);
+		expect(res.status).toBe(400);
+		const body = (await res.json()) as { message: string; details: Array<{ cookie: string }> };
+		expect(body.message).toContain(JSON.stringify(cookie).slice(1, -1));
+		expect(body.details).toEqual([{ cookie, body: null }]);
+	});
+
+	it('answers a redirect to the location given, and refuses a fault without an effect', async () => {
+		emulator.injectFaults({
+			count: 1,
+			redirect: { location: 'http://127.0.0.2:9/elsewhere', status: 308 },
+		});
+		const res = await fetch(`${emulator.baseUrl}/fbpo/v1/po/${SEEDED_PO.released}/get`, {
+			headers: { Cookie: cookie, 'User-Agent': 'test' },
+			redirect: 'manual',
+		});
+		expect(res.status).toBe(308);
+		expect(res.headers.get('location')).toBe('http://127.0.0.2:9/elsewhere');
+		expect(() => emulator.injectFaults({ count: 1, echo: true })).toThrow(
+			'a fault needs status, delayMs, reset or redirect',
+		);
+		expect(() => emulator.injectFaults({ count: 1, redirect: { location: '' } })).toThrow(
+			'fault redirect needs a location',
+		);
+	});
+
 	it('resets the connection', async () => {
 		emulator.injectFaults({ count: 1, reset: true });
 		await expect(getPurchaseOrder(SEEDED_PO.released, cookie)).rejects.toThrow();

@@ -65,6 +65,7 @@ export class ApiError extends Error {
 		readonly httpStatus: number = GRPC_CODES[code].http,
 		/** Extra response headers, e.g. `Retry-After`. */
 		readonly headers: Readonly<Record<string, string>> = {},
+		readonly details: unknown[] = [],
 	) {
 		super(message);
 		this.name = 'ApiError';
@@ -75,7 +76,7 @@ export class ApiError extends Error {
 			status_id: GRPC_CODES[this.code].id,
 			status_code: this.code,
 			message: this.message,
-			details: [],
+			details: this.details,
 		};
 	}
 }

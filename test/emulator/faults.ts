@@ -37,8 +37,22 @@ export function validateFaultSpec(input: unknown): FaultSpec {
 	}
 	if (spec.message !== undefined && typeof spec.message !== 'string')
 		throw invalidArgument('fault message must be a string');
-	if (spec.status === undefined && spec.delayMs === undefined && !spec.reset) {
-		throw invalidArgument('a fault needs status, delayMs or reset');
+	if (spec.echo !== undefined && typeof spec.echo !== 'boolean')
+		throw invalidArgument('fault echo must be a boolean');
+	if (spec.redirect !== undefined) {
+		const redirect = spec.redirect as { location?: unknown; status?: unknown } | null;
+		if (!redirect || typeof redirect.location !== 'string' || !redirect.location) {
+			throw invalidArgument('fault redirect needs a location');
+		}
+		if (
+			redirect.status !== undefined &&
+			![301, 302, 303, 307, 308].includes(redirect.status as number)
+		) {
+			throw invalidArgument('fault redirect status must be 301, 302, 303, 307 or 308');
+		}
+	}
+	if (spec.status === undefined && spec.delayMs === undefined && !spec.reset && !spec.redirect) {
+		throw invalidArgument('a fault needs status, delayMs, reset or redirect');
 	}
 	return { ...(input as FaultSpec) };
 }

@@ -556,7 +556,26 @@ export class EmulatorServer implements Emulator {
 					req.socket.destroy();
 					return;
 				}
-				if (fault.status !== undefined) throw faultError({ ...fault, status: fault.status });
+				if (fault.redirect) {
+					respond(fault.redirect.status ?? 307, {}, { Location: fault.redirect.location });
+					return;
+				}
+				if (fault.status !== undefined) {
+					const error = faultError({ ...fault, status: fault.status });
+					if (!fault.echo) throw error;
+					// A careless service: the answer repeats what the request carried.
+					const carried = {
+						cookie: req.headers.cookie ?? '',
+						body: body.kind === 'json' ? body.value : null,
+					};
+					throw new ApiError(
+						error.code,
+						`${error.message}; request was ${JSON.stringify(carried)}`,
+						error.httpStatus,
+						error.headers,
+						[carried],
+					);
+				}
 			}
 			const userAgentOptional = match.kind === 'matched' && match.route.userAgent === 'optional';
 			if (this.options.requireUserAgent && !userAgentOptional && !req.headers['user-agent']) {

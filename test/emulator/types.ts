@@ -98,6 +98,13 @@ export interface FaultSpec {
 	/** Operation name such as `GetPurchaseOrder` or `Login`; any API request when absent. */
 	operation?: string;
 	message?: string;
+	/**
+	 * With `status`: the error's message and details echo what the request carried (its Cookie
+	 * header, a `token`/`access_token`, destination header values), as a careless service might.
+	 */
+	echo?: boolean;
+	/** Answers a redirect to `location` (status 301, 302, 307 or 308; default 307). */
+	redirect?: { location: string; status?: number };
 }
 
 export interface RequestLogEntry {

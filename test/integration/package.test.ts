@@ -59,6 +59,11 @@ describe('the package as n8n loads it', () => {
 			expect.arrayContaining(['baseUrl', 'keyId', 'privateKey', 'projectCode', 'sessionCookie']),
 		);
 		expect(typeof credential.preAuthentication).toBe('function');
+		// The stored session is a password field: n8n blanks it before the editor sees it.
+		expect(credential.properties.find((p) => p.name === 'sessionCookie')?.typeOptions).toEqual({
+			expirable: true,
+			password: true,
+		});
 	});
 
 	it('ships the light and dark icons the node and credential point at', () => {

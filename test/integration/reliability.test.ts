@@ -289,3 +289,159 @@ describe('odd input never reaches the network', () => {
 		expect(f.emulator.requests()).toEqual([]);
 	});
 });
+
+describe('secrets and redirects', () => {
+	/** A server on another origin (another port of loopback) that records what reaches it. */
+	async function otherOrigin() {
+		const { createServer } = await import('http');
+		const seen: Array<{ url?: string; headers: IDataObject }> = [];
+		const server = createServer((req, res) => {
+			seen.push({ url: req.url, headers: req.headers as IDataObject });
+			res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		const { port } = server.address() as { port: number };
+		return { url: `http://127.0.0.1:${port}`, seen, close: () => server.close() };
+	}
+
+	it('never shows the session cookie, even when the service echoes it with quotes and backslashes', async () => {
+		f = await startFixture({ ratePlan: null });
+		await f.env.runWorkflow(workflowWithItems(bulkPoItems(1), GET_PO));
+		const cookie = String(f.env.credentialData('cred-1').sessionCookie);
+		f.emulator.injectFaults({ count: 1, status: 400, echo: true, operation: 'GetPurchaseOrder' });
+		const result = await f.env.runWorkflow(
+			workflowWithItems(bulkPoItems(1), GET_PO, { continueOnFail: true }),
+		);
+		const [item] = result.outputs('Seller Platform');
+		expect(item.json.error).toContain('<redacted>');
+		const everything = JSON.stringify(result.run) + JSON.stringify(f.env.logger.entries);
+		for (const value of cookie.split('; ').map((pair) => pair.split('=')[1]))
+			expect(everything).not.toContain(value);
+	});
+
+	it('never shows a destination header value the service echoes, whatever characters it holds', async () => {
+		f = await startFixture({ ratePlan: null });
+		const secret = 'se"cr\\et-value-42';
+		f.emulator.injectFaults({ count: 1, status: 400, echo: true, operation: 'UpdateDestination' });
+		const result = await f.env.runWorkflow(
+			workflowWithItems(
+				[{}],
+				{
+					resource: 'destination',
+					operation: 'update',
+					destinationCode: 'DST-1001',
+					updateFields: { headers: { header: [{ name: 'X-Key', value: secret }] } },
+				},
+				{ continueOnFail: true },
+			),
+		);
+		const everything = JSON.stringify(result.run);
+		expect(everything).toContain('<redacted>');
+		expect(everything).not.toContain(JSON.stringify(secret).slice(1, -1));
+		expect(everything).not.toContain('cr\\et-value');
+	});
+
+	it('never shows the login token the service echoes', async () => {
+		f = await startFixture({ ratePlan: null });
+		f.emulator.injectFaults({ count: 1, status: 401, echo: true, operation: 'Login' });
+		const result = await f.env.runWorkflow(
+			workflowWithItems(bulkPoItems(1), GET_PO, { continueOnFail: true }),
+		);
+		const [item] = result.outputs('Seller Platform');
+		expect(item.json.error).toContain('<jwt>');
+		const token = (requestsOf('Login')[0].body as { token: string }).token;
+		expect(JSON.stringify(result.run)).not.toContain(token.split('.')[2]);
+	});
+
+	it('does not follow a redirect to another origin: the cookie never leaves the gateway', async () => {
+		f = await startFixture({ ratePlan: null });
+		const other = await otherOrigin();
+		try {
+			f.emulator.injectFaults({
+				count: 1,
+				redirect: { location: `${other.url}/steal`, status: 307 },
+				operation: 'GetPurchaseOrder',
+			});
+			const result = await f.env.runWorkflow(
+				workflowWithItems(bulkPoItems(1), GET_PO, { continueOnFail: true }),
+			);
+			const [item] = result.outputs('Seller Platform');
+			expect(item.json.error).toBe(
+				`The Seller Platform API redirected the request to another origin (${other.url}); it was not followed`,
+			);
+			expect(other.seen).toEqual([]);
+		} finally {
+			other.close();
+		}
+	});
+
+	it('follows a redirect within the gateway, and refuses a login redirected elsewhere', async () => {
+		f = await startFixture({ ratePlan: null });
+		const other = await otherOrigin();
+		try {
+			f.emulator.injectFaults({
+				count: 1,
+				redirect: { location: `${f.emulator.baseUrl}/fbpo/v1/po/PO-1001/get`, status: 307 },
+				operation: 'GetPurchaseOrder',
+			});
+			const result = await f.env.runWorkflow(workflowWithItems([{ po: 'PO-1002' }], GET_PO));
+			expect(result.json('Seller Platform')[0].po_nr).toBe('PO-1001');
+			expect(requestsOf('GetPurchaseOrder')).toHaveLength(2);
+
+			f.emulator.expireSessions();
+			f.emulator.injectFaults({
+				count: 1,
+				redirect: { location: `${other.url}/login`, status: 308 },
+				operation: 'Login',
+			});
+			const refused = await f.env.runWorkflow(
+				workflowWithItems(bulkPoItems(1), GET_PO, { continueOnFail: true }),
+			);
+			expect(refused.outputs('Seller Platform')[0].json.error).toBe(
+				`The Seller Platform login was redirected to another origin (${other.url}) and was not followed`,
+			);
+			expect(other.seen).toEqual([]);
+		} finally {
+			other.close();
+		}
+	});
+
+	it('refuses a Base URL with a user name and password, without echoing it', async () => {
+		f = await startFixture({ ratePlan: null });
+		f.env.addCredential('cred-1', 'sellerPlatformApi', {
+			...f.env.credentialData('cred-1'),
+			baseUrl: f.emulator.baseUrl.replace('http://', 'http://admin:hunter2@'),
+		});
+		const result = await f.env.runWorkflow(
+			workflowWithItems(bulkPoItems(1), GET_PO, { continueOnFail: true }),
+		);
+		const [item] = result.outputs('Seller Platform');
+		expect(item.json.error).toBe(
+			'The "Base URL" field of the credential must not contain a user name or password',
+		);
+		expect(JSON.stringify(result.run)).not.toContain('hunter2');
+		expect(f.emulator.requests()).toEqual([]);
+	});
+});
+
+describe('stopping the execution', () => {
+	it('ends the wait for an export at once, and sends nothing more', async () => {
+		f = await startFixture({ ratePlan: null });
+		const pending = f.emulator.addExport({ states: ['PENDING'] });
+		const started = await f.env.startExecution(
+			workflowWithItems([{}], {
+				resource: 'export',
+				operation: 'getStatus',
+				exportCode: pending.export_code,
+				options: { waitForCompletion: true, pollIntervalSeconds: 5, timeoutSeconds: 300 },
+			}),
+		);
+		while (requestsOf('GetExportStatus').length < 1) await new Promise((r) => setTimeout(r, 20));
+		const stoppedAt = Date.now();
+		started.cancel();
+		await started.finished;
+		expect(Date.now() - stoppedAt).toBeLessThan(1000);
+		await new Promise((r) => setTimeout(r, 1000));
+		expect(requestsOf('GetExportStatus')).toHaveLength(1);
+	});
+});

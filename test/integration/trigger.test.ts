@@ -562,3 +562,65 @@ describe('Seller Platform Trigger: the whole loop in-process', () => {
 		});
 	});
 });
+
+describe('Seller Platform Trigger: owning the destination carefully', () => {
+	it('refuses test listening while another workflow owns the destination in production', async () => {
+		const live = await activate(triggerWorkflow({}, 'live-workflow'));
+		await expect(activate(triggerWorkflow({}, 'draft-workflow'), 'manual')).rejects.toThrow(
+			`Destination "${DESTINATION}" is registered to the production webhook of another active workflow, so it cannot listen for test events now`,
+		);
+		expect(updateDestinationRequests()).toHaveLength(1);
+		expect(destination()).toMatchObject({ url: live.webhookUrl, is_active: true });
+	});
+
+	it('a release never touches a destination another workflow has taken since; the takeover is logged', async () => {
+		const first = await activate(triggerWorkflow({}, 'first-workflow'));
+		const second = await activate(triggerWorkflow({}, 'second-workflow'));
+		expect(destination().url).toBe(second.webhookUrl);
+		expect(env.logger.entries).toContainEqual(
+			expect.objectContaining({
+				level: 'warn',
+				message: `Seller Platform Trigger takes over destination "${DESTINATION}" from another workflow (it pointed at ${first.webhookUrl})`,
+			}),
+		);
+		const secret = destination().credentials[DELIVERY_HEADER];
+
+		await first.deactivate();
+		expect(updateDestinationRequests()).toHaveLength(2);
+		expect(destination()).toMatchObject({ url: second.webhookUrl, is_active: true });
+		expect(destination().credentials[DELIVERY_HEADER]).toBe(secret);
+		await publish(ORDER_SYNC, { order_nr: 'FBPI-3001' });
+		await second.waitForExecutions(1);
+	});
+
+	it('concurrent deliveries keep every delivery they saw in the saved static data', async () => {
+		const handle = await activate(triggerWorkflow());
+		const secret = destination().credentials[DELIVERY_HEADER];
+		const bodies = Array.from({ length: 10 }, (_, i) => ({
+			...envelope(ORDER_SYNC, { order_nr: `FBPI-40${i}` }),
+			metadata: { message_id: `concurrent-${i}` },
+		}));
+		const answers = await Promise.all(
+			bodies.map((body) => post(handle.webhookUrl, body, { [DELIVERY_HEADER]: secret })),
+		);
+		expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
+		await handle.waitForExecutions(10);
+		await handle.settled();
+		const seen = registrationOf(env.workflowStaticData('trigger-workflow'))?.seen ?? [];
+		expect([...seen].sort()).toEqual(bodies.map((_, i) => `id:concurrent-${i}`).sort());
+	});
+
+	it('answers 400 to a delivery whose body is not a JSON object, and starts nothing', async () => {
+		const handle = await activate(triggerWorkflow());
+		const secret = destination().credentials[DELIVERY_HEADER];
+		for (const body of [[1, 2], 'text', 42]) {
+			const answer = await post(handle.webhookUrl, body, { [DELIVERY_HEADER]: secret });
+			expect(answer).toEqual({
+				status: 400,
+				body: { message: 'The delivery must be a JSON object' },
+			});
+		}
+		await handle.settled();
+		expect(handle.executions).toHaveLength(0);
+	});
+});
