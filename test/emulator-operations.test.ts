@@ -233,6 +233,19 @@ describe('GetExportStatus', () => {
 		expect((await fetch(plain)).status).toBe(403);
 	});
 
+	it('streams a large generated export file of exactly the size asked for', async () => {
+		const added = emulator.addExport({ states: ['COMPLETE'], fileSizeBytes: 3_000_000 });
+		const res = await exportStatus(added.export_code);
+		const file = await fetch(res.body.download_url as string);
+		expect(file.headers.get('content-length')).toBe('3000000');
+		const bytes = Buffer.from(await file.arrayBuffer());
+		expect(bytes.length).toBe(3_000_000);
+		expect(bytes.subarray(0, 20).toString()).toMatch(/^ORD-1,SKU-1,1,AED,/);
+		expect(() => emulator.addExport({ fileSizeBytes: -1 })).toThrow(
+			'fileSizeBytes must be a whole number',
+		);
+	});
+
 	it.each([
 		[SEEDED_EXPORTS.pending, 'PENDING'],
 		[SEEDED_EXPORTS.queued, 'QUEUE'],

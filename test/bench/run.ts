@@ -51,6 +51,11 @@ const BENCHMARKS: Array<{ id: string; title: string; load: () => Benchmark }> = 
 		load: () => (require('./importItems') as typeof import('./importItems')).importItems,
 	},
 	{
+		id: 'download',
+		title: 'Export download: a 200 MB file into binary data on disk',
+		load: () => (require('./download') as typeof import('./download')).download,
+	},
+	{
 		id: 'logins',
 		title: 'Logins: 20 executions × 50 purchaseOrder/get, one credential store',
 		load: () => (require('./logins') as typeof import('./logins')).logins,

@@ -1,4 +1,5 @@
 /** Small HTTP helpers shared by the API pipeline and the control API. */
+import { Readable } from 'node:stream';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 
 import { invalidArgument } from './errors';
@@ -65,10 +66,16 @@ export function sendRaw(
 	res: ServerResponse,
 	status: number,
 	contentType: string,
-	body: string | Buffer,
+	body: string | Buffer | Readable,
 	headers: ResponseHeaders = {},
 ): void {
 	if (res.headersSent || res.destroyed) return;
+	if (body instanceof Readable) {
+		// A generated file: streamed, its Content-Length given by the route.
+		res.writeHead(status, { ...headers, 'Content-Type': contentType });
+		body.pipe(res);
+		return;
+	}
 	res.writeHead(status, {
 		...headers,
 		'Content-Type': contentType,

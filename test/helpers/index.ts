@@ -2,3 +2,4 @@
 export * from './environment';
 export type { CredentialTestResult, LoginRecord } from './credentials';
 export type { ActiveWorkflow, WebhookCall } from './webhooks';
+export { useFilesystemBinaryData } from './n8n';

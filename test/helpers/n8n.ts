@@ -7,6 +7,7 @@ import { join } from 'path';
 import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
 import {
+	BinaryDataService,
 	ExternalSecretsProxy,
 	PackageDirectoryLoader,
 	type ExecutionLifecycleHooks,
@@ -133,4 +134,15 @@ export function additionalData(options: {
 		setExecutionStatus: () => {},
 		sendDataToUI: () => {},
 	} as IWorkflowExecuteAdditionalData;
+}
+
+/**
+ * Binary data kept on disk under `storagePath`, as n8n does by default outside queue mode
+ * (`N8N_DEFAULT_BINARY_DATA_MODE=filesystem`); without this, binary data stays in memory.
+ * Call it before anything touches binary data in the process.
+ */
+export async function useFilesystemBinaryData(storagePath: string): Promise<void> {
+	process.env.N8N_DEFAULT_BINARY_DATA_MODE = 'filesystem';
+	process.env.N8N_BINARY_DATA_STORAGE_PATH = storagePath;
+	await Container.get(BinaryDataService).init();
 }

@@ -33,6 +33,11 @@ export interface AddExportOptions {
 	states?: ExportStatus[];
 	exportCategoryCode?: string;
 	params?: Record<string, unknown>;
+	/**
+	 * Size of the file behind the download link, in bytes: generated CSV rows streamed as they are
+	 * sent, never held in memory (for measuring a client's memory while downloading).
+	 */
+	fileSizeBytes?: number;
 }
 
 const EXPORT_STATUSES: readonly ExportStatus[] = [
@@ -59,6 +64,7 @@ interface StoredExport {
 	startedAt: number | null;
 	/** Signature of the download link. */
 	downloadToken: string;
+	fileSizeBytes?: number;
 }
 
 export class ExportStore {
@@ -92,6 +98,10 @@ export class ExportStore {
 		now: number,
 	): ExportRecord {
 		const states = options.states ?? ['PENDING', 'RUNNING', 'COMPLETE'];
+		const size = options.fileSizeBytes;
+		if (size !== undefined && !(Number.isInteger(size) && size >= 0)) {
+			throw invalidArgument('fileSizeBytes must be a whole number of bytes >= 0');
+		}
 		if (
 			!Array.isArray(states) ||
 			states.length === 0 ||
@@ -109,6 +119,7 @@ export class ExportStore {
 			states: [...states],
 			startedAt: now,
 			downloadToken: randomBytes(18).toString('base64url'),
+			fileSizeBytes: options.fileSizeBytes,
 		});
 		return this.record(stored, '', now);
 	}
@@ -170,7 +181,11 @@ export class ExportStore {
 	}
 
 	/** The CSV behind a download link: the token must be the one of that export's link. */
-	download(fileName: string, token: string | null, now: number): { fileName: string; csv: string } {
+	download(
+		fileName: string,
+		token: string | null,
+		now: number,
+	): { fileName: string; csv: string; sizeBytes?: number } {
 		const stored = token ? this.byToken.get(token) : undefined;
 		if (
 			!stored ||
@@ -182,6 +197,6 @@ export class ExportStore {
 				'missing or invalid download token: use the download_url exactly as GetExportStatus returned it',
 			);
 		}
-		return { fileName, csv: exportCsv(stored.category) };
+		return { fileName, csv: exportCsv(stored.category), sizeBytes: stored.fileSizeBytes };
 	}
 }
