@@ -56,6 +56,11 @@ const BENCHMARKS: Array<{ id: string; title: string; load: () => Benchmark }> = 
 		load: () => (require('./download') as typeof import('./download')).download,
 	},
 	{
+		id: 'faults',
+		title: 'Faults at the service: what reaches the user',
+		load: () => (require('./faults') as typeof import('./faults')).faults,
+	},
+	{
 		id: 'logins',
 		title: 'Logins: 20 executions × 50 purchaseOrder/get, one credential store',
 		load: () => (require('./logins') as typeof import('./logins')).logins,
