@@ -169,6 +169,10 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 		this.logger.warn(
 			`Seller Platform Trigger took over destination "${code}", which pointed at ${before}`,
 		);
+	} else if (!before && !owner && !test) {
+		this.logger.info(
+			`Seller Platform Trigger took over destination "${code}"; where it pointed before is not known (the API has no read of a destination)`,
+		);
 	}
 	const data = this.getWorkflowStaticData('node');
 	data.registration = {

@@ -583,6 +583,12 @@ describe('Seller Platform Trigger: owning the destination carefully', () => {
 				message: `Seller Platform Trigger takes over destination "${DESTINATION}" from another workflow (it pointed at ${first.webhookUrl})`,
 			}),
 		);
+		expect(env.logger.entries).toContainEqual(
+			expect.objectContaining({
+				level: 'info',
+				message: `Seller Platform Trigger took over destination "${DESTINATION}"; where it pointed before is not known (the API has no read of a destination)`,
+			}),
+		);
 		const secret = destination().credentials[DELIVERY_HEADER];
 
 		await first.deactivate();

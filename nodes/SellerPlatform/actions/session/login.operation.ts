@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { abortable } from '../../../api/abort';
 import { CREDENTIAL_TYPE } from '../../../api/constants';
 import { apiError } from '../../../api/errors';
 import { login } from '../../../api/login';
@@ -47,7 +48,8 @@ async function loginOnce(ctx: IExecuteFunctions, itemIndex: number): Promise<IDa
 		perRun.loginResults.set(ctx, pending);
 	}
 	try {
-		return { ...(await pending) };
+		// A login ends at its own time-outs; the node stops waiting at once when the user stops.
+		return { ...(await abortable(pending, ctx.getExecutionCancelSignal?.())) };
 	} catch (error) {
 		throw apiError(error, { node: ctx.getNode(), operation: 'Login', itemIndex });
 	}
