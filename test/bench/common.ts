@@ -38,7 +38,11 @@ export function benchEnvironment(
 }
 
 /** `testItems` (items as a JSON parameter, as the integration tests do) → our node. */
-export function itemsWorkflow(items: object[], parameters: INodeParameters): TestWorkflow {
+export function itemsWorkflow(
+	items: object[],
+	parameters: INodeParameters,
+	settings: { continueOnFail?: boolean } = {},
+): TestWorkflow {
 	return {
 		nodes: [
 			{ name: 'Items', type: 'testItems', parameters: { items: JSON.stringify(items) } },
@@ -47,6 +51,7 @@ export function itemsWorkflow(items: object[], parameters: INodeParameters): Tes
 				type: 'sellerPlatform',
 				parameters,
 				credentials: { sellerPlatformApi: CREDENTIAL_ID },
+				...settings,
 			},
 		],
 		connections: chain('Items', NODE_NAME),

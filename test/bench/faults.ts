@@ -5,8 +5,8 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { chain, type TestEnvironment, type WorkflowResult } from '../helpers';
-import { benchEnvironment, CREDENTIAL_ID, NODE_NAME, round, timed } from './common';
+import type { TestEnvironment, WorkflowResult } from '../helpers';
+import { benchEnvironment, itemsWorkflow, NODE_NAME, round, timed } from './common';
 import { startBenchEmulator, type BenchEmulator } from './emulator';
 import type { BenchContext, BenchOutcome, Benchmark, Metric } from './types';
 
@@ -23,21 +23,8 @@ const GET_PO: INodeParameters = {
 const pos = (count: number) =>
 	Array.from({ length: count }, (_, i) => ({ po: `PO-BULK-${i + 1}` }));
 
-function workflow(items: object[], parameters: INodeParameters, continueOnFail = true) {
-	return {
-		nodes: [
-			{ name: 'Items', type: 'testItems', parameters: { items: JSON.stringify(items) } },
-			{
-				name: NODE_NAME,
-				type: 'sellerPlatform',
-				parameters,
-				credentials: { sellerPlatformApi: CREDENTIAL_ID },
-				continueOnFail,
-			},
-		],
-		connections: chain('Items', NODE_NAME),
-	};
-}
+const workflow = (items: object[], parameters: INodeParameters, continueOnFail = true) =>
+	itemsWorkflow(items, parameters, { continueOnFail });
 
 interface Row {
 	fault: string;
@@ -113,62 +100,54 @@ export const faults: Benchmark = {
 				),
 			);
 
+			// Ten purchase orders under each fault: what it needs first, the faults, a name.
+			const reads: Array<{
+				fault: string;
+				expire?: boolean;
+				faults: object[];
+				loginTimeoutMs?: number;
+			}> = [
+				{
+					fault:
+						'login hangs (time-out 1 s here, 30 s by default): the items waiting on it fail, later ones log in',
+					expire: true,
+					faults: [{ count: 3, delayMs: 3000, operation: 'Login' }],
+					loginTimeoutMs: 1000,
+				},
+				{
+					fault: 'login answers 503 twice',
+					expire: true,
+					faults: [{ count: 2, status: 503, operation: 'Login' }],
+				},
+				{
+					fault: '429 storm, Retry-After 3600 s',
+					faults: [{ count: 1000, status: 429, retryAfter: 3600, operation: 'GetPurchaseOrder' }],
+				},
+				{
+					fault: '429 storm, Retry-After 0 (15 answers)',
+					faults: [{ count: 15, status: 429, retryAfter: 0, operation: 'GetPurchaseOrder' }],
+				},
+				{
+					fault: '5xx on reads (8 answers 503)',
+					faults: [{ count: 8, status: 503, operation: 'GetPurchaseOrder' }],
+				},
+			];
 			const timeout = LOGIN_POLICY.timeoutMs;
-			LOGIN_POLICY.timeoutMs = 1000;
-			await control(emulator, '/sessions/expire');
-			await inject({ count: 3, delayMs: 3000, operation: 'Login' });
-			rows.push(
-				await scenario(
-					emulator,
-					'login hangs (time-out 1 s here, 30 s by default): the items waiting on it fail, later ones log in',
-					10,
-					async (e) => await e.runWorkflow(workflow(pos(10), GET_PO)),
-				),
-			);
-			LOGIN_POLICY.timeoutMs = timeout;
-			await clearFaults();
-
-			await control(emulator, '/sessions/expire');
-			await inject({ count: 2, status: 503, operation: 'Login' });
-			rows.push(
-				await scenario(
-					emulator,
-					'login answers 503 twice',
-					10,
-					async (e) => await e.runWorkflow(workflow(pos(10), GET_PO)),
-				),
-			);
-
-			await inject({ count: 1000, status: 429, retryAfter: 3600, operation: 'GetPurchaseOrder' });
-			rows.push(
-				await scenario(
-					emulator,
-					'429 storm, Retry-After 3600 s',
-					10,
-					async (e) => await e.runWorkflow(workflow(pos(10), GET_PO)),
-				),
-			);
-			await clearFaults();
-
-			await inject({ count: 15, status: 429, retryAfter: 0, operation: 'GetPurchaseOrder' });
-			rows.push(
-				await scenario(
-					emulator,
-					'429 storm, Retry-After 0 (15 answers)',
-					10,
-					async (e) => await e.runWorkflow(workflow(pos(10), GET_PO)),
-				),
-			);
-
-			await inject({ count: 8, status: 503, operation: 'GetPurchaseOrder' });
-			rows.push(
-				await scenario(
-					emulator,
-					'5xx on reads (8 answers 503)',
-					10,
-					async (e) => await e.runWorkflow(workflow(pos(10), GET_PO)),
-				),
-			);
+			for (const read of reads) {
+				if (read.expire) await control(emulator, '/sessions/expire');
+				for (const spec of read.faults) await inject(spec);
+				LOGIN_POLICY.timeoutMs = read.loginTimeoutMs ?? timeout;
+				rows.push(
+					await scenario(
+						emulator,
+						read.fault,
+						10,
+						async (e) => await e.runWorkflow(workflow(pos(10), GET_PO)),
+					),
+				);
+				LOGIN_POLICY.timeoutMs = timeout;
+				await clearFaults();
+			}
 
 			const users = ['usr-catalog-sync', 'usr-catalog-sync', 'usr-missing', 'usr-catalog-sync'];
 			const creates = await scenario(
