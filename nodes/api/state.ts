@@ -74,7 +74,7 @@ export const MAX_REMEMBERED_DELIVERIES = 1000;
 const recentDeliveries = new Map<string, string[]>();
 
 /** Adds `key` at the end of `list`, keeping the newest `MAX_REMEMBERED_DELIVERIES`. */
-export function rememberKey(list: string[] | undefined, key: string): string[] {
+function rememberKey(list: string[] | undefined, key: string): string[] {
 	return [...(list ?? []).filter((k) => k !== key), key].slice(-MAX_REMEMBERED_DELIVERIES);
 }
 

@@ -1,7 +1,7 @@
 /** URL building for the login and every API request. */
 import { OPERATIONS, type OperationName, type PrefixSetting } from './operations';
 
-export function trimTrailingSlashes(value: string): string {
+function trimTrailingSlashes(value: string): string {
 	return value.replace(/\/+$/, '');
 }
 
