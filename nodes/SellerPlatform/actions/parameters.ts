@@ -152,8 +152,10 @@ const NUMERIC_OPTIONS: Record<string, { label: string; whole: boolean }> = {
 export function checkNumericOptions(ctx: IExecuteFunctions): void {
 	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
 	for (const [name, { label, whole }] of Object.entries(NUMERIC_OPTIONS)) {
-		const value = options[name];
-		if (value === undefined || value === null || value === '') continue;
+		const raw = options[name];
+		if (raw === undefined || raw === null || raw === '') continue;
+		// An expression may give the number as text.
+		const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
 		const what = `The option "${label}" (${name})`;
 		let problem: string | undefined;
 		if (typeof value !== 'number' || !Number.isFinite(value)) problem = `${what} must be a number`;
