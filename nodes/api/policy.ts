@@ -6,7 +6,8 @@
  */
 import { abortable, ExecutionStopped, wait } from './abort';
 import { classify, PolicyStop, type Failure } from './errors';
-import type { SlidingWindowLimiter } from './rateLimiter';
+import type { PlanLimiter } from './rateLimiter';
+import { sessions } from './state';
 
 /** Bounds of the waiting and repeating. */
 export const RETRY_POLICY = {
@@ -184,16 +185,26 @@ export async function withRetries<T>(
 	}
 }
 
-/** Sends once a slot of the rate plan is free; the slot is dated by the answer. */
+/**
+ * Sends once the rate plan has room. A 429 pauses every request of this process that uses the
+ * plan and cuts the process's share of it (rateLimiter.ts); the caller (`withRetries`) waits it
+ * out. The request is dated by when it was granted, or by the end of a login it waited for.
+ */
 export async function paced<T>(
-	limiter: SlidingWindowLimiter,
+	limiter: PlanLimiter,
 	send: () => Promise<T>,
 	signal?: AbortSignal,
 ): Promise<T> {
 	const slot = await abortable(limiter.acquire(signal), signal);
 	try {
 		return await send();
+	} catch (error) {
+		const failure = classify(error);
+		if (failure.httpStatus === 429) {
+			limiter.rateLimited(slot.granted, rateLimitDelay(parseRetryAfter(failure.retryAfter), 0));
+		}
+		throw error;
 	} finally {
-		slot.finished();
+		slot.finished(sessions.lastLoginEnd);
 	}
 }

@@ -1,10 +1,22 @@
 /**
- * Client-side pacing so bulk runs stay under the service's rate plan instead of provoking 429s.
+ * Client-side pacing, so that the rate plan alone sets the speed: bulk runs stay under the plan
+ * instead of provoking 429s, reach it whatever the latency, and share it with whoever else uses it.
  *
- * The plan is "N requests per 60 s". A limiter that lets N go at once and then waits a minute
- * would be bursty; instead the minute is cut into k equal slices (k the largest divisor of N that
- * is at most 60) and at most N/k requests start in any sliding slice. Any 60 s window then holds
- * at most N requests, and a long run reaches exactly the plan's ceiling of N per minute.
+ * The plan is "N requests per 60 s" (per gateway, project and operation). One `PlanLimiter` per
+ * plan is shared by every execution of this n8n process. It
+ * - starts requests evenly, one every 60 s / N (a caller that comes late may catch up a quarter
+ *   of a second of the schedule at once), and never more than N in any 60.6 s (1% of margin for
+ *   the spread of arrival times at the gateway);
+ * - dates each request at the moment it was granted, or at the end of a login it had to wait for
+ *   (it left after that): a request's dating never depends on the latency or its jitter;
+ * - measures round trips, from which the node sizes its requests in flight (Little's law:
+ *   in flight = rate x round trip; see `suggestedConcurrency`);
+ * - adapts to others using the same plan (n8n queue mode workers, other n8n instances, other
+ *   tools): on a 429 it pauses until the Retry-After, and its share of the plan becomes 90% of
+ *   what it sent in the last window (the window was full, so the processes together then send
+ *   90% of the plan), never less than half of the share it had. The share grows back by a tenth
+ *   of the plan per window without a 429, and is the whole plan again after a window without a
+ *   request of its own (what it learnt is then stale).
  */
 
 export interface Clock {
@@ -15,21 +27,91 @@ export interface Clock {
 
 /** A granted request. Call `finished` when its answer (or failure) is in. */
 export interface Slot {
-	finished(): void;
+	/** When the request was granted. */
+	readonly granted: number;
+	/** `sentAfter`: a time the request is known to have left no earlier than (a login's end). */
+	finished(sentAfter?: number): void;
 }
 
-/** At most `limit` starts in any window of `windowMs`, first come first served. */
-export class SlidingWindowLimiter {
+export const PACING = {
+	windowMs: 60_000,
+	/** The window is stretched by 1%: arrival times at the gateway differ from our send times. */
+	safetyFactor: 1.01,
+	/** How much of the schedule a late caller may catch up at once. */
+	catchUpMs: 250,
+	/** After a 429: this share of what this process sent in the last window... */
+	backOff: 0.9,
+	/** ...but at least half the share it had, and never below this. */
+	minShare: 0.05,
+	/** Share of the plan regained per window without a 429. */
+	recoveryPerWindow: 0.1,
+	/** A pause for a 429 lasts at most a window (a longer Retry-After fails the run that got it). */
+	maxPauseMs: 60_000,
+	/** Round trips kept for the concurrency estimate. */
+	roundTripSamples: 64,
+	/** Requests in flight before any round trip is known, and the ceiling. */
+	initialConcurrency: 8,
+	maxConcurrency: 64,
+};
+
+export class PlanLimiter {
+	/** Dated starts of the last window, oldest first. */
 	private readonly starts: number[] = [];
 	private queue: Promise<void> = Promise.resolve();
-	private shortestRoundTrip = Infinity;
+	/** When the next start is due by the even schedule. */
+	private nextDue = -Infinity;
+	private pausedUntil = -Infinity;
+	private lastGrant = -Infinity;
+	/** The share of the plan after the last cut, and when it was cut. */
+	private cutShare = 1;
+	private cutAt = -Infinity;
+	private readonly roundTrips: number[] = [];
+	private roundTripIndex = 0;
+	/** The window of the dated starts, with the margin. */
+	readonly windowMs: number;
 
 	constructor(
-		readonly limit: number,
-		readonly windowMs: number,
+		/** Requests per window (the plan). */
+		readonly plan: number,
 		private readonly clock: Clock,
+		windowMs: number = PACING.windowMs,
 	) {
-		if (!(limit >= 1) || !(windowMs > 0)) throw new Error('Invalid rate limit');
+		if (!(plan >= 1) || !(windowMs > 0)) throw new Error('Invalid rate limit');
+		this.windowMs = Math.ceil(windowMs * PACING.safetyFactor);
+	}
+
+	/** This process's share of the plan now (1: the whole plan). */
+	share(now = this.clock.now()): number {
+		if (this.cutShare >= 1) return 1;
+		const share = this.cutShare + (PACING.recoveryPerWindow * (now - this.cutAt)) / this.windowMs;
+		return Math.min(1, share);
+	}
+
+	/** Requests this process may start per window now. */
+	allowance(now = this.clock.now()): number {
+		return Math.max(1, this.plan * this.share(now));
+	}
+
+	/** Requests per second this process may start now. */
+	rate(): number {
+		return (this.allowance() * 1000) / this.windowMs;
+	}
+
+	/** Mean round trip of the recent requests, in ms (undefined before the first answer). */
+	meanRoundTrip(): number | undefined {
+		if (!this.roundTrips.length) return undefined;
+		return this.roundTrips.reduce((sum, value) => sum + value, 0) / this.roundTrips.length;
+	}
+
+	/**
+	 * Requests in flight that keep the plan busy (Little's law: rate x round trip), with headroom
+	 * for jitter: 1.5 times that plus 2, at most the ceiling.
+	 */
+	suggestedConcurrency(): number {
+		const roundTrip = this.meanRoundTrip();
+		if (roundTrip === undefined) return PACING.initialConcurrency;
+		const needed = Math.ceil(((this.rate() * roundTrip) / 1000) * 1.5) + 2;
+		return Math.max(1, Math.min(PACING.maxConcurrency, needed));
 	}
 
 	/**
@@ -43,27 +125,55 @@ export class SlidingWindowLimiter {
 			() => undefined,
 		);
 		const granted = await turn;
-		// Requests granted before any round trip is known (typically while the first login runs)
-		// are counted from their end.
-		const known = Number.isFinite(this.shortestRoundTrip);
 		let done = false;
 		return {
-			finished: () => {
+			granted,
+			finished: (sentAfter?: number) => {
 				if (done) return;
 				done = true;
 				const end = this.clock.now();
-				const estimate = known ? end - this.shortestRoundTrip : end;
-				this.shortestRoundTrip = Math.min(this.shortestRoundTrip, end - granted);
-				this.restamp(granted, estimate);
+				if (sentAfter !== undefined && sentAfter > granted) {
+					this.redate(granted, Math.min(sentAfter, end));
+				} else {
+					this.recordRoundTrip(end - granted);
+				}
 			},
 		};
 	}
 
-	/** How long the next caller would wait now (0 when a slot is free). */
+	/**
+	 * A request granted at `granted` was answered 429: pause every request of this process until
+	 * the Retry-After (`pauseMs`), and cut the share, once for the requests sent before the cut.
+	 */
+	rateLimited(granted: number, pauseMs: number) {
+		const now = this.clock.now();
+		this.pausedUntil = Math.max(this.pausedUntil, now + Math.min(pauseMs, PACING.maxPauseMs));
+		if (granted < this.cutAt) return;
+		this.prune(now);
+		const current = this.share(now);
+		const used = this.starts.length / this.plan;
+		this.cutShare = Math.max(
+			PACING.minShare,
+			current / 2,
+			Math.min(current, PACING.backOff * used),
+		);
+		this.cutAt = now;
+		// What the schedule had in reserve is spent: restart it from now.
+		this.nextDue = Math.max(this.nextDue, now);
+	}
+
+	/** How long the next caller would wait now (0 when it may go). */
 	delayUntilFree(): number {
-		this.prune(this.clock.now());
-		if (this.starts.length < this.limit) return 0;
-		return this.starts[this.starts.length - this.limit] + this.windowMs - this.clock.now();
+		const now = this.clock.now();
+		this.prune(now);
+		if (!this.starts.length && now - this.lastGrant >= this.windowMs) this.cutShare = 1;
+		const allowance = this.allowance(now);
+		let wait = Math.max(this.pausedUntil, this.nextDue - PACING.catchUpMs) - now;
+		const limit = Math.floor(allowance);
+		if (this.starts.length >= limit) {
+			wait = Math.max(wait, this.starts[this.starts.length - limit] + this.windowMs - now);
+		}
+		return Math.max(0, wait);
 	}
 
 	private async waitForSlot(signal?: AbortSignal): Promise<number> {
@@ -74,13 +184,19 @@ export class SlidingWindowLimiter {
 			await this.clock.sleep(wait, signal);
 		}
 		const now = this.clock.now();
+		this.nextDue = Math.max(this.nextDue, now) + this.windowMs / this.allowance(now);
 		this.starts.push(now);
+		this.lastGrant = now;
 		return now;
 	}
 
-	/** Moves one recorded start to a later time (keeping the list sorted). */
-	private restamp(start: number, time: number) {
-		if (time <= start) return;
+	private recordRoundTrip(ms: number) {
+		this.roundTrips[this.roundTripIndex] = ms;
+		this.roundTripIndex = (this.roundTripIndex + 1) % PACING.roundTripSamples;
+	}
+
+	/** Moves one dated start to a later time (keeping the list sorted). */
+	private redate(start: number, time: number) {
 		const index = this.starts.indexOf(start);
 		if (index === -1) return;
 		this.starts.splice(index, 1);
@@ -96,41 +212,23 @@ export class SlidingWindowLimiter {
 	}
 }
 
-/** Splits "N per minute" into the finest equal slices (see the comment at the top). */
-export function planSlices(requestsPerMinute: number): { limit: number; windowMs: number } {
-	const perMinute = Math.max(1, Math.floor(requestsPerMinute));
-	let slices = 1;
-	for (let k = Math.min(60, perMinute); k >= 1; k--) {
-		if (perMinute % k === 0) {
-			slices = k;
-			break;
-		}
-	}
-	return { limit: perMinute / slices, windowMs: 60_000 / slices };
-}
-
-/** Each slice is stretched by 1%: arrival times at the server differ slightly from our send times. */
-const SAFETY_FACTOR = 1.01;
-
 /**
- * One limiter per (gateway, project, operation), shared by every execution in this n8n process
- * (module state lives as long as the loaded package).
+ * One limiter per (gateway, project, operation, plan), shared by every execution in this n8n
+ * process (module state lives as long as the loaded package).
  */
 export class RateLimiterRegistry {
-	private readonly limiters = new Map<string, SlidingWindowLimiter>();
+	private readonly limiters = new Map<string, PlanLimiter>();
 
 	constructor(private readonly clock: Clock) {}
 
-	get(scope: string, operation: string, requestsPerMinute: number): SlidingWindowLimiter {
-		const plan = planSlices(requestsPerMinute);
-		const limit = plan.limit;
-		const windowMs = Math.ceil(plan.windowMs * SAFETY_FACTOR);
+	get(scope: string, operation: string, requestsPerMinute: number): PlanLimiter {
+		const plan = Math.max(1, Math.floor(requestsPerMinute));
 		// The plan is part of the key: two credentials of one project with different plans must not
 		// keep replacing each other's limiter (and so forget each other's history).
-		const key = `${scope}\u0000${operation}\u0000${limit}/${windowMs}`;
+		const key = `${scope}\u0000${operation}\u0000${plan}`;
 		let limiter = this.limiters.get(key);
 		if (!limiter) {
-			limiter = new SlidingWindowLimiter(limit, windowMs, this.clock);
+			limiter = new PlanLimiter(plan, this.clock);
 			this.limiters.set(key, limiter);
 		}
 		return limiter;

@@ -26,6 +26,7 @@ import { apiError, classify, PolicyStop } from './errors';
 import { OPERATIONS, type OperationName, type PrefixSetting } from './operations';
 import { cookieSecrets, secretsIn } from './redact';
 import { paced, RETRY_POLICY, RunPolicy, withRetries } from './policy';
+import { PACING, type PlanLimiter } from './rateLimiter';
 import { adoptSession } from './session';
 import { limiters, perRun } from './state';
 import { baseUrlProblem, buildUrl, MAX_REDIRECTS, originOf, redirectTarget } from './url';
@@ -118,6 +119,15 @@ export function runPolicy(ctx: RequestContext): RunPolicy {
 	return policy;
 }
 
+/**
+ * Requests in flight that keep the rate plan of this node run busy (the automatic concurrency):
+ * from the plan the run's last request used, or the initial value before its first request.
+ */
+export function suggestedConcurrency(ctx: RequestContext): number {
+	const limiter = perRun.limiters.get(ctx) as PlanLimiter | undefined;
+	return limiter ? limiter.suggestedConcurrency() : PACING.initialConcurrency;
+}
+
 export async function apiRequest(
 	this: RequestContext,
 	operation: OperationName,
@@ -128,6 +138,7 @@ export async function apiRequest(
 	const settings = await connectionSettings(this, itemIndex);
 	const policy = runPolicy(this);
 	const limiter = limiters.get(settings.scope, operation, settings.requestsPerMinute);
+	perRun.limiters.set(this, limiter);
 	const body = spec.method !== 'GET' ? (options.body ?? {}) : undefined;
 	let url = buildUrl(settings.baseUrl, operation, options.pathParams, settings.prefixes);
 

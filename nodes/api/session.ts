@@ -60,6 +60,7 @@ export async function sharedLogin(
 		return result;
 	} finally {
 		sessions.inFlight.delete(identity);
+		sessions.lastLoginEnd = Date.now();
 	}
 }
 

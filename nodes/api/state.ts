@@ -25,6 +25,8 @@ export const sessions = {
 	newest: new Map<string, string>(),
 	/** Sessions this process replaced by a newer login: known to be older than the newest. */
 	retired: new Map<string, Set<string>>(),
+	/** When the last login of this process ended (requests waiting for it left after that). */
+	lastLoginEnd: 0,
 };
 export const MAX_RETIRED_SESSIONS = 50;
 
@@ -62,6 +64,8 @@ export const perRun = {
 	loginResults: new WeakMap<object, Promise<IDataObject>>(),
 	/** The run's waiting budget, consecutive-failure count and cancel signal (policy.ts). */
 	policies: new WeakMap<object, unknown>(),
+	/** The rate plan the run's last request used: the automatic concurrency follows it. */
+	limiters: new WeakMap<object, unknown>(),
 };
 
 /**

@@ -5,7 +5,7 @@
 import { ExecutionStopped } from '../../nodes/api/abort';
 import { PolicyStop } from '../../nodes/api/errors';
 import { paced, RunPolicy, withRetries } from '../../nodes/api/policy';
-import { SlidingWindowLimiter } from '../../nodes/api/rateLimiter';
+import { PlanLimiter } from '../../nodes/api/rateLimiter';
 import { cookieSecrets, redact, redactValue } from '../../nodes/api/redact';
 import { limiters } from '../../nodes/api/state';
 
@@ -97,7 +97,7 @@ describe('stopping the execution', () => {
 	});
 
 	it('ends a wait for a slot of the rate plan, and sends nothing', async () => {
-		const limiter = new SlidingWindowLimiter(1, 60_000, {
+		const limiter = new PlanLimiter(1, {
 			now: () => Date.now(),
 			sleep: async (ms, signal) => {
 				await new Promise((resolve, reject) => {

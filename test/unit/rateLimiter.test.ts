@@ -1,9 +1,4 @@
-import {
-	RateLimiterRegistry,
-	SlidingWindowLimiter,
-	planSlices,
-	type Clock,
-} from '../../nodes/api/rateLimiter';
+import { PACING, PlanLimiter, RateLimiterRegistry, type Clock } from '../../nodes/api/rateLimiter';
 
 /** A clock whose time only moves when the test says so. */
 class FakeClock implements Clock {
@@ -35,7 +30,7 @@ class FakeClock implements Clock {
 const flush = async () => await new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Starts `count` acquisitions and records the fake time at which each was granted. */
-function startAll(limiter: SlidingWindowLimiter, clock: FakeClock, count: number) {
+function startAll(limiter: PlanLimiter, clock: FakeClock, count: number) {
 	const granted: number[] = [];
 	for (let i = 0; i < count; i++) void limiter.acquire().then(() => granted.push(clock.now()));
 	return granted;
@@ -52,91 +47,188 @@ function maxInWindow(times: number[], windowMs: number) {
 	return best;
 }
 
-describe('SlidingWindowLimiter', () => {
-	it('lets `limit` requests go at once, then one more each time a slot leaves the window', async () => {
-		const clock = new FakeClock();
-		const limiter = new SlidingWindowLimiter(3, 1000, clock);
-		const granted = startAll(limiter, clock, 7);
-		await flush();
-		expect(granted).toEqual([0, 0, 0]);
-		await clock.advance(999);
-		expect(granted).toHaveLength(3);
-		await clock.advance(1);
-		expect(granted).toEqual([0, 0, 0, 1000, 1000, 1000]);
-		await clock.advance(1000);
-		expect(granted).toEqual([0, 0, 0, 1000, 1000, 1000, 2000]);
-	});
+/** Grants `count` requests one after the other, each answered `roundTrip(i)` ms later. */
+async function runRequests(
+	limiter: PlanLimiter,
+	clock: FakeClock,
+	count: number,
+	roundTrip: (i: number) => number,
+) {
+	const granted: number[] = [];
+	const pending: Array<{ end: number; finish: () => void }> = [];
+	let started = 0;
+	const next = () => {
+		if (started >= count) return;
+		started++;
+		void limiter.acquire().then((slot) => {
+			granted.push(clock.now());
+			pending.push({ end: clock.now() + roundTrip(granted.length - 1), finish: slot.finished });
+			next();
+		});
+	};
+	next();
+	while (granted.length < count || pending.length) {
+		await clock.advance(10, 10);
+		for (const entry of pending.filter((p) => p.end <= clock.now())) {
+			entry.finish();
+			pending.splice(pending.indexOf(entry), 1);
+		}
+	}
+	return granted;
+}
 
-	it('never lets more than `limit` start in any window, at a steady rate of limit/window', async () => {
+describe('PlanLimiter: pacing', () => {
+	it('starts requests evenly, never more than the plan in any window (plus 1% margin)', async () => {
 		const clock = new FakeClock();
-		const limiter = new SlidingWindowLimiter(25, 1000, clock);
-		const granted = startAll(limiter, clock, 300);
-		await clock.advance(12_000);
-		expect(granted).toHaveLength(300);
-		expect(maxInWindow(granted, 1000)).toBe(25);
-		expect(maxInWindow(granted, 60_000)).toBeLessThanOrEqual(1500);
-		// 12 windows of 25: the last one starts at 11 s (give or take the fake clock's 1 ms steps).
-		expect(granted[299]).toBeGreaterThanOrEqual(11_000);
-		expect(granted[299]).toBeLessThanOrEqual(11_012);
+		const limiter = new PlanLimiter(60, clock);
+		expect(limiter.windowMs).toBe(60_600);
+		const granted = startAll(limiter, clock, 180);
+		await clock.advance(200_000, 5);
+		expect(granted).toHaveLength(180);
+		expect(maxInWindow(granted, 60_600)).toBeLessThanOrEqual(60);
+		// One every 1010 ms (the second 250 ms early: a caller may catch up that much), and the
+		// 61st waits for the first to leave the window: 180 starts take 3 windows.
+		const gaps = granted.slice(1).map((t, i) => t - granted[i]);
+		expect(Math.min(...gaps)).toBeGreaterThanOrEqual(755);
+		expect(Math.max(...gaps)).toBeLessThanOrEqual(1010 + 260);
+		expect(granted[179]).toBeGreaterThanOrEqual(179 * 1010 - 260);
+		expect(granted[179]).toBeLessThanOrEqual(179 * 1010 + 10);
 	});
 
 	it('serves callers in arrival order', async () => {
 		const clock = new FakeClock();
-		const limiter = new SlidingWindowLimiter(1, 100, clock);
+		const limiter = new PlanLimiter(600, clock);
 		const order: number[] = [];
 		for (let i = 0; i < 5; i++) void limiter.acquire().then(() => order.push(i));
-		await clock.advance(500);
+		await clock.advance(1000);
 		expect(order).toEqual([0, 1, 2, 3, 4]);
 	});
-});
 
-describe('SlidingWindowLimiter, counting a request from its estimated arrival', () => {
-	it('counts the first requests from their end, since their delay before sending is unknown', async () => {
-		const clock = new FakeClock();
-		const limiter = new SlidingWindowLimiter(1, 1000, clock);
-		const first = await limiter.acquire(); // granted at 0, but (say) a login holds it back
-		await clock.advance(300);
-		first.finished(); // answered at 300: it may have arrived as late as that
-		const granted: number[] = [];
-		void limiter.acquire().then(() => granted.push(clock.now()));
-		await clock.advance(1200);
-		expect(granted).toEqual([1300]);
+	it('dates a request by its grant: the jitter of the latency changes no start', async () => {
+		const steady = new FakeClock();
+		const jittery = new FakeClock();
+		const a = await runRequests(new PlanLimiter(120, steady), steady, 150, () => 300);
+		// Round trips between 100 and 1100 ms, as a far gateway with jitter answers.
+		const b = await runRequests(
+			new PlanLimiter(120, jittery),
+			jittery,
+			150,
+			(i) => 100 + ((i * 397) % 1000),
+		);
+		expect(b).toEqual(a);
 	});
 
-	it('then estimates arrival as the end minus the shortest round trip seen', async () => {
+	it("dates a request that waited for a login by the login's end", async () => {
 		const clock = new FakeClock();
-		const limiter = new SlidingWindowLimiter(1, 1000, clock);
-		const quick = await limiter.acquire();
-		await clock.advance(50);
-		quick.finished(); // round trip 50 ms: counted from 50 (no earlier round trip known)
+		const limiter = new PlanLimiter(1, clock);
+		const first = await limiter.acquire(); // granted at 0, then the first login holds it back
+		await clock.advance(3000);
+		first.finished(2900); // the login ended at 2900: the request left after that
+		const granted: number[] = [];
+		void limiter.acquire().then(() => granted.push(clock.now()));
+		await clock.advance(70_000, 10);
+		expect(granted).toEqual([2900 + 60_600]);
+	});
+});
 
+describe('PlanLimiter: sharing the plan with others (a 429 answer)', () => {
+	it('pauses every request until the Retry-After, then cuts its share to 90% of what it sent', async () => {
+		const clock = new FakeClock();
+		const limiter = new PlanLimiter(60, clock);
+		const granted = startAll(limiter, clock, 60);
+		await clock.advance(50_000, 10);
+		const sent = granted.length;
+		expect(sent).toBe(50);
+		limiter.rateLimited(granted[sent - 1], 5000);
+		expect(limiter.share()).toBeCloseTo(0.75, 5); // 90% of 50 of 60
+		// It sent 50 in this window and may now send 45: it waits until its window has room.
+		await clock.advance(10_000, 10);
+		expect(granted).toHaveLength(sent);
+	});
+
+	it('never cuts by more than half, and sends again after the Retry-After', async () => {
+		const clock = new FakeClock();
+		const limiter = new PlanLimiter(60, clock);
+		const granted = startAll(limiter, clock, 20);
+		await clock.advance(9_000, 10);
+		const sent = granted.length;
+		expect(sent).toBe(10);
+		limiter.rateLimited(granted[sent - 1], 5000);
+		expect(limiter.share()).toBe(0.5); // 90% of 10 of 60 would be 0.15
+		await clock.advance(4990, 10);
+		expect(granted).toHaveLength(sent);
+		await clock.advance(20, 10);
+		expect(granted).toHaveLength(sent + 1);
+	});
+
+	it('cuts once for the requests sent before the cut, again for those sent after', async () => {
+		const clock = new FakeClock();
+		const limiter = new PlanLimiter(6000, clock);
 		await clock.advance(1000);
-		const slow = await limiter.acquire(); // granted at 1050
-		expect(clock.now()).toBe(1050);
-		await clock.advance(80);
-		slow.finished(); // ended at 1130, shortest round trip 50: arrived about 1080
+		const before = await limiter.acquire();
+		const alsoBefore = await limiter.acquire();
+		expect(alsoBefore.granted).toBe(1000);
+		await clock.advance(1000);
+		limiter.rateLimited(before.granted, 0);
+		expect(limiter.share()).toBe(0.5); // it had sent 2 of 6000: half its share is the floor
+		limiter.rateLimited(alsoBefore.granted, 0);
+		expect(limiter.share()).toBe(0.5);
+		const after = await limiter.acquire();
+		limiter.rateLimited(after.granted, 0);
+		expect(limiter.share()).toBeCloseTo(0.25, 2);
+		// Never below the floor.
+		for (let i = 0; i < 10; i++) {
+			const slot = limiter.acquire();
+			await clock.advance(1000, 10);
+			limiter.rateLimited((await slot).granted, 0);
+		}
+		expect(limiter.share()).toBeGreaterThanOrEqual(PACING.minShare);
+		expect(limiter.share()).toBeLessThan(0.06);
+	});
 
-		const granted: number[] = [];
-		void limiter.acquire().then(() => granted.push(clock.now()));
-		await clock.advance(1100);
-		expect(granted).toEqual([2080]);
+	it('regains a tenth of the plan per window without a 429, all of it after a quiet window', async () => {
+		const clock = new FakeClock();
+		const limiter = new PlanLimiter(100, clock);
+		const slot = await limiter.acquire();
+		limiter.rateLimited(slot.granted, 0);
+		expect(limiter.share()).toBe(0.5);
+		await clock.advance(30_300);
+		expect(limiter.share()).toBeCloseTo(0.55, 2);
+		expect(limiter.allowance()).toBeCloseTo(55, 0);
+		// A window without a request of its own: what it learnt is stale, the plan is whole again.
+		await clock.advance(31_000);
+		expect(limiter.delayUntilFree()).toBe(0);
+		expect(limiter.share()).toBe(1);
+	});
+
+	it('caps the pause at a window: a longer Retry-After fails the run that got it, not the others', async () => {
+		const clock = new FakeClock();
+		const limiter = new PlanLimiter(1500, clock);
+		limiter.rateLimited((await limiter.acquire()).granted, 3_600_000);
+		expect(limiter.delayUntilFree()).toBeLessThanOrEqual(60_000);
+		expect(limiter.delayUntilFree()).toBeGreaterThan(59_000);
 	});
 });
 
-describe('planSlices', () => {
+describe("PlanLimiter: requests in flight (Little's law)", () => {
 	it.each([
-		[1500, 25, 1000],
-		[100, 2, 1200],
-		[7, 1, 60_000 / 7],
-		[3600, 60, 1000],
-		[1, 1, 60_000],
-	])('splits %i per minute into slices of %i per %f ms', (rpm, limit, windowMs) => {
-		const plan = planSlices(rpm);
-		expect(plan.limit).toBe(limit);
-		expect(plan.windowMs).toBeCloseTo(windowMs);
-		// Any minute holds at most the plan, and the long-run rate is exactly the plan.
-		expect(plan.limit * (60_000 / plan.windowMs)).toBeCloseTo(rpm);
-	});
+		[50, 4],
+		[300, 14],
+		[600, 25],
+		[5000, 64],
+	])(
+		'at %i ms round trips suggests %i in flight for 1500 per minute',
+		async (roundTrip, expected) => {
+			const clock = new FakeClock();
+			const limiter = new PlanLimiter(1500, clock);
+			expect(limiter.suggestedConcurrency()).toBe(PACING.initialConcurrency);
+			const slot = await limiter.acquire();
+			await clock.advance(roundTrip, roundTrip);
+			slot.finished();
+			expect(limiter.meanRoundTrip()).toBe(roundTrip);
+			expect(limiter.suggestedConcurrency()).toBe(expected);
+		},
+	);
 });
 
 describe('RateLimiterRegistry', () => {
@@ -148,8 +240,7 @@ describe('RateLimiterRegistry', () => {
 		expect(registry.get('gw|PRJ2', 'GetPurchaseOrder', 1500)).not.toBe(a);
 		const slower = registry.get('gw|PRJ1', 'GetPurchaseOrder', 600);
 		expect(slower).not.toBe(a);
-		expect(slower.limit).toBe(10);
-		// Each slice is stretched by 1% as a safety margin against arrival jitter.
-		expect(a.windowMs).toBe(1010);
+		expect(slower.plan).toBe(600);
+		expect(a.windowMs).toBe(60_600);
 	});
 });

@@ -1,18 +1,20 @@
 /** Parameter descriptions several operations share. */
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-export const DEFAULT_CONCURRENCY = 8;
-export const MAX_CONCURRENCY = 50;
+import { PACING } from '../../api/rateLimiter';
+
+/** 0: automatic (the default). */
+export const AUTO_CONCURRENCY = 0;
+export const MAX_CONCURRENCY = PACING.maxConcurrency;
 
 /** How many items are in flight at once. */
 export const concurrencyOption: INodeProperties = {
 	displayName: 'Concurrency',
 	name: 'concurrency',
 	type: 'number',
-	typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
-	default: DEFAULT_CONCURRENCY,
-	description:
-		"How many items are sent to the service at the same time. Output keeps the input order; the credential's rate plan still applies.",
+	typeOptions: { minValue: 0, maxValue: MAX_CONCURRENCY },
+	default: AUTO_CONCURRENCY,
+	description: `How many items are sent to the service at the same time. 0 (the default) sizes it automatically from the latency measured, up to ${MAX_CONCURRENCY}, so that the credential's rate plan alone sets the speed; a number from 1 to ${MAX_CONCURRENCY} pins it. Output keeps the input order.`,
 };
 
 /** Options of the operations that can wait for a long job to finish. */

@@ -4,7 +4,7 @@
  * - refuses the run before anything is sent when an item is invalid (or, with "continue on fail",
  *   answers that item with an error item),
  * - checks values no two tasks may share,
- * - sends the tasks with bounded concurrency,
+ * - sends the tasks with bounded concurrency (automatic by default),
  * - gives every input item exactly one place in the output: a result or an error item, each with
  *   `pairedItem`, in input order.
  */
@@ -19,7 +19,8 @@ import {
 	type IPairedItemData,
 } from 'n8n-workflow';
 
-import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './descriptions';
+import { suggestedConcurrency } from '../../api/request';
+import { AUTO_CONCURRENCY, MAX_CONCURRENCY } from './descriptions';
 import { checkNumericOptions } from './parameters';
 
 export interface TaskOutput {
@@ -152,23 +153,48 @@ function withCreated(error: Error, created: Array<{ item: number; name: string; 
 	return error;
 }
 
-/** Runs `task(0..count-1)` with at most `limit` running at once, starting them in index order. */
+/**
+ * Runs `task(0..count-1)`, starting them in index order, with at most `limit()` running at once
+ * (read again before each start, so the limit can follow what the run measures).
+ */
 export async function runPool(
 	count: number,
-	limit: number,
+	limit: () => number,
 	task: (index: number) => Promise<void>,
 ) {
 	let next = 0;
-	const worker = async () => {
-		while (next < count) await task(next++);
-	};
-	await Promise.all(Array.from({ length: Math.min(limit, count) }, worker));
+	let running = 0;
+	await new Promise<void>((resolve, reject) => {
+		const startMore = () => {
+			if (next >= count && running === 0) return resolve();
+			while (next < count && running < Math.max(1, limit())) {
+				const index = next++;
+				running++;
+				task(index).then(() => {
+					running--;
+					startMore();
+				}, reject);
+			}
+		};
+		startMore();
+	});
 }
 
-function readConcurrency(ctx: IExecuteFunctions): number {
-	const value = Number(ctx.getNodeParameter('options.concurrency', 0, DEFAULT_CONCURRENCY));
-	if (!Number.isFinite(value)) return DEFAULT_CONCURRENCY;
-	return Math.min(MAX_CONCURRENCY, Math.max(1, Math.floor(value)));
+/**
+ * The run's concurrency: the number set in the options, or (0, the default) automatic: the
+ * requests in flight that keep the rate plan busy at the latency measured (Little's law, see
+ * rateLimiter.ts), or the ceiling for tasks that wait for a job to finish (they mostly wait).
+ */
+function readConcurrency(ctx: IExecuteFunctions): () => number {
+	const value = Number(ctx.getNodeParameter('options.concurrency', 0, AUTO_CONCURRENCY));
+	if (Number.isFinite(value) && value >= 1) {
+		const fixed = Math.min(MAX_CONCURRENCY, Math.floor(value));
+		return () => fixed;
+	}
+	if (ctx.getNodeParameter('options.waitForCompletion', 0, false) === true) {
+		return () => MAX_CONCURRENCY;
+	}
+	return () => suggestedConcurrency(ctx);
 }
 
 export async function runOperation(
@@ -187,7 +213,7 @@ export async function runOperation(
 	const stop: { item: number; error?: Error } = { item: Infinity };
 	const created: Array<{ item: number; name: string; advice: string }> = [];
 
-	await runPool(planned.length, sequential ? 1 : readConcurrency(this), async (index) => {
+	await runPool(planned.length, sequential ? () => 1 : readConcurrency(this), async (index) => {
 		if (stop.error) return;
 		const entry = planned[index];
 		const item = firstItem(entry);
