@@ -4,9 +4,10 @@
  *
  * The plan is "N requests per 60 s" (per gateway, project and operation). One `PlanLimiter` per
  * plan is shared by every execution of this n8n process. It
- * - starts requests evenly, one every 60 s / N (a caller that comes late may catch up a quarter
- *   of a second of the schedule at once), and never more than N in any 60.6 s (1% of margin for
- *   the spread of arrival times at the gateway);
+ * - spreads the requests over the minute: the minute is cut into k equal slices (k the largest
+ *   divisor of N that is at most 60) and at most N/k requests start in any sliding slice, and
+ *   never more than N in any minute; each window is stretched by 1% (a margin for the spread of
+ *   arrival times at the gateway);
  * - dates each request at the moment it was granted, or at the end of a login it had to wait for
  *   (it left after that): a request's dating never depends on the latency or its jitter;
  * - measures round trips, from which the node sizes its requests in flight (Little's law:
@@ -37,8 +38,6 @@ export const PACING = {
 	windowMs: 60_000,
 	/** The window is stretched by 1%: arrival times at the gateway differ from our send times. */
 	safetyFactor: 1.01,
-	/** How much of the schedule a late caller may catch up at once. */
-	catchUpMs: 250,
 	/** After a 429: this share of what this process sent in the last window... */
 	backOff: 0.9,
 	/** ...but at least half the share it had, and never below this. */
@@ -58,8 +57,8 @@ export class PlanLimiter {
 	/** Dated starts of the last window, oldest first. */
 	private readonly starts: number[] = [];
 	private queue: Promise<void> = Promise.resolve();
-	/** When the next start is due by the even schedule. */
-	private nextDue = -Infinity;
+	/** The plan's slice: at most `limit` starts in any `windowMs` (with the margin). */
+	readonly slice: { limit: number; windowMs: number };
 	private pausedUntil = -Infinity;
 	private lastGrant = -Infinity;
 	/** The share of the plan after the last cut, and when it was cut. */
@@ -78,6 +77,8 @@ export class PlanLimiter {
 	) {
 		if (!(plan >= 1) || !(windowMs > 0)) throw new Error('Invalid rate limit');
 		this.windowMs = Math.ceil(windowMs * PACING.safetyFactor);
+		const slice = planSlices(plan, windowMs);
+		this.slice = { limit: slice.limit, windowMs: Math.ceil(slice.windowMs * PACING.safetyFactor) };
 	}
 
 	/** This process's share of the plan now (1: the whole plan). */
@@ -158,8 +159,6 @@ export class PlanLimiter {
 			Math.min(current, PACING.backOff * used),
 		);
 		this.cutAt = now;
-		// What the schedule had in reserve is spent: restart it from now.
-		this.nextDue = Math.max(this.nextDue, now);
 	}
 
 	/** How long the next caller would wait now (0 when it may go). */
@@ -167,11 +166,15 @@ export class PlanLimiter {
 		const now = this.clock.now();
 		this.prune(now);
 		if (!this.starts.length && now - this.lastGrant >= this.windowMs) this.cutShare = 1;
-		const allowance = this.allowance(now);
-		let wait = Math.max(this.pausedUntil, this.nextDue - PACING.catchUpMs) - now;
-		const limit = Math.floor(allowance);
-		if (this.starts.length >= limit) {
-			wait = Math.max(wait, this.starts[this.starts.length - limit] + this.windowMs - now);
+		const share = this.share(now);
+		let wait = this.pausedUntil - now;
+		const limits = [
+			{ limit: Math.floor(this.allowance(now)), windowMs: this.windowMs },
+			{ limit: Math.max(1, Math.ceil(this.slice.limit * share)), windowMs: this.slice.windowMs },
+		];
+		for (const { limit, windowMs } of limits) {
+			if (this.starts.length < limit) continue;
+			wait = Math.max(wait, this.starts[this.starts.length - limit] + windowMs - now);
 		}
 		return Math.max(0, wait);
 	}
@@ -184,7 +187,6 @@ export class PlanLimiter {
 			await this.clock.sleep(wait, signal);
 		}
 		const now = this.clock.now();
-		this.nextDue = Math.max(this.nextDue, now) + this.windowMs / this.allowance(now);
 		this.starts.push(now);
 		this.lastGrant = now;
 		return now;
@@ -210,6 +212,22 @@ export class PlanLimiter {
 		while (drop < this.starts.length && this.starts[drop] + this.windowMs <= now) drop++;
 		if (drop) this.starts.splice(0, drop);
 	}
+}
+
+/** Splits "N per window" into the finest equal slices (see the comment at the top). */
+export function planSlices(
+	requests: number,
+	windowMs: number = PACING.windowMs,
+): { limit: number; windowMs: number } {
+	const perWindow = Math.max(1, Math.floor(requests));
+	let slices = 1;
+	for (let k = Math.min(60, perWindow); k >= 1; k--) {
+		if (perWindow % k === 0) {
+			slices = k;
+			break;
+		}
+	}
+	return { limit: perWindow / slices, windowMs: windowMs / slices };
 }
 
 /**

@@ -18,12 +18,13 @@ import {
 	startEmulator,
 } from './index';
 
-const USAGE = `Usage: cli.ts [--port N] [--host ADDRESS] [--latency MS] [--import-step-ms MS] [--export-step-ms MS]
+const USAGE = `Usage: cli.ts [--port N] [--host ADDRESS] [--latency MS] [--latency-jitter MS] [--import-step-ms MS] [--export-step-ms MS]
               [--credential-file PATH] [--delivery-retries N] [--delivery-backoff-ms MS]
               [--delivery-timeout-ms MS] [--external-deliveries]
   --port                 port to listen on (default: $EMULATOR_PORT or 8787; 0 = any free port)
   --host                 address to listen on (default 127.0.0.1)
   --latency              delay added to every API response, in ms (default 0)
+  --latency-jitter       each response's delay varies uniformly within latency ± this (default 0)
   --import-step-ms       duration of each import phase before the final status (default 200)
   --export-step-ms       time a progressing export spends in each state (default 200)
   --credential-file      where to write the provisioned credential (default .tmp/emulator-credential.json)
@@ -51,6 +52,7 @@ async function main(): Promise<void> {
 			port: { type: 'string' },
 			host: { type: 'string' },
 			latency: { type: 'string' },
+			'latency-jitter': { type: 'string' },
 			'import-step-ms': { type: 'string' },
 			'export-step-ms': { type: 'string' },
 			'credential-file': { type: 'string' },
@@ -70,6 +72,7 @@ async function main(): Promise<void> {
 		host: values.host,
 		port: numberFlag('port', values.port ?? process.env.EMULATOR_PORT, 8787),
 		latencyMs: numberFlag('latency', values.latency, 0),
+		latencyJitterMs: numberFlag('latency-jitter', values['latency-jitter'], 0),
 		importStepMs: numberFlag('import-step-ms', values['import-step-ms'], 200),
 		exportStepMs: numberFlag('export-step-ms', values['export-step-ms'], 200),
 		credentialFile,

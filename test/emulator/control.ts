@@ -61,7 +61,11 @@ const CONTROL_ROUTES = compileRoutes<ControlRoute>([
 	{
 		method: 'POST',
 		path: '/__control/latency',
-		handler: (c, body) => (c.setLatency((body as { ms?: number } | undefined)?.ms as number), OK),
+		handler: (c, body) => {
+			const { ms, jitterMs } = (body ?? {}) as { ms?: number; jitterMs?: number };
+			c.setLatency(ms as number, jitterMs ?? 0);
+			return OK;
+		},
 	},
 	{
 		method: 'POST',

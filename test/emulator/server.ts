@@ -90,6 +90,7 @@ interface ResolvedOptions {
 	sessionTtlMs: number;
 	ratePlan: RatePlan | null;
 	latencyMs: number;
+	latencyJitterMs: number;
 	prefixes: Prefixes;
 	credentialFile?: string;
 	requireUserAgent: boolean;
@@ -151,6 +152,7 @@ function resolveOptions(options: EmulatorOptions): ResolvedOptions {
 				? { ...DEFAULT_RATE_PLAN }
 				: validateRatePlan(options.ratePlan),
 		latencyMs: checkLatency(options.latencyMs ?? 0),
+		latencyJitterMs: checkLatency(options.latencyJitterMs ?? 0),
 		prefixes: { ...DEFAULT_PREFIXES, ...options.prefixes },
 		credentialFile: options.credentialFile,
 		requireUserAgent: options.requireUserAgent ?? true,
@@ -231,6 +233,7 @@ export class EmulatorServer implements Emulator {
 	private readonly limiter: SlidingWindowLimiter;
 	private readonly dispatcher: EventDispatcher;
 	private latencyMs: number;
+	private latencyJitterMs: number;
 	private origin = '';
 	private closing?: Promise<void>;
 
@@ -261,6 +264,7 @@ export class EmulatorServer implements Emulator {
 		this.log = new RequestLog(options.requestLogLimit);
 		this.limiter = new SlidingWindowLimiter(options.ratePlan);
 		this.latencyMs = options.latencyMs;
+		this.latencyJitterMs = options.latencyJitterMs;
 		this.dispatcher = new EventDispatcher({
 			retries: options.deliveryRetries,
 			backoffMs: options.deliveryBackoffMs,
@@ -365,8 +369,15 @@ export class EmulatorServer implements Emulator {
 		this.limiter.setPlan(validateRatePlan(plan));
 	}
 
-	setLatency(ms: number): void {
+	setLatency(ms: number, jitterMs = 0): void {
 		this.latencyMs = checkLatency(ms);
+		this.latencyJitterMs = checkLatency(jitterMs);
+	}
+
+	/** The configured latency, give or take a uniformly random part of the jitter. */
+	private responseDelay(): number {
+		const jitter = this.latencyJitterMs * (2 * Math.random() - 1);
+		return Math.max(0, this.latencyMs + jitter);
 	}
 
 	injectFaults(spec: FaultSpec): void {
@@ -547,7 +558,7 @@ export class EmulatorServer implements Emulator {
 		};
 
 		try {
-			await sleep(this.latencyMs);
+			await sleep(this.responseDelay());
 			const fault = this.faults.take(operation);
 			if (fault) {
 				await sleep(fault.delayMs ?? 0);

@@ -50,6 +50,8 @@ export interface EmulatorOptions {
 	ratePlan?: RatePlan | null;
 	/** Fixed delay added to every API response; default 0. */
 	latencyMs?: number;
+	/** Each response's latency varies uniformly within latencyMs ± this; default 0. */
+	latencyJitterMs?: number;
 	prefixes?: Partial<Prefixes>;
 	/** When set, the provisioned credential is written there as JSON (folders are created). */
 	credentialFile?: string;
@@ -167,7 +169,7 @@ export interface EmulatorControls {
 	 */
 	expireSessionsAfter(count: number): void;
 	setRatePlan(plan: RatePlan | null): void;
-	setLatency(ms: number): void;
+	setLatency(ms: number, jitterMs?: number): void;
 	injectFaults(spec: FaultSpec): void;
 	clearFaults(): void;
 	stats(): EmulatorStats;

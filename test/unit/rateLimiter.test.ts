@@ -78,21 +78,29 @@ async function runRequests(
 }
 
 describe('PlanLimiter: pacing', () => {
-	it('starts requests evenly, never more than the plan in any window (plus 1% margin)', async () => {
+	it('never lets more than a slice of the plan start in any slice, nor the plan in any minute', async () => {
 		const clock = new FakeClock();
-		const limiter = new PlanLimiter(60, clock);
+		const limiter = new PlanLimiter(1500, clock);
+		// 1500 per minute: 60 slices of 25 per second, each window stretched by 1%.
+		expect(limiter.slice).toEqual({ limit: 25, windowMs: 1010 });
 		expect(limiter.windowMs).toBe(60_600);
-		const granted = startAll(limiter, clock, 180);
-		await clock.advance(200_000, 5);
-		expect(granted).toHaveLength(180);
-		expect(maxInWindow(granted, 60_600)).toBeLessThanOrEqual(60);
-		// One every 1010 ms (the second 250 ms early: a caller may catch up that much), and the
-		// 61st waits for the first to leave the window: 180 starts take 3 windows.
-		const gaps = granted.slice(1).map((t, i) => t - granted[i]);
-		expect(Math.min(...gaps)).toBeGreaterThanOrEqual(755);
-		expect(Math.max(...gaps)).toBeLessThanOrEqual(1010 + 260);
-		expect(granted[179]).toBeGreaterThanOrEqual(179 * 1010 - 260);
-		expect(granted[179]).toBeLessThanOrEqual(179 * 1010 + 10);
+		const granted = startAll(limiter, clock, 300);
+		await clock.advance(12_000);
+		expect(granted).toHaveLength(300);
+		expect(maxInWindow(granted, 1010)).toBe(25);
+		// 12 slices of 25: the last one starts at 11 s (give or take the fake clock's 1 ms steps).
+		expect(granted[299]).toBeGreaterThanOrEqual(11 * 1010);
+		expect(granted[299]).toBeLessThanOrEqual(11 * 1010 + 12);
+	});
+
+	it('never lets more than the plan start in a minute', async () => {
+		const clock = new FakeClock();
+		const limiter = new PlanLimiter(6, clock);
+		const granted = startAll(limiter, clock, 13);
+		await clock.advance(130_000, 100);
+		expect(granted).toHaveLength(13);
+		expect(maxInWindow(granted, 60_600)).toBe(6);
+		expect(granted[12]).toBeGreaterThanOrEqual(2 * 60_600);
 	});
 
 	it('serves callers in arrival order', async () => {
@@ -152,9 +160,9 @@ describe('PlanLimiter: sharing the plan with others (a 429 answer)', () => {
 		const granted = startAll(limiter, clock, 20);
 		await clock.advance(9_000, 10);
 		const sent = granted.length;
-		expect(sent).toBe(10);
+		expect(sent).toBe(9);
 		limiter.rateLimited(granted[sent - 1], 5000);
-		expect(limiter.share()).toBe(0.5); // 90% of 10 of 60 would be 0.15
+		expect(limiter.share()).toBe(0.5); // 90% of 9 of 60 would be 0.135
 		await clock.advance(4990, 10);
 		expect(granted).toHaveLength(sent);
 		await clock.advance(20, 10);
