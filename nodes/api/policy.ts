@@ -197,13 +197,14 @@ export async function paced<T>(
 ): Promise<T> {
 	const slot = await abortable(limiter.acquire(signal), signal);
 	try {
-		return await send();
-	} catch (error) {
-		const failure = classify(error);
-		if (failure.httpStatus === 429) {
+		const sending = send();
+		// Noted before the caller sees the failure (reactions run in the order they were added).
+		sending.catch((error: unknown) => {
+			const failure = classify(error);
+			if (failure.httpStatus !== 429) return;
 			limiter.rateLimited(slot.granted, rateLimitDelay(parseRetryAfter(failure.retryAfter), 0));
-		}
-		throw error;
+		});
+		return await sending;
 	} finally {
 		slot.finished(sessions.lastLoginEnd);
 	}
