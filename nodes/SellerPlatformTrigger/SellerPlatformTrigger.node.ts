@@ -9,7 +9,7 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { deliveries, mergeKeys } from '../api/state';
+import { deliveries } from '../api/state';
 import {
 	checkExists as registrationExists,
 	create as register,
@@ -176,10 +176,10 @@ export class SellerPlatformTrigger implements INodeType {
 			if (deliveries.seen(scope, key) || current.seen?.includes(key)) {
 				return { webhookResponse: { received: true, ignored: 'duplicate delivery' } };
 			}
-			deliveries.remember(scope, key);
-			// Concurrent deliveries each save their own copy of the static data, the last one wins:
-			// each saves every key this process remembers, so none is lost.
-			current.seen = mergeKeys(current.seen, deliveries.list(scope));
+			// n8n reads the static data from its database for each delivery and saves it after: of
+			// concurrent deliveries, the last save wins. So every delivery of this process whose save
+			// may still be to come gets every key this process knows: no key is lost to a later save.
+			deliveries.remember(scope, key, current);
 		}
 
 		// Answering here (rather than letting n8n answer) makes n8n save the static data changed

@@ -7,7 +7,7 @@
 import { abortable, ExecutionStopped, wait } from './abort';
 import { classify, PolicyStop, type Failure } from './errors';
 import type { PlanLimiter } from './rateLimiter';
-import { sessions } from './state';
+import { rateLimitEchoes, sessions } from './state';
 
 /** Bounds of the waiting and repeating. */
 export const RETRY_POLICY = {
@@ -167,7 +167,8 @@ export async function withRetries<T>(
 		}
 		if (failed instanceof ExecutionStopped) throw failed;
 		const failure = classify(failed);
-		policy.record(failure);
+		if (!(typeof failed === 'object' && failed && rateLimitEchoes.has(failed)))
+			policy.record(failure);
 		if (failure.httpStatus === 429 && rateLimited < RETRY_POLICY.maxRateLimitRetries) {
 			policy.checkBreaker();
 			const retryAfter = parseRetryAfter(failure.retryAfter);
@@ -188,13 +189,19 @@ export async function withRetries<T>(
 /**
  * Sends once the rate plan has room. A 429 pauses every request of this process that uses the
  * plan and cuts the process's share of it (rateLimiter.ts); the caller (`withRetries`) waits it
- * out. The request is dated by when it was granted, or by the end of a login it waited for.
+ * out. The request is dated by when it was granted, or by the end of a login it waited for; no
+ * slot is taken while a login runs.
  */
 export async function paced<T>(
 	limiter: PlanLimiter,
 	send: () => Promise<T>,
 	signal?: AbortSignal,
 ): Promise<T> {
+	// While a login runs, requests would only queue up behind it and then leave together: they
+	// take their slots after it.
+	if (sessions.inFlight.size) {
+		await abortable(Promise.allSettled([...sessions.inFlight.values()]), signal);
+	}
 	const slot = await abortable(limiter.acquire(signal), signal);
 	try {
 		const sending = send();
@@ -202,7 +209,10 @@ export async function paced<T>(
 		sending.catch((error: unknown) => {
 			const failure = classify(error);
 			if (failure.httpStatus !== 429) return;
-			limiter.rateLimited(slot.granted, rateLimitDelay(parseRetryAfter(failure.retryAfter), 0));
+			const pause = rateLimitDelay(parseRetryAfter(failure.retryAfter), 0);
+			if (!limiter.rateLimited(slot.granted, pause) && typeof error === 'object' && error) {
+				rateLimitEchoes.add(error);
+			}
 		});
 		return await sending;
 	} finally {

@@ -7,7 +7,8 @@
  * - spreads the requests over the minute: the minute is cut into k equal slices (k the largest
  *   divisor of N that is at most 60) and at most N/k requests start in any sliding slice, and
  *   never more than N in any minute; each window is stretched by 1% (a margin for the spread of
- *   arrival times at the gateway);
+ *   arrival times at the gateway); within a slice, starts are spread out (at least 90% of the
+ *   slice's even spacing apart), so a slice's requests never leave in one burst;
  * - dates each request at the moment it was granted, or at the end of a login it had to wait for
  *   (it left after that): a request's dating never depends on the latency or its jitter;
  * - measures round trips, from which the node sizes its requests in flight (Little's law:
@@ -48,6 +49,8 @@ export const PACING = {
 	maxPauseMs: 60_000,
 	/** Round trips kept for the concurrency estimate. */
 	roundTripSamples: 64,
+	/** Starts within a slice are at least this share of the slice's even spacing apart. */
+	spacing: 0.9,
 	/** Requests in flight before any round trip is known, and the ceiling. */
 	initialConcurrency: 8,
 	maxConcurrency: 64,
@@ -145,11 +148,12 @@ export class PlanLimiter {
 	/**
 	 * A request granted at `granted` was answered 429: pause every request of this process until
 	 * the Retry-After (`pauseMs`), and cut the share, once for the requests sent before the cut.
+	 * Returns whether this answer made the cut (false: an echo of a 429 already counted).
 	 */
-	rateLimited(granted: number, pauseMs: number) {
+	rateLimited(granted: number, pauseMs: number): boolean {
 		const now = this.clock.now();
 		this.pausedUntil = Math.max(this.pausedUntil, now + Math.min(pauseMs, PACING.maxPauseMs));
-		if (granted < this.cutAt) return;
+		if (granted < this.cutAt) return false;
 		this.prune(now);
 		const current = this.share(now);
 		const used = this.starts.length / this.plan;
@@ -159,6 +163,7 @@ export class PlanLimiter {
 			Math.min(current, PACING.backOff * used),
 		);
 		this.cutAt = now;
+		return true;
 	}
 
 	/** How long the next caller would wait now (0 when it may go). */
@@ -167,10 +172,12 @@ export class PlanLimiter {
 		this.prune(now);
 		if (!this.starts.length && now - this.lastGrant >= this.windowMs) this.cutShare = 1;
 		const share = this.share(now);
-		let wait = this.pausedUntil - now;
+		const sliceLimit = Math.max(1, Math.ceil(this.slice.limit * share));
+		const spacing = (PACING.spacing * this.slice.windowMs) / sliceLimit;
+		let wait = Math.max(this.pausedUntil, this.lastGrant + spacing) - now;
 		const limits = [
 			{ limit: Math.floor(this.allowance(now)), windowMs: this.windowMs },
-			{ limit: Math.max(1, Math.ceil(this.slice.limit * share)), windowMs: this.slice.windowMs },
+			{ limit: sliceLimit, windowMs: this.slice.windowMs },
 		];
 		for (const { limit, windowMs } of limits) {
 			if (this.starts.length < limit) continue;

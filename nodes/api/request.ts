@@ -27,7 +27,7 @@ import { OPERATIONS, type OperationName, type PrefixSetting } from './operations
 import { cookieSecrets, secretsIn } from './redact';
 import { paced, RETRY_POLICY, RunPolicy, withRetries } from './policy';
 import { PACING, type PlanLimiter } from './rateLimiter';
-import { adoptSession } from './session';
+import { adoptSession, sharedLogin } from './session';
 import { limiters, perRun } from './state';
 import { baseUrlProblem, buildUrl, MAX_REDIRECTS, originOf, redirectTarget } from './url';
 
@@ -120,6 +120,17 @@ export function runPolicy(ctx: RequestContext): RunPolicy {
 }
 
 /**
+ * Without a stored session, logs in (once for all concurrent requests, session.ts) before the
+ * requests take their slots of the rate plan: a request must not hold a slot while it waits for a
+ * login, then leave with all the others that waited. n8n's own login step then finds the session
+ * (no second login) and stores it in the credential, for later executions and other processes.
+ */
+async function loginBeforePacing(ctx: RequestContext, data: ICredentialDataDecryptedObject) {
+	if (typeof data.sessionCookie === 'string' && data.sessionCookie) return;
+	await sharedLogin.call({ helpers: { httpRequest: ctx.helpers.httpRequest } }, data);
+}
+
+/**
  * Requests in flight that keep the rate plan of this node run busy (the automatic concurrency):
  * from the plan the run's last request used, or the initial value before its first request.
  */
@@ -164,6 +175,7 @@ export async function apiRequest(
 			)) as unknown;
 		let failed: unknown;
 		try {
+			await loginBeforePacing(this, settings.data);
 			const response = await withRetries(
 				spec.repeatable,
 				async () => await paced(limiter, send, policy.signal),

@@ -56,6 +56,13 @@ export const limiters = new RateLimiterRegistry({
 });
 
 /**
+ * 429 answers to requests that were already on their way when an earlier 429 paused their plan
+ * (policy.ts `paced`): one event, counted once by the circuit breaker, however many requests were
+ * in flight. Bound: weak, gone with the error objects.
+ */
+export const rateLimitEchoes = new WeakSet<object>();
+
+/**
  * Per node run: the credential read and decrypted once (request.ts), and the result of the
  * `session/login` operation shared by the run's items. Bound: weak, gone with the run's context.
  */
@@ -88,14 +95,33 @@ export function mergeKeys(saved: string[] | undefined, known: string[]): string[
 	return [...merged].slice(-MAX_REMEMBERED_DELIVERIES);
 }
 
+/**
+ * The static data records (`{ seen }`) of the latest deliveries per trigger node, whose saves by
+ * n8n may still be to come. Bound: `MAX_PENDING_RECORDS` per trigger node.
+ */
+const MAX_PENDING_RECORDS = 64;
+const pendingRecords = new Map<string, Array<{ seen?: string[] }>>();
+
 export const deliveries = {
 	seen: (scope: string, key: string) => recentDeliveries.get(scope)?.includes(key) === true,
 	/** A new registration starts with no remembered deliveries. */
-	forget: (scope: string) => recentDeliveries.delete(scope),
+	forget: (scope: string) => {
+		recentDeliveries.delete(scope);
+		pendingRecords.delete(scope);
+	},
 	/** Every key of `scope` this process remembers, oldest first. */
 	list: (scope: string): string[] => [...(recentDeliveries.get(scope) ?? [])],
-	remember: (scope: string, key: string) => {
-		recentDeliveries.set(scope, rememberKey(recentDeliveries.get(scope), key));
+	/**
+	 * Remembers `key`, and writes every remembered key into `record` (the delivery's static data)
+	 * and into the records of the latest deliveries before it, whichever of them n8n saves last.
+	 */
+	remember: (scope: string, key: string, record?: { seen?: string[] }) => {
+		const known = rememberKey(recentDeliveries.get(scope), key);
+		recentDeliveries.set(scope, known);
+		if (!record) return;
+		const records = [...(pendingRecords.get(scope) ?? []), record].slice(-MAX_PENDING_RECORDS);
+		pendingRecords.set(scope, records);
+		for (const pending of records) pending.seen = mergeKeys(pending.seen, known);
 	},
 };
 

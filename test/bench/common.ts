@@ -80,11 +80,12 @@ export function inputWorkflow(parameters: INodeParameters): TestWorkflow {
 export const poItems = (count: number, start = 1) =>
 	Array.from({ length: count }, (_, i) => ({ po: `PO-BULK-${start + i}` }));
 
-export const getPoParameters = (concurrency: number): INodeParameters => ({
+/** purchaseOrder/get; without `concurrency`, the default settings (automatic concurrency). */
+export const getPoParameters = (concurrency?: number): INodeParameters => ({
 	resource: 'purchaseOrder',
 	operation: 'get',
 	poNr: '={{ $json.po }}',
-	options: { concurrency },
+	options: concurrency === undefined ? {} : { concurrency },
 });
 
 /** n8n's own record of how long the node ran (ms), and how many items it output. */

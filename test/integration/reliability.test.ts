@@ -61,7 +61,9 @@ describe('the login', () => {
 		);
 		expect(result.outputs('Seller Platform')).toHaveLength(10);
 		const unauthorized = requestsOf('GetPurchaseOrder').filter((r) => r.status === 401);
-		expect(unauthorized.length).toBeGreaterThanOrEqual(10);
+		// The 5 held back answer 401 after the new login; requests not yet sent when that login
+		// started wait for it and go with the new session.
+		expect(unauthorized.length).toBeGreaterThanOrEqual(6);
 		expect(requestsOf('Login')).toHaveLength(2);
 	});
 });

@@ -131,6 +131,8 @@ export interface N8nInstance {
 }
 
 export interface StartN8nOptions {
+	/** `start` (the main process, default), `worker` or `webhook` (queue mode). */
+	command?: 'start' | 'worker' | 'webhook';
 	dataDir: string;
 	port: number;
 	brokerPort?: number;
@@ -161,7 +163,8 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 		...options.env,
 	};
 	for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
-	const child = spawn(NODE24, [N8N_BIN, 'start'], {
+	const command = options.command ?? 'start';
+	const child = spawn(NODE24, [N8N_BIN, command], {
 		cwd: REPO_ROOT,
 		env,
 		detached: true,
@@ -232,10 +235,16 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 			);
 		}
 		try {
-			const ready = await fetch(`${baseUrl}/healthz/readiness`);
-			if (ready.ok) {
-				const settings = await fetch(`${baseUrl}/rest/settings`);
-				if (settings.ok && /Editor is now accessible/.test(output)) return instance;
+			if (command === 'worker') {
+				if (/n8n worker is now ready/.test(output)) return instance;
+			} else if (command === 'webhook') {
+				if (/Webhook listener waiting for requests/.test(output)) return instance;
+			} else {
+				const ready = await fetch(`${baseUrl}/healthz/readiness`);
+				if (ready.ok) {
+					const settings = await fetch(`${baseUrl}/rest/settings`);
+					if (settings.ok && /Editor is now accessible/.test(output)) return instance;
+				}
 			}
 		} catch {
 			// not listening yet
