@@ -17,7 +17,7 @@ import type {
 import { LOGIN_PATH } from './constants';
 import { SellerPlatformLoginError } from './errors';
 import { login, loginFingerprint } from './login';
-import { retireSession, sessions } from './state';
+import { noteSessionSent, retireSession, sessions } from './state';
 import { loginBody } from './token';
 import { baseUrlProblem } from './url';
 
@@ -41,15 +41,21 @@ export async function sharedLogin(
 	if (running) return await running;
 
 	// A caller without a session, or with one this process knows to be older than its newest,
-	// takes the newest. (A session this process does not know may come from another n8n process
-	// and be fresher than ours: then a real login follows.) Should the newest have expired too,
-	// the service answers 401 and the caller comes back with it, which logs in below.
+	// takes the newest: one it replaced, or one it first sent before its newest login started
+	// (another n8n process's, read from the stored credential earlier). A session first seen
+	// after that may be fresher than ours: then a real login follows. Should the newest have
+	// expired too, the service answers 401 and the caller comes back with it, which logs in below.
 	const used = typeof credentials.sessionCookie === 'string' ? credentials.sessionCookie : '';
 	const newest = sessions.newest.get(identity);
-	if (newest && used !== newest && (!used || sessions.retired.get(identity)?.has(used))) {
+	const olderThanNewest =
+		!used ||
+		sessions.retired.get(identity)?.has(used) ||
+		(sessions.firstSent.get(used) ?? Infinity) < (sessions.newestStartedAt.get(identity) ?? 0);
+	if (newest && used !== newest && olderThanNewest) {
 		return { sessionCookie: newest, sessionFingerprint: identity };
 	}
 
+	const startedAt = Date.now();
 	const pending = login.call(this, credentials);
 	sessions.inFlight.set(identity, pending);
 	try {
@@ -57,6 +63,7 @@ export async function sharedLogin(
 		retireSession(identity, sessions.newest.get(identity));
 		retireSession(identity, used);
 		sessions.newest.set(identity, String(result.sessionCookie));
+		sessions.newestStartedAt.set(identity, startedAt);
 		return result;
 	} finally {
 		sessions.inFlight.delete(identity);
@@ -104,6 +111,7 @@ export async function authenticateRequest(
 	}
 	if (session && credentials.sessionFingerprint === identity) {
 		options.headers!.Cookie = session;
+		noteSessionSent(session, Date.now());
 	}
 	return options;
 }

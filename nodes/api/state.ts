@@ -1,8 +1,11 @@
 /**
  * Every piece of state that outlives one node run lives here, in the memory of one n8n process
  * (module state lasts as long as n8n keeps the package loaded). Each entry says its key and its
- * bound. Nothing here is shared between n8n processes (queue mode workers, webhook processes):
- * each process logs in and paces on its own; the README's "Limits" section says what follows.
+ * bound. Nothing here is shared between n8n processes (queue mode workers, webhook processes);
+ * what they share goes through n8n: the session through the stored credential (n8n saves what
+ * the login returns), the trigger's delivery keys through the workflow's static data, and the
+ * rate plan through the service itself (each process paces at its share of the plan and adapts
+ * it from 429 answers, rateLimiter.ts). The README's "Running in n8n queue mode" says what follows.
  *
  * Per-run entries are keyed by the run's execution context object (WeakMap): they go when n8n
  * drops the context at the end of the run.
@@ -27,7 +30,23 @@ export const sessions = {
 	retired: new Map<string, Set<string>>(),
 	/** When the last login of this process ended (requests waiting for it left after that). */
 	lastLoginEnd: 0,
+	/** When the login that obtained the newest session started, per identity. */
+	newestStartedAt: new Map<string, number>(),
+	/**
+	 * When this process first sent each session (its own or one another n8n process stored in
+	 * the credential): a session first sent before our newest login started is older than it.
+	 */
+	firstSent: new Map<string, number>(),
 };
+
+/** Notes the first time this process sends `session` (the oldest dropped beyond the bound). */
+export function noteSessionSent(session: string, now: number) {
+	if (sessions.firstSent.has(session)) return;
+	sessions.firstSent.set(session, now);
+	if (sessions.firstSent.size > MAX_RETIRED_SESSIONS) {
+		sessions.firstSent.delete(sessions.firstSent.keys().next().value as string);
+	}
+}
 export const MAX_RETIRED_SESSIONS = 50;
 
 /** Keeps `session` among the retired ones of `identity` (oldest dropped beyond the bound). */

@@ -38,7 +38,7 @@ const BENCHMARKS: Array<{ id: string; title: string; load: () => Benchmark }> = 
 	{
 		id: 'paced',
 		title:
-			'The plan sets the speed: 3,000 purchaseOrder/get, plan 60 per 1,000 ms, default settings, latency 50 to 600 ms ± jitter, 4 executions',
+			'The plan sets the speed: 3,000 purchaseOrder/get, plan 1500 per 60 s, default settings, latency 50 to 600 ms ± jitter, 4 executions',
 		load: () => (require('./paced') as typeof import('./paced')).paced,
 	},
 	{

@@ -15,7 +15,7 @@
  * The figures go to test/bench/queue-results.json (the benchmark report shows them).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { startEmulator, type Emulator } from '../emulator';
@@ -153,6 +153,10 @@ function planShare(emulator: Emulator, since: number) {
 	const rejected = arrivals.filter((r) => r.status === 429).length;
 	const span = (Math.max(...ok) - Math.min(...ok)) / 1000;
 	const perSecond = (ok.length - 1) / span;
+	// After the first window: the plan's window starts empty, so a cluster faster than the plan
+	// gets one window's worth early; from then on only the pacing counts.
+	const steady = ok.filter((at) => at >= Math.min(...ok) + WINDOW_MS);
+	const steadySpan = (Math.max(...steady) - Math.min(...steady)) / 1000;
 	return {
 		requests: arrivals.length,
 		accepted: ok.length,
@@ -160,6 +164,10 @@ function planShare(emulator: Emulator, since: number) {
 		rejectedPercent: Number(((rejected / arrivals.length) * 100).toFixed(2)),
 		spanSeconds: Number(span.toFixed(1)),
 		percentOfPlan: Number(((perSecond / PLAN_PER_SECOND) * 100).toFixed(1)),
+		steadyPercentOfPlan:
+			steady.length > 1
+				? Number((((steady.length - 1) / steadySpan / PLAN_PER_SECOND) * 100).toFixed(1))
+				: null,
 		lastAt: Math.max(...arrivals.map((r) => r.at)),
 	};
 }
@@ -169,6 +177,8 @@ const workerRuns = (worker: N8nInstance) =>
 
 async function main(): Promise<number> {
 	const started = Date.now();
+	// A fresh cluster every time: user folders, database and queue of an earlier run are dropped.
+	rmSync(DATA, { recursive: true, force: true });
 	mkdirSync(DATA, { recursive: true });
 	let services: Services | undefined;
 	let emulator: Emulator | undefined;
@@ -218,9 +228,10 @@ async function main(): Promise<number> {
 		const path = `bulk-${randomUUID()}`;
 		const bulk = await client.createWorkflow(bulkWorkflow(path, reference));
 		await client.activate(bulk.id);
+		// Activation is asynchronous; a GET is refused with a hint at POST once the webhook exists.
 		await waitFor('the bulk webhook to be registered', async () => {
-			const answer = await fetch(`${mainProcess.baseUrl}/webhook/${path}`, { method: 'OPTIONS' });
-			return answer.status !== 404 ? true : undefined;
+			const answer = await fetch(`${mainProcess.baseUrl}/webhook/${path}`);
+			return /POST/.test(await answer.text()) ? true : undefined;
 		});
 		log('1. 4 executions × 300 purchase orders, started together by webhook');
 		const since1 = Date.now();
@@ -261,10 +272,10 @@ async function main(): Promise<number> {
 			runsPerWorker.every((n) => n >= 1),
 		);
 		check(
-			'1. aggregate share of the plan, 2 workers × 4 executions',
-			`${share1.percentOfPlan} %`,
+			'1. aggregate share of the plan after its first window, 2 workers × 4 executions',
+			`${share1.steadyPercentOfPlan} % (${share1.percentOfPlan} % over the whole run)`,
 			'>= 90 %',
-			share1.percentOfPlan >= 90,
+			(share1.steadyPercentOfPlan ?? 0) >= 90,
 		);
 		check(
 			'1. requests answered 429',
