@@ -149,14 +149,24 @@ function planShare(emulator: Emulator, since: number) {
 	const arrivals = emulator
 		.requests()
 		.filter((r) => r.operation === 'GetPurchaseOrder' && r.at >= since);
-	const ok = arrivals.filter((r) => r.status === 200).map((r) => r.at);
+	const ok = arrivals
+		.filter((r) => r.status === 200)
+		.map((r) => r.at)
+		.sort((a, b) => a - b);
 	const rejected = arrivals.filter((r) => r.status === 429).length;
 	const span = (Math.max(...ok) - Math.min(...ok)) / 1000;
 	const perSecond = (ok.length - 1) / span;
-	// After the first window: the plan's window starts empty, so a cluster faster than the plan
-	// gets one window's worth early; from then on only the pacing counts.
-	const steady = ok.filter((at) => at >= Math.min(...ok) + WINDOW_MS);
-	const steadySpan = (Math.max(...steady) - Math.min(...steady)) / 1000;
+	// The plan is a sliding window, which starts empty: a cluster faster than the plan gets a
+	// window's worth early, so the rate over a short run flatters it. The window fill does not:
+	// at each accepted request after the first window, the accepted requests of the 60 s before
+	// it, as a share of the plan; averaged.
+	const first = Math.min(...ok);
+	const fills: number[] = [];
+	for (let i = 0, lo = 0; i < ok.length; i++) {
+		while (ok[lo] <= ok[i] - WINDOW_MS) lo++;
+		if (ok[i] >= first + WINDOW_MS) fills.push((i - lo + 1) / PLAN);
+	}
+	const fill = fills.length ? fills.reduce((a, b) => a + b, 0) / fills.length : null;
 	return {
 		requests: arrivals.length,
 		accepted: ok.length,
@@ -164,10 +174,7 @@ function planShare(emulator: Emulator, since: number) {
 		rejectedPercent: Number(((rejected / arrivals.length) * 100).toFixed(2)),
 		spanSeconds: Number(span.toFixed(1)),
 		percentOfPlan: Number(((perSecond / PLAN_PER_SECOND) * 100).toFixed(1)),
-		steadyPercentOfPlan:
-			steady.length > 1
-				? Number((((steady.length - 1) / steadySpan / PLAN_PER_SECOND) * 100).toFixed(1))
-				: null,
+		windowFillPercent: fill === null ? null : Number((fill * 100).toFixed(1)),
 		lastAt: Math.max(...arrivals.map((r) => r.at)),
 	};
 }
@@ -272,10 +279,10 @@ async function main(): Promise<number> {
 			runsPerWorker.every((n) => n >= 1),
 		);
 		check(
-			'1. aggregate share of the plan after its first window, 2 workers × 4 executions',
-			`${share1.steadyPercentOfPlan} % (${share1.percentOfPlan} % over the whole run)`,
+			'1. aggregate share of the plan (window fill after the first window), 2 workers × 4 executions',
+			`${share1.windowFillPercent} % (rate over the whole run: ${share1.percentOfPlan} %)`,
 			'>= 90 %',
-			(share1.steadyPercentOfPlan ?? 0) >= 90,
+			(share1.windowFillPercent ?? 0) >= 90,
 		);
 		check(
 			'1. requests answered 429',
