@@ -7,8 +7,8 @@
  * package creates, and its programs run as that user (`runuser`).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 import { freePort } from './n8n';
 
@@ -66,14 +66,12 @@ export async function startServices(
 	const bin = postgresBin()!;
 	rmSync(dir, { recursive: true, force: true });
 	mkdirSync(dir, { recursive: true });
-	// The postgres user must reach its data folder through the repository's folders.
-	for (let parent = dir; parent !== '/'; parent = join(parent, '..')) {
-		try {
-			chmodSync(parent, 0o755);
-		} catch {
-			break;
-		}
-		if (parent.endsWith('.tmp')) break;
+	// The postgres user must reach its data folder: every folder above it gets the permission to
+	// pass through (o+x, not to list), wherever the repository is (a clone under /root, say).
+	for (let folder = dir; ; folder = dirname(folder)) {
+		const mode = statSync(folder).mode;
+		if (!(mode & 0o001)) chmodSync(folder, (mode & 0o7777) | 0o001);
+		if (folder === dirname(folder)) break;
 	}
 	const pgData = join(dir, 'postgres');
 	mkdirSync(pgData, { recursive: true });
