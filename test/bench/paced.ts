@@ -177,7 +177,7 @@ export const paced: Benchmark = {
 			},
 			notes: [
 				'Each row: testItems → Seller Platform purchaseOrder/get with no options (automatic concurrency: rate × measured round trip × 1.5 + 2, at most 64), through n8n-core, against a fresh emulator with the given latency (± jitter: uniformly random within the range, per response). The last row starts four executions of 750 items together on one credential.',
-				'% of the plan: (requests − 1) / (time between the first and the last GetPurchaseOrder arrival in the emulator log), against 25/s. The client allows 25 per 1,010 ms, so 99.0 % is the most it can reach. 3,000 requests span two of the emulator\'s 60 s windows: a client faster than the plan gets 429 answers in the second.',
+				"% of the plan: (requests − 1) / (time between the first and the last GetPurchaseOrder arrival in the emulator log), against 25/s. The client allows 25 per 1,010 ms, so 99.0 % is the most it can reach. 3,000 requests span two of the emulator's 60 s windows: a client faster than the plan gets 429 answers in the second.",
 				'Slowest execution: its items / its wall time, against a fair quarter of the plan (6.25/s).',
 				"429 answers: the emulator's count (the node waits them out, so runs succeed anyway). The emulator counts a request at receipt, before its latency, as a gateway does.",
 			],

@@ -51,7 +51,31 @@ function markdownTable(results: BenchResult[]): string {
 	return lines.join('\n');
 }
 
-export function renderMarkdown(file: ResultsFile): string {
+/** What `npm run test:e2e:queue` writes to queue-results.json. */
+export interface QueueResults {
+	date: string;
+	n8n: string;
+	figures: Array<{ name: string; value: string; target: string; met: boolean }>;
+}
+
+/** The queue-mode figures, measured by the e2e in a real n8n cluster, as a section. */
+function queueSection(queue: QueueResults): string[] {
+	return [
+		'## queue: n8n queue mode (from `npm run test:e2e:queue`)',
+		'',
+		`Run ${queue.date}: n8n ${queue.n8n}, the emulator at 50 ms with a plan of 600 per 60 s, default settings. Share of the plan with 2 workers busy: the window fill (the accepted requests of the 60 s before each accepted request, as a share of the plan), averaged after the first window, since a plan's window starts empty.`,
+		'',
+		'| benchmark | metric | value | target | |',
+		'|---|---|---:|---|---|',
+		...queue.figures.map(
+			(f) =>
+				`| queue | ${escapeCell(f.name)} | ${escapeCell(f.value)} | ${escapeCell(f.target)} | ${f.met ? 'met' : 'MISSED'} |`,
+		),
+		'',
+	];
+}
+
+export function renderMarkdown(file: ResultsFile, queue?: QueueResults): string {
 	const out: string[] = [];
 	out.push('# Benchmark results');
 	out.push('');
@@ -60,7 +84,7 @@ export function renderMarkdown(file: ResultsFile): string {
 	);
 	out.push('');
 	out.push(
-		"Two figures depend on how much CPU other processes leave to the benchmark (each section gives the 1-minute load average; the machine has the CPU count shown): the overhead ratio, because the node spends about 3× the plain loop's CPU per request and the 8 workers' requests come back together at a fixed latency, so their CPU work queues; and the paced run's 429 count, because the client paces by the time it grants a slot, with 10 ms of slack per window, while the emulator counts by receipt (+ its latency), so a slot granted on time but sent late under CPU contention can be the 61st in the server's window. `npm run bench -- <name> --profile` adds CPU profiles (and, for import, an allocation profile) of extra runs.",
+		"The overhead ratio depends on how much CPU other processes leave to the benchmark (each section gives the 1-minute load average; the machine has the CPU count shown), because the node spends about 3× the plain loop's CPU per request and the 8 workers' requests come back together at a fixed latency, so their CPU work queues. `npm run bench -- <name> --profile` adds CPU profiles (and, for import, an allocation profile) of extra runs. The queue-mode rows come from `npm run test:e2e:queue` (queue-results.json), which runs a real n8n cluster.",
 	);
 	out.push('');
 	out.push(`Last command: \`${file.command}\`, ${file.generatedAt}.`);
@@ -69,6 +93,7 @@ export function renderMarkdown(file: ResultsFile): string {
 	out.push('');
 	out.push(markdownTable(file.benchmarks));
 	out.push('');
+	if (queue) out.push(...queueSection(queue));
 	for (const result of file.benchmarks) {
 		const m = result.machine;
 		out.push(`## ${result.id}: ${result.title}`);

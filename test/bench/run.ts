@@ -30,7 +30,7 @@ import { performance } from 'node:perf_hooks';
 import { HOSTED_BY_PARENT_ENV, type EmulatorPlacement } from './emulator';
 import type { EmulatorHost } from './emulatorHost';
 import { isEmulatorMessage, type EmulatorRequest } from './emulatorProtocol';
-import { renderMarkdown, renderTable } from './report';
+import { renderMarkdown, renderTable, type QueueResults } from './report';
 import type { BenchOutcome, BenchResult, Benchmark } from './types';
 
 /** The benchmarks, loaded only by the process that runs them (this one loads no n8n code). */
@@ -68,6 +68,14 @@ const BENCHMARKS: Array<{ id: string; title: string; load: () => Benchmark }> = 
 	},
 ];
 const RESULTS_JSON = join(__dirname, 'results.json');
+const QUEUE_JSON = join(__dirname, 'queue-results.json');
+
+/** The figures of the last `npm run test:e2e:queue`, if any. */
+export function readQueueResults(): QueueResults | undefined {
+	return existsSync(QUEUE_JSON)
+		? (JSON.parse(readFileSync(QUEUE_JSON, 'utf8')) as QueueResults)
+		: undefined;
+}
 const RESULTS_MD = join(__dirname, 'RESULTS.md');
 
 export interface MachineFacts {
@@ -284,7 +292,7 @@ async function main(): Promise<number> {
 	if (!flags.has('--no-write')) {
 		const file = mergeResults(results, machine, args);
 		writeFileSync(RESULTS_JSON, `${JSON.stringify(file, null, '\t')}\n`);
-		writeFileSync(RESULTS_MD, renderMarkdown(file));
+		writeFileSync(RESULTS_MD, renderMarkdown(file, readQueueResults()));
 		console.log(
 			`Written: ${relative(process.cwd(), RESULTS_JSON)}, ${relative(process.cwd(), RESULTS_MD)}`,
 		);

@@ -15,9 +15,11 @@
  * The figures go to test/bench/queue-results.json (the benchmark report shows them).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { renderMarkdown, type QueueResults } from '../bench/report';
+import type { ResultsFile } from '../bench/run';
 import { startEmulator, type Emulator } from '../emulator';
 import { N8nClient, outputOf, type StoredWorkflow, type WorkflowNode } from './lib/client';
 import { freePort, installPackageInto, REPO_ROOT, startN8n, type N8nInstance } from './lib/n8n';
@@ -466,6 +468,15 @@ async function main(): Promise<number> {
 			)}\n`,
 		);
 		log(`figures written to ${RESULTS}`);
+		// The benchmark report shows them too.
+		const benchResults = join(REPO_ROOT, 'test', 'bench', 'results.json');
+		if (existsSync(benchResults)) {
+			const file = JSON.parse(readFileSync(benchResults, 'utf8')) as ResultsFile;
+			writeFileSync(
+				join(REPO_ROOT, 'test', 'bench', 'RESULTS.md'),
+				renderMarkdown(file, JSON.parse(readFileSync(RESULTS, 'utf8')) as QueueResults),
+			);
+		}
 	} catch (error) {
 		failures.push(`crashed: ${error instanceof Error ? error.stack : String(error)}`);
 		console.error(error);
