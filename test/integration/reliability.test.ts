@@ -447,3 +447,37 @@ describe('stopping the execution', () => {
 		expect(requestsOf('GetExportStatus')).toHaveLength(1);
 	});
 });
+
+describe('sharing the rate plan with others (another n8n process, another tool)', () => {
+	it('pauses every request of the process until the Retry-After of a 429', async () => {
+		f = await startFixture({ ratePlan: null });
+		f.emulator.injectFaults({
+			count: 1,
+			status: 429,
+			retryAfter: 2,
+			operation: 'GetPurchaseOrder',
+		});
+		const result = await f.env.runWorkflow(workflowWithItems(bulkPoItems(6), GET_PO));
+		expect(result.outputs('Seller Platform')).toHaveLength(6);
+		const gets = requestsOf('GetPurchaseOrder');
+		const rejected = gets.filter((r) => r.status === 429);
+		expect(rejected).toHaveLength(1);
+		// Requests granted after the 429 came back waited for its Retry-After, not only its own.
+		const after = gets.filter((r) => r.seq > rejected[0].seq);
+		expect(after).toHaveLength(6);
+		expect(Math.min(...after.map((r) => r.at)) - rejected[0].at).toBeGreaterThanOrEqual(1900);
+	});
+
+	it('settles at the share the others leave it, with few 429 answers and nothing lost', async () => {
+		// The credential's plan is 300 per minute (5 per second); the service lets this client have
+		// only 5 per 2 seconds, as when another process uses the other half.
+		f = await startFixture({ ratePlan: { limit: 5, windowMs: 2000 } }, { requestsPerMinute: 300 });
+		const result = await f.env.runWorkflow(workflowWithItems(bulkPoItems(30), GET_PO));
+		expect(result.status).toBe('success');
+		expect(result.outputs('Seller Platform')).toHaveLength(30);
+		const gets = requestsOf('GetPurchaseOrder');
+		const rejected = gets.filter((r) => r.status === 429).length;
+		// Without adapting, every other request would be answered 429 (about 30 of 60).
+		expect(rejected).toBeLessThanOrEqual(5);
+	}, 60_000);
+});
