@@ -88,6 +88,10 @@ export class RunPolicy {
 	private waiters = 0;
 	private waitingSince = 0;
 	private spentMs = 0;
+	/** Set once the service asked for a wait beyond the budget: the run stops trying. */
+	private stopped?: PolicyStop;
+	/** Ends the run's other waits when it stops trying. */
+	private readonly stopping = new AbortController();
 
 	constructor(
 		readonly signal: AbortSignal | undefined,
@@ -98,6 +102,7 @@ export class RunPolicy {
 
 	/** Refuses to send once the breaker is open: the run has stopped trying. */
 	checkBreaker() {
+		if (this.stopped) throw this.stopped;
 		if (this.consecutiveFailures < this.circuitBreakerLimit) return;
 		throw new PolicyStop(
 			`Stopped after ${this.consecutiveFailures} consecutive failed answers (HTTP ${this.lastFailureStatus}) from the Seller Platform API`,
@@ -126,17 +131,31 @@ export class RunPolicy {
 		const left = this.waitingBudgetMs - this.spent();
 		if (ms > left) {
 			const until = new Date(this.now() + ms).toISOString();
-			throw new PolicyStop(
+			const stop = new PolicyStop(
 				retryAfter
 					? `The Seller Platform API takes requests again at ${until} (Retry-After ${seconds(ms)}), beyond this run's waiting budget`
 					: `The Seller Platform API kept failing (HTTP ${httpStatus}) beyond this run's waiting budget`,
 				`This run may wait ${seconds(this.waitingBudgetMs)} in all (${seconds(Math.max(0, left))} left); raise the node option "Waiting Budget (Seconds)" to wait longer, or run the workflow again after ${until}.`,
 				httpStatus,
 			);
+			// The service's own date is beyond the budget: the run's other items fail at once too.
+			if (retryAfter && !this.stopped) {
+				this.stopped = stop;
+				this.stopping.abort();
+			}
+			throw stop;
 		}
 		if (this.waiters++ === 0) this.waitingSince = this.now();
+		const signal = this.signal
+			? AbortSignal.any([this.signal, this.stopping.signal])
+			: this.stopping.signal;
 		try {
-			await wait(ms, this.signal);
+			const failed = await wait(ms, signal).then(
+				() => undefined,
+				(error: unknown) => error as Error,
+			);
+			// Stopped by the run's own stop (not the user's): the item fails with the run's reason.
+			if (failed) throw this.stopped && !this.signal?.aborted ? this.stopped : failed;
 		} finally {
 			if (--this.waiters === 0) this.spentMs += this.now() - this.waitingSince;
 		}
@@ -195,8 +214,12 @@ export async function withRetries<T>(
 export async function paced<T>(
 	limiter: PlanLimiter,
 	send: () => Promise<T>,
-	signal?: AbortSignal,
+	policy: RunPolicy = new RunPolicy(undefined),
 ): Promise<T> {
+	const signal = policy.signal;
+	// A pause for a 429 (this run's or another's) is waiting on a 429: out of the run's budget.
+	const pause = limiter.pauseLeft();
+	if (pause > 0) await policy.waitOut(pause, 429, true);
 	// While a login runs, requests would only queue up behind it and then leave together: they
 	// take their slots after it.
 	if (sessions.inFlight.size) {

@@ -166,6 +166,11 @@ export class PlanLimiter {
 		return true;
 	}
 
+	/** How long the pause for a 429 lasts from now (0: none). */
+	pauseLeft(): number {
+		return Math.max(0, this.pausedUntil - this.clock.now());
+	}
+
 	/** How long the next caller would wait now (0 when it may go). */
 	delayUntilFree(): number {
 		const now = this.clock.now();

@@ -178,7 +178,7 @@ export async function apiRequest(
 			await loginBeforePacing(this, settings.data);
 			const response = await withRetries(
 				spec.repeatable,
-				async () => await paced(limiter, send, policy.signal),
+				async () => await paced(limiter, send, policy),
 				policy,
 			);
 			return normaliseBody(response);

@@ -59,6 +59,7 @@ async function scenario(
 ): Promise<Row> {
 	const loginsBefore = await loginCount(emulator);
 	const { value: result, ms } = await timed(async () => await run(env));
+	console.log(`  ${fault}: ${Math.round(ms)} ms`);
 	const out = result.run.data.resultData.runData[NODE_NAME]?.[0]?.data?.main?.[0] ?? [];
 	const errors = out.filter((item) => item.json.error !== undefined).length;
 	return {

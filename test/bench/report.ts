@@ -63,7 +63,7 @@ function queueSection(queue: QueueResults): string[] {
 	return [
 		'## queue: n8n queue mode (from `npm run test:e2e:queue`)',
 		'',
-		`Run ${queue.date}: n8n ${queue.n8n}, the emulator at 50 ms with a plan of 600 per 60 s, default settings. Share of the plan with 2 workers busy: the window fill (the accepted requests of the 60 s before each accepted request, as a share of the plan), averaged after the first window, since a plan's window starts empty.`,
+		`Run ${queue.date}: n8n ${queue.n8n}, the emulator at 50 ms with a plan of 600 per 60 s, default settings. Share of the plan with 2 workers busy: the steady rate, i.e. the accepted requests per second after the first window (from the first arrival + 60 s to the last), since a plan's window starts empty and a short run would otherwise get more than the plan.`,
 		'',
 		'| benchmark | metric | value | target | |',
 		'|---|---|---:|---|---|',

@@ -114,7 +114,9 @@ describe('stopping the execution', () => {
 		const send = jest.fn(async () => 'sent');
 		setTimeout(() => controller.abort(), 50);
 		const started = Date.now();
-		await expect(paced(limiter, send, controller.signal)).rejects.toBeInstanceOf(ExecutionStopped);
+		await expect(paced(limiter, send, new RunPolicy(controller.signal))).rejects.toBeInstanceOf(
+			ExecutionStopped,
+		);
 		expect(Date.now() - started).toBeLessThan(1000);
 		expect(send).not.toHaveBeenCalled();
 		expect(limiter.delayUntilFree()).toBeGreaterThan(50_000); // the aborted turn took no slot
@@ -125,9 +127,9 @@ describe('stopping the execution', () => {
 		(await limiter.acquire()).finished();
 		const controller = new AbortController();
 		setTimeout(() => controller.abort(), 50);
-		await expect(paced(limiter, async () => 'sent', controller.signal)).rejects.toBeInstanceOf(
-			ExecutionStopped,
-		);
+		await expect(
+			paced(limiter, async () => 'sent', new RunPolicy(controller.signal)),
+		).rejects.toBeInstanceOf(ExecutionStopped);
 	});
 });
 
