@@ -462,7 +462,7 @@ async function main(): Promise<number> {
 					figures,
 				},
 				null,
-				2,
+				'\t',
 			)}\n`,
 		);
 		log(`figures written to ${RESULTS}`);
