@@ -52,9 +52,6 @@ export default [
 	{
 		files: ['credentials/**/*.ts', 'nodes/**/*.ts', 'package.json'],
 		rules: {
-			// The package needs two runtime dependencies by design: jose (RS256 signing of the login
-			// token) and luxon (dates). n8n's verification asks for none; this is the only rule we drop.
-			'@n8n/community-nodes/no-runtime-dependencies': 'off',
 			// Both rules below come from eslint-plugin-n8n-nodes-base and contradict the newer
 			// @n8n/eslint-plugin-community-nodes rules that replace them: credential-documentation-url
 			// wants a full URL (the old rule wants a camel-cased slug of n8n's own docs), and
@@ -74,10 +71,5 @@ export default [
 		// does not count a session cookie among them.
 		files: ['credentials/**/*.ts'],
 		rules: { '@n8n/community-nodes/credential-unnecessary-password': 'off' },
-	},
-	{
-		// The one file that imports jose, the runtime dependency that signs the login token.
-		files: ['nodes/api/token.ts'],
-		rules: { '@n8n/community-nodes/no-restricted-imports': 'off' },
 	},
 ];

@@ -6,6 +6,7 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { NODE_DESCRIPTION } from '../api/constants';
 import { resources, router } from './actions/router';
 
 export class SellerPlatform implements INodeType {
@@ -19,8 +20,7 @@ export class SellerPlatform implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description:
-			'Read purchase orders and FBPI orders, run barcode imports and exports, and manage API credentials and event destinations of the marketplace Seller Platform',
+		description: NODE_DESCRIPTION,
 		defaults: { name: 'Seller Platform' },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],

@@ -9,6 +9,7 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
+import { NODE_DESCRIPTION } from '../api/constants';
 import { deliveries } from '../api/state';
 import {
 	checkExists as registrationExists,
@@ -53,8 +54,8 @@ export class SellerPlatformTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["destinationCode"]}}',
-		description:
-			'Starts the workflow when the Seller Platform sends an event (new orders, purchase orders, …) to a destination this workflow takes over',
+		// The node picker's "Seller Platform" entry shows this (see NODE_DESCRIPTION).
+		description: NODE_DESCRIPTION,
 		defaults: { name: 'Seller Platform Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],

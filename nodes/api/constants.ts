@@ -6,6 +6,14 @@ export { PACKAGE_NAME, PACKAGE_VERSION };
 /** Sent with every request (the gateway may refuse requests without one). */
 export const USER_AGENT = `${PACKAGE_NAME}/${PACKAGE_VERSION} (+n8n)`;
 
+/**
+ * The description of both nodes. n8n's node picker shows the action node and its trigger as one
+ * entry, "Seller Platform", and gives that entry the trigger's description: so the trigger carries
+ * the action node's description, which says what the whole integration does.
+ */
+export const NODE_DESCRIPTION =
+	'Read purchase orders and FBPI orders, run barcode imports and exports, manage API credentials and event destinations, and start workflows from the events of the marketplace Seller Platform';
+
 /** The credential type both nodes use. */
 export const CREDENTIAL_TYPE = 'sellerPlatformApi';
 

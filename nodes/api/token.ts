@@ -3,8 +3,7 @@
  * sub, iat, jti), and the login body that carries it. Nothing here ever puts the private key or
  * the token into an error message.
  */
-import { createPrivateKey, randomUUID, type KeyObject } from 'crypto';
-import { SignJWT } from 'jose';
+import { createPrivateKey, randomUUID, sign, type KeyObject } from 'crypto';
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
 import { SellerPlatformLoginError } from './errors';
@@ -52,17 +51,27 @@ function tryCreatePrivateKey(pem: string): KeyObject | undefined {
 	}
 }
 
-/** Builds the login JWT exactly as the spec says: header alg/typ, claims sub, iat, jti. */
+/** Base64url without padding (RFC 7515), as a JWS needs. */
+function base64url(data: string | Buffer): string {
+	return Buffer.from(data).toString('base64url');
+}
+
+/**
+ * Builds the login JWT exactly as the spec says: header alg/typ, claims sub, iat, jti, signed
+ * RS256 (RSASSA-PKCS1-v1_5 with SHA-256) by node:crypto, an import n8n allows in community nodes.
+ */
 export async function signLoginToken(
 	keyId: string,
 	privateKey: KeyObject,
 	nowMs: number = Date.now(),
 ): Promise<string> {
-	return await new SignJWT({ jti: randomUUID() })
-		.setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
-		.setSubject(keyId)
-		.setIssuedAt(Math.floor(nowMs / 1000))
-		.sign(privateKey);
+	const header = base64url(JSON.stringify({ alg: 'RS256', typ: 'JWT' }));
+	const claims = base64url(
+		JSON.stringify({ jti: randomUUID(), sub: keyId, iat: Math.floor(nowMs / 1000) }),
+	);
+	const signingInput = `${header}.${claims}`;
+	const signature = sign('sha256', Buffer.from(signingInput), privateKey);
+	return `${signingInput}.${base64url(signature)}`;
 }
 
 export function requireField(

@@ -21,15 +21,22 @@ describe('the package as n8n loads it', () => {
 	it('declares itself a community node package with the contract names and files', () => {
 		expect(contract.name).toBe('n8n-nodes-seller-platform');
 		expect(contract.keywords).toContain('n8n-community-node-package');
-		expect(contract.files).toEqual(['dist']);
+		expect(contract.files).toEqual(['dist', 'README.md', 'LICENSE', 'CHANGELOG.md']);
 		expect(contract.n8n.n8nNodesApiVersion).toBe(1);
 		expect(contract.n8n.credentials).toEqual(['dist/credentials/SellerPlatformApi.credentials.js']);
 		expect(contract.n8n.nodes).toEqual([
 			'dist/nodes/SellerPlatform/SellerPlatform.node.js',
 			'dist/nodes/SellerPlatformTrigger/SellerPlatformTrigger.node.js',
 		]);
-		expect(Object.keys(contract.dependencies).sort()).toEqual(['jose', 'luxon']);
-		expect(Object.keys(contract.peerDependencies)).toEqual(['n8n-workflow']);
+		// n8n Cloud and verified community nodes accept no runtime dependency.
+		expect((contract as { dependencies?: object }).dependencies).toBeUndefined();
+		expect(contract.peerDependencies).toEqual({ 'n8n-workflow': '*' });
+		expect(Object.keys(contract.scripts)).not.toEqual(
+			expect.arrayContaining([
+				expect.stringMatching(/^(pre|post)?(install|prepare|pack|publish|prepublishOnly)$/),
+			]),
+		);
+		expect((contract as { overrides?: object }).overrides).toBeUndefined();
 	});
 
 	it('loads both nodes and the credential from dist/', () => {
@@ -64,6 +71,26 @@ describe('the package as n8n loads it', () => {
 			expirable: true,
 			password: true,
 		});
+	});
+
+	it("gives the node picker's grouped entry the action node's description, and codex for both nodes", () => {
+		const node = loader.nodeTypes.sellerPlatform.type as { description: INodeTypeDescription };
+		const trigger = loader.nodeTypes.sellerPlatformTrigger.type as {
+			description: INodeTypeDescription;
+		};
+		// n8n's node creator merges a trigger into the node of the same name without "Trigger" and
+		// shows the trigger's description on that entry.
+		expect(node.description.description).toMatch(/^Read purchase orders/);
+		expect(trigger.description.description).toBe(node.description.description);
+		for (const type of [node, trigger]) {
+			const codex = type.description.codex;
+			expect(codex?.categories).toEqual(['Sales', 'Productivity']);
+			expect(codex?.alias).toEqual(expect.arrayContaining(['noon', 'marketplace']));
+			expect(codex?.resources?.primaryDocumentation?.[0].url).toMatch(
+				/^https:\/\/github\.com\/.+#/,
+			);
+			expect(codex?.resources?.credentialDocumentation?.[0].url).toMatch(/#credentials$/);
+		}
 	});
 
 	it('ships the light and dark icons the node and credential point at', () => {
