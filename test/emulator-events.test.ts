@@ -1,3 +1,4 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * Event notifications of the emulator, observed the way a seller's server sees them: a tiny
  * receiver on 127.0.0.1 gets the POSTs. Covers every row of the spec's "Destination and

@@ -1,3 +1,4 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * Every operation of the spec on the emulator, with the spec's rules and the field notes' facts:
  * happy paths, every rejection, state machines over time, idempotency, events. Over real HTTP.

@@ -1,3 +1,4 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * The emulator must be as strict as the real gateway, or the package's tests prove nothing.
  * These tests talk to it over real HTTP.

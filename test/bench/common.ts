@@ -1,3 +1,4 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /** Pieces shared by the benchmarks: n8n environment, workflows, measurements. */
 import diagnosticsChannel from 'node:diagnostics_channel';
 import { once } from 'node:events';

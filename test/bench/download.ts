@@ -1,3 +1,4 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * 5. An export of 200 MB downloaded into n8n's binary data (filesystem mode, as n8n keeps binary
  * data by default): the file streams to disk, so the heap must not grow with it.

@@ -1,3 +1,4 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * One emulator per benchmark, by default in another process than the benchmark's: the runner's
  * (run.ts hosts the emulators of the benchmark processes it forks), or an emulator host process

@@ -1,3 +1,4 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * Hosts emulators for benchmarks that run in another process (see emulator.ts): the runner
  * (run.ts) hosts them for the benchmark processes it forks, or this file runs as a process of its

@@ -1,3 +1,4 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * 6. Faults at the service, one scenario each, and what reaches the user: items in, output items,
  * error items, items lost (an input with no output item, or a created thing no output or error

@@ -1,3 +1,4 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * 3. Barcode import from 100,000 input items: 10 CreateBarcodeImport requests of 10,000
  * mappings; wall time and memory of the benchmark process (the emulator runs in its own).

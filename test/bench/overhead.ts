@@ -1,3 +1,4 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * 2. Overhead vs a plain HTTP loop: 2,000 purchaseOrder/get at concurrency 8, no rate plan, the
  * node against a plain keep-alive `http.request` loop with 8 workers, same emulator, same run.

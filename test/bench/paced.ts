@@ -1,3 +1,4 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * 1. The rate plan alone sets the speed: purchaseOrder/get with default settings (automatic
  * concurrency) under the documented plan of 1500 per 60 s (emulator `ratePlan { limit: 1500,

@@ -1,3 +1,4 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /** The baseline of benchmark 2: a plain HTTP loop with a fixed number of workers. */
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';

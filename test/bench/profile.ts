@@ -1,3 +1,4 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * CPU profiles of chosen parts of a benchmark (`npm run bench -- <name> --profile`): V8's
  * sampling profiler through the inspector, the same `.cpuprofile` format `node --cpu-prof` writes

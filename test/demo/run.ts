@@ -1,3 +1,4 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * `npm run demo`: the package's main job without any account. Starts the bundled emulator of the
  * Seller Platform API, then runs real n8n workflows in-process (n8n-core) with the Seller Platform

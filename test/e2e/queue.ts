@@ -1,3 +1,4 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * `npm run test:e2e:queue`: the package in n8n's queue mode. Postgres and Redis from Debian's
  * packages (lib/services.ts), then n8n main + 2 workers + 1 webhook process from the e2e install,

@@ -1,3 +1,4 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * `npm run screenshots`: pictures of the package in n8n's editor, taken in headless Chromium
  * (Debian's `chromium` package, driven by playwright-core; no browser download), into docs/images/:

@@ -1,3 +1,4 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * `npm start`: the Seller Platform API emulator and a local n8n with this package, a ready
  * credential and the example workflows, on loopback, no account anywhere. Ctrl+C stops both.

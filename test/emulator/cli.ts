@@ -1,3 +1,4 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * Runs the emulator until SIGINT/SIGTERM:
  *   ts-node --transpile-only test/emulator/cli.ts [--port 8787] [--host 127.0.0.1] [--latency 0]

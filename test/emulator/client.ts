@@ -1,3 +1,4 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * A minimal client of the emulator for its own tests and for scripts: logs in with a credential
  * (RS256 JWT, every cookie kept) and calls operations, returning status, headers and parsed body.

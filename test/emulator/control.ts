@@ -1,3 +1,4 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * Control API under `/__control/`: lets tests and users inspect and steer the emulator over HTTP.
  * No session needed, never rate limited, never in the request log. Each route calls the matching

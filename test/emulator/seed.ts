@@ -1,3 +1,4 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /** Seed data of the emulator: records every API user of a fresh emulator can read. */
 
 export type PoStatus = 'PO_STATUS_UNSPECIFIED' | 'PO_STATUS_PENDING' | 'PO_STATUS_RELEASED';

@@ -1,3 +1,4 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * The emulator's in-memory store: projects, API users, credentials (public keys only), sessions,
  * used JWT ids, and the records the operations read and write. Each resource's store lives in

@@ -1,3 +1,4 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * Field checks shared by the operation handlers. Every failure is an INVALID_ARGUMENT whose
  * message names the field by its JSON path (`items.data[3].barcode`), so users and tests can tell

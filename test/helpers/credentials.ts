@@ -1,3 +1,4 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * Credentials as the n8n app handles them: a store (its database), a credentials helper that
  * follows the app's rules, and the credential's "Test" button.

@@ -1,3 +1,4 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * One simulated n8n instance: the package as n8n loads it, a credential store shared by its
  * executions, workflows' static data, and executions run by n8n-core's own `WorkflowExecute`.

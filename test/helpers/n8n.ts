@@ -1,3 +1,4 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * The glue between the tests and n8n-core: the package loaded by n8n's own loader (from dist/,
  * as n8n loads a community package), node and credential type registries, the logger nodes get,

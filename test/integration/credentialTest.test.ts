@@ -1,3 +1,4 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * The "Test" button of the Seller Platform API credential, run the way the n8n app runs it
  * (test/helpers/credential-test.ts mirrors CredentialsTester.testCredentials), against the

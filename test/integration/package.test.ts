@@ -1,3 +1,4 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * The built package as n8n loads it: n8n-core's PackageDirectoryLoader reads package.json's n8n
  * section and requires the compiled files from dist/ (`npm test` builds first).
@@ -21,7 +22,13 @@ describe('the package as n8n loads it', () => {
 	it('declares itself a community node package with the contract names and files', () => {
 		expect(contract.name).toBe('n8n-nodes-seller-platform');
 		expect(contract.keywords).toContain('n8n-community-node-package');
-		expect(contract.files).toEqual(['dist', 'README.md', 'LICENSE', 'CHANGELOG.md']);
+		expect(contract.files).toEqual([
+			'dist',
+			'!dist/tsconfig.tsbuildinfo',
+			'README.md',
+			'LICENSE',
+			'CHANGELOG.md',
+		]);
 		expect(contract.n8n.n8nNodesApiVersion).toBe(1);
 		expect(contract.n8n.credentials).toEqual(['dist/credentials/SellerPlatformApi.credentials.js']);
 		expect(contract.n8n.nodes).toEqual([

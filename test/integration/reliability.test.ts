@@ -1,3 +1,4 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * Faults at the service, injected through the emulator, and what the node does about them: the
  * login neither hangs nor storms, waiting has limits, nothing created is lost, odd input never

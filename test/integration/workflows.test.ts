@@ -1,3 +1,4 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * Workflows saved as JSON (as n8n exports them) run through the kit: what a user builds in the
  * editor, with the package's type names as n8n stores them.

@@ -1,3 +1,4 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * The run's limits: waiting budget, circuit breaker, cancellation; and redaction of echoed secrets.
  * Real timers, short waits.

@@ -1,3 +1,4 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * A real n8n (the pinned `n8n` of test/e2e/package.json, on Node 24 from the npm registry) with this
  * package installed the way n8n installs community packages: in `<data>/.n8n/nodes/node_modules`.

@@ -1,3 +1,4 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * Postgres and Redis for n8n's queue mode, from Debian's packages, on loopback, with their data
  * under `<repo>/.tmp/`: installed with apt-get when missing (the machine must be root), started

@@ -1,3 +1,4 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * What `npm start` and the end-to-end tests do to a fresh n8n: an owner account, the Seller
  * Platform credential pointing at the emulator, and the example workflows.

@@ -1,3 +1,4 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * The emulator and a local n8n with the package, the owner signed in, the emulator credential and
  * the example workflows: what `npm start` and `npm run screenshots` bring up.

@@ -1,3 +1,4 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /** Exports (impex): status, and the files behind download links. */
 import { Readable } from 'node:stream';
 import { EXPORT_FILES_PATH } from '../state/exports';

@@ -1,3 +1,4 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * In-process events of the emulator (`emulator.on(...)`). The server turns `sandboxOrderCreated`
  * and `importCompleted` into event deliveries to destinations (see delivery.ts). A listener that

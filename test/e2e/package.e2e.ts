@@ -1,10 +1,12 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * End-to-end tests: the built package inside a real n8n (test/e2e's pinned n8n on Node 24), driven
- * through n8n's REST API on loopback as a user's automation would, against the emulator.
- * `npm run test:e2e` (installs n8n on first use and builds first). Ends with "N passed, N failed".
+ * through n8n's REST API on loopback as a user's automation would, against the emulator. Jest runs
+ * them (test/e2e/jest.config.js), one named test per check, in order, on one n8n.
+ * `npm run test:e2e` installs n8n on first use and builds first; `npm run test:e2e -- -t '<name>'`
+ * runs only the checks whose names match.
  *
- * E2E_KEEP=1 keeps n8n's data folder (.tmp/e2e-n8n-<pid>, with n8n.log) after the run;
- * E2E_ONLY=<regular expression> runs only the checks whose names match.
+ * E2E_KEEP=1 keeps n8n's data folder (.tmp/e2e-n8n-<pid>, with n8n.log) after the run.
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { rmSync } from 'node:fs';
@@ -48,30 +50,6 @@ import {
 
 const SECRET_HEADER = 'X-N8n-Seller-Platform-Secret';
 const MANUAL = 'Start';
-
-// --- a tiny test runner ---------------------------------------------------------------------------
-
-interface Result {
-	name: string;
-	ok: boolean;
-	ms: number;
-	error?: string;
-}
-const results: Result[] = [];
-
-async function test(name: string, body: () => Promise<void>): Promise<void> {
-	if (process.env.E2E_ONLY && !new RegExp(process.env.E2E_ONLY).test(name)) return;
-	const started = Date.now();
-	try {
-		await body();
-		results.push({ name, ok: true, ms: Date.now() - started });
-		console.log(`  ✓ ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
-	} catch (error) {
-		const message = error instanceof Error ? error.message : String(error);
-		results.push({ name, ok: false, ms: Date.now() - started, error: message });
-		console.log(`  ✗ ${name}\n      ${message.split('\n').join('\n      ')}`);
-	}
-}
 
 function assert(condition: unknown, message: string): asserts condition {
 	if (!condition) throw new Error(message);
@@ -186,96 +164,130 @@ function single(execution: Execution, nodeName: string): Record<string, unknown>
 
 // --- the tests ------------------------------------------------------------------------------------------
 
-async function main(): Promise<number> {
+// --- one n8n for every check ---------------------------------------------------------------------
+
+const dataDir = join(REPO_ROOT, '.tmp', `e2e-n8n-${process.pid}`);
+let emulator: Emulator | undefined;
+let n8n: N8nInstance | undefined;
+// Set by beforeAll; every check runs after it.
+let emu: Emulator;
+let n8nInstance: N8nInstance;
+let client: N8nClient;
+let credentialData: ReturnType<typeof emulatorCredentialData>;
+let credential: StoredCredential;
+let examples: Map<string, StoredWorkflow>;
+
+const example = (file: string): StoredWorkflow => {
+	const found = examples.get(file);
+	assert(found, `example ${file} was not imported`);
+	return found;
+};
+
+beforeAll(async () => {
 	const started = Date.now();
-	const dataDir = join(REPO_ROOT, '.tmp', `e2e-n8n-${process.pid}`);
-	let emulator: Emulator | undefined;
-	let n8n: N8nInstance | undefined;
-	const cleanup = async () => {
-		await n8n?.stop().catch((error) => console.error('stopping n8n:', error));
-		await emulator?.close().catch((error) => console.error('closing the emulator:', error));
-		if (!process.env.E2E_KEEP) rmSync(dataDir, { recursive: true, force: true });
-	};
-	process.once('SIGINT', () => void cleanup().then(() => process.exit(130)));
-	process.once('SIGTERM', () => void cleanup().then(() => process.exit(143)));
+	emulator = await startEmulator({
+		host: '127.0.0.1',
+		port: 0,
+		importStepMs: 50,
+		exportStepMs: 100,
+	});
+	rmSync(dataDir, { recursive: true, force: true });
+	installPackageInto(dataDir);
+	const port = await freePort();
+	console.log(
+		`e2e: emulator ${emulator.baseUrl}; starting n8n on http://127.0.0.1:${port} (data ${dataDir}) ...`,
+	);
+	// Debug: n8n's engine logs when each node ends (check 8 reads it).
+	n8n = await startN8n({
+		dataDir,
+		port,
+		logFile: join(dataDir, 'n8n.log'),
+		env: { N8N_LOG_LEVEL: process.env.N8N_LOG_LEVEL ?? 'debug' },
+	});
+	console.log(`e2e: n8n ready after ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
-	try {
-		emulator = await startEmulator({
-			host: '127.0.0.1',
-			port: 0,
-			importStepMs: 50,
-			exportStepMs: 100,
-		});
-		rmSync(dataDir, { recursive: true, force: true });
-		installPackageInto(dataDir);
-		const port = await freePort();
-		console.log(
-			`e2e: emulator ${emulator.baseUrl}; starting n8n on http://127.0.0.1:${port} (data ${dataDir}) ...`,
+	client = new N8nClient(n8n.baseUrl);
+	await ensureOwner(client, join(dataDir, 'owner.json'));
+	credentialData = emulatorCredentialData(emulator);
+	credential = await upsertCredential(client, credentialData);
+	examples = await importExamples(client, credential);
+	emu = emulator;
+	n8nInstance = n8n;
+}, 900_000);
+
+afterAll(async () => {
+	await n8n?.stop().catch((error) => console.error('stopping n8n:', error));
+	await emulator?.close().catch((error) => console.error('closing the emulator:', error));
+	if (!process.env.E2E_KEEP) rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** One named check, a jest test; a failure's message ends with n8n's last lines (no debug ones). */
+function check(name: string, body: () => Promise<void>, timeoutMs = 300_000): void {
+	it(
+		name,
+		async () => {
+			try {
+				await body();
+			} catch (error) {
+				if (error instanceof Error && n8n) {
+					const lines = n8n
+						.output()
+						.split('\n')
+						.filter((line) => !/^\S+\s+debug\s/.test(line));
+					error.message += `\n\nLast lines of n8n's output (debug lines left out; all in ${join(dataDir, 'n8n.log')} with E2E_KEEP=1):\n${lines.slice(-40).join('\n')}`;
+				}
+				throw error;
+			}
+		},
+		timeoutMs,
+	);
+}
+
+describe('the package in a real n8n', () => {
+	check('1. n8n loads the package: both nodes and the credential type are known', async () => {
+		const nodes = await client.nodeTypeNames();
+		for (const type of [NODE_TYPE, TRIGGER_TYPE])
+			assert(
+				nodes.includes(type),
+				`node type ${type} is not among n8n's ${nodes.length} node types`,
+			);
+		const credentials = await client.credentialTypeNames();
+		assert(
+			credentials.includes(CREDENTIAL_TYPE),
+			`credential type ${CREDENTIAL_TYPE} is not among n8n's credential types`,
 		);
-		// Debug: n8n's engine logs when each node ends (check 8 reads it).
-		n8n = await startN8n({
-			dataDir,
-			port,
-			logFile: join(dataDir, 'n8n.log'),
-			env: { N8N_LOG_LEVEL: process.env.N8N_LOG_LEVEL ?? 'debug' },
+		assert(
+			!/Failed to load package "n8n-nodes-seller-platform"/.test(n8nInstance.output()),
+			'n8n logged a failure to load the package',
+		);
+	});
+
+	check("2a. the credential's Test logs in against the emulator", async () => {
+		const before = (await stats(emu)).logins;
+		const result = await client.testCredential(credential, credentialData);
+		assertEqual(result.status, 'OK', `Test result (${result.message})`);
+		// n8n logs in through preAuthentication when no session is stored, then the Test's own login request.
+		assert((await stats(emu)).logins - before >= 1, 'the Test made no login');
+	});
+
+	check("2b. Test with a wrong private key fails with the service's message", async () => {
+		const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+		const wrongKey = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+		const result = await client.testCredential(credential, {
+			...credentialData,
+			privateKey: wrongKey,
 		});
-		console.log(`e2e: n8n ready after ${((Date.now() - started) / 1000).toFixed(1)} s`);
+		assertEqual(result.status, 'Error', 'Test status');
+		assert(
+			result.message.includes('Seller Platform login failed: invalid token signature'),
+			`Test message: ${JSON.stringify(result.message)}`,
+		);
+		assert(!result.message.includes('PRIVATE KEY'), 'the message shows the private key');
+	});
 
-		const client = new N8nClient(n8n.baseUrl);
-		await ensureOwner(client, join(dataDir, 'owner.json'));
-		const credentialData = emulatorCredentialData(emulator);
-		const credential = await upsertCredential(client, credentialData);
-		const examples = await importExamples(client, credential);
-		const example = (file: string): StoredWorkflow => {
-			const found = examples.get(file);
-			assert(found, `example ${file} was not imported`);
-			return found;
-		};
-		const emu = emulator;
-		const n8nInstance = n8n;
-
-		await test('1. n8n loads the package: both nodes and the credential type are known', async () => {
-			const nodes = await client.nodeTypeNames();
-			for (const type of [NODE_TYPE, TRIGGER_TYPE])
-				assert(
-					nodes.includes(type),
-					`node type ${type} is not among n8n's ${nodes.length} node types`,
-				);
-			const credentials = await client.credentialTypeNames();
-			assert(
-				credentials.includes(CREDENTIAL_TYPE),
-				`credential type ${CREDENTIAL_TYPE} is not among n8n's credential types`,
-			);
-			assert(
-				!/Failed to load package "n8n-nodes-seller-platform"/.test(n8nInstance.output()),
-				'n8n logged a failure to load the package',
-			);
-		});
-
-		await test("2a. the credential's Test logs in against the emulator", async () => {
-			const before = (await stats(emu)).logins;
-			const result = await client.testCredential(credential, credentialData);
-			assertEqual(result.status, 'OK', `Test result (${result.message})`);
-			// n8n logs in through preAuthentication when no session is stored, then the Test's own login request.
-			assert((await stats(emu)).logins - before >= 1, 'the Test made no login');
-		});
-
-		await test("2b. Test with a wrong private key fails with the service's message", async () => {
-			const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-			const wrongKey = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-			const result = await client.testCredential(credential, {
-				...credentialData,
-				privateKey: wrongKey,
-			});
-			assertEqual(result.status, 'Error', 'Test status');
-			assert(
-				result.message.includes('Seller Platform login failed: invalid token signature'),
-				`Test message: ${JSON.stringify(result.message)}`,
-			);
-			assert(!result.message.includes('PRIVATE KEY'), 'the message shows the private key');
-		});
-
-		await test('3. 200 purchase orders in one run: one login; a second run none; after the sessions expire, one more', async () => {
+	check(
+		'3. 200 purchase orders in one run: one login; a second run none; after the sessions expire, one more',
+		async () => {
 			// A credential of its own, as just saved by a user, with a key of its own: no session yet,
 			// neither stored nor shared by a login of another credential with the same values.
 			const key = await control<{ key_id: string; private_key: string; project_code: string }>(
@@ -362,9 +374,12 @@ async function main(): Promise<number> {
 			check(await client.runAndWait(bulk), 'run after the sessions expired');
 			const s3 = await stats(emu);
 			assertEqual(s3.logins - s2.logins, 1, 'logins during the run after the sessions expired');
-		});
+		},
+	);
 
-		await test('4. every read operation and a barcode import from input items give the expected outputs', async () => {
+	check(
+		'4. every read operation and a barcode import from input items give the expected outputs',
+		async () => {
 			const rows = [
 				{ partner_sku: 'SKU-TSHIRT-BLK-M', barcode: '6291041500213' },
 				{ partner_sku: 'SKU-MUG-WHT', barcode: '6291041500237' },
@@ -494,9 +509,12 @@ async function main(): Promise<number> {
 				imported.some((i) => i.import_reference === created.import_reference),
 				'the emulator does not list the import',
 			);
-		});
+		},
+	);
 
-		await test('5a. example "released purchase orders to a sheet" runs: three released orders, one CSV file', async () => {
+	check(
+		'5a. example "released purchase orders to a sheet" runs: three released orders, one CSV file',
+		async () => {
 			const execution = await client.runAndWait(example('purchase-orders-to-sheet.json'));
 			assertSucceeded(execution);
 			const rows = outputOf(execution, 'Sheet rows');
@@ -521,21 +539,24 @@ async function main(): Promise<number> {
 			const files = binaryOf(execution, 'To CSV file');
 			assertEqual(files.length, 1, 'files');
 			assertEqual(files[0].data?.fileName, 'released-purchase-orders.csv', 'file name');
-		});
+		},
+	);
 
-		await test('5b. example "barcode import from a CSV file" runs: five mappings imported', async () => {
-			const execution = await client.runAndWait(example('barcode-import-from-csv.json'));
-			assertSucceeded(execution);
-			assertEqual(outputOf(execution, 'Extract rows').length, 5, 'CSV rows');
-			const created = single(execution, 'Create barcode import');
-			assertEqual(
-				[created.mappings_count, created.import_status],
-				[5, 'IMPORT_STATUS_COMPLETED'],
-				'mappings_count and import_status',
-			);
-		});
+	check('5b. example "barcode import from a CSV file" runs: five mappings imported', async () => {
+		const execution = await client.runAndWait(example('barcode-import-from-csv.json'));
+		assertSucceeded(execution);
+		assertEqual(outputOf(execution, 'Extract rows').length, 5, 'CSV rows');
+		const created = single(execution, 'Create barcode import');
+		assertEqual(
+			[created.mappings_count, created.import_status],
+			[5, 'IMPORT_STATUS_COMPLETED'],
+			'mappings_count and import_status',
+		);
+	});
 
-		await test('5c. example "wait for an export and download it" runs: the finished export\'s rows', async () => {
+	check(
+		'5c. example "wait for an export and download it" runs: the finished export\'s rows',
+		async () => {
 			const execution = await client.runAndWait(example('export-download.json'));
 			assertSucceeded(execution);
 			const status = single(execution, 'Get export and download');
@@ -552,9 +573,12 @@ async function main(): Promise<number> {
 			const rows = outputOf(execution, 'Rows of the export');
 			assertEqual(rows.length, 3, 'rows of the export');
 			assertEqual(rows[0].order_nr, 'NAE10000001', 'first order of the export');
-		});
+		},
+	);
 
-		await test('6. trigger: activation takes over the destination; a sandbox order starts the workflow; no secret → 401; deactivation releases it', async () => {
+	check(
+		'6. trigger: activation takes over the destination; a sandbox order starts the workflow; no secret → 401; deactivation releases it',
+		async () => {
 			const trigger = example('new-orders-customer-data.json');
 			const code = SEEDED_DESTINATIONS.active;
 			await client.activate(trigger.id);
@@ -677,9 +701,12 @@ async function main(): Promise<number> {
 				released.event_types.some((e) => e.event_type === 'FBPI::ORDER_SYNC' && !e.is_active),
 				`FBPI::ORDER_SYNC is still subscribed: ${JSON.stringify(released.event_types)}`,
 			);
-		});
+		},
+	);
 
-		await test('7. "listen for test event" while the trigger is active is refused; the destination stays on the production webhook, which still runs the workflow', async () => {
+	check(
+		'7. "listen for test event" while the trigger is active is refused; the destination stays on the production webhook, which still runs the workflow',
+		async () => {
 			const trigger = example('new-orders-customer-data.json');
 			const triggerName = 'Seller Platform Trigger';
 			const code = SEEDED_DESTINATIONS.active;
@@ -794,9 +821,12 @@ async function main(): Promise<number> {
 					return current && !current.is_active ? current : undefined;
 				});
 			}
-		});
+		},
+	);
 
-		await test('8. stopping an execution stops the node: a wait for an export that never finishes ends within a second of the stop, no status request after it', async () => {
+	check(
+		'8. stopping an execution stops the node: a wait for an export that never finishes ends within a second of the stop, no status request after it',
+		async () => {
 			// PENDING, then RUNNING for ever. Polled every 3 s: the stop lands in a poll's wait, and a wait
 			// that ignored the stop would end the node only at its next poll, seconds later (with 1 s polls
 			// that would still look like "within a second").
@@ -910,40 +940,6 @@ async function main(): Promise<number> {
 				end.afterMs <= 1_500,
 				`"${nodeName}" ended ${end.afterMs} ms after the stop request (answered in ${stopMs} ms; last poll answered ${stopAt - calls[calls.length - 1].at} ms before the stop, polls every ${pollSeconds} s), not within a second: "${end.line}"`,
 			);
-		});
-	} catch (error) {
-		results.push({
-			name: 'set-up (emulator, n8n, owner, credential, examples)',
-			ok: false,
-			ms: 0,
-			error: (error as Error).message,
-		});
-		console.log(`  ✗ set-up failed: ${(error as Error).message}`);
-	} finally {
-		if (results.some((r) => !r.ok) && n8n) {
-			const lines = n8n
-				.output()
-				.split('\n')
-				.filter((line) => !/^\S+\s+debug\s/.test(line));
-			console.log(
-				`\nLast lines of n8n's output (debug lines left out; all in ${join(dataDir, 'n8n.log')} with E2E_KEEP=1):\n${lines.slice(-40).join('\n')}`,
-			);
-		}
-		await cleanup();
-	}
-
-	const passed = results.filter((r) => r.ok).length;
-	const failed = results.length - passed;
-	console.log(`\ne2e: ${((Date.now() - started) / 1000).toFixed(0)} s in all`);
-	console.log(`${passed} passed, ${failed} failed`);
-	return failed === 0 && passed > 0 ? 0 : 1;
-}
-
-main().then(
-	(code) => process.exit(code),
-	(error) => {
-		console.error(error);
-		console.log('0 passed, 1 failed');
-		process.exit(1);
-	},
-);
+		},
+	);
+});

@@ -1,0 +1,18 @@
+/**
+ * The end-to-end suite (`npm run test:e2e`): the package inside a real n8n, one named test per
+ * check. Its own config: the checks start n8n, so they stay out of `npm test`.
+ */
+/** @type {import('jest').Config} */
+module.exports = {
+	rootDir: '../..',
+	testEnvironment: 'node',
+	roots: ['<rootDir>/test/e2e'],
+	testMatch: ['**/*.e2e.ts'],
+	transform: {
+		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
+	},
+	testTimeout: 300000,
+	// One n8n, checks in order; a check's own output (progress lines) is shown as it comes.
+	maxWorkers: 1,
+	verbose: true,
+};
