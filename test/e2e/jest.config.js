@@ -15,4 +15,7 @@ module.exports = {
 	// One n8n, checks in order; a check's own output (progress lines) is shown as it comes.
 	maxWorkers: 1,
 	verbose: true,
+	// The suite ends its own processes (n8n, the emulator) in afterAll; what may stay open after it
+	// is keep-alive sockets of fetch to them, which would only keep Jest waiting.
+	forceExit: true,
 };

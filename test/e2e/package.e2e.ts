@@ -9,7 +9,8 @@
  * E2E_KEEP=1 keeps n8n's data folder (.tmp/e2e-n8n-<pid>, with n8n.log) after the run.
  */
 import { generateKeyPairSync } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import {
@@ -37,13 +38,22 @@ import {
 	type WorkflowJson,
 	type WorkflowNode,
 } from './lib/client';
-import { freePort, installPackageInto, REPO_ROOT, startN8n, type N8nInstance } from './lib/n8n';
+import { startFakeOpenAi, type FakeOpenAi } from './lib/fakeOpenAi';
+import {
+	freePort,
+	installPackageInto,
+	PACKAGE_NAME,
+	REPO_ROOT,
+	startN8n,
+	type N8nInstance,
+} from './lib/n8n';
 import {
 	CREDENTIAL_TYPE,
 	emulatorCredentialData,
 	ensureOwner,
 	importExamples,
 	NODE_TYPE,
+	TOOL_TYPE,
 	TRIGGER_TYPE,
 	upsertCredential,
 } from './lib/setup';
@@ -162,11 +172,11 @@ function single(execution: Execution, nodeName: string): Record<string, unknown>
 	return items[0];
 }
 
-// --- the tests ------------------------------------------------------------------------------------------
-
 // --- one n8n for every check ---------------------------------------------------------------------
 
-const dataDir = join(REPO_ROOT, '.tmp', `e2e-n8n-${process.pid}`);
+// Outside the repository, as on a user's machine: the package then finds nothing but what n8n
+// provides (the repository's node_modules would be found first from inside it).
+const dataDir = join(tmpdir(), `seller-platform-e2e-n8n-${process.pid}`);
 let emulator: Emulator | undefined;
 let n8n: N8nInstance | undefined;
 // Set by beforeAll; every check runs after it.
@@ -176,6 +186,7 @@ let client: N8nClient;
 let credentialData: ReturnType<typeof emulatorCredentialData>;
 let credential: StoredCredential;
 let examples: Map<string, StoredWorkflow>;
+let installedAt: string;
 
 const example = (file: string): StoredWorkflow => {
 	const found = examples.get(file);
@@ -192,7 +203,7 @@ beforeAll(async () => {
 		exportStepMs: 100,
 	});
 	rmSync(dataDir, { recursive: true, force: true });
-	installPackageInto(dataDir);
+	installedAt = installPackageInto(dataDir);
 	const port = await freePort();
 	console.log(
 		`e2e: emulator ${emulator.baseUrl}; starting n8n on http://127.0.0.1:${port} (data ${dataDir}) ...`,
@@ -244,23 +255,26 @@ function check(name: string, body: () => Promise<void>, timeoutMs = 300_000): vo
 }
 
 describe('the package in a real n8n', () => {
-	check('1. n8n loads the package: both nodes and the credential type are known', async () => {
-		const nodes = await client.nodeTypeNames();
-		for (const type of [NODE_TYPE, TRIGGER_TYPE])
+	check(
+		'1. n8n loads the package: both nodes, the AI tool n8n makes of the action node and the credential type are known',
+		async () => {
+			const nodes = await client.nodeTypeNames();
+			for (const type of [NODE_TYPE, TRIGGER_TYPE, TOOL_TYPE])
+				assert(
+					nodes.includes(type),
+					`node type ${type} is not among n8n's ${nodes.length} node types`,
+				);
+			const credentials = await client.credentialTypeNames();
 			assert(
-				nodes.includes(type),
-				`node type ${type} is not among n8n's ${nodes.length} node types`,
+				credentials.includes(CREDENTIAL_TYPE),
+				`credential type ${CREDENTIAL_TYPE} is not among n8n's credential types`,
 			);
-		const credentials = await client.credentialTypeNames();
-		assert(
-			credentials.includes(CREDENTIAL_TYPE),
-			`credential type ${CREDENTIAL_TYPE} is not among n8n's credential types`,
-		);
-		assert(
-			!/Failed to load package "n8n-nodes-seller-platform"/.test(n8nInstance.output()),
-			'n8n logged a failure to load the package',
-		);
-	});
+			assert(
+				!/Failed to load package "n8n-nodes-seller-platform"/.test(n8nInstance.output()),
+				'n8n logged a failure to load the package',
+			);
+		},
+	);
 
 	check("2a. the credential's Test logs in against the emulator", async () => {
 		const before = (await stats(emu)).logins;
@@ -940,6 +954,295 @@ describe('the package in a real n8n', () => {
 				end.afterMs <= 1_500,
 				`"${nodeName}" ended ${end.afterMs} ms after the stop request (answered in ${stopMs} ms; last poll answered ${stopAt - calls[calls.length - 1].at} ms before the stop, polls every ${pollSeconds} s), not within a second: "${end.line}"`,
 			);
+		},
+	);
+
+	check(
+		'9. installed from the npm tarball as n8n installs it: no dependency of its own, luxon and n8n-workflow from n8n',
+		async () => {
+			// installPackageInto: npm pack, unpacked into the nodes folder, `npm install --omit=dev
+			// --ignore-scripts` there (n8n's own flags); the data folder is outside the repository.
+			const manifest = JSON.parse(readFileSync(join(installedAt, 'package.json'), 'utf8')) as {
+				name: string;
+				dependencies?: Record<string, string>;
+			};
+			assertEqual(manifest.name, PACKAGE_NAME, 'installed package');
+			assertEqual(manifest.dependencies ?? {}, {}, 'dependencies of the installed package');
+			const own = join(installedAt, 'node_modules');
+			assertEqual(
+				existsSync(own) ? readdirSync(own) : [],
+				[],
+				'node_modules of the installed package',
+			);
+			assertEqual(
+				readdirSync(join(dataDir, '.n8n', 'nodes', 'node_modules')).filter(
+					(name) => !name.startsWith('.'),
+				),
+				[PACKAGE_NAME],
+				"packages in n8n's nodes folder",
+			);
+			assert(
+				!join(dataDir).startsWith(REPO_ROOT),
+				`the data folder ${dataDir} must be outside the repository`,
+			);
+			// The code that needs luxon (a purchase order's release date) and n8n-workflow (the
+			// errors) works from what n8n provides.
+			const wf = await client.createWorkflow(
+				workflow(
+					'e2e: luxon and n8n-workflow from n8n',
+					[
+						manualTrigger(),
+						sellerPlatform('Released', credential, {
+							resource: 'purchaseOrder',
+							operation: 'get',
+							poNr: 'PO-1001',
+						}),
+					],
+					[[MANUAL, 'Released']],
+				),
+			);
+			const execution = await client.runAndWait(wf);
+			assertSucceeded(execution);
+			assertEqual(single(execution, 'Released').po_release_date_iso, '2024-03-15', 'release date');
+			assert(
+				!/Cannot find module/.test(n8nInstance.output()),
+				'n8n logged a module that could not be found',
+			);
+		},
+	);
+
+	check(
+		"10. n8n's AI Agent calls the Seller Platform tool: the model gets the operation as a tool, the order comes from the emulator, its data reaches the answer",
+		async () => {
+			let model: FakeOpenAi | undefined;
+			try {
+				model = await startFakeOpenAi({
+					toolArguments: { po_nr: SEEDED_PO.released },
+					answer: (toolResult) => {
+						const [order] = JSON.parse(toolResult) as Array<Record<string, unknown>>;
+						return `Purchase order ${String(order.po_nr)} of merchant ${String(order.merchant_code)} is ${String(order.po_status)}, released on ${String(order.po_release_date_iso)}.`;
+					},
+				});
+				const openAi = await client.createCredential('Fake OpenAI (e2e)', 'openAiApi', {
+					apiKey: 'sk-e2e-fake',
+					url: model.url,
+				});
+				const toolNode = {
+					...sellerPlatform('Seller Platform', credential, {
+						resource: 'purchaseOrder',
+						operation: 'get',
+						poNr: "={{ $fromAI('po_nr', 'The number of the purchase order, e.g. PO-1001', 'string') }}",
+					}),
+					type: TOOL_TYPE,
+				};
+				const agentWorkflow: WorkflowJson = {
+					name: 'e2e: AI agent with the Seller Platform tool',
+					nodes: [
+						manualTrigger(),
+						{
+							id: 'e2e-agent',
+							name: 'AI Agent',
+							type: '@n8n/n8n-nodes-langchain.agent',
+							typeVersion: 3.1,
+							position: [440, 300],
+							parameters: {
+								promptType: 'define',
+								text: `What is the status of purchase order ${SEEDED_PO.released}?`,
+								options: {},
+							},
+						},
+						{
+							id: 'e2e-model',
+							name: 'OpenAI Chat Model',
+							type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
+							typeVersion: 1.3,
+							position: [440, 500],
+							// Chat Completions (1.3 defaults to the Responses API).
+							parameters: {
+								model: { __rl: true, mode: 'id', value: 'fake-model' },
+								responsesApiEnabled: false,
+								options: {},
+							},
+							credentials: { openAiApi: { id: openAi.id, name: openAi.name } },
+						},
+						toolNode,
+					],
+					connections: {
+						[MANUAL]: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
+						'OpenAI Chat Model': {
+							ai_languageModel: [[{ node: 'AI Agent', type: 'ai_languageModel', index: 0 }]],
+						},
+						'Seller Platform': { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
+					},
+					settings: { executionOrder: 'v1' },
+				};
+				await control(emu, 'DELETE', '/requests');
+				const execution = await client.runAndWait(await client.createWorkflow(agentWorkflow));
+				assertSucceeded(execution);
+
+				// What the model was offered: the operation as a tool, described as an action, with the
+				// parameter the workflow left to the model.
+				const first = model.requests[0];
+				assert(first, 'the chat model got no request');
+				const tools = first.body.tools ?? [];
+				assertEqual(tools.length, 1, 'tools offered to the model');
+				assertEqual(tools[0].function.name, 'Seller_Platform', 'tool name');
+				assertEqual(
+					tools[0].function.description,
+					'Get a purchase order in Seller Platform',
+					"tool description (from the operation's action)",
+				);
+				assertEqual(
+					tools[0].function.parameters?.properties,
+					{
+						po_nr: {
+							type: 'string',
+							description: 'The number of the purchase order, e.g. PO-1001',
+						},
+					},
+					'tool parameters',
+				);
+				assertEqual(model.requests.length, 2, 'chat model requests (tool call, then answer)');
+
+				// The tool ran the operation against the emulator, and its output went back to the model.
+				const calls = (
+					await control<Array<{ operation: string | null; path: string; status: number | null }>>(
+						emu,
+						'GET',
+						'/requests',
+					)
+				).filter((entry) => entry.operation === 'GetPurchaseOrder');
+				assertEqual(
+					calls.map((c) => [c.path, c.status]),
+					[[`/fbpo/v1/po/${SEEDED_PO.released}/get`, 200]],
+					'GetPurchaseOrder requests',
+				);
+				const toolMessage = model.requests[1].body.messages.find((m) => m.role === 'tool');
+				assert(toolMessage, 'the second request carries no tool result');
+				assert(
+					String(toolMessage.content).includes('"merchant_code"'),
+					`the tool result is not the order: ${String(toolMessage.content).slice(0, 200)}`,
+				);
+
+				const [answer] = outputOf(execution, 'AI Agent');
+				assertEqual(
+					answer.output,
+					`Purchase order ${SEEDED_PO.released} of merchant STR10001 is PO_STATUS_RELEASED, released on 2024-03-15.`,
+					"the agent's answer",
+				);
+				const everything = JSON.stringify(execution);
+				assert(!everything.includes('PRIVATE KEY'), 'the execution data holds a private key');
+			} finally {
+				await model?.close();
+			}
+		},
+	);
+
+	check(
+		"11. n8n's HTTP Request node with the Seller Platform credential: login on first use, the session cookie sent, a new login after the session expires, no secret in the output",
+		async () => {
+			const key = await control<{ key_id: string; private_key: string; project_code: string }>(
+				emu,
+				'POST',
+				'/credentials',
+				{},
+			);
+			const fresh = await client.createCredential(
+				'Seller Platform (e2e HTTP Request)',
+				CREDENTIAL_TYPE,
+				{
+					...credentialData,
+					keyId: key.key_id,
+					privateKey: key.private_key,
+					projectCode: key.project_code,
+				},
+			);
+			const httpRequest: WorkflowNode = {
+				id: 'e2e-http-request',
+				name: 'HTTP Request',
+				type: 'n8n-nodes-base.httpRequest',
+				typeVersion: 4.2,
+				position: [440, 300],
+				parameters: {
+					method: 'GET',
+					url: `${emu.baseUrl}/fbpo/v1/po/${SEEDED_PO.released}/get`,
+					authentication: 'predefinedCredentialType',
+					nodeCredentialType: CREDENTIAL_TYPE,
+					options: {},
+				},
+				credentials: { [CREDENTIAL_TYPE]: { id: fresh.id, name: fresh.name } },
+			};
+			const wf = await client.createWorkflow(
+				workflow(
+					'e2e: HTTP Request with the credential',
+					[manualTrigger(), httpRequest],
+					[[MANUAL, 'HTTP Request']],
+				),
+			);
+			type Logged = {
+				operation: string | null;
+				status: number | null;
+				headers: Record<string, string | string[]>;
+				body: unknown;
+			};
+			const requests = async () => await control<Logged[]>(emu, 'GET', '/requests');
+			const runOnce = async (what: string) => {
+				await control(emu, 'DELETE', '/requests');
+				const execution = await client.runAndWait(wf);
+				assertSucceeded(execution);
+				const item = single(execution, 'HTTP Request');
+				assertEqual(item.po_nr, SEEDED_PO.released, `${what}: po_nr`);
+				assertEqual(item.merchant_code, 'STR10001', `${what}: merchant_code`);
+				return { execution, log: await requests() };
+			};
+			const summary = (log: Logged[]) => log.map((entry) => `${entry.operation} ${entry.status}`);
+
+			const first = await runOnce('first run');
+			assertEqual(
+				summary(first.log),
+				['Login 200', 'GetPurchaseOrder 200'],
+				'first run: a login on first use, then the request',
+			);
+			const cookie = first.log[1].headers.cookie;
+			assert(
+				typeof cookie === 'string' && cookie.length > 0,
+				'the request carried no session cookie',
+			);
+			const token = (first.log[0].body as { token?: string }).token;
+			assert(token, 'the login carried no token');
+
+			const second = await runOnce('second run');
+			assertEqual(
+				summary(second.log),
+				['GetPurchaseOrder 200'],
+				'second run: the stored session, no login',
+			);
+			assertEqual(second.log[0].headers.cookie, cookie, 'second run: the same session cookie');
+
+			await control(emu, 'POST', '/sessions/expire', {});
+			const third = await runOnce('after the session expired');
+			assertEqual(
+				summary(third.log),
+				['GetPurchaseOrder 401', 'Login 200', 'GetPurchaseOrder 200'],
+				'after the session expired: 401, one new login, the request repeated',
+			);
+			const newCookie = third.log[2].headers.cookie;
+			assert(
+				typeof newCookie === 'string' && newCookie !== cookie,
+				'the repeat did not use a new session',
+			);
+
+			for (const { execution } of [first, second, third]) {
+				const output = JSON.stringify(outputOf(execution, 'HTTP Request'));
+				for (const [name, secret] of [
+					['the session cookie', cookie],
+					['the new session cookie', newCookie],
+					['the login token', token],
+					['the private key', key.private_key.split('\n')[1]],
+				] as const) {
+					assert(!output.includes(secret), `the HTTP Request output holds ${name}`);
+				}
+			}
 		},
 	);
 });

@@ -1,20 +1,21 @@
 /* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * A real n8n (the pinned `n8n` of test/e2e/package.json, on Node 24 from the npm registry) with this
- * package installed the way n8n installs community packages: in `<data>/.n8n/nodes/node_modules`.
+ * package installed from its npm tarball the way n8n installs community packages: in
+ * `<data>/.n8n/nodes/node_modules`.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import {
-	cpSync,
 	createWriteStream,
 	existsSync,
 	mkdirSync,
 	readFileSync,
 	rmSync,
 	symlinkSync,
+	writeFileSync,
 } from 'node:fs';
 import { createServer } from 'node:net';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 
 export const E2E_DIR = resolve(__dirname, '..');
 export const REPO_ROOT = resolve(E2E_DIR, '..', '..');
@@ -67,34 +68,68 @@ export function n8nEnvironment(options: {
 	};
 }
 
-/**
- * Installs the built package (package.json + dist) into `<data>/.n8n/nodes/node_modules`, with its
- * two runtime dependencies, as `npm install n8n-nodes-seller-platform` in that folder would.
- * `n8n-workflow` (a peer dependency) is linked to n8n's own copy, so the nodes and n8n share one
- * instance of it (otherwise Node would find the repository's development copy further up).
- */
-export function installPackageInto(dataDir: string): string {
+/** `npm pack` of the built package into `.tmp/pack`, once per process: the tarball's path. */
+let packed: string | undefined;
+export function packPackage(): string {
 	const distEntry = join(REPO_ROOT, 'dist', 'nodes', 'SellerPlatform', 'SellerPlatform.node.js');
 	if (!existsSync(distEntry))
 		throw new Error(`The package is not built (${distEntry} is missing): run npm run build`);
+	if (packed && existsSync(packed)) return packed;
+	const destination = join(REPO_ROOT, '.tmp', 'pack');
+	rmSync(destination, { recursive: true, force: true });
+	mkdirSync(destination, { recursive: true });
+	const output = execFileSync(
+		'npm',
+		['pack', '--json', '--ignore-scripts', '--pack-destination', destination],
+		{ cwd: REPO_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+	);
+	const [{ filename }] = JSON.parse(output) as Array<{ filename: string }>;
+	packed = join(destination, filename);
+	return packed;
+}
+
+/**
+ * Installs the package into `<data>/.n8n/nodes/node_modules` from its npm tarball, the way n8n's
+ * community-packages service does: the tarball unpacked into the package's folder, its dev, peer
+ * and optional dependencies removed from its package.json, then `npm install` in that folder with
+ * install scripts off (and `--omit=dev`). The package has no dependencies, so nothing is fetched;
+ * `n8n-workflow` and `luxon` then resolve to n8n's own copies (n8n puts its node_modules on
+ * NODE_PATH) — as long as the data folder is outside this repository. Inside it, Node would find
+ * the repository's development copies first, so `n8n-workflow` is linked to n8n's own copy there
+ * (the nodes and n8n must share one).
+ */
+export function installPackageInto(dataDir: string): string {
+	const tarball = packPackage();
 	const nodeModules = join(dataDir, '.n8n', 'nodes', 'node_modules');
 	const target = join(nodeModules, PACKAGE_NAME);
 	rmSync(target, { recursive: true, force: true });
-	mkdirSync(join(target, 'node_modules'), { recursive: true });
-	cpSync(join(REPO_ROOT, 'package.json'), join(target, 'package.json'));
-	cpSync(join(REPO_ROOT, 'dist'), join(target, 'dist'), { recursive: true });
-	const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
-		dependencies?: Record<string, string>;
-	};
-	for (const dependency of Object.keys(pkg.dependencies ?? {})) {
-		cpSync(join(REPO_ROOT, 'node_modules', dependency), join(target, 'node_modules', dependency), {
-			recursive: true,
-			dereference: true,
-		});
-	}
+	mkdirSync(target, { recursive: true });
+	execFileSync('tar', ['-xzf', tarball, '-C', target, '--strip-components=1']);
+	const manifestFile = join(target, 'package.json');
+	const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<string, unknown>;
+	delete manifest.devDependencies;
+	delete manifest.peerDependencies;
+	delete manifest.optionalDependencies;
+	writeFileSync(manifestFile, JSON.stringify(manifest, null, 2));
+	execFileSync(
+		'npm',
+		[
+			'install',
+			'--omit=dev',
+			'--audit=false',
+			'--fund=false',
+			'--bin-links=false',
+			'--install-strategy=shallow',
+			'--ignore-scripts=true',
+			'--package-lock=false',
+		],
+		{ cwd: target, stdio: ['ignore', 'pipe', 'pipe'] },
+	);
 	const workflowLink = join(nodeModules, 'n8n-workflow');
 	rmSync(workflowLink, { recursive: true, force: true });
-	symlinkSync(join(E2E_DIR, 'node_modules', 'n8n-workflow'), workflowLink, 'dir');
+	if (!relative(REPO_ROOT, dataDir).startsWith('..')) {
+		symlinkSync(join(E2E_DIR, 'node_modules', 'n8n-workflow'), workflowLink, 'dir');
+	}
 	return target;
 }
 

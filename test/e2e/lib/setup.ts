@@ -22,6 +22,8 @@ export const CREDENTIAL_TYPE = 'sellerPlatformApi';
 export const CREDENTIAL_NAME = 'Seller Platform (emulator)';
 export const TRIGGER_TYPE = 'n8n-nodes-seller-platform.sellerPlatformTrigger';
 export const NODE_TYPE = 'n8n-nodes-seller-platform.sellerPlatform';
+/** The AI-agent tool n8n generates from the node (it has `usableAsTool`). */
+export const TOOL_TYPE = 'n8n-nodes-seller-platform.sellerPlatformTool';
 export const EXAMPLES_DIR = join(REPO_ROOT, 'examples');
 
 /** The credential's fields for the emulator's provisioned key. */
