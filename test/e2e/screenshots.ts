@@ -3,6 +3,7 @@
  * `npm run screenshots`: pictures of the package in n8n's editor, taken in headless Chromium
  * (Debian's `chromium` package, driven by playwright-core; no browser download), into docs/images/:
  *
+ *   node-picker.png        the node panel's search: the grouped "Seller Platform" entry and its description
  *   operation-picker.png   the node's actions in the editor's node panel
  *   node-parameters.png    the Seller Platform node open, with its resource list
  *   credential-form.png    the Seller Platform API credential, tested against the emulator
@@ -147,6 +148,8 @@ async function main(): Promise<void> {
 		await search.waitFor();
 		await search.fill('Seller Platform');
 		await sleep(800);
+		// The search result: one "Seller Platform" entry (node and trigger), with its description.
+		await shot(page, 'node-picker.png');
 		await page.getByText('Seller Platform', { exact: true }).first().click();
 		await sleep(1200);
 		await shot(page, 'operation-picker.png');
