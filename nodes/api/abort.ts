@@ -5,6 +5,9 @@
  */
 import { sleep } from 'n8n-workflow';
 
+/** n8n-workflow 2.x's `sleep(ms, signal)` ends at the abort; 1.x's `sleep(ms)` ignores the signal. */
+const sleepUntil = sleep as (ms: number, signal?: AbortSignal) => Promise<void>;
+
 /** The execution was stopped while the node waited or sent. */
 export class ExecutionStopped extends Error {
 	constructor() {
@@ -36,7 +39,7 @@ export async function abortable<T>(promise: Promise<T>, signal?: AbortSignal): P
 /** Waits `ms`, or less when `signal` aborts (then rejects with `ExecutionStopped`). */
 export async function wait(ms: number, signal?: AbortSignal): Promise<void> {
 	await abortable(
-		sleep(ms, signal).catch(() => {
+		sleepUntil(ms, signal).catch(() => {
 			throw new ExecutionStopped();
 		}),
 		signal,

@@ -172,6 +172,9 @@ function single(execution: Execution, nodeName: string): Record<string, unknown>
 	return items[0];
 }
 
+// Straight to stdout: Jest's console adds a stack line to every message.
+const log = (message: string) => process.stdout.write(`${message}\n`);
+
 // --- one n8n for every check ---------------------------------------------------------------------
 
 // Outside the repository, as on a user's machine: the package then finds nothing but what n8n
@@ -205,7 +208,7 @@ beforeAll(async () => {
 	rmSync(dataDir, { recursive: true, force: true });
 	installedAt = installPackageInto(dataDir);
 	const port = await freePort();
-	console.log(
+	log(
 		`e2e: emulator ${emulator.baseUrl}; starting n8n on http://127.0.0.1:${port} (data ${dataDir}) ...`,
 	);
 	// Debug: n8n's engine logs when each node ends (check 8 reads it).
@@ -215,7 +218,7 @@ beforeAll(async () => {
 		logFile: join(dataDir, 'n8n.log'),
 		env: { N8N_LOG_LEVEL: process.env.N8N_LOG_LEVEL ?? 'debug' },
 	});
-	console.log(`e2e: n8n ready after ${((Date.now() - started) / 1000).toFixed(1)} s`);
+	log(`e2e: n8n ready after ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
 	client = new N8nClient(n8n.baseUrl);
 	await ensureOwner(client, join(dataDir, 'owner.json'));

@@ -4,7 +4,8 @@
  * packages (lib/services.ts), then n8n main + 2 workers + 1 webhook process from the e2e install,
  * each with the package in its own user folder, and the emulator (50 ms, a plan of 600 per 60 s).
  *
- * Checks (each prints ✓ or ✗; the exit code is the number of failures):
+ * Jest runs it (test/e2e/jest.config.js): one named test per figure, in three scenarios
+ * on one cluster:
  * 1. Four executions × 300 purchase orders started together by webhooks run on the two workers:
  *    at least 90% of the plan in aggregate, at most 1% of the requests answered 429, no item
  *    lost; sessions: at most one login per worker at the start, and after a mid-run expiry.
@@ -41,16 +42,38 @@ const SECRET_HEADER = 'X-N8n-Seller-Platform-Secret';
 const DATA = join(REPO_ROOT, '.tmp', 'e2e-queue');
 const RESULTS = join(REPO_ROOT, 'test', 'bench', 'queue-results.json');
 
-const log = (message: string) => console.log(`[queue] ${message}`);
+// Straight to stdout: Jest's console adds a stack line to every message.
+const log = (message: string) => process.stdout.write(`[queue] ${message}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const failures: string[] = [];
-const figures: Array<{ name: string; value: string; target: string; met: boolean }> = [];
+// --- figures: measured by a scenario, each checked by a test of its own ---------------------------
 
+interface Figure {
+	name: string;
+	value: string;
+	target: string;
+	met: boolean;
+}
+const figures: Figure[] = [];
+
+/** Records a figure measured by a scenario; its test checks it. */
 function check(name: string, value: string | number, target: string, met: boolean) {
+	if (!declared.has(name)) throw new Error(`figure "${name}" has no test`);
 	figures.push({ name, value: String(value), target, met });
-	console.log(`  ${met ? '✓' : '✗'} ${name}: ${value} (target ${target})`);
-	if (!met) failures.push(`${name}: ${value}, target ${target}`);
+	log(`${met ? '✓' : '✗'} ${name}: ${value} (target ${target})`);
+}
+
+const declared = new Set<string>();
+/** A test per figure: it fails when the figure missed its target, or was never measured. */
+function figureTests(names: string[]) {
+	for (const name of names) {
+		declared.add(name);
+		it(name, () => {
+			const figure = figures.find((f) => f.name === name);
+			if (!figure) throw new Error('not measured: the scenario ended before it (see its error)');
+			if (!figure.met) throw new Error(`${figure.value}, target ${figure.target}`);
+		});
+	}
 }
 
 async function waitFor<T>(
@@ -183,58 +206,131 @@ function planShare(emulator: Emulator, since: number) {
 const workerRuns = (worker: N8nInstance) =>
 	(worker.output().match(/Worker started execution/g) ?? []).length;
 
-async function main(): Promise<number> {
-	const started = Date.now();
+/** The figures to test/bench/queue-results.json, and the benchmark report. */
+function writeResults() {
+	writeFileSync(
+		RESULTS,
+		`${JSON.stringify(
+			{
+				date: new Date().toISOString(),
+				n8n: '2.40.7 (main + 2 workers + 1 webhook process, Postgres, Redis)',
+				emulator: { latencyMs: 50, ratePlan: { limit: PLAN, windowMs: WINDOW_MS } },
+				credentialRequestsPerMinute: PLAN,
+				scenario1: {
+					...share1,
+					runsPerWorker,
+					wallMs: one.wallMs,
+					loginsAtStart: loginsAtExpiry - logins0,
+					loginsAfterExpiry: loginsEnd1 - loginsAtExpiry,
+				},
+				scenario2: share2 && two ? { ...share2, wallMs: two.wallMs } : null,
+				figures,
+			},
+			null,
+			'\t',
+		)}\n`,
+	);
+	log(`figures written to ${RESULTS}`);
+	// The benchmark report shows them too.
+	const benchResults = join(REPO_ROOT, 'test', 'bench', 'results.json');
+	if (existsSync(benchResults)) {
+		const file = JSON.parse(readFileSync(benchResults, 'utf8')) as ResultsFile;
+		writeFileSync(
+			join(REPO_ROOT, 'test', 'bench', 'RESULTS.md'),
+			renderMarkdown(file, JSON.parse(readFileSync(RESULTS, 'utf8')) as QueueResults),
+		);
+	}
+}
+
+// --- the cluster, shared by the scenarios -------------------------------------------------------------
+
+let services: Services | undefined;
+let emulator: Emulator;
+const processes: N8nInstance[] = [];
+let mainProcess: N8nInstance;
+let worker1: N8nInstance;
+let worker2: N8nInstance;
+let webhookProcess: N8nInstance;
+let client: N8nClient;
+let reference: { id: string; name: string };
+let start: (name: string, command: 'start' | 'worker' | 'webhook') => Promise<N8nInstance>;
+// What scenario 1 leaves to the others and to the results file.
+let path: string;
+let bulk: StoredWorkflow;
+let share1: ReturnType<typeof planShare>;
+let one: Awaited<ReturnType<typeof runBulk>>;
+let runsPerWorker: number[];
+let logins0 = 0;
+let loginsAtExpiry = 0;
+let loginsEnd1 = 0;
+let share2: ReturnType<typeof planShare> | undefined;
+let two: Awaited<ReturnType<typeof runBulk>> | undefined;
+const started = Date.now();
+
+beforeAll(async () => {
 	// A fresh cluster every time: user folders, database and queue of an earlier run are dropped.
 	rmSync(DATA, { recursive: true, force: true });
 	mkdirSync(DATA, { recursive: true });
-	let services: Services | undefined;
-	let emulator: Emulator | undefined;
-	const processes: N8nInstance[] = [];
-	try {
-		services = await startServices(join(DATA, 'services'), log);
-		emulator = await startEmulator({
-			host: '127.0.0.1',
+	services = await startServices(join(DATA, 'services'), log);
+	emulator = await startEmulator({
+		host: '127.0.0.1',
+		port: await freePort(),
+		latencyMs: 50,
+		ratePlan: { limit: PLAN, windowMs: WINDOW_MS },
+		requestLogLimit: 50_000,
+	});
+	log(`emulator ${emulator.baseUrl}: 50 ms, ${PLAN} requests per ${WINDOW_MS / 1000} s`);
+	const shared = queueEnvironment(services, randomBytes(24).toString('hex'));
+	start = async (name: string, command: 'start' | 'worker' | 'webhook') => {
+		const dataDir = join(DATA, name);
+		installPackageInto(dataDir);
+		const instance = await startN8n({
+			command,
+			dataDir,
 			port: await freePort(),
-			latencyMs: 50,
-			ratePlan: { limit: PLAN, windowMs: WINDOW_MS },
-			requestLogLimit: 50_000,
+			env: { ...shared, QUEUE_HEALTH_CHECK_ACTIVE: 'false' },
+			logFile: join(dataDir, 'n8n.log'),
 		});
-		log(`emulator ${emulator.baseUrl}: 50 ms, ${PLAN} requests per ${WINDOW_MS / 1000} s`);
-		const shared = queueEnvironment(services, randomBytes(24).toString('hex'));
-		const start = async (name: string, command: 'start' | 'worker' | 'webhook') => {
-			const dataDir = join(DATA, name);
-			installPackageInto(dataDir);
-			const instance = await startN8n({
-				command,
-				dataDir,
-				port: await freePort(),
-				env: { ...shared, QUEUE_HEALTH_CHECK_ACTIVE: 'false' },
-				logFile: join(dataDir, 'n8n.log'),
-			});
-			processes.push(instance);
-			log(`n8n ${command} (${name}) on port ${instance.port}, log ${join(dataDir, 'n8n.log')}`);
-			return instance;
-		};
-		// main first: it creates the database schema.
-		const mainProcess = await start('main', 'start');
-		const [worker1, worker2] = await Promise.all([
-			start('worker-1', 'worker'),
-			start('worker-2', 'worker'),
-		]);
-		let webhookProcess = await start('webhook', 'webhook');
+		processes.push(instance);
+		log(`n8n ${command} (${name}) on port ${instance.port}, log ${join(dataDir, 'n8n.log')}`);
+		return instance;
+	};
+	// main first: it creates the database schema.
+	mainProcess = await start('main', 'start');
+	[worker1, worker2] = await Promise.all([
+		start('worker-1', 'worker'),
+		start('worker-2', 'worker'),
+	]);
+	webhookProcess = await start('webhook', 'webhook');
 
-		const client = new N8nClient(mainProcess.baseUrl);
-		await ensureOwner(client, join(DATA, 'owner.json'));
-		const credential = await upsertCredential(client, {
-			...emulatorCredentialData(emulator),
-			requestsPerMinute: PLAN,
-		} as unknown as Record<string, string>);
-		const reference = { id: credential.id, name: credential.name };
+	client = new N8nClient(mainProcess.baseUrl);
+	await ensureOwner(client, join(DATA, 'owner.json'));
+	const credential = await upsertCredential(client, {
+		...emulatorCredentialData(emulator),
+		requestsPerMinute: PLAN,
+	} as unknown as Record<string, string>);
+	reference = { id: credential.id, name: credential.name };
+}, 10 * 60_000);
 
-		// --- 1. four executions on two workers ---------------------------------------------------
-		const path = `bulk-${randomUUID()}`;
-		const bulk = await client.createWorkflow(bulkWorkflow(path, reference));
+afterAll(async () => {
+	if (figures.length) writeResults();
+	if (figures.some((f) => !f.met)) {
+		for (const instance of processes) {
+			console.error(
+				`--- last output of n8n on port ${instance.port} ---\n${instance.output().slice(-3000)}`,
+			);
+		}
+	}
+	for (const instance of processes.reverse()) await instance.stop().catch(() => undefined);
+	await emulator?.close().catch(() => undefined);
+	services?.stop();
+	log(`${Math.round((Date.now() - started) / 1000)} s in all`);
+}, 5 * 60_000);
+
+describe('1. four executions × 300 purchase orders on two workers', () => {
+	beforeAll(async () => {
+		path = `bulk-${randomUUID()}`;
+		bulk = await client.createWorkflow(bulkWorkflow(path, reference));
 		await client.activate(bulk.id);
 		// Activation is asynchronous; a GET is refused with a hint at POST once the webhook exists.
 		await waitFor('the bulk webhook to be registered', async () => {
@@ -243,9 +339,9 @@ async function main(): Promise<number> {
 		});
 		log('1. 4 executions × 300 purchase orders, started together by webhook');
 		const since1 = Date.now();
-		const logins0 = emulator.stats().logins;
-		let loginsAtExpiry = 0;
-		const one = await runBulk(
+		logins0 = emulator.stats().logins;
+		loginsAtExpiry = 0;
+		one = await runBulk(
 			client,
 			mainProcess,
 			bulk,
@@ -266,12 +362,12 @@ async function main(): Promise<number> {
 				emulator!.expireSessions();
 			},
 		);
-		const loginsEnd1 = emulator.stats().logins;
-		const share1 = planShare(emulator, since1);
+		loginsEnd1 = emulator.stats().logins;
+		share1 = planShare(emulator, since1);
 		const lost = one.executions.filter(
 			(e) => e.status !== 'success' || outputOf(e, 'Seller Platform').length !== 300,
 		).length;
-		const runsPerWorker = [workerRuns(worker1), workerRuns(worker2)];
+		runsPerWorker = [workerRuns(worker1), workerRuns(worker2)];
 		log(`   ${JSON.stringify({ ...share1, runsPerWorker, wallMs: one.wallMs })}`);
 		check(
 			'1. executions on each worker',
@@ -304,8 +400,19 @@ async function main(): Promise<number> {
 			'<= 1 per worker (2)',
 			loginsEnd1 - loginsAtExpiry <= 2 && loginsEnd1 - loginsAtExpiry >= 1,
 		);
+	}, 15 * 60_000);
+	figureTests([
+		'1. executions on each worker',
+		'1. aggregate share of the plan (steady rate, after the first window), 2 workers × 4 executions',
+		'1. requests answered 429',
+		'1. executions that failed or lost items',
+		'1. logins at the start (one session lifetime)',
+		'1. logins after the sessions expired mid-run',
+	]);
+});
 
-		// --- 2. one execution on one worker -----------------------------------------------------
+describe('2. one execution × 600 on one worker, the other idle', () => {
+	beforeAll(async () => {
 		// The emulator's window and the workers' own record of it empty out first.
 		const quiet = share1.lastAt + WINDOW_MS * 1.02 - Date.now();
 		if (quiet > 0) {
@@ -316,21 +423,21 @@ async function main(): Promise<number> {
 		const since2 = Date.now();
 		const logins2 = emulator.stats().logins;
 		const runsBefore = [workerRuns(worker1), workerRuns(worker2)];
-		const two = await runBulk(client, mainProcess, bulk, path, [poList(600, 2001)]);
-		const share2 = planShare(emulator, since2);
+		two = await runBulk(client, mainProcess, bulk, path, [poList(600, 2001)]);
+		share2 = planShare(emulator, since2);
 		const lost2 = two.executions.filter(
 			(e) => e.status !== 'success' || outputOf(e, 'Seller Platform').length !== 600,
 		).length;
-		log(`   ${JSON.stringify({ ...share2, wallMs: two.wallMs })}`);
+		log(`   ${JSON.stringify({ ...share2, wallMs: two!.wallMs })}`);
 		const busy = [workerRuns(worker1) - runsBefore[0], workerRuns(worker2) - runsBefore[1]];
 		check('2. workers busy', busy.join(' + '), 'one', busy.filter((n) => n > 0).length === 1);
 		check(
 			'2. share of the plan, one worker alone',
-			`${share2.percentOfPlan} %`,
+			`${share2!.percentOfPlan} %`,
 			'>= 90 %',
-			share2.percentOfPlan >= 90,
+			share2!.percentOfPlan >= 90,
 		);
-		check('2. requests answered 429', share2.rejected, '0', share2.rejected === 0);
+		check('2. requests answered 429', share2!.rejected, '0', share2!.rejected === 0);
 		check('2. executions that failed or lost items', lost2, '0', lost2 === 0);
 		check(
 			'2. logins (the session stored by the others is used)',
@@ -338,8 +445,18 @@ async function main(): Promise<number> {
 			'0',
 			emulator.stats().logins === logins2,
 		);
+	}, 10 * 60_000);
+	figureTests([
+		'2. workers busy',
+		'2. share of the plan, one worker alone',
+		'2. requests answered 429',
+		'2. executions that failed or lost items',
+		'2. logins (the session stored by the others is used)',
+	]);
+});
 
-		// --- 3. the trigger ------------------------------------------------------------------------
+describe('3. the trigger in queue mode', () => {
+	beforeAll(async () => {
 		log('3. trigger: registered by main, executions on workers, re-sent deliveries dropped');
 		const destinationCode = emulator.destinations()[0].destination_code;
 		const trigger = await client.createWorkflow({
@@ -443,57 +560,14 @@ async function main(): Promise<number> {
 		await sleep(3000);
 		const finalRuns = (await triggerRuns()).length;
 		check('3. executions in all (each delivery ran once)', finalRuns, '10', finalRuns === 10);
-
-		writeFileSync(
-			RESULTS,
-			`${JSON.stringify(
-				{
-					date: new Date().toISOString(),
-					n8n: '2.40.7 (main + 2 workers + 1 webhook process, Postgres, Redis)',
-					emulator: { latencyMs: 50, ratePlan: { limit: PLAN, windowMs: WINDOW_MS } },
-					credentialRequestsPerMinute: PLAN,
-					scenario1: {
-						...share1,
-						runsPerWorker,
-						wallMs: one.wallMs,
-						loginsAtStart: loginsAtExpiry - logins0,
-						loginsAfterExpiry: loginsEnd1 - loginsAtExpiry,
-					},
-					scenario2: { ...share2, wallMs: two.wallMs },
-					figures,
-				},
-				null,
-				'\t',
-			)}\n`,
-		);
-		log(`figures written to ${RESULTS}`);
-		// The benchmark report shows them too.
-		const benchResults = join(REPO_ROOT, 'test', 'bench', 'results.json');
-		if (existsSync(benchResults)) {
-			const file = JSON.parse(readFileSync(benchResults, 'utf8')) as ResultsFile;
-			writeFileSync(
-				join(REPO_ROOT, 'test', 'bench', 'RESULTS.md'),
-				renderMarkdown(file, JSON.parse(readFileSync(RESULTS, 'utf8')) as QueueResults),
-			);
-		}
-	} catch (error) {
-		failures.push(`crashed: ${error instanceof Error ? error.stack : String(error)}`);
-		console.error(error);
-		for (const instance of processes) {
-			console.error(
-				`--- last output of n8n on port ${instance.port} ---\n${instance.output().slice(-3000)}`,
-			);
-		}
-	} finally {
-		for (const instance of processes.reverse()) await instance.stop().catch(() => undefined);
-		await emulator?.close().catch(() => undefined);
-		services?.stop();
-	}
-	console.log(
-		`\nqueue mode: ${figures.filter((f) => f.met).length} of ${figures.length} checks met, ${failures.length} failure(s), ${Math.round((Date.now() - started) / 1000)} s`,
-	);
-	for (const failure of failures) console.log(`  ✗ ${failure}`);
-	return failures.length;
-}
-
-void main().then((code) => process.exit(Math.min(code, 100)));
+	}, 5 * 60_000);
+	figureTests([
+		'3. deliveries without the secret',
+		'3. 10 concurrent deliveries to main',
+		'3. executions of the 10 deliveries, on workers',
+		'3. the same 10 re-sent to the webhook process: dropped',
+		'3. re-sent after a restart of the webhook process: dropped',
+		'3. re-sent to main: dropped',
+		'3. executions in all (each delivery ran once)',
+	]);
+});
