@@ -42,6 +42,7 @@ import { startFakeOpenAi, type FakeOpenAi } from './lib/fakeOpenAi';
 import {
 	freePort,
 	installPackageInto,
+	N8N_MAJOR,
 	PACKAGE_NAME,
 	REPO_ROOT,
 	startN8n,
@@ -257,10 +258,18 @@ function check(name: string, body: () => Promise<void>, timeoutMs = 300_000): vo
 	);
 }
 
-describe('the package in a real n8n', () => {
+describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 	check(
 		'1. n8n loads the package: both nodes, the AI tool n8n makes of the action node and the credential type are known',
 		async () => {
+			// The n8n asked for (E2E_N8N): its version as n8n reports it.
+			const { versionCli } = await client.request<{ versionCli: string }>('GET', '/rest/settings');
+			log(`e2e: n8n ${versionCli}`);
+			assertEqual(
+				versionCli.split('.')[0],
+				String(N8N_MAJOR),
+				`major version of n8n ${versionCli}`,
+			);
 			const nodes = await client.nodeTypeNames();
 			for (const type of [NODE_TYPE, TRIGGER_TYPE, TOOL_TYPE])
 				assert(
@@ -1046,7 +1055,8 @@ describe('the package in a real n8n', () => {
 							id: 'e2e-agent',
 							name: 'AI Agent',
 							type: '@n8n/n8n-nodes-langchain.agent',
-							typeVersion: 3.1,
+							// The newest AI Agent of each: 3.1 in n8n 2.x, 3 in 1.x.
+							typeVersion: N8N_MAJOR >= 2 ? 3.1 : 3,
 							position: [440, 300],
 							parameters: {
 								promptType: 'define',

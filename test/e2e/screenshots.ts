@@ -20,7 +20,7 @@ import { join } from 'node:path';
 
 import type { Browser, Page } from 'playwright-core';
 
-import { E2E_DIR, REPO_ROOT } from './lib/n8n';
+import { n8nInstall, REPO_ROOT } from './lib/n8n';
 import { startStack, type Stack } from './lib/stack';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -91,7 +91,7 @@ async function openWorkflow(page: Page, stack: Stack, id: string): Promise<void>
 
 async function main(): Promise<void> {
 	ensureChromium();
-	const { chromium } = createRequire(join(E2E_DIR, 'package.json'))(
+	const { chromium } = createRequire(join(n8nInstall(2).dir, 'package.json'))(
 		'playwright-core',
 	) as typeof import('playwright-core');
 	mkdirSync(OUT_DIR, { recursive: true });

