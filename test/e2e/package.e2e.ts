@@ -1,15 +1,17 @@
 /* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
- * End-to-end tests: the built package inside a real n8n (test/e2e's pinned n8n on Node 24), driven
+ * End-to-end tests: the built package inside a real n8n (2.40.7 on Node 24, or with E2E_N8N=1
+ * 1.123.81 on Node 22: test/e2e/installs/), driven
  * through n8n's REST API on loopback as a user's automation would, against the emulator. Jest runs
  * them (test/e2e/jest.config.js), one named test per check, in order, on one n8n.
  * `npm run test:e2e` installs n8n on first use and builds first; `npm run test:e2e -- -t '<name>'`
  * runs only the checks whose names match.
  *
- * E2E_KEEP=1 keeps n8n's data folder (.tmp/e2e-n8n-<pid>, with n8n.log) after the run.
+ * E2E_KEEP=1 keeps n8n's data folder ($TMPDIR/seller-platform-e2e-n8n-<pid>, with n8n.log) after the run.
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -42,6 +44,7 @@ import { startFakeOpenAi, type FakeOpenAi } from './lib/fakeOpenAi';
 import {
 	freePort,
 	installPackageInto,
+	n8nInstall,
 	N8N_MAJOR,
 	PACKAGE_NAME,
 	REPO_ROOT,
@@ -972,8 +975,9 @@ describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 	check(
 		'9. installed from the npm tarball as n8n installs it: no dependency of its own, luxon and n8n-workflow from n8n',
 		async () => {
-			// installPackageInto: npm pack, unpacked into the nodes folder, `npm install --omit=dev
-			// --ignore-scripts` there (n8n's own flags); the data folder is outside the repository.
+			// installPackageInto: npm pack, unpacked into the nodes folder, its dev and peer
+			// dependencies dropped, `npm install` there with n8n's flags (scripts off) plus
+			// --omit=dev; the data folder is outside the repository.
 			const manifest = JSON.parse(readFileSync(join(installedAt, 'package.json'), 'utf8')) as {
 				name: string;
 				dependencies?: Record<string, string>;
@@ -997,6 +1001,19 @@ describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 				!join(dataDir).startsWith(REPO_ROOT),
 				`the data folder ${dataDir} must be outside the repository`,
 			);
+			// What the package does not find beside itself, Node looks up on NODE_PATH, which n8n
+			// sets to its own module paths: n8n's own luxon and n8n-workflow come first there (not
+			// the repository's development copies, further up the same list).
+			const n8nRequire = createRequire(
+				join(n8nInstall().dir, 'node_modules', 'n8n', 'package.json'),
+			);
+			for (const module of ['luxon', 'n8n-workflow']) {
+				const resolved = n8nRequire.resolve(module);
+				assert(
+					resolved.startsWith(join(n8nInstall().dir, 'node_modules')),
+					`n8n's lookup finds ${module} at ${resolved}, outside its install`,
+				);
+			}
 			// The code that needs luxon (a purchase order's release date) and n8n-workflow (the
 			// errors) works from what n8n provides.
 			const wf = await client.createWorkflow(

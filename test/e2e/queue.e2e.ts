@@ -283,8 +283,10 @@ beforeAll(async () => {
 	const shared = queueEnvironment(services, randomBytes(24).toString('hex'));
 	start = async (name: string, command: 'start' | 'worker' | 'webhook') => {
 		const dataDir = join(DATA, name);
-		installPackageInto(dataDir);
+		// Queue mode runs on n8n 2.x, whatever E2E_N8N says.
+		installPackageInto(dataDir, 2);
 		const instance = await startN8n({
+			major: 2,
 			command,
 			dataDir,
 			port: await freePort(),

@@ -7,9 +7,17 @@ import { join } from 'node:path';
 
 import { n8nInstall } from './n8n';
 
-// n8n sends execution data as `flatted` JSON; use n8n's own copy of the library.
-const e2eRequire = createRequire(join(n8nInstall().dir, 'package.json'));
-const flatted = e2eRequire('flatted') as { parse(text: string): unknown };
+// n8n sends execution data as `flatted` JSON; use n8n's own copy of the library (loaded on first
+// use, so that a missing install is reported by startN8n, with what to run).
+let flattedParse: ((text: string) => unknown) | undefined;
+function parseFlatted(text: string): unknown {
+	flattedParse ??= (
+		createRequire(join(n8nInstall().dir, 'package.json'))('flatted') as {
+			parse(text: string): unknown;
+		}
+	).parse;
+	return flattedParse(text);
+}
 
 export interface Owner {
 	email: string;
@@ -314,7 +322,7 @@ export class N8nClient {
 			`/rest/executions/${id}`,
 		);
 		const data =
-			typeof raw.data === 'string' ? (flatted.parse(raw.data) as Execution['data']) : raw.data;
+			typeof raw.data === 'string' ? (parseFlatted(raw.data) as Execution['data']) : raw.data;
 		return { ...raw, data } as Execution;
 	}
 

@@ -1,6 +1,6 @@
 /* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
- * A real n8n (the pinned `n8n` of test/e2e/package.json, on Node 24 from the npm registry) with this
+ * A real n8n (2.40.7 on Node 24, or 1.123.81 on Node 22: test/e2e/installs/, see install.js) with this
  * package installed from its npm tarball the way n8n installs community packages: in
  * `<data>/.n8n/nodes/node_modules`.
  */
@@ -26,7 +26,11 @@ export type N8nMajor = 1 | 2;
  * The n8n the e2e suite runs: `E2E_N8N=1` for n8n 1.123 (Node 22), else n8n 2.40.7 (Node 24). Each
  * has its own install folder and lock file (test/e2e/installs/n8n-<major>, see install.js).
  */
-export const N8N_MAJOR: N8nMajor = process.env.E2E_N8N === '1' ? 1 : 2;
+export const N8N_MAJOR: N8nMajor = (() => {
+	const asked = process.env.E2E_N8N ?? '2';
+	if (asked !== '1' && asked !== '2') throw new Error(`E2E_N8N is 1 or 2, not "${asked}"`);
+	return asked === '1' ? 1 : 2;
+})();
 
 export interface N8nInstall {
 	major: N8nMajor;
@@ -39,7 +43,6 @@ export interface N8nInstall {
 }
 
 // install.js is plain JavaScript, run with the machine's Node before anything is built.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const installer = require('../install.js') as { installOf(major: number): N8nInstall };
 
 export function n8nInstall(major: N8nMajor = N8N_MAJOR): N8nInstall {
@@ -63,9 +66,8 @@ export function n8nEnvironment(options: {
 		N8N_HOST: '127.0.0.1',
 		N8N_PROTOCOL: 'http',
 		N8N_EDITOR_BASE_URL: url,
-		N8N_WEBHOOK_URL: url,
-		// What n8n 1.x reads (2.x reads both).
-		WEBHOOK_URL: url,
+		// n8n 1.x reads WEBHOOK_URL (2.x reads N8N_WEBHOOK_URL and warns about the old name).
+		...(major >= 2 ? { N8N_WEBHOOK_URL: url } : { WEBHOOK_URL: url }),
 		N8N_SECURE_COOKIE: 'false',
 		// The task runner broker (default 5679) gets a port of its own, so several instances can run.
 		N8N_RUNNERS_BROKER_PORT: String(options.brokerPort),
@@ -129,7 +131,7 @@ export function packPackage(): string {
  * the repository's development copies first, so `n8n-workflow` is linked to n8n's own copy there
  * (the nodes and n8n must share one).
  */
-export function installPackageInto(dataDir: string): string {
+export function installPackageInto(dataDir: string, major: N8nMajor = N8N_MAJOR): string {
 	const tarball = packPackage();
 	const nodeModules = join(dataDir, '.n8n', 'nodes', 'node_modules');
 	const target = join(nodeModules, PACKAGE_NAME);
@@ -159,7 +161,7 @@ export function installPackageInto(dataDir: string): string {
 	const workflowLink = join(nodeModules, 'n8n-workflow');
 	rmSync(workflowLink, { recursive: true, force: true });
 	if (!relative(REPO_ROOT, dataDir).startsWith('..')) {
-		symlinkSync(join(n8nInstall().dir, 'node_modules', 'n8n-workflow'), workflowLink, 'dir');
+		symlinkSync(join(n8nInstall(major).dir, 'node_modules', 'n8n-workflow'), workflowLink, 'dir');
 	}
 	return target;
 }

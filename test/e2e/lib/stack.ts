@@ -59,11 +59,12 @@ export async function startStack(options: StackOptions): Promise<Stack> {
 		});
 		log(`Seller Platform API emulator: ${emulator.baseUrl}`);
 
-		installPackageInto(options.dataDir);
+		// npm start and the screenshots use n8n 2.x, whatever E2E_N8N says.
+		installPackageInto(options.dataDir, 2);
 		const port = await freePort(options.n8nPort ?? 0);
 		const logFile = join(options.dataDir, 'n8n.log');
 		log(`Starting n8n on http://127.0.0.1:${port} (data ${options.dataDir}, log ${logFile}) ...`);
-		n8n = await startN8n({ dataDir: options.dataDir, port, logFile });
+		n8n = await startN8n({ major: 2, dataDir: options.dataDir, port, logFile });
 
 		const client = new N8nClient(n8n.baseUrl);
 		const owner = await ensureOwner(client, join(options.dataDir, 'owner.json'));
