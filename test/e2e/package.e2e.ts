@@ -41,6 +41,7 @@ import {
 	type WorkflowNode,
 } from './lib/client';
 import { startFakeOpenAi, type FakeOpenAi } from './lib/fakeOpenAi';
+import { sleep, waitFor } from './lib/wait';
 import {
 	freePort,
 	installPackageInto,
@@ -73,22 +74,6 @@ function assertEqual<T>(actual: T, expected: T, what: string): void {
 	const a = JSON.stringify(actual);
 	const e = JSON.stringify(expected);
 	if (a !== e) throw new Error(`${what}: expected ${e}, got ${a}`);
-}
-
-const sleep = (ms: number) => new Promise((resolveSleep) => setTimeout(resolveSleep, ms));
-
-async function waitFor<T>(
-	what: string,
-	probe: () => Promise<T | undefined>,
-	timeoutMs = 30_000,
-): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	while (Date.now() < deadline) {
-		const value = await probe();
-		if (value !== undefined) return value;
-		await sleep(250);
-	}
-	throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
 }
 
 // --- workflows the tests build ---------------------------------------------------------------------

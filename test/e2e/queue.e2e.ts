@@ -26,6 +26,7 @@ import { startEmulator, type Emulator } from '../emulator';
 import { N8nClient, outputOf, type StoredWorkflow, type WorkflowNode } from './lib/client';
 import { freePort, installPackageInto, REPO_ROOT, startN8n, type N8nInstance } from './lib/n8n';
 import { queueEnvironment, startServices, type Services } from './lib/services';
+import { sleep, waitFor } from './lib/wait';
 import {
 	CREDENTIAL_TYPE,
 	emulatorCredentialData,
@@ -44,7 +45,6 @@ const RESULTS = join(REPO_ROOT, 'test', 'bench', 'queue-results.json');
 
 // Straight to stdout: Jest's console adds a stack line to every message.
 const log = (message: string) => process.stdout.write(`[queue] ${message}\n`);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // --- figures: measured by a scenario, each checked by a test of its own ---------------------------
 
@@ -76,19 +76,9 @@ function figureTests(names: string[]) {
 	}
 }
 
-async function waitFor<T>(
-	what: string,
-	probe: () => Promise<T | undefined>,
-	timeoutMs = 60_000,
-): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	while (Date.now() < deadline) {
-		const value = await probe();
-		if (value !== undefined) return value;
-		await sleep(500);
-	}
-	throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-}
+/** Polls every 500 ms, for a minute unless told otherwise. */
+const waitLong = async <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000) =>
+	await waitFor(what, probe, timeoutMs, 500);
 
 function node(
 	name: string,
@@ -157,7 +147,7 @@ async function runBulk(
 		if (answer.status !== 200) throw new Error(`the bulk webhook answered ${answer.status}`);
 	}
 	const duringDone = during?.();
-	const ids = await waitFor(
+	const ids = await waitLong(
 		`${batches.length} executions to finish`,
 		async () => {
 			const runs = (await client.executions(workflow.id)).filter((e) => !before.has(e.id));
@@ -335,7 +325,7 @@ describe('1. four executions × 300 purchase orders on two workers', () => {
 		bulk = await client.createWorkflow(bulkWorkflow(path, reference));
 		await client.activate(bulk.id);
 		// Activation is asynchronous; a GET is refused with a hint at POST once the webhook exists.
-		await waitFor('the bulk webhook to be registered', async () => {
+		await waitLong('the bulk webhook to be registered', async () => {
 			const answer = await fetch(`${mainProcess.baseUrl}/webhook/${path}`);
 			return /POST/.test(await answer.text()) ? true : undefined;
 		});
@@ -351,7 +341,7 @@ describe('1. four executions × 300 purchase orders on two workers', () => {
 			[0, 1, 2, 3].map((i) => poList(300, 1 + i * 300)),
 			async () => {
 				// Mid-run, every session ends: each busy worker logs in again, once.
-				await waitFor(
+				await waitLong(
 					'600 requests',
 					async () =>
 						emulator!.requests().filter((r) => r.operation === 'GetPurchaseOrder' && r.at >= since1)
@@ -476,7 +466,7 @@ describe('3. the trigger in queue mode', () => {
 			settings: { executionOrder: 'v1' },
 		});
 		await client.activate(trigger.id);
-		const registered = await waitFor('the destination to point at main', async () => {
+		const registered = await waitLong('the destination to point at main', async () => {
 			const current = emulator!.destinations().find((d) => d.destination_code === destinationCode);
 			return current?.url.startsWith(mainProcess.baseUrl) && current.credentials[SECRET_HEADER]
 				? current
@@ -527,7 +517,7 @@ describe('3. the trigger in queue mode', () => {
 			'10 × 200',
 			first.every((a) => a.status === 200),
 		);
-		const ran = await waitFor('10 trigger executions', async () => {
+		const ran = await waitLong('10 trigger executions', async () => {
 			const runs = await triggerRuns();
 			return runs.length >= 10 ? runs : undefined;
 		});

@@ -22,6 +22,7 @@ import type { Browser, Page } from 'playwright-core';
 
 import { n8nInstall, REPO_ROOT } from './lib/n8n';
 import { startStack, type Stack } from './lib/stack';
+import { sleep } from './lib/wait';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const OUT_DIR = join(REPO_ROOT, 'docs', 'images');
@@ -50,8 +51,6 @@ function ensureChromium(): void {
 		env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
 	});
 }
-
-const sleep = (ms: number) => new Promise((resolveSleep) => setTimeout(resolveSleep, ms));
 
 async function shot(
 	page: Page,

@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 import { n8nInstall } from './n8n';
+import { sleep } from './wait';
 
 // n8n sends execution data as `flatted` JSON; use n8n's own copy of the library (loaded on first
 // use, so that a missing install is reported by startN8n, with what to run).
@@ -111,8 +112,6 @@ export class N8nRestError extends Error {
 		super(message);
 	}
 }
-
-const sleep = (ms: number) => new Promise((resolveSleep) => setTimeout(resolveSleep, ms));
 
 export class N8nClient {
 	private cookie = '';

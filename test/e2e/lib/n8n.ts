@@ -16,6 +16,7 @@ import {
 } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, relative, resolve } from 'node:path';
+import { sleep } from './wait';
 
 export const E2E_DIR = resolve(__dirname, '..');
 export const REPO_ROOT = resolve(E2E_DIR, '..', '..');
@@ -214,8 +215,6 @@ export interface StartN8nOptions {
 	echo?: boolean;
 	readyTimeoutMs?: number;
 }
-
-const sleep = (ms: number) => new Promise((resolveSleep) => setTimeout(resolveSleep, ms));
 
 /**
  * Starts `n8n start` (or a worker or webhook process) of the chosen major version on its Node, in its
