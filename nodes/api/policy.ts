@@ -6,7 +6,7 @@
  */
 import { abortable, ExecutionStopped, wait } from './abort';
 import { classify, PolicyStop, type Failure } from './errors';
-import type { PlanLimiter } from './rateLimiter';
+import { PACING, type PlanLimiter, type SlotOutcome } from './rateLimiter';
 import { rateLimitEchoes, sessions } from './state';
 
 /** Bounds of the waiting and repeating. */
@@ -122,6 +122,11 @@ export class RunPolicy {
 		}
 	}
 
+	/** What is left of the run's waiting budget now (ms). */
+	budgetLeft(): number {
+		return Math.max(0, this.waitingBudgetMs - this.spent());
+	}
+
 	private spent(): number {
 		return this.spentMs + (this.waiters ? this.now() - this.waitingSince : 0);
 	}
@@ -207,38 +212,46 @@ export async function withRetries<T>(
 
 /**
  * Sends once the rate plan has room. A 429 pauses every request of this process that uses the
- * plan and cuts the process's share of it (rateLimiter.ts); the caller (`withRetries`) waits it
- * out. The request is dated by when it was granted, or by the end of a login it waited for; no
- * slot is taken while a login runs.
+ * plan and, once per throttling episode, cuts the process's share of it (rateLimiter.ts); the
+ * caller (`withRetries`) waits it out. The request is dated by when it was granted, or by the end
+ * of a login it waited for; no slot is taken while a login of the same credential (`login`, its
+ * fingerprint) runs. Another credential's login is never waited for.
  */
 export async function paced<T>(
 	limiter: PlanLimiter,
 	send: () => Promise<T>,
 	policy: RunPolicy = new RunPolicy(undefined),
+	login?: string,
 ): Promise<T> {
 	const signal = policy.signal;
 	// A pause for a 429 (this run's or another's) is waiting on a 429: out of the run's budget.
 	const pause = limiter.pauseLeft();
 	if (pause > 0) await policy.waitOut(pause, 429, true);
-	// While a login runs, requests would only queue up behind it and then leave together: they
-	// take their slots after it.
-	if (sessions.inFlight.size) {
-		await abortable(Promise.allSettled([...sessions.inFlight.values()]), signal);
-	}
+	// While this credential logs in, requests would only queue up behind the login and then leave
+	// together: they take their slots after it.
+	const running = login === undefined ? undefined : sessions.inFlight.get(login);
+	if (running) await abortable(Promise.allSettled([running]), signal);
 	const slot = await abortable(limiter.acquire(signal), signal);
+	let outcome: SlotOutcome = 'abandoned';
 	try {
 		const sending = send();
 		// Noted before the caller sees the failure (reactions run in the order they were added).
 		sending.catch((error: unknown) => {
 			const failure = classify(error);
+			if (failure.httpStatus === undefined) return;
+			outcome = 'answered';
 			if (failure.httpStatus !== 429) return;
-			const pause = rateLimitDelay(parseRetryAfter(failure.retryAfter), 0);
-			if (!limiter.rateLimited(slot.granted, pause) && typeof error === 'object' && error) {
-				rateLimitEchoes.add(error);
-			}
+			const retryAfter = parseRetryAfter(failure.retryAfter);
+			const pause = rateLimitDelay(retryAfter, 0);
+			// A pause the run cannot afford says when the service is back, not that others share it.
+			const evidence = pause <= Math.min(policy.budgetLeft(), PACING.maxPauseMs);
+			const kind = limiter.rateLimited(slot, pause, evidence);
+			if (kind === 'echo' && typeof error === 'object' && error) rateLimitEchoes.add(error);
 		});
-		return await sending;
+		const result = await sending;
+		outcome = 'answered';
+		return result;
 	} finally {
-		slot.finished(sessions.lastLoginEnd);
+		slot.finished(login === undefined ? undefined : sessions.lastLoginEnd.get(login), outcome);
 	}
 }

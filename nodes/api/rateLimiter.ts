@@ -1,24 +1,30 @@
+import { ShareController } from './rateController';
+
 /**
  * Client-side pacing, so that the rate plan alone sets the speed: bulk runs stay under the plan
  * instead of provoking 429s, reach it whatever the latency, and share it with whoever else uses it.
  *
  * The plan is "N requests per 60 s" (per gateway, project and operation). One `PlanLimiter` per
  * plan is shared by every execution of this n8n process. It
+ * - never starts more than the plan in any 60 s, nor a sixth of it in any 10 s (so a gateway that
+ *   counts the plan in 10 s windows never sees a burst), each window stretched by 1% (a margin for
+ *   the spread of arrival times at the gateway);
  * - spreads the requests over the minute: the minute is cut into k equal slices (k the largest
- *   divisor of N that is at most 60) and at most N/k requests start in any sliding slice, and
- *   never more than N in any minute; each window is stretched by 1% (a margin for the spread of
- *   arrival times at the gateway); within a slice, starts are spread out (at least 90% of the
- *   slice's even spacing apart), so a slice's requests never leave in one burst;
+ *   divisor of N that is at most 60) and at most N/k requests start in any sliding slice; within
+ *   a slice, starts are at least 90% of the slice's even spacing apart;
+ * - takes only its share of the plan (rateController.ts) in the 10 s windows and the slices: the
+ *   share learnt from 429 answers, whole unless the service said otherwise;
  * - dates each request at the moment it was granted, or at the end of a login it had to wait for
  *   (it left after that): a request's dating never depends on the latency or its jitter;
  * - measures round trips, from which the node sizes its requests in flight (Little's law:
  *   in flight = rate x round trip; see `suggestedConcurrency`);
- * - adapts to others using the same plan (n8n queue mode workers, other n8n instances, other
- *   tools): on a 429 it pauses until the Retry-After, and its share of the plan becomes 90% of
- *   what it sent in the last window (the window was full, so the processes together then send
- *   90% of the plan), never less than half of the share it had. The share grows back by a tenth
- *   of the plan per window without a 429, and is the whole plan again after a window without a
- *   request of its own (what it learnt is then stale).
+ * - treats the 429 answers of one throttling episode as one event: the first pauses every request
+ *   of the process until its Retry-After and cuts the share once; the answers to requests already
+ *   on their way, and the repeated Retry-After of the same episode, only lengthen the pause. After
+ *   the pause one request (the probe) goes alone: when it is answered without a 429, the episode
+ *   is over and the others follow; when it gets a 429, the pause starts again. A 429 whose pause
+ *   the run cannot afford (beyond its waiting budget) pauses without cutting the share: it says
+ *   when the service is back, not that others share the plan.
  */
 
 export interface Clock {
@@ -27,24 +33,30 @@ export interface Clock {
 	sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
+/** How a granted request ended, for the limiter. */
+export type SlotOutcome =
+	/** Answered without a 429 (a success or another error: the service took it). */
+	| 'answered'
+	/** Never answered (stopped by the user, a network failure): says nothing of the plan. */
+	| 'abandoned';
+
 /** A granted request. Call `finished` when its answer (or failure) is in. */
 export interface Slot {
 	/** When the request was granted. */
 	readonly granted: number;
-	/** `sentAfter`: a time the request is known to have left no earlier than (a login's end). */
-	finished(sentAfter?: number): void;
+	/**
+	 * `sentAfter`: a time the request is known to have left no earlier than (a login's end).
+	 * A 429 answer is reported with `PlanLimiter.rateLimited` before this.
+	 */
+	finished(sentAfter?: number, outcome?: SlotOutcome): void;
 }
 
 export const PACING = {
 	windowMs: 60_000,
+	/** The plan's finer window: at most a sixth of the plan in any 10 s. */
+	tenthWindowMs: 10_000,
 	/** The window is stretched by 1%: arrival times at the gateway differ from our send times. */
 	safetyFactor: 1.01,
-	/** After a 429: this share of what this process sent in the last window... */
-	backOff: 0.9,
-	/** ...but at least half the share it had, and never below this. */
-	minShare: 0.05,
-	/** Share of the plan regained per window without a 429. */
-	recoveryPerWindow: 0.1,
 	/** A pause for a 429 lasts at most a window (a longer Retry-After fails the run that got it). */
 	maxPauseMs: 60_000,
 	/** Round trips kept for the concurrency estimate. */
@@ -56,17 +68,35 @@ export const PACING = {
 	maxConcurrency: 64,
 };
 
+/** A throttling episode: from its first 429 until a request granted after its pause is answered. */
+interface Episode {
+	startedAt: number;
+	pausedUntil: number;
+	/** The one request sent after the pause, alone, whose answer ends or prolongs the episode. */
+	probe?: object;
+}
+
+/** What a 429 answer was, for the circuit breaker: a new event, or one more answer of it. */
+export type ThrottleKind = 'new' | 'echo';
+
 export class PlanLimiter {
 	/** Dated starts of the last window, oldest first. */
 	private readonly starts: number[] = [];
 	private queue: Promise<void> = Promise.resolve();
 	/** The plan's slice: at most `limit` starts in any `windowMs` (with the margin). */
 	readonly slice: { limit: number; windowMs: number };
-	private pausedUntil = -Infinity;
+	/** The plan's 10 s window (with the margin). */
+	readonly tenth: { limit: number; windowMs: number };
 	private lastGrant = -Infinity;
-	/** The share of the plan after the last cut, and when it was cut. */
-	private cutShare = 1;
-	private cutAt = -Infinity;
+	/** Since when this process has been sending or paused without a break of 10 s. */
+	private busySince = -Infinity;
+	private busyUntil = -Infinity;
+	readonly controller = new ShareController();
+	private episode?: Episode;
+	/** When the last episode ended: 429s to requests granted before it are stale echoes. */
+	private episodeEnded = -Infinity;
+	/** Wakes the caller waiting for a probe's answer. */
+	private wake?: () => void;
 	private readonly roundTrips: number[] = [];
 	private roundTripIndex = 0;
 	/** The window of the dated starts, with the margin. */
@@ -82,13 +112,16 @@ export class PlanLimiter {
 		this.windowMs = Math.ceil(windowMs * PACING.safetyFactor);
 		const slice = planSlices(plan, windowMs);
 		this.slice = { limit: slice.limit, windowMs: Math.ceil(slice.windowMs * PACING.safetyFactor) };
+		const tenthMs = (windowMs * PACING.tenthWindowMs) / PACING.windowMs;
+		this.tenth = {
+			limit: Math.max(1, Math.floor(plan / 6)),
+			windowMs: Math.ceil(tenthMs * PACING.safetyFactor),
+		};
 	}
 
 	/** This process's share of the plan now (1: the whole plan). */
 	share(now = this.clock.now()): number {
-		if (this.cutShare >= 1) return 1;
-		const share = this.cutShare + (PACING.recoveryPerWindow * (now - this.cutAt)) / this.windowMs;
-		return Math.min(1, share);
+		return this.controller.share(now);
 	}
 
 	/** Requests this process may start per window now. */
@@ -128,60 +161,82 @@ export class PlanLimiter {
 			() => undefined,
 			() => undefined,
 		);
-		const granted = await turn;
+		return await turn;
+	}
+
+	/** A slot granted now; the probe of the episode when one is open (its pause is over). */
+	private grant(now: number): Slot {
+		if (now - this.busyUntil > this.tenth.windowMs) this.busySince = now;
+		this.busyUntil = Math.max(this.busyUntil, now);
+		this.starts.push(now);
+		this.lastGrant = now;
 		let done = false;
-		return {
-			granted,
-			finished: (sentAfter?: number) => {
+		const slot: Slot = {
+			granted: now,
+			finished: (sentAfter?: number, outcome: SlotOutcome = 'answered') => {
 				if (done) return;
 				done = true;
 				const end = this.clock.now();
-				if (sentAfter !== undefined && sentAfter > granted) {
-					this.redate(granted, Math.min(sentAfter, end));
-				} else {
-					this.recordRoundTrip(end - granted);
+				if (sentAfter !== undefined && sentAfter > now) {
+					this.redate(now, Math.min(sentAfter, end));
+				} else if (outcome === 'answered') {
+					this.recordRoundTrip(end - now);
 				}
+				this.probeFinished(slot, outcome, end);
 			},
 		};
+		if (this.episode) this.episode.probe = slot;
+		return slot;
 	}
 
 	/**
-	 * A request granted at `granted` was answered 429: pause every request of this process until
-	 * the Retry-After (`pauseMs`), and cut the share, once for the requests sent before the cut.
-	 * Returns whether this answer made the cut (false: an echo of a 429 already counted).
+	 * A request (its `slot`) was answered 429 with a pause of `pauseMs`. The first 429 of an
+	 * episode pauses every request of this process and, when `evidence` (the pause is one a run
+	 * can wait out), cuts the share; the episode's later 429s only lengthen the pause. Returns
+	 * `new` for the episode's first 429 and for a failed probe (answers the service gave anew),
+	 * `echo` for the others (one event, counted once by the circuit breaker).
 	 */
-	rateLimited(granted: number, pauseMs: number): boolean {
+	rateLimited(slot: Pick<Slot, 'granted'>, pauseMs: number, evidence = true): ThrottleKind {
 		const now = this.clock.now();
-		this.pausedUntil = Math.max(this.pausedUntil, now + Math.min(pauseMs, PACING.maxPauseMs));
-		if (granted < this.cutAt) return false;
-		this.prune(now);
-		const current = this.share(now);
-		const used = this.starts.length / this.plan;
-		this.cutShare = Math.max(
-			PACING.minShare,
-			current / 2,
-			Math.min(current, PACING.backOff * used),
-		);
-		this.cutAt = now;
-		return true;
+		const pausedUntil = now + Math.min(Math.max(0, pauseMs), PACING.maxPauseMs);
+		this.busyUntil = Math.max(this.busyUntil, pausedUntil);
+		if (slot.granted < this.episodeEnded) return 'echo';
+		const episode = this.episode;
+		if (episode) {
+			episode.pausedUntil = Math.max(episode.pausedUntil, pausedUntil);
+			if (episode.probe !== slot) return 'echo';
+			episode.probe = undefined;
+			this.wakeWaiter();
+			return 'new';
+		}
+		this.episode = { startedAt: now, pausedUntil };
+		if (evidence) this.controller.congestion(now, this.measuredShare(now));
+		return 'new';
 	}
 
 	/** How long the pause for a 429 lasts from now (0: none). */
 	pauseLeft(): number {
-		return Math.max(0, this.pausedUntil - this.clock.now());
+		return Math.max(0, (this.episode?.pausedUntil ?? 0) - this.clock.now());
 	}
 
-	/** How long the next caller would wait now (0 when it may go). */
+	/**
+	 * How long the next caller would wait now (0 when it may go; Infinity while a probe is out:
+	 * the caller waits for its answer).
+	 */
 	delayUntilFree(): number {
 		const now = this.clock.now();
 		this.prune(now);
-		if (!this.starts.length && now - this.lastGrant >= this.windowMs) this.cutShare = 1;
+		if (!this.starts.length && !this.episode && now - this.lastGrant >= this.windowMs) {
+			this.controller.forget();
+		}
+		if (this.episode?.probe) return Infinity;
 		const share = this.share(now);
 		const sliceLimit = Math.max(1, Math.ceil(this.slice.limit * share));
 		const spacing = (PACING.spacing * this.slice.windowMs) / sliceLimit;
-		let wait = Math.max(this.pausedUntil, this.lastGrant + spacing) - now;
+		let wait = Math.max(this.episode?.pausedUntil ?? 0, this.lastGrant + spacing) - now;
 		const limits = [
-			{ limit: Math.floor(this.allowance(now)), windowMs: this.windowMs },
+			{ limit: this.plan, windowMs: this.windowMs },
+			{ limit: Math.max(1, Math.floor(this.tenth.limit * share)), windowMs: this.tenth.windowMs },
 			{ limit: sliceLimit, windowMs: this.slice.windowMs },
 		];
 		for (const { limit, windowMs } of limits) {
@@ -191,17 +246,58 @@ export class PlanLimiter {
 		return Math.max(0, wait);
 	}
 
-	private async waitForSlot(signal?: AbortSignal): Promise<number> {
+	/**
+	 * The share of the plan this process used in the last 10 s (over less when it began sending
+	 * later; its pauses count as time it used nothing).
+	 */
+	private measuredShare(now: number): number {
+		const since = now - this.tenth.windowMs;
+		let count = 0;
+		for (let i = this.starts.length - 1; i >= 0 && this.starts[i] > since; i--) count++;
+		const span = Math.min(this.tenth.windowMs, Math.max(1000, now - this.busySince));
+		return (count * this.windowMs) / (span * this.plan);
+	}
+
+	private probeFinished(slot: Slot, outcome: SlotOutcome, now: number) {
+		const episode = this.episode;
+		if (!episode || episode.probe !== slot) return;
+		if (outcome === 'answered') {
+			this.episode = undefined;
+			this.episodeEnded = now;
+			this.controller.ended(now);
+		} else {
+			episode.probe = undefined;
+		}
+		this.wakeWaiter();
+	}
+
+	private wakeWaiter() {
+		const wake = this.wake;
+		this.wake = undefined;
+		wake?.();
+	}
+
+	private async waitForSlot(signal?: AbortSignal): Promise<Slot> {
 		for (;;) {
 			if (signal?.aborted) throw new Error('aborted');
 			const wait = this.delayUntilFree();
 			if (wait <= 0) break;
-			await this.clock.sleep(wait, signal);
+			if (wait === Infinity) await this.probeAnswered(signal);
+			else await this.clock.sleep(wait, signal);
 		}
-		const now = this.clock.now();
-		this.starts.push(now);
-		this.lastGrant = now;
-		return now;
+		return this.grant(this.clock.now());
+	}
+
+	/** Waits until the probe out now is answered (or abandoned). */
+	private async probeAnswered(signal?: AbortSignal) {
+		await new Promise<void>((resolve, reject) => {
+			const onAbort = () => reject(new Error('aborted'));
+			this.wake = () => {
+				signal?.removeEventListener('abort', onAbort);
+				resolve();
+			};
+			signal?.addEventListener('abort', onAbort, { once: true });
+		});
 	}
 
 	private recordRoundTrip(ms: number) {

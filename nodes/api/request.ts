@@ -27,6 +27,7 @@ import { OPERATIONS, type OperationName, type PrefixSetting } from './operations
 import { cookieSecrets, secretsIn } from './redact';
 import { paced, RETRY_POLICY, RunPolicy, withRetries } from './policy';
 import { PACING, type PlanLimiter } from './rateLimiter';
+import { loginFingerprint } from './login';
 import { adoptSession, sharedLogin } from './session';
 import { limiters, perRun } from './state';
 import { baseUrlProblem, buildUrl, MAX_REDIRECTS, originOf, redirectTarget } from './url';
@@ -178,7 +179,7 @@ export async function apiRequest(
 			await loginBeforePacing(this, settings.data);
 			const response = await withRetries(
 				spec.repeatable,
-				async () => await paced(limiter, send, policy),
+				async () => await paced(limiter, send, policy, loginFingerprint(settings.data)),
 				policy,
 			);
 			return normaliseBody(response);

@@ -67,7 +67,7 @@ export async function sharedLogin(
 		return result;
 	} finally {
 		sessions.inFlight.delete(identity);
-		sessions.lastLoginEnd = Date.now();
+		sessions.lastLoginEnd.set(identity, Date.now());
 	}
 }
 

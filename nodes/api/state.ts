@@ -28,8 +28,8 @@ export const sessions = {
 	newest: new Map<string, string>(),
 	/** Sessions this process replaced by a newer login: known to be older than the newest. */
 	retired: new Map<string, Set<string>>(),
-	/** When the last login of this process ended (requests waiting for it left after that). */
-	lastLoginEnd: 0,
+	/** When the last login of each identity ended (requests waiting for it left after that). */
+	lastLoginEnd: new Map<string, number>(),
 	/** When the login that obtained the newest session started, per identity. */
 	newestStartedAt: new Map<string, number>(),
 	/**

@@ -1,0 +1,105 @@
+/**
+ * How much of the rate plan this process takes (its share, 1 = the whole plan), learnt from the
+ * service's 429 answers and forgotten when it no longer holds.
+ *
+ * The design follows CUBIC as the AWS SDKs' adaptive retry mode uses it (botocore
+ * `retries/adaptive.py`, `throttling.py`): a congestion event (one throttling episode, however many
+ * 429 answers it brings) takes the share to `beta` times the share measured before it (`wMax`);
+ * after the episode the share grows back along `wMax + C·(t − K)³`: fast at first, flat near
+ * `wMax` (where the others left room last time), then faster again (probing for more).
+ *
+ * What a lone episode and recurring ones tell apart is time: episodes less than `periodGapMs`
+ * apart form one period of throttling, and the longer it has lasted, the longer the way back.
+ * `C` and `K` are set so that the share is whole again `horizon` after the episode ended, where
+ * the horizon is the period's duration so far, at least `loneRecoveryMs` (a lone episode is
+ * forgotten within seconds: a gateway hiccup, a short burst of another tool) and at most
+ * `maxRecoveryMs` (others have shared the plan for minutes: the share stays near what they leave
+ * for most of that time, and is whole again within it once they stop).
+ */
+export const SHARING = {
+	/** After an episode the share is this much of the share measured before it (CUBIC's beta). */
+	beta: 0.85,
+	/**
+	 * The curve flattens at this much of the share measured before the episode: the processes
+	 * together overflowed the plan there, so each settles a little below it, then probes upward.
+	 */
+	plateau: 0.95,
+	/** The share never goes below this. */
+	minShare: 0.02,
+	/** The way back after a lone episode: whole again this long after it ended. */
+	loneRecoveryMs: 20_000,
+	/** The way back after long sharing: whole again at most this long after the last episode. */
+	maxRecoveryMs: 100_000,
+	/** Episodes less than this apart belong to one period of throttling... */
+	periodGapMs: 90_000,
+	/** ...unless the share was back at this much of the plan before the next one. */
+	whole: 0.95,
+};
+
+/** A share's curve after an episode: `wMax + c·(t − k)³`, t in seconds since the episode ended. */
+interface Curve {
+	wMax: number;
+	c: number;
+	k: number;
+	/** When the episode ended and the growth began (undefined: still in the episode). */
+	from?: number;
+}
+
+export class ShareController {
+	private curve?: Curve;
+	private periodStart = -Infinity;
+	private lastEpisode = -Infinity;
+
+	/** The share of the plan at `now`. */
+	share(now: number): number {
+		const curve = this.curve;
+		if (!curve) return 1;
+		const t = curve.from === undefined ? 0 : Math.max(0, now - curve.from) / 1000;
+		const value = curve.wMax + curve.c * (t - curve.k) ** 3;
+		return Math.min(1, Math.max(SHARING.minShare, value));
+	}
+
+	/** The horizon of the way back for an episode at `now` (ms), see the top of the file. */
+	horizon(now: number): number {
+		const period = now - this.periodStart;
+		return Math.min(SHARING.maxRecoveryMs, Math.max(SHARING.loneRecoveryMs, period));
+	}
+
+	/**
+	 * A throttling episode began at `now`; `measured` is the share this process used just before.
+	 * The share drops to `beta` times the lower of the measured and the allowed share, and stays
+	 * there until `ended`.
+	 */
+	congestion(now: number, measured: number): void {
+		// A period of throttling ends when episodes stop for a while, or when the share was whole
+		// again before this one (the others had gone: this is a new period).
+		const whole = this.share(now) >= SHARING.whole;
+		if (whole || now - this.lastEpisode > SHARING.periodGapMs) this.periodStart = now;
+		this.lastEpisode = now;
+		const used = Math.min(1, Math.max(SHARING.minShare, Math.min(this.share(now), measured)));
+		const wMax = SHARING.plateau * used;
+		const drop = Math.max(0, wMax - Math.max(SHARING.minShare, SHARING.beta * used));
+		// share(0) = wMax − drop and share(horizon) = 1: cbrt(c)·(horizon − k) = cbrt(1 − wMax),
+		// cbrt(c)·k = cbrt(drop).
+		const seconds = this.horizon(now) / 1000;
+		const root = (Math.cbrt(drop) + Math.cbrt(1 - wMax)) / seconds;
+		this.curve = { wMax, c: root ** 3, k: root > 0 ? Math.cbrt(drop) / root : 0 };
+	}
+
+	/** The episode ended at `now` (a request after it was answered): the share grows from here. */
+	ended(now: number): void {
+		if (this.curve && this.curve.from === undefined) this.curve.from = now;
+	}
+
+	/** Whether the share is below the whole plan. */
+	get reduced(): boolean {
+		return this.curve !== undefined;
+	}
+
+	/** Back to the whole plan, and no memory of past episodes (after a long idle time). */
+	forget(): void {
+		this.curve = undefined;
+		this.periodStart = -Infinity;
+		this.lastEpisode = -Infinity;
+	}
+}
