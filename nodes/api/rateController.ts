@@ -103,3 +103,80 @@ export class ShareController {
 		this.lastEpisode = -Infinity;
 	}
 }
+
+/** What a 429 answer was, for the circuit breaker: a new event, or one more answer of it. */
+export type ThrottleKind = 'new' | 'echo';
+
+/**
+ * Throttling episodes: from the first 429 until a request granted after the pause (the probe,
+ * sent alone) is answered without one. Every 429 of an episode is one event: only its first cuts
+ * the share (`controller.congestion`); the others lengthen the pause.
+ */
+export class Episodes {
+	private open?: { pausedUntil: number; probe?: object };
+	/** When the last episode ended: 429s to requests granted before it are stale echoes. */
+	private lastEnd = -Infinity;
+	/** Called when the probe's answer is in (or it was abandoned): the next caller may go. */
+	onProbeDone: () => void = () => {};
+
+	constructor(private readonly controller: ShareController) {}
+
+	/** Until when every request waits (-Infinity: no pause). */
+	get pausedUntil(): number {
+		return this.open?.pausedUntil ?? -Infinity;
+	}
+
+	get active(): boolean {
+		return this.open !== undefined;
+	}
+
+	/** A probe is out: the others wait for its answer. */
+	get probing(): boolean {
+		return this.open?.probe !== undefined;
+	}
+
+	/** A request (`slot`, granted at `granted`) left: while an episode is open, it is the probe. */
+	sent(slot: object): void {
+		if (this.open) this.open.probe = slot;
+	}
+
+	/**
+	 * A 429 for `slot` at `now`: a new episode (pause until `pausedUntil`; the share is cut when
+	 * `evidence`, from `measured()`), a failed probe (the pause starts again), or an echo.
+	 */
+	throttled(
+		slot: object,
+		granted: number,
+		now: number,
+		pausedUntil: number,
+		evidence: boolean,
+		measured: () => number,
+	): ThrottleKind {
+		if (granted < this.lastEnd) return 'echo';
+		const open = this.open;
+		if (!open) {
+			this.open = { pausedUntil };
+			if (evidence) this.controller.congestion(now, measured());
+			return 'new';
+		}
+		open.pausedUntil = Math.max(open.pausedUntil, pausedUntil);
+		if (open.probe !== slot) return 'echo';
+		open.probe = undefined;
+		this.onProbeDone();
+		return 'new';
+	}
+
+	/** A request's answer is in (`answered`: without a 429), or it never will be. */
+	finished(slot: object, answered: boolean, now: number): void {
+		const open = this.open;
+		if (!open || open.probe !== slot) return;
+		if (answered) {
+			this.open = undefined;
+			this.lastEnd = now;
+			this.controller.ended(now);
+		} else {
+			open.probe = undefined;
+		}
+		this.onProbeDone();
+	}
+}

@@ -1,4 +1,6 @@
-import { ShareController } from './rateController';
+import { Episodes, ShareController, type ThrottleKind } from './rateController';
+
+export type { ThrottleKind };
 
 /**
  * Client-side pacing, so that the rate plan alone sets the speed: bulk runs stay under the plan
@@ -68,17 +70,6 @@ export const PACING = {
 	maxConcurrency: 64,
 };
 
-/** A throttling episode: from its first 429 until a request granted after its pause is answered. */
-interface Episode {
-	startedAt: number;
-	pausedUntil: number;
-	/** The one request sent after the pause, alone, whose answer ends or prolongs the episode. */
-	probe?: object;
-}
-
-/** What a 429 answer was, for the circuit breaker: a new event, or one more answer of it. */
-export type ThrottleKind = 'new' | 'echo';
-
 export class PlanLimiter {
 	/** Dated starts of the last window, oldest first. */
 	private readonly starts: number[] = [];
@@ -92,11 +83,7 @@ export class PlanLimiter {
 	private busySince = -Infinity;
 	private busyUntil = -Infinity;
 	readonly controller = new ShareController();
-	private episode?: Episode;
-	/** When the last episode ended: 429s to requests granted before it are stale echoes. */
-	private episodeEnded = -Infinity;
-	/** Wakes the caller waiting for a probe's answer. */
-	private wake?: () => void;
+	private readonly episodes = new Episodes(this.controller);
 	private readonly roundTrips: number[] = [];
 	private roundTripIndex = 0;
 	/** The window of the dated starts, with the margin. */
@@ -182,10 +169,10 @@ export class PlanLimiter {
 				} else if (outcome === 'answered') {
 					this.recordRoundTrip(end - now);
 				}
-				this.probeFinished(slot, outcome, end);
+				this.episodes.finished(slot, outcome === 'answered', end);
 			},
 		};
-		if (this.episode) this.episode.probe = slot;
+		this.episodes.sent(slot);
 		return slot;
 	}
 
@@ -200,23 +187,13 @@ export class PlanLimiter {
 		const now = this.clock.now();
 		const pausedUntil = now + Math.min(Math.max(0, pauseMs), PACING.maxPauseMs);
 		this.busyUntil = Math.max(this.busyUntil, pausedUntil);
-		if (slot.granted < this.episodeEnded) return 'echo';
-		const episode = this.episode;
-		if (episode) {
-			episode.pausedUntil = Math.max(episode.pausedUntil, pausedUntil);
-			if (episode.probe !== slot) return 'echo';
-			episode.probe = undefined;
-			this.wakeWaiter();
-			return 'new';
-		}
-		this.episode = { startedAt: now, pausedUntil };
-		if (evidence) this.controller.congestion(now, this.measuredShare(now));
-		return 'new';
+		const measured = () => this.measuredShare(now);
+		return this.episodes.throttled(slot, slot.granted, now, pausedUntil, evidence, measured);
 	}
 
 	/** How long the pause for a 429 lasts from now (0: none). */
 	pauseLeft(): number {
-		return Math.max(0, (this.episode?.pausedUntil ?? 0) - this.clock.now());
+		return Math.max(0, this.episodes.pausedUntil - this.clock.now());
 	}
 
 	/**
@@ -226,14 +203,14 @@ export class PlanLimiter {
 	delayUntilFree(): number {
 		const now = this.clock.now();
 		this.prune(now);
-		if (!this.starts.length && !this.episode && now - this.lastGrant >= this.windowMs) {
+		if (!this.starts.length && !this.episodes.active && now - this.lastGrant >= this.windowMs) {
 			this.controller.forget();
 		}
-		if (this.episode?.probe) return Infinity;
+		if (this.episodes.probing) return Infinity;
 		const share = this.share(now);
 		const sliceLimit = Math.max(1, Math.ceil(this.slice.limit * share));
 		const spacing = (PACING.spacing * this.slice.windowMs) / sliceLimit;
-		let wait = Math.max(this.episode?.pausedUntil ?? 0, this.lastGrant + spacing) - now;
+		let wait = Math.max(this.episodes.pausedUntil, this.lastGrant + spacing) - now;
 		const limits = [
 			{ limit: this.plan, windowMs: this.windowMs },
 			{ limit: Math.max(1, Math.floor(this.tenth.limit * share)), windowMs: this.tenth.windowMs },
@@ -258,25 +235,6 @@ export class PlanLimiter {
 		return (count * this.windowMs) / (span * this.plan);
 	}
 
-	private probeFinished(slot: Slot, outcome: SlotOutcome, now: number) {
-		const episode = this.episode;
-		if (!episode || episode.probe !== slot) return;
-		if (outcome === 'answered') {
-			this.episode = undefined;
-			this.episodeEnded = now;
-			this.controller.ended(now);
-		} else {
-			episode.probe = undefined;
-		}
-		this.wakeWaiter();
-	}
-
-	private wakeWaiter() {
-		const wake = this.wake;
-		this.wake = undefined;
-		wake?.();
-	}
-
 	private async waitForSlot(signal?: AbortSignal): Promise<Slot> {
 		for (;;) {
 			if (signal?.aborted) throw new Error('aborted');
@@ -292,7 +250,8 @@ export class PlanLimiter {
 	private async probeAnswered(signal?: AbortSignal) {
 		await new Promise<void>((resolve, reject) => {
 			const onAbort = () => reject(new Error('aborted'));
-			this.wake = () => {
+			this.episodes.onProbeDone = () => {
+				this.episodes.onProbeDone = () => {};
 				signal?.removeEventListener('abort', onAbort);
 				resolve();
 			};
@@ -336,27 +295,4 @@ export function planSlices(
 		}
 	}
 	return { limit: perWindow / slices, windowMs: windowMs / slices };
-}
-
-/**
- * One limiter per (gateway, project, operation, plan), shared by every execution in this n8n
- * process (module state lives as long as the loaded package).
- */
-export class RateLimiterRegistry {
-	private readonly limiters = new Map<string, PlanLimiter>();
-
-	constructor(private readonly clock: Clock) {}
-
-	get(scope: string, operation: string, requestsPerMinute: number): PlanLimiter {
-		const plan = Math.max(1, Math.floor(requestsPerMinute));
-		// The plan is part of the key: two credentials of one project with different plans must not
-		// keep replacing each other's limiter (and so forget each other's history).
-		const key = `${scope}\u0000${operation}\u0000${plan}`;
-		let limiter = this.limiters.get(key);
-		if (!limiter) {
-			limiter = new PlanLimiter(plan, this.clock);
-			this.limiters.set(key, limiter);
-		}
-		return limiter;
-	}
 }

@@ -14,7 +14,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { wait } from './abort';
 
-import { RateLimiterRegistry } from './rateLimiter';
+import { PlanLimiter, type Clock } from './rateLimiter';
 
 /**
  * Logins, per login identity (the fingerprint of base URL, key id, key and project; see
@@ -63,6 +63,29 @@ export function retireSession(identity: string, session: string | undefined) {
  * a run, so each is hashed once). Bound: weak, gone with the object.
  */
 export const fingerprints = new WeakMap<object, { source: string; digest: string }>();
+
+/**
+ * One limiter per (gateway, project, operation, plan), shared by every execution in this n8n
+ * process (module state lives as long as the loaded package).
+ */
+export class RateLimiterRegistry {
+	private readonly limiters = new Map<string, PlanLimiter>();
+
+	constructor(private readonly clock: Clock) {}
+
+	get(scope: string, operation: string, requestsPerMinute: number): PlanLimiter {
+		const plan = Math.max(1, Math.floor(requestsPerMinute));
+		// The plan is part of the key: two credentials of one project with different plans must not
+		// keep replacing each other's limiter (and so forget each other's history).
+		const key = `${scope}\u0000${operation}\u0000${plan}`;
+		let limiter = this.limiters.get(key);
+		if (!limiter) {
+			limiter = new PlanLimiter(plan, this.clock);
+			this.limiters.set(key, limiter);
+		}
+		return limiter;
+	}
+}
 
 /**
  * Rate limiters, one per (gateway and project, operation, plan): shared by every execution in

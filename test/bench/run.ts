@@ -35,7 +35,8 @@ import { renderMarkdown, renderTable, type QueueResults } from './report';
 import type { BenchOutcome, BenchResult, Benchmark } from './types';
 
 /** The benchmarks, loaded only by the process that runs them (this one loads no n8n code). */
-const BENCHMARKS: Array<{ id: string; title: string; load: () => Benchmark }> = [
+/** `optIn`: run only when named (too long for the default run). */
+const BENCHMARKS: Array<{ id: string; title: string; load: () => Benchmark; optIn?: boolean }> = [
 	{
 		id: 'paced',
 		title:
@@ -61,6 +62,19 @@ const BENCHMARKS: Array<{ id: string; title: string; load: () => Benchmark }> = 
 		id: 'faults',
 		title: 'Faults at the service: what reaches the user',
 		load: () => (require('./faults') as typeof import('./faults')).faults,
+	},
+	{
+		id: 'sharing',
+		title:
+			'Sharing the plan without lasting harm: a throttling episode then a full-plan run; 2, 3 and 4 processes; the others leave (sliding and strict plan models)',
+		load: () => (require('./sharing') as typeof import('./sharing')).sharing,
+	},
+	{
+		id: 'soak',
+		title:
+			'Soak: 20 minutes in one process through the fault table, a full-plan run after each fault',
+		load: () => (require('./soak') as typeof import('./soak')).soak,
+		optIn: true,
 	},
 	{
 		id: 'logins',
@@ -135,7 +149,7 @@ function machineFacts(): MachineFacts {
 }
 
 function usage(): string {
-	return `Usage: npm run bench [-- <name>...] [--in-process] [--no-write] [--profile] [--same-process]\n  names: ${BENCHMARKS.map((b) => b.id).join(', ')} (default: all)`;
+	return `Usage: npm run bench [-- <name>...] [--in-process] [--no-write] [--profile] [--same-process]\n  names: ${BENCHMARKS.map((b) => b.id).join(', ')} (default: all but soak)`;
 }
 
 const log = (message: string) => console.log(`  ${message}`);
@@ -234,7 +248,9 @@ async function main(): Promise<number> {
 		console.error(`Unknown benchmark ${unknown.join(', ')}\n${usage()}`);
 		return 2;
 	}
-	const selected = names.length ? BENCHMARKS.filter((b) => names.includes(b.id)) : BENCHMARKS;
+	const selected = names.length
+		? BENCHMARKS.filter((b) => names.includes(b.id))
+		: BENCHMARKS.filter((b) => !b.optIn);
 	const placement: EmulatorPlacement =
 		flags.has('--in-process') || process.env.BENCH_EMULATOR === 'in-process'
 			? 'in-process'

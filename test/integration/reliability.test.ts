@@ -4,11 +4,14 @@
  * login neither hangs nor storms, waiting has limits, nothing created is lost, odd input never
  * reaches the network.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
 import type { IDataObject } from 'n8n-workflow';
 
 // The kit runs the package as n8n loads it, from dist/: tune the instance it runs.
 import { LOGIN_POLICY } from '../../dist/nodes/api/login';
-import { SEEDED_API_USER, SEEDED_WAREHOUSES } from '../emulator';
+import { credentialFields, SEEDED_API_USER, SEEDED_WAREHOUSES } from '../emulator';
 import { bulkPoItems, GET_PO, startFixture, workflowWithItems, type Fixture } from './fixture';
 
 let f: Fixture;
@@ -49,6 +52,35 @@ describe('the login', () => {
 		expect(requestsOf('Login')).toHaveLength(3);
 		expect(f.emulator.stats().logins).toBe(1);
 	});
+
+	it("never waits for another credential's login: one hangs, the other's reads go on", async () => {
+		f = await startFixture({ ratePlan: null });
+		LOGIN_POLICY.timeoutMs = 3000;
+		// A gateway that takes the connection and never answers: the login of the first credential hangs.
+		const silent = createServer(() => undefined);
+		await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+		const { port } = silent.address() as AddressInfo;
+		f.env.addCredential(
+			'hung',
+			'sellerPlatformApi',
+			credentialFields(f.emulator, { baseUrl: `http://127.0.0.1:${port}` }),
+		);
+		try {
+			const hung = workflowWithItems(bulkPoItems(2), GET_PO, { continueOnFail: true });
+			hung.nodes[1].credentials = { sellerPlatformApi: 'hung' };
+			const hanging = f.env.runWorkflow(hung);
+			await new Promise((resolve) => setTimeout(resolve, 300));
+			const started = Date.now();
+			const result = await f.env.runWorkflow(workflowWithItems(bulkPoItems(5), GET_PO));
+			expect(result.outputs('Seller Platform')).toHaveLength(5);
+			expect(Date.now() - started).toBeLessThan(2500);
+			const stuck = await hanging;
+			expect(stuck.outputs('Seller Platform')[0].json.error).toMatch(/did not answer/);
+		} finally {
+			silent.closeAllConnections();
+			silent.close();
+		}
+	}, 60_000);
 
 	it('costs one new login when the session expires, however the 401s are spread over time', async () => {
 		f = await startFixture({ ratePlan: null });

@@ -1,11 +1,10 @@
 /* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
-import {
-	PACING,
-	PlanLimiter,
-	RateLimiterRegistry,
-	type Clock,
-	type Slot,
-} from '../../nodes/api/rateLimiter';
+import fc from 'fast-check';
+
+import { PACING, PlanLimiter, type Clock, type Slot } from '../../nodes/api/rateLimiter';
+import { RateLimiterRegistry } from '../../nodes/api/state';
+import { GatewayModelServer, maxInWindow, startProcess } from '../helpers/sharingModel';
+import { VirtualClock } from '../helpers/virtualTime';
 
 /** A clock whose time only moves when the test says so. */
 class FakeClock implements Clock {
@@ -41,25 +40,6 @@ function startAll(limiter: PlanLimiter, clock: FakeClock, count: number) {
 	const granted: number[] = [];
 	for (let i = 0; i < count; i++) void limiter.acquire().then(() => granted.push(clock.now()));
 	return granted;
-}
-
-/** The largest number of grants inside any window of `windowMs`. */
-function maxInWindow(times: number[], windowMs: number) {
-	let best = 0;
-	for (let i = 0; i < times.length; i++) {
-		let j = i;
-		while (j < times.length && times[j] < times[i] + windowMs) j++;
-		best = Math.max(best, j - i);
-	}
-	return best;
-}
-
-/** Acquires a slot, moving the fake time on until it is granted. */
-async function grant(limiter: PlanLimiter, clock: FakeClock) {
-	let slot: Slot | undefined;
-	void limiter.acquire().then((granted) => (slot = granted));
-	while (!slot) await clock.advance(1);
-	return slot;
 }
 
 /** Grants `count` requests one after the other, each answered `roundTrip(i)` ms later. */
@@ -157,81 +137,235 @@ describe('PlanLimiter: pacing', () => {
 	});
 });
 
-describe('PlanLimiter: sharing the plan with others (a 429 answer)', () => {
-	it('pauses every request until the Retry-After, then cuts its share to 90% of what it sent', async () => {
-		const clock = new FakeClock();
-		const limiter = new PlanLimiter(60, clock);
-		const granted = startAll(limiter, clock, 60);
-		await clock.advance(50_000, 10);
-		const sent = granted.length;
-		expect(sent).toBe(50);
-		limiter.rateLimited(granted[sent - 1], 5000);
-		expect(limiter.share()).toBeCloseTo(0.75, 5); // 90% of 50 of 60
-		// It sent 50 in this window and may now send 45: it waits until its window has room.
-		await clock.advance(10_000, 10);
-		expect(granted).toHaveLength(sent);
-	});
+/** Grants one slot at the virtual clock's time (moving it on until the limiter lets it go). */
+async function slotAt(limiter: PlanLimiter, clock: VirtualClock): Promise<Slot> {
+	let slot: Slot | undefined;
+	void limiter.acquire().then((granted) => (slot = granted));
+	while (!slot) await clock.advance(1);
+	return slot;
+}
 
-	it('never cuts by more than half, and sends again after the Retry-After', async () => {
-		const clock = new FakeClock();
-		const limiter = new PlanLimiter(60, clock);
-		const granted = startAll(limiter, clock, 20);
-		await clock.advance(9_000, 10);
-		const sent = granted.length;
-		expect(sent).toBe(9);
-		limiter.rateLimited(granted[sent - 1], 5000);
-		expect(limiter.share()).toBe(0.5); // 90% of 9 of 60 would be 0.135
-		await clock.advance(4990, 10);
-		expect(granted).toHaveLength(sent);
-		await clock.advance(20, 10);
-		expect(granted).toHaveLength(sent + 1);
-	});
+/** Sends at the whole plan for `ms` (one request per grant, answered at once), as a busy run does. */
+async function busyFor(limiter: PlanLimiter, clock: VirtualClock, ms: number) {
+	const end = clock.now() + ms;
+	const slots: Slot[] = [];
+	while (clock.now() < end) {
+		const slot = await slotAt(limiter, clock);
+		slot.finished();
+		slots.push(slot);
+	}
+	return slots;
+}
 
-	it('cuts once for the requests sent before the cut, again for those sent after', async () => {
-		const clock = new FakeClock();
-		const limiter = new PlanLimiter(6000, clock);
-		await clock.advance(1000);
-		const before = await grant(limiter, clock);
-		const alsoBefore = await grant(limiter, clock);
-		await clock.advance(1000);
-		expect(limiter.rateLimited(before.granted, 0)).toBe(true);
-		expect(limiter.share()).toBe(0.5); // it had sent 2 of 6000: half its share is the floor
-		expect(limiter.rateLimited(alsoBefore.granted, 0)).toBe(false);
-		expect(limiter.share()).toBe(0.5);
-		const after = await grant(limiter, clock);
-		limiter.rateLimited(after.granted, 0);
-		expect(limiter.share()).toBeCloseTo(0.25, 2);
-		// Never below the floor.
-		for (let i = 0; i < 10; i++) {
-			const slot = limiter.acquire();
-			await clock.advance(1000, 10);
-			limiter.rateLimited((await slot).granted, 0);
-		}
-		expect(limiter.share()).toBeGreaterThanOrEqual(PACING.minShare);
-		expect(limiter.share()).toBeLessThan(0.06);
-	});
-
-	it('regains a tenth of the plan per window without a 429, all of it after a quiet window', async () => {
-		const clock = new FakeClock();
-		const limiter = new PlanLimiter(100, clock);
-		const slot = await limiter.acquire();
-		limiter.rateLimited(slot.granted, 0);
-		expect(limiter.share()).toBe(0.5);
-		await clock.advance(30_300);
-		expect(limiter.share()).toBeCloseTo(0.55, 2);
-		expect(limiter.allowance()).toBeCloseTo(55, 0);
-		// A window without a request of its own: what it learnt is stale, the plan is whole again.
-		await clock.advance(31_000);
-		expect(limiter.delayUntilFree()).toBe(0);
-		expect(limiter.share()).toBe(1);
-	});
-
-	it('caps the pause at a window: a longer Retry-After fails the run that got it, not the others', async () => {
-		const clock = new FakeClock();
+describe('PlanLimiter: a throttling episode cuts once (rule 1)', () => {
+	it('counts the 429s of requests in flight, the failed probe and a repeated Retry-After as one cut', async () => {
+		const clock = new VirtualClock();
 		const limiter = new PlanLimiter(1500, clock);
-		limiter.rateLimited((await limiter.acquire()).granted, 3_600_000);
-		expect(limiter.delayUntilFree()).toBeLessThanOrEqual(60_000);
-		expect(limiter.delayUntilFree()).toBeGreaterThan(59_000);
+		await busyFor(limiter, clock, 20_000);
+		// Three requests on their way when the first 429 comes back.
+		const inFlight = [
+			await slotAt(limiter, clock),
+			await slotAt(limiter, clock),
+			await slotAt(limiter, clock),
+		];
+		expect(limiter.rateLimited(inFlight[0], 2000)).toBe('new');
+		const cut = limiter.share();
+		expect(cut).toBeLessThan(0.9);
+		expect(limiter.rateLimited(inFlight[1], 3000)).toBe('echo');
+		expect(limiter.rateLimited(inFlight[2], 2000)).toBe('echo');
+		inFlight.forEach((slot) => slot.finished());
+		expect(limiter.pauseLeft()).toBe(3000); // the longest Retry-After of the episode
+		// After the pause, the probe is answered 429 again: the pause starts again, no second cut.
+		await clock.advance(3000);
+		const probe = await slotAt(limiter, clock);
+		expect(limiter.rateLimited(probe, 1000)).toBe('new');
+		probe.finished();
+		expect(limiter.share()).toBe(cut);
+		await clock.advance(1000);
+		const second = await slotAt(limiter, clock);
+		second.finished(); // answered: the episode is over
+		expect(limiter.share()).toBe(cut);
+		// A late 429 of a request granted before the end is an echo too.
+		expect(limiter.rateLimited(inFlight[0], 1000)).toBe('echo');
+		expect(limiter.share()).toBe(cut);
+		expect(limiter.pauseLeft()).toBe(0);
+	});
+
+	it('after the pause sends one probe alone, and the others only once it is answered', async () => {
+		const clock = new VirtualClock();
+		const limiter = new PlanLimiter(1500, clock);
+		await busyFor(limiter, clock, 10_000);
+		const first = await slotAt(limiter, clock);
+		limiter.rateLimited(first, 5000);
+		const pauseEnd = clock.now() + 5000;
+		first.finished();
+		const granted: number[] = [];
+		const slots: Slot[] = [];
+		for (let i = 0; i < 10; i++)
+			void limiter.acquire().then((slot) => {
+				granted.push(clock.now());
+				slots.push(slot);
+			});
+		await clock.advance(4999);
+		expect(granted).toHaveLength(0);
+		await clock.advance(2000);
+		expect(granted).toHaveLength(1); // the probe, alone, however long its answer takes
+		expect(granted[0]).toBe(pauseEnd);
+		slots[0].finished();
+		await clock.advance(1000);
+		expect(granted.length).toBeGreaterThan(5);
+	});
+
+	it('lets another probe go when the probe was never answered (stopped, network failure)', async () => {
+		const clock = new VirtualClock();
+		const limiter = new PlanLimiter(1500, clock);
+		const first = await slotAt(limiter, clock);
+		limiter.rateLimited(first, 1000);
+		first.finished();
+		await clock.advance(1000);
+		const probe = await slotAt(limiter, clock);
+		let next: Slot | undefined;
+		void limiter.acquire().then((slot) => (next = slot));
+		await clock.advance(5000);
+		expect(next).toBeUndefined();
+		probe.finished(undefined, 'abandoned');
+		await clock.advance(100);
+		expect(next).toBeDefined();
+	});
+});
+
+describe('PlanLimiter: a lone episode is forgotten fast (rule 2)', () => {
+	it('is back at 90% of the plan within 30 s of the last 429', async () => {
+		const clock = new VirtualClock();
+		const limiter = new PlanLimiter(1500, clock);
+		await busyFor(limiter, clock, 30_000);
+		const slot = await slotAt(limiter, clock);
+		limiter.rateLimited(slot, 1000);
+		slot.finished();
+		const lastAt = clock.now();
+		expect(limiter.share()).toBeLessThanOrEqual(0.85);
+		await busyFor(limiter, clock, 30_000);
+		expect(clock.now() - lastAt).toBeLessThanOrEqual(30_100);
+		expect(limiter.share()).toBeGreaterThanOrEqual(0.9);
+	});
+
+	it('is back after a short run of recurring episodes too (a small plan for a few seconds)', async () => {
+		const clock = new VirtualClock();
+		const gateway = new GatewayModelServer(5, 2000);
+		const run = startProcess(clock, gateway, { id: 0, plan: 1500, items: 30 });
+		while (run.done < 30) await clock.advance(500);
+		const rejected = gateway.arrivals.filter((a) => a.status === 429);
+		expect(rejected.length).toBeGreaterThan(1);
+		expect(run.limiter.share()).toBeLessThan(0.5);
+		const lastAt = Math.max(...rejected.map((a) => a.at));
+		await clock.runUntil(lastAt + 30_000);
+		expect(run.limiter.share()).toBeGreaterThanOrEqual(0.9);
+	});
+});
+
+describe('PlanLimiter: recurring episodes mean sharing (rule 3)', () => {
+	it.each([
+		[2, 'strict'],
+		[3, 'strict'],
+		[4, 'strict'],
+		[3, 'sliding'],
+	] as const)(
+		'%i processes (%s gateway) take >= 90%% of the plan together, with <= 1%% 429s, and one alone is back at 90%% within 2 minutes',
+		async (count, model) => {
+			const clock = new VirtualClock(7_000);
+			const gateway = new GatewayModelServer(1500, 60_000, model);
+			const processes = Array.from({ length: count }, (_, id) =>
+				startProcess(clock, gateway, { id, plan: 1500, jitterMs: 10 }),
+			);
+			await clock.advance(300_000);
+			const accepted = gateway.arrivals.filter((a) => a.status === 200);
+			const rejected = gateway.arrivals.length - accepted.length;
+			expect(accepted.length / 300 / 25).toBeGreaterThanOrEqual(0.9);
+			expect(rejected / gateway.arrivals.length).toBeLessThanOrEqual(0.01);
+			const times = accepted.map((a) => a.at);
+			expect(maxInWindow(times, 60_000)).toBeLessThanOrEqual(1500);
+			// Each settles near its part of the plan, none starved.
+			for (const process of processes) expect(process.limiter.share()).toBeGreaterThan(0.5 / count);
+			// The others stop: the one left is back at 90% of the plan within 2 minutes.
+			processes.slice(1).forEach((process) => process.stop());
+			const stoppedAt = clock.now();
+			await clock.advance(120_000);
+			const mine = gateway.arrivals.filter(
+				(a) => a.process === 0 && a.status === 200 && a.at > clock.now() - 10_000,
+			);
+			expect(mine.length / 10 / 25).toBeGreaterThanOrEqual(0.9);
+			expect(clock.now() - stoppedAt).toBe(120_000);
+			processes[0].stop();
+		},
+	);
+});
+
+describe('PlanLimiter: the plan is a ceiling (rule 4)', () => {
+	it('never starts more than the plan in any 60 s nor a sixth of it in any 10 s, whatever the answers', async () => {
+		await fc.assert(
+			fc.asyncProperty(
+				fc.integer({ min: 6, max: 3000 }),
+				fc.array(
+					fc.record({
+						answer: fc.constantFrom('ok', '429', 'lost', 'late-login'),
+						retryAfterMs: fc.integer({ min: 0, max: 120_000 }),
+						evidence: fc.boolean(),
+						thinkMs: fc.integer({ min: 0, max: 3000 }),
+					}),
+					{ minLength: 1, maxLength: 150 },
+				),
+				async (plan, answers) => {
+					const clock = new VirtualClock();
+					const limiter = new PlanLimiter(plan, clock);
+					const sent: number[] = [];
+					const open: Slot[] = [];
+					for (const step of answers) {
+						const slot = await slotAt(limiter, clock);
+						sent.push(slot.granted);
+						open.push(slot);
+						if (step.answer === '429') limiter.rateLimited(slot, step.retryAfterMs, step.evidence);
+						if (step.answer === 'late-login') {
+							// Held back by a login, it left later: dated by the login's end.
+							await clock.advance(step.thinkMs);
+							sent[sent.length - 1] = clock.now();
+							slot.finished(clock.now());
+						} else {
+							slot.finished(undefined, step.answer === 'lost' ? 'abandoned' : 'answered');
+						}
+						await clock.advance(step.thinkMs % 50);
+					}
+					sent.sort((x, y) => x - y);
+					expect(maxInWindow(sent, 60_000)).toBeLessThanOrEqual(plan);
+					expect(maxInWindow(sent, 10_000)).toBeLessThanOrEqual(Math.max(1, Math.floor(plan / 6)));
+				},
+			),
+			{ numRuns: 60 },
+		);
+	}, 120_000);
+
+	it('caps the 10 s window for a plan without a fine slice (a prime number per minute)', async () => {
+		const clock = new VirtualClock();
+		const limiter = new PlanLimiter(1499, clock);
+		expect(limiter.slice).toEqual({ limit: 1499, windowMs: 60_600 });
+		const slots = await busyFor(limiter, clock, 30_000);
+		const times = slots.map((slot) => slot.granted);
+		expect(maxInWindow(times, 10_000)).toBeLessThanOrEqual(249);
+		expect(times.length).toBeGreaterThan(700);
+	});
+});
+
+describe('PlanLimiter: a Retry-After beyond the budget is no evidence of sharing (rule 5)', () => {
+	it('pauses every request, and leaves the share whole', async () => {
+		const clock = new VirtualClock();
+		const limiter = new PlanLimiter(1500, clock);
+		await busyFor(limiter, clock, 10_000);
+		const slot = await slotAt(limiter, clock);
+		limiter.rateLimited(slot, 3_600_000, false);
+		slot.finished();
+		expect(limiter.share()).toBe(1);
+		// The pause is capped at a window: a longer Retry-After fails the run that got it.
+		expect(limiter.pauseLeft()).toBe(PACING.maxPauseMs);
+		expect(limiter.delayUntilFree()).toBe(PACING.maxPauseMs);
 	});
 });
 

@@ -1,0 +1,261 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
+/**
+ * 7. Sharing the plan without lasting harm (the rate controller, nodes/api/rateController.ts),
+ * against both of the emulator's plan models (the 60 s sliding window; strict: also fixed 10 s
+ * windows of a sixth of the plan), plan 1500 per 60 s, latency 50 ms, default node settings:
+ * - sequence: one process meets a throttling episode (the server's plan cut to 5 per 2 s for an
+ *   execution of 30 items), then runs 1,250 items at the full plan: its rate from the 30th second;
+ * - 2, 3 and 4 processes (separate Node processes, each loading dist/ with n8n-core, one
+ *   credential) running executions back to back for 3 minutes: aggregate share, 429s, the most
+ *   accepted answers in any 60 s and any 10 s, items lost;
+ * - the others leave: of 2 processes, one stops after 90 s; the other's time back to 90%.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+
+import {
+	assertSuccess,
+	benchEnvironment,
+	getPoParameters,
+	itemsWorkflow,
+	maxInWindow,
+	nodeRun,
+	poItems,
+	round,
+} from './common';
+import { startBenchEmulator, type BenchEmulator } from './emulator';
+import type { Arrival } from './emulatorSummary';
+import { PROCESS_STRIDE, type WorkerReport } from './sharingWorker';
+import type { BenchContext, BenchOutcome, Benchmark, Metric } from './types';
+
+const PLAN = 1500;
+const PER_SECOND = PLAN / 60;
+const MODELS = ['sliding', 'strict'] as const;
+type Model = (typeof MODELS)[number];
+const SHARING_SECONDS = Number(process.env.BENCH_SHARING_SECONDS ?? 180);
+const LEAVE_AFTER_SECONDS = 90;
+const LEAVE_WATCH_SECONDS = 130;
+
+async function control(emulator: BenchEmulator, path: string, body: unknown) {
+	const response = await fetch(`${emulator.baseUrl}/__control${path}`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(body),
+	});
+	if (!response.ok) throw new Error(`control ${path}: HTTP ${response.status}`);
+}
+
+const plan = (model: Model) => ({ limit: PLAN, windowMs: 60_000, model });
+
+async function emulatorFor(model: Model, context: BenchContext) {
+	return await startBenchEmulator(
+		{ latencyMs: 50, ratePlan: plan(model), requestLogLimit: 400_000 },
+		context.placement,
+	);
+}
+
+const accepted = (arrivals: Arrival[]) => arrivals.filter((a) => a.status !== 429);
+const percent = (value: number) => round(value * 100, 1) ?? 0;
+/** Which sharing process sent an arrival (its purchase order numbers, see sharingWorker.ts). */
+const processOf = (arrival: Arrival) =>
+	Math.floor(Number(/PO-BULK-(\d+)/.exec(arrival.path)?.[1] ?? 0) / PROCESS_STRIDE);
+
+/** Rate of `times` (sorted) from `from` on, as a share of the plan. */
+function shareFrom(times: number[], from: number): number {
+	const after = times.filter((t) => t >= from);
+	if (after.length < 2) return 0;
+	return (after.length - 1) / ((after[after.length - 1] - after[0]) / 1000) / PER_SECOND;
+}
+
+async function sequence(model: Model, context: BenchContext) {
+	const emulator = await emulatorFor(model, context);
+	try {
+		const env = benchEnvironment(emulator, { requestsPerMinute: PLAN });
+		await control(emulator, '/rate-plan', { limit: 5, windowMs: 2000 });
+		const episode = await env.runWorkflow(itemsWorkflow(poItems(30), getPoParameters()));
+		assertSuccess(episode, 'throttling episode');
+		const episode429 = (await emulator.arrivals('GetPurchaseOrder')).filter(
+			(a) => a.status === 429,
+		);
+		await control(emulator, '/rate-plan', plan(model));
+		const started = Date.now();
+		const run = await env.runWorkflow(itemsWorkflow(poItems(1250, 1001), getPoParameters()));
+		assertSuccess(run, 'full-plan run');
+		const arrivals = (await emulator.arrivals('GetPurchaseOrder')).filter((a) => a.at >= started);
+		const times = accepted(arrivals).map((a) => a.at);
+		return {
+			episode429: episode429.length,
+			gapAfterLast429Ms: started - Math.max(...episode429.map((a) => a.at)),
+			shareFrom30s: percent(shareFrom(times, started + 30_000)),
+			shareWhole: percent(shareFrom(times, started)),
+			answers429: arrivals.length - times.length,
+			items: nodeRun(run).items,
+			wallMs: Date.now() - started,
+		};
+	} finally {
+		await emulator.close();
+	}
+}
+
+interface Worker {
+	child: ChildProcess;
+	report: Promise<WorkerReport>;
+}
+
+function startWorker(emulator: BenchEmulator, index: number, seconds: number): Worker {
+	const args = {
+		baseUrl: emulator.baseUrl,
+		credential: emulator.credential,
+		label: `p${index}`,
+		index,
+		seconds,
+		itemsPerExecution: 500,
+		requestsPerMinute: PLAN,
+	};
+	const child = fork(join(__dirname, 'sharingWorker.ts'), [JSON.stringify(args)], {
+		execArgv: ['-r', 'ts-node/register/transpile-only'],
+		env: { ...process.env, TS_NODE_TRANSPILE_ONLY: 'true', TS_NODE_PREFER_TS_EXTS: 'true' },
+		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+	});
+	const report = new Promise<WorkerReport>((resolve, reject) => {
+		child.on('message', (message) => {
+			const m = message as { kind?: string; report?: WorkerReport };
+			if (m.kind === 'report' && m.report) resolve(m.report);
+		});
+		child.once('exit', (code) => reject(new Error(`sharing worker ${index} exited (${code})`)));
+	});
+	return { child, report };
+}
+
+function lost(reports: WorkerReport[]) {
+	return reports.reduce((sum, r) => sum + (r.itemsIn - r.itemsOut), 0);
+}
+
+async function processes(count: number, model: Model, context: BenchContext) {
+	const emulator = await emulatorFor(model, context);
+	try {
+		const workers = Array.from({ length: count }, (_, i) =>
+			startWorker(emulator, i + 1, SHARING_SECONDS),
+		);
+		const reports = await Promise.all(workers.map((w) => w.report));
+		const arrivals = await emulator.arrivals('GetPurchaseOrder');
+		const times = accepted(arrivals).map((a) => a.at);
+		const first = times[0];
+		const last = times[times.length - 1];
+		const perProcess = reports.map((r, i) => {
+			const mine = accepted(arrivals).filter((a) => processOf(a) === i + 1).length;
+			return percent(mine / ((last - first) / 1000) / PER_SECOND);
+		});
+		return {
+			processes: count,
+			seconds: round((last - first) / 1000, 0),
+			aggregate: percent((times.length - 1) / ((last - first) / 1000) / PER_SECOND),
+			perProcess,
+			requests: arrivals.length,
+			answers429: arrivals.length - times.length,
+			percent429: round(((arrivals.length - times.length) / arrivals.length) * 100, 2) ?? 0,
+			max60s: percent(maxInWindow(accepted(arrivals), 60_000) / PLAN),
+			max10s: percent(maxInWindow(accepted(arrivals), 10_000) / (PLAN / 6)),
+			lost: lost(reports),
+			failures: reports.flatMap((r) => r.failures),
+			executions: reports.map((r) => r.executions),
+		};
+	} finally {
+		await emulator.close();
+	}
+}
+
+async function othersLeave(model: Model, context: BenchContext) {
+	const emulator = await emulatorFor(model, context);
+	try {
+		const stays = startWorker(emulator, 1, LEAVE_AFTER_SECONDS + LEAVE_WATCH_SECONDS);
+		const leaves = startWorker(emulator, 2, LEAVE_AFTER_SECONDS);
+		const left = await leaves.report;
+		const stoppedAt = Date.now();
+		const stayed = await stays.report;
+		const mine = accepted(await emulator.arrivals('GetPurchaseOrder'))
+			.filter((a) => processOf(a) === 1)
+			.map((a) => a.at);
+		// The first moment after the stop when the last 10 s carried >= 90% of the plan.
+		let backAfterMs: number | undefined;
+		for (let t = stoppedAt; t <= mine[mine.length - 1]; t += 500) {
+			const inWindow = mine.filter((x) => x > t - 10_000 && x <= t).length;
+			if (inWindow >= 0.9 * PER_SECOND * 10) {
+				backAfterMs = t - stoppedAt;
+				break;
+			}
+		}
+		return {
+			backAfterS: backAfterMs === undefined ? null : round(backAfterMs / 1000, 1),
+			lost: lost([left, stayed]),
+			failures: [...left.failures, ...stayed.failures],
+		};
+	} finally {
+		await emulator.close();
+	}
+}
+
+export const sharing: Benchmark = {
+	id: 'sharing',
+	async run(context): Promise<BenchOutcome> {
+		const metrics: Metric[] = [];
+		const details: Record<string, unknown> = {};
+		const only = process.env.BENCH_SHARING_ONLY
+			? new RegExp(process.env.BENCH_SHARING_ONLY)
+			: undefined;
+		const wanted = (name: string) => !only || only.test(name);
+		for (const model of MODELS) {
+			if (wanted(`sequence ${model}`)) {
+				context.log(`sequence (${model}): a throttling episode, then 1,250 items`);
+				const r = await sequence(model, context);
+				details[`sequence ${model}`] = r;
+				metrics.push({
+					name: `${model}: sequence, after an episode (${r.episode429} × 429): % of the plan from the 30th second / 429 answers`,
+					value: `${r.shareFrom30s} % / ${r.answers429}`,
+					target: '>= 90 %',
+					met: r.shareFrom30s >= 90 && r.items === 1250,
+				});
+			}
+			for (const count of [2, 3, 4]) {
+				if (!wanted(`${count} processes ${model}`)) continue;
+				context.log(`${count} processes (${model}), ${SHARING_SECONDS} s`);
+				const r = await processes(count, model, context);
+				details[`${count} processes ${model}`] = r;
+				const met =
+					r.aggregate >= 90 &&
+					r.percent429 <= 1 &&
+					r.max60s <= 100 &&
+					r.lost === 0 &&
+					!r.failures.length;
+				metrics.push({
+					name: `${model}: ${count} processes, ${r.seconds} s: aggregate % of the plan / 429s / most in any 60 s / most in any 10 s / lost`,
+					value: `${r.aggregate} % (${r.perProcess.join(' + ')}) / ${r.percent429} % (${r.answers429} of ${r.requests}) / ${r.max60s} % / ${r.max10s} % / ${r.lost}`,
+					target: '>= 90 % / <= 1 % / <= 100 % / – / 0',
+					met,
+				});
+			}
+			if (wanted(`leave ${model}`)) {
+				context.log(`the others leave (${model})`);
+				const r = await othersLeave(model, context);
+				details[`leave ${model}`] = r;
+				metrics.push({
+					name: `${model}: of 2 processes one stops after ${LEAVE_AFTER_SECONDS} s: the other back at 90 % of the plan after / lost`,
+					value: `${r.backAfterS ?? 'never'} s / ${r.lost}`,
+					target: '<= 120 s / 0',
+					met: r.backAfterS !== null && r.backAfterS <= 120 && r.lost === 0,
+				});
+			}
+		}
+		return {
+			metrics,
+			details,
+			notes: [
+				'Plan 1500 per 60 s at the emulator and in the credential, latency 50 ms, default node settings (automatic concurrency). Shares are of the plan (25/s), from the emulator log: accepted requests (not 429) between the first and the last.',
+				'sliding: the emulator counts the plan in a sliding 60 s window; strict: also in fixed 10 s windows of 250 (a gateway with finer windows).',
+				'Processes: separate Node processes, each with its own copy of the package loaded from dist/ by n8n-core (as queue-mode workers have), executions of 500 items back to back on one credential (one project, one plan).',
+				'Sequence: the episode is an execution of 30 items while the emulator allows 5 per 2 s (about 6 × 429); the full-plan run starts right after it in the same process.',
+				'Most in any 10 s: accepted answers in any 10 s window against a sixth of the plan (250); the sliding model lets a window of processes start in a burst (its first minute is empty), the strict one does not.',
+			],
+		};
+	},
+};
