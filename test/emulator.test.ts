@@ -19,7 +19,7 @@ import {
 	type Emulator,
 	type GrpcCode,
 } from './emulator';
-import { SlidingWindowLimiter } from './emulator/ratePlan';
+import { SlidingWindowLimiter, validateRatePlan } from './emulator/ratePlan';
 
 const USER_AGENT = 'n8n-nodes-seller-platform-test';
 
@@ -359,19 +359,127 @@ describe('rate plan', () => {
 		const retryAfter = Number(limited.headers.get('retry-after'));
 		expect(retryAfter).toBeGreaterThanOrEqual(1);
 		expect(retryAfter).toBeLessThanOrEqual(60);
-		await expectError(limited, 'RESOURCE_EXHAUSTED');
+		await expectError(
+			limited,
+			'RESOURCE_EXHAUSTED',
+			`rate plan exceeded for GetPurchaseOrder: at most 3 requests per 60000 ms, retry in ${retryAfter} s`,
+		);
 		for (let i = 0; i < 4; i++) await login();
 	});
 
 	it('is a strict sliding window', () => {
 		const limiter = new SlidingWindowLimiter({ limit: 2, windowMs: 1000 });
+		const exceeded = [{ kind: 'sliding', limit: 2, windowMs: 1000 }];
 		expect(limiter.take('k', 0)).toEqual({ allowed: true });
 		expect(limiter.take('k', 10)).toEqual({ allowed: true });
-		expect(limiter.take('k', 20)).toEqual({ allowed: false, retryAfterMs: 980 });
+		expect(limiter.take('k', 20)).toEqual({ allowed: false, retryAfterMs: 980, exceeded });
 		expect(limiter.take('other', 20)).toEqual({ allowed: true });
-		expect(limiter.take('k', 999)).toEqual({ allowed: false, retryAfterMs: 1 });
+		expect(limiter.take('k', 999)).toEqual({ allowed: false, retryAfterMs: 1, exceeded });
 		expect(limiter.take('k', 1000)).toEqual({ allowed: true });
-		expect(limiter.take('k', 1005)).toEqual({ allowed: false, retryAfterMs: 5 });
+		expect(limiter.take('k', 1005)).toEqual({ allowed: false, retryAfterMs: 5, exceeded });
+	});
+
+	it('has no fixed windows without model or with model sliding', () => {
+		for (const plan of [
+			{ limit: 12, windowMs: 6000 },
+			{ limit: 12, windowMs: 6000, model: 'sliding' as const },
+		]) {
+			const limiter = new SlidingWindowLimiter(plan);
+			for (let t = 0; t < 12; t++) expect(limiter.take('k', t)).toEqual({ allowed: true });
+			expect(limiter.take('k', 12)).toEqual({
+				allowed: false,
+				retryAfterMs: 5988,
+				exceeded: [{ kind: 'sliding', limit: 12, windowMs: 6000 }],
+			});
+		}
+	});
+
+	it('strict: admits limit/6 per aligned fixed sixth of the window, per key', () => {
+		// 12 per 6000 ms: fixed windows [0, 1000), [1000, 2000), ... of at most 2 each.
+		const limiter = new SlidingWindowLimiter({ limit: 12, windowMs: 6000, model: 'strict' });
+		const fixed = [{ kind: 'fixed', limit: 2, windowMs: 1000 }];
+		expect(limiter.take('k', 100)).toEqual({ allowed: true });
+		expect(limiter.take('k', 200)).toEqual({ allowed: true });
+		// The third inside [0, 1000) waits until that window ends, not for the sliding window.
+		expect(limiter.take('k', 300)).toEqual({ allowed: false, retryAfterMs: 700, exceeded: fixed });
+		expect(limiter.take('k', 999)).toEqual({ allowed: false, retryAfterMs: 1, exceeded: fixed });
+		expect(limiter.take('other', 300)).toEqual({ allowed: true });
+		// The next sixth admits again: the refused requests counted nowhere.
+		expect(limiter.take('k', 1000)).toEqual({ allowed: true });
+		expect(limiter.take('k', 1500)).toEqual({ allowed: true });
+		expect(limiter.take('k', 1999)).toEqual({ allowed: false, retryAfterMs: 1, exceeded: fixed });
+		expect(limiter.take('k', 2000)).toEqual({ allowed: true });
+		// Windows are aligned to the clock, not to the first request.
+		const late = new SlidingWindowLimiter({ limit: 12, windowMs: 6000, model: 'strict' });
+		expect(late.take('k', 5900)).toEqual({ allowed: true });
+		expect(late.take('k', 5950)).toEqual({ allowed: true });
+		expect(late.take('k', 5960)).toEqual({ allowed: false, retryAfterMs: 40, exceeded: fixed });
+		expect(late.take('k', 6000)).toEqual({ allowed: true });
+		expect(late.take('k', 6001)).toEqual({ allowed: true });
+		expect(late.take('k', 6002)).toEqual({ allowed: false, retryAfterMs: 998, exceeded: fixed });
+		// A new plan starts from a clean slate, fixed windows included.
+		late.setPlan({ limit: 12, windowMs: 6000, model: 'strict' });
+		expect(late.take('k', 6003)).toEqual({ allowed: true });
+	});
+
+	it('strict: admits at least 1 per fixed window when limit < 6', () => {
+		const limiter = new SlidingWindowLimiter({ limit: 5, windowMs: 600, model: 'strict' });
+		expect(limiter.take('k', 0)).toEqual({ allowed: true });
+		expect(limiter.take('k', 50)).toEqual({
+			allowed: false,
+			retryAfterMs: 50,
+			exceeded: [{ kind: 'fixed', limit: 1, windowMs: 100 }],
+		});
+		expect(limiter.take('k', 100)).toEqual({ allowed: true });
+	});
+
+	it('strict: the sliding limit still binds across sixths; refused by both, waits the longer', () => {
+		const limiter = new SlidingWindowLimiter({ limit: 12, windowMs: 6000, model: 'strict' });
+		const sliding = { kind: 'sliding', limit: 12, windowMs: 6000 };
+		const fixed = { kind: 'fixed', limit: 2, windowMs: 1000 };
+		for (const t of [900, 950, 1500, 1501, 2000, 2001, 3000, 3001, 4000, 4001, 5000, 5001])
+			expect(limiter.take('k', t)).toEqual({ allowed: true });
+		// A fresh sixth, but 12 accepted in the last 6000 ms: wait until 900 ages out.
+		expect(limiter.take('k', 6000)).toEqual({
+			allowed: false,
+			retryAfterMs: 900,
+			exceeded: [sliding],
+		});
+		expect(limiter.take('k', 6899)).toEqual({
+			allowed: false,
+			retryAfterMs: 1,
+			exceeded: [sliding],
+		});
+		expect(limiter.take('k', 6900)).toEqual({ allowed: true });
+		expect(limiter.take('k', 6950)).toEqual({ allowed: true });
+		// Both spent: the fixed window ends at 7000, but 1500 leaves the sliding window only at 7500.
+		expect(limiter.take('k', 6960)).toEqual({
+			allowed: false,
+			retryAfterMs: 540,
+			exceeded: [sliding, fixed],
+		});
+	});
+
+	it('validates the model', () => {
+		expect(validateRatePlan({ limit: 6, windowMs: 60 })).toEqual({ limit: 6, windowMs: 60 });
+		for (const model of ['sliding', 'strict'])
+			expect(validateRatePlan({ limit: 6, windowMs: 60, model })).toEqual({
+				limit: 6,
+				windowMs: 60,
+				model,
+			});
+		for (const model of ['STRICT', 'fixed', '', null, 1, true, ['strict'], { strict: true }])
+			expect(() => validateRatePlan({ limit: 6, windowMs: 60, model })).toThrow(
+				'rate plan model must be one of sliding, strict',
+			);
+	});
+
+	it('refuses an invalid model among the emulator options', async () => {
+		// Closed again should it start, so a failure here cannot keep Jest running.
+		const started = startEmulator({
+			ratePlan: { limit: 6, windowMs: 60, model: 'fixed' as never },
+		}).then(async (other) => (await other.close(), other));
+		await expect(started).rejects.toThrow('rate plan model must be one of sliding, strict');
 	});
 });
 
@@ -490,5 +598,52 @@ describe('control API', () => {
 
 		expect((await post('/sessions/expire', {})).status).toBe(200);
 		await expectError(await getPurchaseOrder(SEEDED_PO.released, cookie), 'UNAUTHENTICATED');
+	});
+
+	it('sets a strict rate plan over HTTP: 429 beyond a fixed sixth, 400 for an unknown model', async () => {
+		const cookie = await login();
+		const post = (body: unknown) =>
+			control('/rate-plan', {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify(body),
+			});
+		// Sixths of 10^9 ms (11.6 days): the three requests share one fixed window; 2 fit in it.
+		const windowMs = 6_000_000_000;
+		const sixth = windowMs / 6;
+		expect((await post({ limit: 12, windowMs, model: 'strict' })).status).toBe(200);
+		for (let i = 0; i < 2; i++)
+			expect((await getPurchaseOrder(SEEDED_PO.released, cookie)).status).toBe(200);
+		const sentAt = Date.now();
+		const limited = await getPurchaseOrder(SEEDED_PO.released, cookie);
+		const answeredAt = Date.now();
+		// Retry-After runs to the end of the fixed window (the sliding one would say ~6 * 10^6 s).
+		const windowEnd = (Math.floor(answeredAt / sixth) + 1) * sixth;
+		const retryAfter = Number(limited.headers.get('retry-after'));
+		expect(retryAfter).toBeGreaterThanOrEqual(Math.ceil((windowEnd - answeredAt) / 1000));
+		expect(retryAfter).toBeLessThanOrEqual(Math.ceil((windowEnd - sentAt) / 1000));
+		await expectError(
+			limited,
+			'RESOURCE_EXHAUSTED',
+			`rate plan exceeded for GetPurchaseOrder: at most 2 requests per ${sixth} ms window, retry in ${retryAfter} s`,
+		);
+
+		// The same plan as a sliding window admits the third.
+		expect((await post({ limit: 12, windowMs, model: 'sliding' })).status).toBe(200);
+		for (let i = 0; i < 3; i++)
+			expect((await getPurchaseOrder(SEEDED_PO.released, cookie)).status).toBe(200);
+
+		await expectError(
+			await post({ limit: 12, windowMs, model: 'fixed' }),
+			'INVALID_ARGUMENT',
+			'rate plan model must be one of sliding, strict',
+		);
+		await expectError(
+			await post({ limit: 12, windowMs, model: 6 }),
+			'INVALID_ARGUMENT',
+			'rate plan model must be one of sliding, strict',
+		);
+		// The refused plans left the sliding one in place: its 4th request in the window is allowed.
+		expect((await getPurchaseOrder(SEEDED_PO.released, cookie)).status).toBe(200);
 	});
 });

@@ -4,12 +4,15 @@
  *   ts-node --transpile-only test/emulator/cli.ts [--port 8787] [--host 127.0.0.1] [--latency 0]
  *     [--import-step-ms 200] [--export-step-ms 200] [--credential-file .tmp/emulator-credential.json]
  *     [--delivery-retries 3] [--delivery-backoff-ms 200] [--delivery-timeout-ms 5000] [--external-deliveries]
+ *     [--rate-model sliding|strict]
  * The port can also come from EMULATOR_PORT.
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import {
+	DEFAULT_RATE_PLAN,
+	RATE_MODELS,
 	SEEDED_API_USER,
 	SEEDED_DESTINATIONS,
 	SEEDED_EXPORTS,
@@ -17,11 +20,14 @@ import {
 	SEEDED_OAUTH_TOKENS,
 	SEEDED_WAREHOUSES,
 	startEmulator,
+	STRICT_FIXED_WINDOWS,
+	type RateModel,
+	type RatePlan,
 } from './index';
 
 const USAGE = `Usage: cli.ts [--port N] [--host ADDRESS] [--latency MS] [--latency-jitter MS] [--import-step-ms MS] [--export-step-ms MS]
               [--credential-file PATH] [--delivery-retries N] [--delivery-backoff-ms MS]
-              [--delivery-timeout-ms MS] [--external-deliveries]
+              [--delivery-timeout-ms MS] [--external-deliveries] [--rate-model sliding|strict]
   --port                 port to listen on (default: $EMULATOR_PORT or 8787; 0 = any free port)
   --host                 address to listen on (default 127.0.0.1)
   --latency              delay added to every API response, in ms (default 0)
@@ -33,7 +39,10 @@ const USAGE = `Usage: cli.ts [--port N] [--host ADDRESS] [--latency MS] [--laten
   --delivery-backoff-ms  wait before the first retry, doubling for each further one (default 200)
   --delivery-timeout-ms  an attempt without a complete answer after this long fails (default 5000)
   --external-deliveries  also deliver events to destination urls outside loopback (default: only
-                         127.0.0.1, localhost, [::1]; others are recorded as skipped)`;
+                         127.0.0.1, localhost, [::1]; others are recorded as skipped)
+  --rate-model           the rate plan (1500 requests per 60 s per project and operation): sliding
+                         (default) counts them in a sliding window; strict also admits at most
+                         1/6 of them in each fixed 10 s window`;
 
 function numberFlag(name: string, value: string | undefined, fallback: number): number {
 	if (value === undefined || value === '') return fallback;
@@ -45,6 +54,25 @@ function numberFlag(name: string, value: string | undefined, fallback: number): 
 		process.exit(2);
 	}
 	return number;
+}
+
+function rateModelFlag(value: string | undefined): RateModel | undefined {
+	if (value === undefined) return undefined;
+	if (!(RATE_MODELS as readonly string[]).includes(value)) {
+		console.error(
+			`--rate-model must be one of ${RATE_MODELS.join(', ')}, got ${JSON.stringify(value)}\n\n${USAGE}`,
+		);
+		process.exit(2);
+	}
+	return value as RateModel;
+}
+
+/** One line on the rate plan for the start-up banner. */
+function describeRatePlan(plan: RatePlan): string {
+	const base = `${plan.limit} requests per ${plan.windowMs} ms per project and operation`;
+	if (plan.model !== 'strict') return `${base} (sliding window)`;
+	const fixedLimit = Math.max(1, Math.floor(plan.limit / STRICT_FIXED_WINDOWS));
+	return `${base}, and at most ${fixedLimit} per fixed ${plan.windowMs / STRICT_FIXED_WINDOWS} ms window (strict)`;
 }
 
 async function main(): Promise<void> {
@@ -61,6 +89,7 @@ async function main(): Promise<void> {
 			'delivery-backoff-ms': { type: 'string' },
 			'delivery-timeout-ms': { type: 'string' },
 			'external-deliveries': { type: 'boolean' },
+			'rate-model': { type: 'string' },
 			help: { type: 'boolean', short: 'h' },
 		},
 	});
@@ -68,6 +97,10 @@ async function main(): Promise<void> {
 		console.log(USAGE);
 		return;
 	}
+	const rateModel = rateModelFlag(values['rate-model']);
+	const ratePlan: RatePlan = rateModel
+		? { ...DEFAULT_RATE_PLAN, model: rateModel }
+		: { ...DEFAULT_RATE_PLAN };
 	const credentialFile = resolve(values['credential-file'] ?? '.tmp/emulator-credential.json');
 	const emulator = await startEmulator({
 		host: values.host,
@@ -81,6 +114,7 @@ async function main(): Promise<void> {
 		deliveryBackoffMs: numberFlag('delivery-backoff-ms', values['delivery-backoff-ms'], 200),
 		deliveryTimeoutMs: numberFlag('delivery-timeout-ms', values['delivery-timeout-ms'], 5000),
 		externalDeliveries: values['external-deliveries'] ?? false,
+		ratePlan,
 	});
 	const { credential } = emulator;
 
@@ -91,6 +125,7 @@ async function main(): Promise<void> {
                                    destinations, exports, imports, sandbox-orders, warehouses, api-users,
                                    events, events/{messageId}/redeliver, deliveries, deliveries/wait)
   Event deliveries:                ${values['external-deliveries'] ? 'to every destination url' : 'to loopback destination urls only (others are recorded as skipped)'}
+  Rate plan:                       ${describeRatePlan(ratePlan)}
   Credential file:                 ${credentialFile}
 
   Key id (credential "keyId"):             ${credential.key_id}

@@ -55,6 +55,7 @@ const CONTROL_ROUTES = compileRoutes<ControlRoute>([
 		},
 	},
 	{
+		// `{ limit, windowMs, model?: 'sliding' | 'strict' }`, or `null` to switch it off.
 		method: 'POST',
 		path: '/__control/rate-plan',
 		handler: (c, body) => (c.setRatePlan(body as RatePlan | null), OK),

@@ -1,30 +1,69 @@
 /**
- * Rate plan: a strict sliding window. At most `limit` requests are accepted in any period of
+ * Rate plan: a sliding window (the default model, `sliding`). At most `limit` requests are accepted in any period of
  * `windowMs`; rejected requests do not count. The emulator keys windows by project and operation.
+ *
+ * The `strict` model adds fixed windows of `windowMs / 6`, aligned to multiples of that length on
+ * the emulator's clock, each admitting at most `floor(limit / 6)` requests (at least 1) per key. A
+ * request is accepted only if both the sliding window and the current fixed window allow it, and
+ * an accepted request counts in both.
  */
 import { invalidArgument } from './errors';
+
+/** `sliding` (the default): the sliding window alone; `strict`: plus fixed sixths of the window. */
+export type RateModel = 'sliding' | 'strict';
+
+export const RATE_MODELS: readonly RateModel[] = ['sliding', 'strict'];
+
+/** A strict plan cuts its window into this many fixed windows. */
+export const STRICT_FIXED_WINDOWS = 6;
 
 export interface RatePlan {
 	limit: number;
 	windowMs: number;
+	/** Absent: `sliding`. */
+	model?: RateModel;
 }
 
 /** The documented plan: 1500 requests per 60 seconds per operation, quota per project. */
 export const DEFAULT_RATE_PLAN: Readonly<RatePlan> = { limit: 1500, windowMs: 60_000 };
 
-export type RateDecision = { allowed: true } | { allowed: false; retryAfterMs: number };
+/** One limit of a plan: at most `limit` accepted requests per `windowMs`. */
+export interface RateLimit {
+	/** `sliding`: in any period of `windowMs`; `fixed`: in each aligned window of `windowMs`. */
+	kind: 'sliding' | 'fixed';
+	limit: number;
+	windowMs: number;
+}
+
+/** The fixed windows of a strict plan; `null` for a sliding one. */
+export function fixedWindowOf(plan: RatePlan): RateLimit | null {
+	if (plan.model !== 'strict') return null;
+	return {
+		kind: 'fixed',
+		limit: Math.max(1, Math.floor(plan.limit / STRICT_FIXED_WINDOWS)),
+		windowMs: plan.windowMs / STRICT_FIXED_WINDOWS,
+	};
+}
+
+/** A refusal waits `retryAfterMs` (the later of the waits of the limits in `exceeded`). */
+export type RateDecision =
+	{ allowed: true } | { allowed: false; retryAfterMs: number; exceeded: RateLimit[] };
 
 /** Checks a rate plan given as untrusted input (control API); `null` disables rate limiting. */
 export function validateRatePlan(plan: unknown): RatePlan | null {
 	if (plan === null) return null;
-	const { limit, windowMs } = (plan ?? {}) as Partial<Record<keyof RatePlan, unknown>>;
+	const { limit, windowMs, model } = (plan ?? {}) as Partial<Record<keyof RatePlan, unknown>>;
 	if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
 		throw invalidArgument('rate plan limit must be an integer >= 1');
 	}
 	if (typeof windowMs !== 'number' || !Number.isFinite(windowMs) || windowMs <= 0) {
 		throw invalidArgument('rate plan windowMs must be a number > 0');
 	}
-	return { limit, windowMs };
+	if (model === undefined) return { limit, windowMs };
+	if (typeof model !== 'string' || !(RATE_MODELS as readonly string[]).includes(model)) {
+		throw invalidArgument(`rate plan model must be one of ${RATE_MODELS.join(', ')}`);
+	}
+	return { limit, windowMs, model: model as RateModel };
 }
 
 /** Acceptance times of one key, oldest first; a moving head avoids O(n) shifts. */
@@ -54,8 +93,15 @@ class TimestampQueue {
 	}
 }
 
+/** The fixed window a key is in and the requests it accepted there. */
+interface FixedWindowCount {
+	start: number;
+	count: number;
+}
+
 export class SlidingWindowLimiter {
 	private readonly windows = new Map<string, TimestampQueue>();
+	private readonly fixedWindows = new Map<string, FixedWindowCount>();
 
 	constructor(private currentPlan: RatePlan | null) {}
 
@@ -67,6 +113,7 @@ export class SlidingWindowLimiter {
 	setPlan(plan: RatePlan | null): void {
 		this.currentPlan = plan;
 		this.windows.clear();
+		this.fixedWindows.clear();
 	}
 
 	/** Accepts (and counts) a request for `key` at `now`, or says how long until a slot frees. */
@@ -79,10 +126,29 @@ export class SlidingWindowLimiter {
 			this.windows.set(key, window);
 		}
 		window.dropUntil(now - plan.windowMs);
-		if (window.size < plan.limit) {
-			window.push(now);
-			return { allowed: true };
+		const exceeded: RateLimit[] = [];
+		let retryAfterMs = 0;
+		if (window.size >= plan.limit) {
+			exceeded.push({ kind: 'sliding', limit: plan.limit, windowMs: plan.windowMs });
+			retryAfterMs = window.oldest + plan.windowMs - now;
 		}
-		return { allowed: false, retryAfterMs: window.oldest + plan.windowMs - now };
+		const fixed = fixedWindowOf(plan);
+		let fixedCount: FixedWindowCount | undefined;
+		if (fixed) {
+			const start = Math.floor(now / fixed.windowMs) * fixed.windowMs;
+			fixedCount = this.fixedWindows.get(key);
+			if (!fixedCount || fixedCount.start !== start) {
+				fixedCount = { start, count: 0 };
+				this.fixedWindows.set(key, fixedCount);
+			}
+			if (fixedCount.count >= fixed.limit) {
+				exceeded.push(fixed);
+				retryAfterMs = Math.max(retryAfterMs, start + fixed.windowMs - now);
+			}
+		}
+		if (exceeded.length > 0) return { allowed: false, retryAfterMs, exceeded };
+		window.push(now);
+		if (fixedCount) fixedCount.count++;
+		return { allowed: true };
 	}
 }

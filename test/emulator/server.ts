@@ -630,11 +630,17 @@ export class EmulatorServer implements Emulator {
 		// Counted at receipt, as a gateway does, not after the configured latency.
 		const decision = this.limiter.take(`${session.projectCode} ${operation}`, receivedAt);
 		if (decision.allowed) return;
-		const plan = this.limiter.plan as RatePlan;
 		const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+		// The limits that refused it: the sliding window, a strict plan's fixed window, or both.
+		const limits = decision.exceeded
+			.map(
+				(bound) =>
+					`at most ${bound.limit} requests per ${bound.windowMs} ms${bound.kind === 'fixed' ? ' window' : ''}`,
+			)
+			.join(' and ');
 		throw new ApiError(
 			'RESOURCE_EXHAUSTED',
-			`rate plan exceeded for ${operation}: at most ${plan.limit} requests per ${plan.windowMs} ms, retry in ${seconds} s`,
+			`rate plan exceeded for ${operation}: ${limits}, retry in ${seconds} s`,
 			429,
 			{ 'Retry-After': String(seconds) },
 		);

@@ -15,7 +15,7 @@ import type { AddExportOptions, ExportRecord } from './state/exports';
 import type { SandboxOrder, Warehouse } from './state/fbpi';
 import type { ImportStatusRecord } from './state/imports';
 
-export type { RatePlan } from './ratePlan';
+export type { RateModel, RatePlan } from './ratePlan';
 
 /** The credential JSON a seller portal hands out (and CreateCredential returns). */
 export interface CredentialFile {
@@ -46,7 +46,11 @@ export interface EmulatorOptions {
 	port?: number;
 	/** Lifetime of a login session; default 30 minutes. */
 	sessionTtlMs?: number;
-	/** Per project and operation; `null` disables it. Default 1500 per 60 s. Login is never limited. */
+	/**
+	 * Per project and operation; `null` disables it. Default 1500 per 60 s, `model: 'sliding'`;
+	 * `model: 'strict'` also admits at most limit/6 in each aligned sixth of the window. Login is
+	 * never limited.
+	 */
 	ratePlan?: RatePlan | null;
 	/** Fixed delay added to every API response; default 0. */
 	latencyMs?: number;
