@@ -5,7 +5,7 @@
  * what they share goes through n8n: the session through the stored credential (n8n saves what
  * the login returns), the trigger's delivery keys through the workflow's static data, and the
  * rate plan through the service itself (each process paces at its share of the plan and adapts
- * it from 429 answers, rateLimiter.ts). The README's "Running in n8n queue mode" says what follows.
+ * it from 429 answers, rateController.ts). The README's "Running in n8n queue mode" says what follows.
  *
  * Per-run entries are keyed by the run's execution context object (WeakMap): they go when n8n
  * drops the context at the end of the run.

@@ -1,4 +1,3 @@
-/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * A model of processes sharing one rate plan, on virtual time: each process is a real
  * `PlanLimiter` with workers that send through it the way `policy.ts` does (wait out the pause,
