@@ -209,6 +209,7 @@ export const sharing: Benchmark = {
 				context.log(`sequence (${model}): a throttling episode, then 1,250 items`);
 				const r = await sequence(model, context);
 				details[`sequence ${model}`] = r;
+				context.log(JSON.stringify(r));
 				metrics.push({
 					name: `${model}: sequence, after an episode (${r.episode429} × 429): % of the plan from the 30th second / 429 answers`,
 					value: `${r.shareFrom30s} % / ${r.answers429}`,
@@ -221,6 +222,7 @@ export const sharing: Benchmark = {
 				context.log(`${count} processes (${model}), ${SHARING_SECONDS} s`);
 				const r = await processes(count, model, context);
 				details[`${count} processes ${model}`] = r;
+				context.log(JSON.stringify(r));
 				const met =
 					r.aggregate >= 90 &&
 					r.percent429 <= 1 &&
@@ -238,6 +240,7 @@ export const sharing: Benchmark = {
 				context.log(`the others leave (${model})`);
 				const r = await othersLeave(model, context);
 				details[`leave ${model}`] = r;
+				context.log(JSON.stringify(r));
 				metrics.push({
 					name: `${model}: of 2 processes one stops after ${LEAVE_AFTER_SECONDS} s: the other back at 90 % of the plan after / lost`,
 					value: `${r.backAfterS ?? 'never'} s / ${r.lost}`,
