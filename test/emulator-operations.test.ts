@@ -247,6 +247,17 @@ describe('GetExportStatus', () => {
 		);
 	});
 
+	it('answers the download_url it was told to, once the export is complete', async () => {
+		const link = 'https://files.example/exports/report.csv?sig=abc';
+		const added = emulator.addExport({ states: ['COMPLETE'], downloadUrl: link });
+		expect((await exportStatus(added.export_code)).body.download_url).toBe(link);
+		const running = emulator.addExport({ states: ['RUNNING'], downloadUrl: link });
+		expect((await exportStatus(running.export_code)).body).not.toHaveProperty('download_url');
+		expect(() => emulator.addExport({ downloadUrl: 42 as unknown as string })).toThrow(
+			'downloadUrl must be a string',
+		);
+	});
+
 	it.each([
 		[SEEDED_EXPORTS.pending, 'PENDING'],
 		[SEEDED_EXPORTS.queued, 'QUEUE'],

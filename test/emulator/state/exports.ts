@@ -38,6 +38,11 @@ export interface AddExportOptions {
 	 * sent, never held in memory (for measuring a client's memory while downloading).
 	 */
 	fileSizeBytes?: number;
+	/**
+	 * The download_url GetExportStatus answers once the export is COMPLETE, exactly as given,
+	 * instead of the emulator's own link (for tests of where a client downloads from).
+	 */
+	downloadUrl?: string;
 }
 
 const EXPORT_STATUSES: readonly ExportStatus[] = [
@@ -65,6 +70,8 @@ interface StoredExport {
 	/** Signature of the download link. */
 	downloadToken: string;
 	fileSizeBytes?: number;
+	/** A download_url given by `add`, answered as is. */
+	downloadUrl?: string;
 }
 
 export class ExportStore {
@@ -102,6 +109,9 @@ export class ExportStore {
 		if (size !== undefined && !(Number.isInteger(size) && size >= 0)) {
 			throw invalidArgument('fileSizeBytes must be a whole number of bytes >= 0');
 		}
+		if (options.downloadUrl !== undefined && typeof options.downloadUrl !== 'string') {
+			throw invalidArgument('downloadUrl must be a string');
+		}
 		if (
 			!Array.isArray(states) ||
 			states.length === 0 ||
@@ -120,6 +130,7 @@ export class ExportStore {
 			startedAt: now,
 			downloadToken: randomBytes(18).toString('base64url'),
 			fileSizeBytes: options.fileSizeBytes,
+			downloadUrl: options.downloadUrl,
 		});
 		return this.record(stored, '', now);
 	}
@@ -172,7 +183,9 @@ export class ExportStore {
 			created_by: stored.createdBy,
 			...(status === 'COMPLETE'
 				? {
-						download_url: `${baseUrl}${EXPORT_FILES_PATH}/${encodeURIComponent(stored.code)}.csv?token=${stored.downloadToken}`,
+						download_url:
+							stored.downloadUrl ??
+							`${baseUrl}${EXPORT_FILES_PATH}/${encodeURIComponent(stored.code)}.csv?token=${stored.downloadToken}`,
 					}
 				: {}),
 			created_at: new Date(stored.createdAt).toISOString(),
