@@ -2,12 +2,13 @@
  * What the two import operations share: the rules of an import's body, sending an import, and
  * reading its status (waiting for a final one when asked).
  */
-import type { IDataObject, IExecuteFunctions, NodeApiError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { apiRequest } from '../../../api/request';
 import { checkedText, invalidParameter, requiredString } from '../parameters';
 import type { Task } from '../runner';
 import { normaliseStatus, pollUntilFinal, type WaitSettings } from '../wait';
+import { findReplayedImport } from './reuse';
 
 /** The spec's limits: mappings per import, characters of client_reference. */
 export const MAX_MAPPINGS_PER_IMPORT = 10_000;
@@ -114,20 +115,10 @@ export function mappingsDefinedBelow(ctx: IExecuteFunctions, itemIndex: number):
 	});
 }
 
-/** The service refused the client_reference because an import already uses it. */
-function referenceTaken(error: unknown): boolean {
-	const { httpCode, context, message } = error as NodeApiError;
-	return (
-		httpCode === '409' ||
-		context?.statusCode === 'ALREADY_EXISTS' ||
-		/already used/i.test(String(message ?? ''))
-	);
-}
-
 /**
- * Creates an import, or finds the one that already has its client_reference (the reference is an
- * idempotency key: a re-run after a failure completes the job without a duplicate). A found import
- * is returned with `alreadyExisted: true`.
+ * Creates an import, or finds the one that already has its client_reference when it is this very
+ * request (the reference is an idempotency key: a re-run after a failure completes the job without
+ * a duplicate; reuse.ts). A found import is returned with `alreadyExisted: true`.
  */
 export async function createImport(
 	ctx: IExecuteFunctions,
@@ -135,28 +126,17 @@ export async function createImport(
 	wait: WaitSettings,
 	itemIndex: number,
 ): Promise<IDataObject> {
-	const clientReference = String(body.client_reference);
-	let created: IDataObject | undefined;
-	let refused: unknown;
+	let result: IDataObject;
 	try {
-		created = await apiRequest.call(ctx, 'CreateBarcodeImport', { body, itemIndex });
+		const created = await apiRequest.call(ctx, 'CreateBarcodeImport', { body, itemIndex });
+		const count = (body.items as { data?: unknown[] } | undefined)?.data?.length;
+		result = count === undefined ? { ...created } : { ...created, mappings_count: count };
 	} catch (error) {
-		refused = error;
+		result = await findReplayedImport(ctx, body, error, itemIndex);
 	}
-	if (!created) {
-		if (!referenceTaken(refused)) throw refused;
-		const existing = await apiRequest.call(ctx, 'GetImportStatus', {
-			pathParams: { reference: clientReference },
-			itemIndex,
-		});
-		created = { ...existing, client_reference: clientReference, alreadyExisted: true };
-	}
-	const count = (body.items as { data?: unknown[] } | undefined)?.data?.length;
-	const result: IDataObject =
-		count === undefined ? { ...created } : { ...created, mappings_count: count };
 	if (!wait.enabled) return result;
 	const reference = String(
-		created.import_reference ?? created.client_reference ?? body.client_reference,
+		result.import_reference ?? result.client_reference ?? body.client_reference,
 	);
 	try {
 		return { ...result, ...(await fetchImportStatus(ctx, reference, wait, itemIndex)) };
