@@ -11,6 +11,7 @@ import {
 
 import { NODE_DESCRIPTION } from '../api/constants';
 import { deliveries } from '../api/state';
+import { deliveryKey, repairRecord } from './deliveries';
 import {
 	checkExists as registrationExists,
 	create as register,
@@ -33,14 +34,6 @@ function sameSecret(expected: string, given: unknown): boolean {
 	const a = createHash('sha256').update(expected).digest();
 	const b = createHash('sha256').update(given).digest();
 	return timingSafeEqual(a, b);
-}
-
-/** The delivery key: metadata.message_id, else a hash of the body. */
-function deliveryKey(delivery: IDataObject): string {
-	const metadata = (delivery.metadata ?? {}) as IDataObject;
-	return typeof metadata.message_id === 'string' && metadata.message_id
-		? `id:${metadata.message_id}`
-		: `sha256:${createHash('sha256').update(JSON.stringify(delivery)).digest('hex')}`;
 }
 
 export class SellerPlatformTrigger implements INodeType {
@@ -154,6 +147,7 @@ export class SellerPlatformTrigger implements INodeType {
 			this.getResponseObject().status(401).json({ message: 'Unauthorized' });
 			return { noWebhookResponse: true };
 		}
+		repairRecord(current);
 
 		const body = this.getBodyData() as unknown;
 		if (!body || typeof body !== 'object' || Array.isArray(body)) {
@@ -186,6 +180,6 @@ export class SellerPlatformTrigger implements INodeType {
 		// Answering here (rather than letting n8n answer) makes n8n save the static data changed
 		// above before the execution starts.
 		this.getResponseObject().status(200).json({ received: true });
-		return { noWebhookResponse: true, workflowData: [this.helpers.returnJsonArray([delivery])] };
+		return { noWebhookResponse: true, workflowData: [[{ json: delivery }]] };
 	}
 }

@@ -6,6 +6,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { MAX_DELIVERY_KEY_LENGTH } from '../../nodes/SellerPlatformTrigger/deliveries';
 import { DELIVERY_HEADER } from '../../nodes/SellerPlatformTrigger/SellerPlatformTrigger.node';
 import {
 	credentialFields,
@@ -628,5 +629,77 @@ describe('Seller Platform Trigger: owning the destination carefully', () => {
 		}
 		await handle.settled();
 		expect(handle.executions).toHaveLength(0);
+	});
+});
+
+describe('Seller Platform Trigger: what a delivery becomes, and what it leaves in static data', () => {
+	/** The workflow's saved registration, changed as given (static data of an unexpected shape). */
+	async function corruptRegistration(workflow: TestWorkflow, change: IDataObject) {
+		const saved = await env.createWorkflow(workflow);
+		const node = saved.staticData[STATIC_KEY] as IDataObject;
+		node.registration = { ...(node.registration as IDataObject), ...change };
+		saved.staticData.__dataChanged = true;
+		env.saveStaticData(saved);
+	}
+
+	it('starts the workflow with the delivery as it came, top-level json and binary keys included', async () => {
+		const handle = await activate(triggerWorkflow());
+		const secret = destination().credentials[DELIVERY_HEADER];
+		const body = {
+			...envelope(ORDER_SYNC, { order_nr: 'FBPI-5001' }, { message_id: 'm-json' }),
+			json: { order_nr: 'NOT-THE-ORDER' },
+			binary: { data: { data: 'aGk=', mimeType: 'text/plain', fileName: 'x.txt' } },
+		};
+		expect((await post(handle.webhookUrl, body, { [DELIVERY_HEADER]: secret })).status).toBe(200);
+		const [execution] = await handle.waitForExecutions(1);
+		expect(execution.json(TRIGGER)).toEqual([body]);
+		expect(execution.outputs(TRIGGER)[0].binary).toBeUndefined();
+	});
+
+	it('keeps a bounded key for a very long message_id, and still drops its second delivery', async () => {
+		const handle = await activate(triggerWorkflow());
+		const secret = destination().credentials[DELIVERY_HEADER];
+		const body = envelope(
+			ORDER_SYNC,
+			{ order_nr: 'FBPI-5002' },
+			{ message_id: 'm'.repeat(100_000) },
+		);
+		for (let i = 0; i < 2; i++) {
+			expect((await post(handle.webhookUrl, body, { [DELIVERY_HEADER]: secret })).status).toBe(200);
+		}
+		await handle.waitForExecutions(1);
+		await handle.settled();
+		expect(handle.executions).toHaveLength(1);
+		expect(handle.requests.map((r) => r.responseBody)).toEqual([
+			{ received: true },
+			{ received: true, ignored: 'duplicate delivery' },
+		]);
+		const seen = registrationOf(handle.staticData())?.seen ?? [];
+		expect(seen).toHaveLength(1);
+		expect(seen[0].length).toBeLessThanOrEqual(MAX_DELIVERY_KEY_LENGTH);
+	});
+
+	it.each([
+		['seen: a text that contains the key', { seen: 'old-id:m-repair-old' }],
+		['seen: an object', { seen: { 0: 'id:elsewhere' } }],
+		['seen: a number', { seen: 42 }],
+		['events: an object', { events: { 0: ORDER_SYNC } }],
+		['events: a text', { events: ORDER_SYNC }],
+	])('repairs static data of another shape (%s) and takes the delivery', async (_name, change) => {
+		const workflow = triggerWorkflow();
+		const handle = await activate(workflow);
+		const secret = destination().credentials[DELIVERY_HEADER];
+		await corruptRegistration(workflow, change);
+		const body = envelope(ORDER_SYNC, { order_nr: 'FBPI-5003' }, { message_id: 'm-repair' });
+		expect(await post(handle.webhookUrl, body, { [DELIVERY_HEADER]: secret })).toEqual({
+			status: 200,
+			body: { received: true },
+		});
+		const [execution] = await handle.waitForExecutions(1);
+		expect(execution.json(TRIGGER)).toEqual([body]);
+		const repaired = registrationOf(handle.staticData());
+		expect(repaired?.events).toEqual([ORDER_SYNC]);
+		expect(repaired?.seen).toEqual(expect.arrayContaining(['id:m-repair']));
+		expect(repaired?.seen?.every((key) => typeof key === 'string')).toBe(true);
 	});
 });
