@@ -134,8 +134,9 @@ export class SellerPlatformApi implements ICredentialType {
 	}
 
 	// "Test" performs a real login with the values in the form: the request goes to the login
-	// endpoint and `authenticate` puts a freshly signed token in its body. (When no session is
-	// stored yet, n8n logs in through preAuthentication first, which reports the service's message.)
+	// endpoint and `authenticate` puts a freshly signed token in its body, and follows no redirect
+	// (a redirect would carry the token away from the Base URL). (When no session is stored yet,
+	// n8n logs in through preAuthentication first, which reports the service's message.)
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
@@ -160,6 +161,13 @@ export class SellerPlatformApi implements ICredentialType {
 						'The service refused the login for this Project Code: check that the key belongs to that project',
 				},
 			},
+			...[301, 302, 303, 307, 308].map((value) => ({
+				type: 'responseCode' as const,
+				properties: {
+					value,
+					message: `The login at the Base URL answered with a redirect (HTTP ${value}), which is not followed so that the login token never leaves the Base URL: check the Base URL (its scheme, host and port)`,
+				},
+			})),
 		],
 	};
 }

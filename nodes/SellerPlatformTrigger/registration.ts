@@ -20,6 +20,7 @@ import {
 import { CREDENTIAL_TYPE, EVENT_TYPE_PATTERN } from '../api/constants';
 import { apiRequest } from '../api/request';
 import { deliveries, destinationOwners } from '../api/state';
+import { addressForLog, gatewayScope } from '../api/url';
 
 /** Header that carries the secret of this n8n on every delivery. */
 export const DELIVERY_HEADER = 'X-N8n-Seller-Platform-Secret';
@@ -97,10 +98,9 @@ function ownerId(ctx: IHookFunctions): string {
 	return `${ctx.getWorkflow().id ?? ''}\u0000${ctx.getNode().id ?? ctx.getNode().name}`;
 }
 
-/** `<gateway>|<project>|<destination code>`: one destination of one project. */
+/** `<gateway>|<project>|<destination code>`: one destination of one project, in one spelling. */
 async function destinationKey(ctx: IHookFunctions, code: string): Promise<string> {
-	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
-	return `${String(credentials.baseUrl ?? '').trim()}|${String(credentials.projectCode ?? '')}|${code}`;
+	return `${gatewayScope(await ctx.getCredentials(CREDENTIAL_TYPE))}|${code}`;
 }
 
 function graceMs(ctx: IHookFunctions): number {
@@ -149,7 +149,7 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 	}
 	if (owner && owner.owner !== ownerId(this)) {
 		this.logger.warn(
-			`Seller Platform Trigger takes over destination "${code}" from another workflow (it pointed at ${owner.webhookUrl})`,
+			`Seller Platform Trigger takes over destination "${code}" from another workflow (it pointed at ${addressForLog(owner.webhookUrl)})`,
 		);
 	}
 	const previous = released(this);
@@ -167,7 +167,7 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 	const before = typeof answer.previous_url === 'string' ? answer.previous_url : undefined;
 	if (before && before !== webhookUrl && !owner) {
 		this.logger.warn(
-			`Seller Platform Trigger took over destination "${code}", which pointed at ${before}`,
+			`Seller Platform Trigger took over destination "${code}", which pointed at ${addressForLog(before)}`,
 		);
 	} else if (!before && !owner && !test) {
 		this.logger.info(

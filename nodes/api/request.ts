@@ -30,7 +30,14 @@ import { PACING, type PlanLimiter } from './rateLimiter';
 import { loginFingerprint } from './login';
 import { adoptSession, sharedLogin } from './session';
 import { limiters, perRun } from './state';
-import { baseUrlProblem, buildUrl, MAX_REDIRECTS, originOf, redirectTarget } from './url';
+import {
+	baseUrlProblem,
+	buildUrl,
+	gatewayScope,
+	MAX_REDIRECTS,
+	originOf,
+	redirectTarget,
+} from './url';
 
 export type RequestContext =
 	IExecuteFunctions | IHookFunctions | ILoadOptionsFunctions | IWebhookFunctions;
@@ -69,7 +76,7 @@ async function readSettings(ctx: RequestContext, itemIndex: number): Promise<Con
 	return {
 		baseUrl,
 		// The quota belongs to the project (per operation); fall back to the key without one.
-		scope: `${baseUrl}|${String(credentials.projectCode || credentials.keyId || '')}`,
+		scope: gatewayScope(credentials),
 		requestsPerMinute: Number.isFinite(rpm) && rpm >= 1 ? rpm : DEFAULT_REQUESTS_PER_MINUTE,
 		prefixes: {
 			sandboxOrderPrefix: String(credentials.sandboxOrderPrefix ?? DEFAULT_SANDBOX_ORDER_PREFIX),

@@ -17,9 +17,9 @@ import type {
 import { LOGIN_PATH } from './constants';
 import { SellerPlatformLoginError } from './errors';
 import { login, loginFingerprint } from './login';
-import { noteSessionSent, retireSession, sessions } from './state';
+import { noteSessionSent, refusedRequests, retireSession, sessions } from './state';
 import { loginBody } from './token';
-import { baseUrlProblem } from './url';
+import { baseUrlProblem, joinUrl, requestTarget } from './url';
 
 /**
  * Logins shared across concurrent callers, per login identity (base URL, key id, key, project).
@@ -36,6 +36,13 @@ export async function sharedLogin(
 	this: IHttpRequestHelper,
 	credentials: ICredentialDataDecryptedObject,
 ): Promise<IDataObject> {
+	// n8n's legacy request helper (the HTTP Request node's) logs in again after any failure: not
+	// for a request `authenticate` refused, which gets its refusal again instead.
+	const refused = refusedRequests.get(credentials);
+	if (refused) {
+		refusedRequests.delete(credentials);
+		throw refused;
+	}
 	const identity = loginFingerprint(credentials);
 	const running = sessions.inFlight.get(identity);
 	if (running) return await running;
@@ -71,15 +78,43 @@ export async function sharedLogin(
 	}
 }
 
-function isLoginRequest(options: IHttpRequestOptions): boolean {
-	const target = `${options.baseURL ?? ''}${options.url}`.split('?')[0];
-	return target.replace(/\/+$/, '').endsWith(LOGIN_PATH);
+const withoutTrailingSlashes = (path: string) => path.replace(/\/+$/, '');
+
+/**
+ * The request's address, when it is on the gateway: the origin (scheme, host, port, compared as
+ * URLs normalise them) of the credential's Base URL. Any other address is refused before anything
+ * is sent, so neither a login token nor the session ever leaves the gateway, whatever URL a user
+ * types into n8n's HTTP Request node with this credential.
+ */
+function gatewayTarget(
+	credentials: ICredentialDataDecryptedObject,
+	options: IHttpRequestOptions,
+): URL {
+	const gateway = new URL(String(credentials.baseUrl).trim()).origin;
+	const target = requestTarget(options);
+	if (target?.origin === gateway) return target;
+	const refusal = new SellerPlatformLoginError(
+		`The Seller Platform API credential sends its session and login token only to its Base URL (${gateway}): this request to ${target && target.origin !== 'null' ? target.origin : 'an address that is not a full http(s) URL'} was not sent`,
+		{
+			description: `Use this credential only for requests to ${gateway}, or correct the Base URL of the credential. For another service, use a credential of its own.`,
+		},
+	);
+	refusedRequests.set(credentials, refusal);
+	throw refusal;
+}
+
+/** The Base URL's login endpoint (trailing slashes and query aside). */
+function isLoginRequest(target: URL, baseUrl: string): boolean {
+	const login = new URL(joinUrl(baseUrl, LOGIN_PATH));
+	return withoutTrailingSlashes(target.pathname) === withoutTrailingSlashes(login.pathname);
 }
 
 /**
  * The credential's `authenticate`, run by n8n just before every request it sends for us:
- * - a request to the login endpoint (the credential's "Test") gets a freshly signed token, so
- *   "Test" always performs a real login with the values in the form;
+ * - a request to any origin but the Base URL's is refused (nothing is sent);
+ * - a request to the Base URL's login endpoint (the credential's "Test") gets a freshly signed
+ *   token, so "Test" always performs a real login with the values in the form, and follows no
+ *   redirect (a 307 would post the token on);
  * - any other request gets the session cookies, unless they were obtained with other credential
  *   values: then none are sent, the service answers 401 and n8n logs in again with the new values.
  */
@@ -91,11 +126,16 @@ export async function authenticateRequest(
 		...requestOptions,
 		headers: { ...(requestOptions.headers ?? {}) },
 	};
-	const problem = baseUrlProblem(String(credentials.baseUrl ?? '').trim());
+	refusedRequests.delete(credentials);
+	const baseUrl = String(credentials.baseUrl ?? '').trim();
+	const problem = baseUrlProblem(baseUrl);
 	if (problem) throw new SellerPlatformLoginError(problem);
-	if (isLoginRequest(options)) {
+	if (isLoginRequest(gatewayTarget(credentials, options), baseUrl)) {
 		options.body = await loginBody(credentials);
 		options.json = true;
+		// No redirect, in n8n's request helpers and in its legacy ones (the HTTP Request node's).
+		options.disableFollowRedirect = true;
+		Object.assign(options, { followRedirect: false, followAllRedirects: false });
 		return options;
 	}
 	const identity = loginFingerprint(credentials);

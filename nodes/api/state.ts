@@ -59,6 +59,13 @@ export function retireSession(identity: string, session: string | undefined) {
 }
 
 /**
+ * The refusal of a request `authenticate` did not send (its address is not the gateway's), per
+ * decrypted credentials object: n8n's legacy request helper logs in again after any failure, and
+ * gets this refusal instead of a login (session.ts). Bound: weak, gone with the object.
+ */
+export const refusedRequests = new WeakMap<object, Error>();
+
+/**
  * Login fingerprints, per decrypted credentials object (n8n hands one object to every request of
  * a run, so each is hashed once). Bound: weak, gone with the object.
  */

@@ -68,6 +68,59 @@ export function baseUrlProblem(baseUrl: string): string | undefined {
 	return undefined;
 }
 
+/**
+ * A Base URL in one spelling, for keys that must not depend on how it was typed: lower-case
+ * scheme and host, no default port, no trailing slash (the path kept as it is).
+ */
+export function normaliseBaseUrl(baseUrl: string): string {
+	try {
+		const url = new URL(baseUrl.trim());
+		return trimTrailingSlashes(`${url.origin}${url.pathname}`);
+	} catch {
+		return trimTrailingSlashes(baseUrl.trim());
+	}
+}
+
+/**
+ * The gateway and project a credential works on, in one spelling (Base URL normalised, project
+ * code trimmed; the key id without a project): the key of the rate plan's limiters and of the
+ * trigger's destinations.
+ */
+export function gatewayScope(credentials: Record<string, unknown>): string {
+	const text = (name: string) => String(credentials[name] ?? '').trim();
+	return `${normaliseBaseUrl(text('baseUrl'))}|${text('projectCode') || text('keyId')}`;
+}
+
+/**
+ * Where a request goes, as n8n's HTTP client (axios) sends it: its `url` (`uri` in the legacy
+ * request options of n8n's HTTP Request node), put after its `baseURL` unless it is absolute.
+ * Undefined when that is no absolute address.
+ */
+export function requestTarget(options: object): URL | undefined {
+	const { url, uri, baseURL } = options as { url?: unknown; uri?: unknown; baseURL?: unknown };
+	const path = String(url ?? uri ?? '');
+	const base = baseURL ? String(baseURL) : '';
+	let address = path;
+	if (base && !/^([a-z][a-z\d+\-.]*:)?\/\//i.test(path)) {
+		address = path ? `${trimTrailingSlashes(base)}/${path.replace(/^\/+/, '')}` : base;
+	}
+	try {
+		return new URL(address);
+	} catch {
+		return undefined;
+	}
+}
+
+/** An address fit for a log line: without user name, password, query string or fragment. */
+export function addressForLog(address: string): string {
+	try {
+		const url = new URL(address);
+		return url.origin === 'null' ? url.protocol : `${url.origin}${url.pathname}`;
+	} catch {
+		return address.split(/[?#]/, 1)[0].replace(/^([^/]*\/\/)[^/]*@/, '$1');
+	}
+}
+
 /** The origin of an address (scheme, host, port), or undefined when it is no absolute URL. */
 export function originOf(url: string): string | undefined {
 	try {

@@ -11,7 +11,9 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -125,6 +127,25 @@ function workflow(
 }
 
 // --- helpers ------------------------------------------------------------------------------------------
+
+/** A loopback server that is not the gateway: records what reaches it, answers 200 `{}`. */
+async function startForeignServer() {
+	const received: Array<{ method?: string; url?: string; headers: IncomingHttpHeaders }> = [];
+	const server = createServer((req, res) => {
+		received.push({ method: req.method, url: req.url, headers: req.headers });
+		req.resume();
+		req.on('end', () => {
+			res.writeHead(200, { 'content-type': 'application/json' });
+			res.end('{}');
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return {
+		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+		received,
+		close: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
+	};
+}
 
 async function control<T>(
 	emulator: Emulator,
@@ -1154,7 +1175,7 @@ describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 	);
 
 	check(
-		"11. n8n's HTTP Request node with the Seller Platform credential: login on first use, the session cookie sent, a new login after the session expires, no secret in the output",
+		"11. n8n's HTTP Request node with the Seller Platform credential: login on first use, the session cookie sent, a new login after the session expires, no secret in the output; pointed at another host, it sends neither token nor cookie and fails saying why",
 		async () => {
 			const key = await control<{ key_id: string; private_key: string; project_code: string }>(
 				emu,
@@ -1257,6 +1278,56 @@ describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 				] as const) {
 					assert(!output.includes(secret), `the HTTP Request output holds ${name}`);
 				}
+			}
+
+			// The same node and credential pointed at another loopback server (a user of a shared
+			// credential typing their own URL): nothing reaches it, and the execution says why.
+			const foreign = await startForeignServer();
+			try {
+				const gateway = new URL(emu.baseUrl).origin;
+				for (const [method, path] of [
+					['GET', `/fbpo/v1/po/${SEEDED_PO.released}/get`],
+					['POST', '/identity/public/v1/api/login'],
+				] as const) {
+					const elsewhere = await client.createWorkflow(
+						workflow(
+							`e2e: HTTP Request with the credential to another host (${method})`,
+							[
+								manualTrigger(),
+								{
+									...httpRequest,
+									id: `e2e-http-request-elsewhere-${method}`,
+									parameters: { ...httpRequest.parameters, method, url: `${foreign.url}${path}` },
+								},
+							],
+							[[MANUAL, 'HTTP Request']],
+						),
+					);
+					await control(emu, 'DELETE', '/requests');
+					const execution = await client.runAndWait(elsewhere);
+					assertEqual(execution.status, 'error', `${method} to another host: execution status`);
+					const error = execution.data.resultData.error;
+					assertEqual(
+						error?.message,
+						`The Seller Platform API credential sends its session and login token only to its Base URL (${gateway}): this request to ${foreign.url} was not sent`,
+						`${method} to another host: the error message`,
+					);
+					assertEqual(
+						summary(await requests()),
+						[],
+						`${method} to another host: requests to the gateway (no login either)`,
+					);
+					const everything = JSON.stringify(execution);
+					for (const [name, secret] of [
+						['the session cookie', newCookie],
+						['the private key', key.private_key.split('\n')[1]],
+					] as const) {
+						assert(!everything.includes(secret), `the failed execution holds ${name}`);
+					}
+				}
+				assertEqual(foreign.received.length, 0, 'requests that reached the other host');
+			} finally {
+				await foreign.close();
 			}
 		},
 	);

@@ -31,7 +31,7 @@ import {
 
 import { CredentialsHelper, testCredential, type CredentialTestResult } from './credentials';
 import { additionalData, credentialTypeOf, loadPackage, NodeTypes, TestLogger } from './n8n';
-import { TestItems, TestNoOp } from './nodes';
+import { TestHttpRequest, TestItems, TestNoOp } from './nodes';
 import {
 	activate,
 	closeServer,
@@ -133,7 +133,11 @@ export class TestEnvironment {
 	/** Loads the package (once) and installs this environment's logger. */
 	async ready(): Promise<NodeTypes> {
 		this.loader ??= await loadPackage();
-		this.types ??= new NodeTypes(this.loader, [new TestItems(), new TestNoOp()]);
+		this.types ??= new NodeTypes(this.loader, [
+			new TestItems(),
+			new TestNoOp(),
+			new TestHttpRequest(),
+		]);
 		this.logger.install();
 		LoggerProxy.init(this.logger);
 		return this.types;

@@ -1,8 +1,12 @@
 /* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
-/** Node types only the tests use: fixed items, and a pass-through start node. */
+/**
+ * Node types only the tests use: fixed items, a pass-through start node, and a request with the
+ * credential to any URL (as n8n's HTTP Request node makes it).
+ */
 import type {
 	IDataObject,
 	IExecuteFunctions,
+	IHttpRequestMethods,
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
@@ -79,5 +83,73 @@ export class TestNoOp implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return [this.getInputData()];
+	}
+}
+
+export const TEST_HTTP_REQUEST_NODE_TYPE = 'testHttpRequest';
+
+/**
+ * A request with the Seller Platform API credential to any URL, as n8n's HTTP Request node makes
+ * it with "Predefined Credential Type": by default through n8n-core's legacy
+ * `requestWithAuthentication` with the options that node sets (`uri`, redirects followed, POST
+ * ones too), or with `helper: 'httpRequestWithAuthentication'` through the newer helper. Outputs
+ * the response body.
+ */
+export class TestHttpRequest implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Test HTTP Request',
+		name: TEST_HTTP_REQUEST_NODE_TYPE,
+		group: ['transform'],
+		version: 1,
+		description: 'A request with the credential to any URL (test only)',
+		defaults: { name: 'Test HTTP Request' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'sellerPlatformApi', required: true }],
+		properties: [
+			{ displayName: 'URL', name: 'url', type: 'string', default: '' },
+			{ displayName: 'Method', name: 'method', type: 'string', default: 'GET' },
+			{ displayName: 'Body', name: 'body', type: 'json', default: '' },
+			{
+				displayName: 'Helper',
+				name: 'helper',
+				type: 'string',
+				default: 'requestWithAuthentication',
+			},
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const output: INodeExecutionData[] = [];
+		for (let i = 0; i < this.getInputData().length; i++) {
+			const url = this.getNodeParameter('url', i) as string;
+			const method = this.getNodeParameter('method', i) as IHttpRequestMethods;
+			const raw = this.getNodeParameter('body', i) as string | IDataObject;
+			const body = typeof raw === 'string' ? (raw ? jsonParse<IDataObject>(raw) : undefined) : raw;
+			const response =
+				this.getNodeParameter('helper', i) === 'httpRequestWithAuthentication'
+					? await this.helpers.httpRequestWithAuthentication.call(this, 'sellerPlatformApi', {
+							url,
+							method,
+							body,
+							json: true,
+						})
+					: await this.helpers.requestWithAuthentication.call(
+							this,
+							'sellerPlatformApi',
+							{
+								uri: url,
+								method,
+								body,
+								json: true,
+								followRedirect: true,
+								followAllRedirects: true,
+							},
+							undefined,
+							i,
+						);
+			output.push({ json: response as IDataObject, pairedItem: { item: i } });
+		}
+		return [output];
 	}
 }

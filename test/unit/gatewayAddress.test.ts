@@ -1,0 +1,132 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
+/**
+ * Addresses the credential and the trigger judge: the gateway's origin (only there do the login
+ * token and the session go), the gateway and project in one spelling (the key of the rate plan's
+ * limiters and of the trigger's destinations), and addresses fit for a log line.
+ */
+import { generateKeyPairSync } from 'crypto';
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+
+import { loginFingerprint } from '../../nodes/api/login';
+import { authenticateRequest } from '../../nodes/api/session';
+import { addressForLog, gatewayScope, normaliseBaseUrl } from '../../nodes/api/url';
+
+const privateKey = generateKeyPairSync('rsa', { modulusLength: 2048 })
+	.privateKey.export({ type: 'pkcs8', format: 'pem' })
+	.toString();
+
+function credentials(baseUrl: string): ICredentialDataDecryptedObject {
+	const data: ICredentialDataDecryptedObject = {
+		baseUrl,
+		keyId: 'key-1',
+		privateKey,
+		projectCode: 'PRJ1',
+		sessionCookie: '_npsid=s1; _nprtnetid=g1',
+	};
+	data.sessionFingerprint = loginFingerprint(data);
+	return data;
+}
+
+describe("the credential's authenticate: only the Base URL's origin", () => {
+	it.each([
+		['https://gw.example', 'https://GW.Example:443/fbpo/v1/po/PO-1/get'],
+		['https://gw.example:443/', 'https://gw.example/fbpo/v1/po/PO-1/get'],
+		['HTTPS://GW.EXAMPLE', 'https://gw.example/x?y=1'],
+		['http://127.0.0.1:80', 'http://127.0.0.1/x'],
+		['https://gw.example/prefix/', 'https://gw.example/elsewhere'],
+	])('Base URL %s takes %s, with the session', async (baseUrl, url) => {
+		const options = await authenticateRequest(credentials(baseUrl), { url });
+		expect(options.headers?.Cookie).toBe('_npsid=s1; _nprtnetid=g1');
+	});
+
+	it('takes a relative url against baseURL, and the legacy `uri` of the HTTP Request node', async () => {
+		const data = credentials('https://gw.example');
+		for (const options of [
+			{ baseURL: 'https://gw.example/', url: '/x' },
+			{ uri: 'https://gw.example/x' },
+		]) {
+			const result = await authenticateRequest(data, options as never);
+			expect(result.headers?.Cookie).toBe('_npsid=s1; _nprtnetid=g1');
+		}
+	});
+
+	it.each([
+		['another host', 'https://gw.example.evil/x', 'https://gw.example.evil'],
+		['a subdomain', 'https://a.gw.example/x', 'https://a.gw.example'],
+		['another port', 'https://gw.example:8443/x', 'https://gw.example:8443'],
+		['another scheme', 'http://gw.example/x', 'http://gw.example'],
+		[
+			'user info that hides another host',
+			'https://gw.example@evil.example/x',
+			'https://evil.example',
+		],
+		['an absolute url beside baseURL', 'https://evil.example/x', 'https://evil.example'],
+	])('refuses %s, naming both origins', async (_what, url, origin) => {
+		const data = credentials('https://gw.example');
+		await expect(authenticateRequest(data, { url, baseURL: 'https://gw.example' })).rejects.toThrow(
+			`The Seller Platform API credential sends its session and login token only to its Base URL (https://gw.example): this request to ${origin} was not sent`,
+		);
+	});
+
+	it('refuses what is no full http(s) address', async () => {
+		for (const options of [{ url: '/x' }, { url: 'file:///etc/passwd' }, {}]) {
+			await expect(
+				authenticateRequest(credentials('https://gw.example'), options as never),
+			).rejects.toThrow('this request to an address that is not a full http(s) URL was not sent');
+		}
+	});
+
+	it("signs a login token only for the Base URL's login path, and that request follows no redirect", async () => {
+		const data = credentials('https://gw.example/base/');
+		const login = await authenticateRequest(data, {
+			baseURL: 'https://GW.example:443/base',
+			url: '/identity/public/v1/api/login/',
+		});
+		expect((login.body as { token?: string }).token).toMatch(/^eyJ/);
+		expect(login.headers?.Cookie).toBeUndefined();
+		expect(login).toMatchObject({
+			disableFollowRedirect: true,
+			followRedirect: false,
+			followAllRedirects: false,
+		});
+
+		const elsewhere = await authenticateRequest(data, {
+			url: 'https://gw.example/other/identity/public/v1/api/login',
+			method: 'POST',
+		});
+		expect(elsewhere.body).toBeUndefined();
+		expect(elsewhere.headers?.Cookie).toBe('_npsid=s1; _nprtnetid=g1');
+	});
+});
+
+describe('the gateway and project in one spelling', () => {
+	it.each([
+		'https://gw.example',
+		'https://gw.example/',
+		' https://GW.Example:443// ',
+		'HTTPS://gw.example:443',
+	])('%s is https://gw.example', (spelling) => {
+		expect(normaliseBaseUrl(spelling)).toBe('https://gw.example');
+		expect(gatewayScope({ baseUrl: spelling, projectCode: ' PRJ1 ' })).toBe(
+			'https://gw.example|PRJ1',
+		);
+	});
+
+	it('keeps a path and another port; the key id stands in for a missing project', () => {
+		expect(normaliseBaseUrl('http://127.0.0.1:8080/api/')).toBe('http://127.0.0.1:8080/api');
+		expect(gatewayScope({ baseUrl: 'https://gw.example', projectCode: '', keyId: ' k1 ' })).toBe(
+			'https://gw.example|k1',
+		);
+	});
+});
+
+describe('an address in a log line', () => {
+	it.each([
+		['https://user:secret@hooks.example/in?token=abc#x', 'https://hooks.example/in'],
+		['https://hooks.example:8443/in/?sig=1', 'https://hooks.example:8443/in/'],
+		['//user:secret@hooks.example/in?token=abc', '//hooks.example/in'],
+		['not a url?token=abc', 'not a url'],
+	])('%s is logged as %s', (address, logged) => {
+		expect(addressForLog(address)).toBe(logged);
+	});
+});
