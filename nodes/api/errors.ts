@@ -3,11 +3,12 @@
  *
  * `classify` reads a failure (for the retry policy); `apiError` turns it into the one error the
  * user sees: n8n's own `NodeApiError`, enriched once with the service's message, status_code,
- * status_id and details. Secrets are removed with redact.ts.
+ * status_id and details. Every field of the service's answer is redacted (redact.ts) where it is
+ * read, and only then shortened: a cut never keeps the first characters of a secret.
  */
 import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 
-import { redact, redactValue } from './redact';
+import { redact, redactAndCut, redactValue } from './redact';
 
 /** The spec's error body: `{ status_id, status_code, message, details }`, every field optional. */
 export interface ServiceErrorBody {
@@ -17,8 +18,33 @@ export interface ServiceErrorBody {
 	details?: unknown[];
 }
 
-/** Reads an error body whatever form it arrives in; falls back to the raw text as message. */
-export function parseErrorBody(body: unknown): ServiceErrorBody {
+/** Longest text of the service (message, status_code) kept, and of a failure inside n8n. */
+const MAX_SERVICE_TEXT = 1000;
+const MAX_INNER_MESSAGE = 500;
+
+/** Every field of an error body without `secrets`, its texts then shortened. */
+export function cleanErrorBody(
+	body: ServiceErrorBody,
+	secrets: string[],
+	mask?: string,
+): ServiceErrorBody {
+	const text = (value?: string) =>
+		value === undefined ? undefined : redactAndCut(value, secrets, MAX_SERVICE_TEXT, mask);
+	const id = body.status_id;
+	const clean: ServiceErrorBody = {};
+	if (id !== undefined && redact(String(id), secrets) === String(id)) clean.status_id = id;
+	if (body.status_code !== undefined) clean.status_code = text(body.status_code);
+	if (body.message !== undefined) clean.message = text(body.message);
+	if (body.details !== undefined) clean.details = redactValue(body.details, secrets, mask);
+	return clean;
+}
+
+/** Reads an error body whatever form it arrives in (raw text: the message), without `secrets`. */
+export function parseErrorBody(
+	body: unknown,
+	secrets: string[] = [],
+	mask?: string,
+): ServiceErrorBody {
 	let value = body;
 	if (Buffer.isBuffer(value)) value = value.toString('utf8');
 	if (typeof value === 'string') {
@@ -26,7 +52,7 @@ export function parseErrorBody(body: unknown): ServiceErrorBody {
 		try {
 			value = JSON.parse(text);
 		} catch {
-			return text ? { message: text.slice(0, 1000) } : {};
+			return text ? cleanErrorBody({ message: text }, secrets, mask) : {};
 		}
 	}
 	if (!value || typeof value !== 'object' || Array.isArray(value)) return {};
@@ -38,7 +64,7 @@ export function parseErrorBody(body: unknown): ServiceErrorBody {
 	if (Array.isArray(raw.details)) result.details = raw.details;
 	// grpc-gateway style bodies use `code` for the numeric status.
 	if (result.status_id === undefined && typeof raw.code === 'number') result.status_id = raw.code;
-	return result;
+	return cleanErrorBody(result, secrets, mask);
 }
 
 /**
@@ -122,8 +148,11 @@ function locationOf(headers: Record<string, unknown> | undefined): string | unde
 	return typeof value === 'string' && value ? value : undefined;
 }
 
-/** Reads a failure: walks the error and its causes (n8n wraps the HTTP client's error). */
-export function classify(error: unknown): Failure {
+/**
+ * Reads a failure: walks the error and its causes (n8n wraps the HTTP client's error). What the
+ * service said, and the message of a failure inside n8n, come without `secrets`.
+ */
+export function classify(error: unknown, secrets: string[] = []): Failure {
 	const chain: ErrorLike[] = [];
 	for (
 		let e = error as ErrorLike | undefined, depth = 0;
@@ -142,7 +171,7 @@ export function classify(error: unknown): Failure {
 		const response = withResponse.response;
 		return {
 			httpStatus: response.status ?? response.statusCode,
-			body: parseErrorBody(response.data ?? response.body),
+			body: parseErrorBody(response.data ?? response.body, secrets),
 			retryAfter: (response.headers ?? {})['retry-after'],
 			location: locationOf(response.headers),
 		};
@@ -157,7 +186,10 @@ export function classify(error: unknown): Failure {
 	return {
 		httpStatus: code ? undefined : httpCode,
 		code: code ?? (timedOut ? 'ETIMEDOUT' : undefined),
-		body: !code && !timedOut && innermost ? { message: innermost.slice(0, 500) } : {},
+		body:
+			!code && !timedOut && innermost
+				? { message: redactAndCut(innermost, secrets, MAX_INNER_MESSAGE) }
+				: {},
 	};
 }
 
@@ -192,22 +224,23 @@ export function apiError(
 			itemIndex,
 		});
 	}
-	const failure = classify(error);
+	const failure = classify(error, secrets);
 	const result =
 		error instanceof NodeApiError
 			? error
 			: new NodeApiError(node, error as JsonObject, { itemIndex });
 	const login = failure.loginError;
 	const body = login
-		? {
-				message: login.message,
-				status_code: login.serviceStatusCode,
-				status_id: login.serviceStatusId,
-				details: login.serviceDetails,
-			}
+		? cleanErrorBody(
+				{
+					message: login.message,
+					status_code: login.serviceStatusCode,
+					status_id: login.serviceStatusId,
+					details: login.serviceDetails,
+				},
+				secrets,
+			)
 		: failure.body;
-	if (body.message) body.message = redact(body.message, secrets);
-	body.details = redactValue(body.details, secrets);
 
 	let message: string;
 	let description: string;

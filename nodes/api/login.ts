@@ -15,7 +15,6 @@ import {
 
 import { LOGIN_PATH, USER_AGENT } from './constants';
 import { parseErrorBody, SellerPlatformLoginError } from './errors';
-import { redact, redactValue } from './redact';
 import { backoffDelay } from './policy';
 import { fingerprints } from './state';
 import { loginBody, requireField } from './token';
@@ -125,13 +124,14 @@ export async function login(
 		);
 	}
 	if (response.statusCode !== 200) {
-		const parsed = parseErrorBody(response.body);
-		const message = redact(parsed.message ?? `HTTP ${response.statusCode}`, token, '<jwt>');
+		// Every field without the token, redacted before it is shortened.
+		const parsed = parseErrorBody(response.body, token, '<jwt>');
+		const message = parsed.message ?? `HTTP ${response.statusCode}`;
 		throw new SellerPlatformLoginError(`Seller Platform login failed: ${message}`, {
 			httpCode: response.statusCode,
 			statusCode: parsed.status_code,
 			statusId: parsed.status_id,
-			details: redactValue(parsed.details, token, '<jwt>'),
+			details: parsed.details,
 		});
 	}
 

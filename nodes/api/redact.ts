@@ -1,32 +1,140 @@
 /**
- * The one place secrets are removed from what the user sees: the service may echo what it was
- * sent (a token, a cookie, a header value), raw, JSON-escaped or URL-encoded.
+ * The one place secrets are removed from what the user sees. The service may echo what it was
+ * sent (a token, a cookie, a header value): as sent, JSON-escaped, URL-encoded (`%20` or `+`, with
+ * escapes in either case), as hex (either case) or as Base64, standard or URL-safe, with or
+ * without padding, alone or inside a longer Base64 text. Each form is removed wherever it occurs,
+ * overlapping ones too; a text is redacted first and shortened after (`redactAndCut`), so that a
+ * cut can never keep the first characters of a secret.
+ *
+ * A secret of any length is removed. A form shorter than WHOLE_WORD_BELOW characters is removed
+ * only where it stands alone (not inside a longer word or number): a one-letter header value would
+ * otherwise cut every word holding that letter into pieces, and the holes would spell it out.
  */
 import type { JsonObject } from 'n8n-workflow';
 
-/** The forms a secret can take when echoed: as sent, JSON-escaped, URL-encoded. */
-function forms(secrets: string[]): string[] {
-	const all = secrets
-		.filter((secret) => typeof secret === 'string' && secret.length >= 4)
-		.flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)]);
-	// Longest first, so a secret that contains another is replaced whole.
-	return [...new Set(all)].sort((a, b) => b.length - a.length);
+const MASK = '<redacted>';
+/** Forms at least this long are removed wherever they occur; shorter ones only as whole words. */
+export const WHOLE_WORD_BELOW = 8;
+
+const escapeRegExp = (text: string) => text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
+/** Letters a-f in either case; everything else literally. */
+const anyCase = (text: string) =>
+	[...text]
+		.map((c) => (/[a-f]/i.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : escapeRegExp(c)))
+		.join('');
+/** Percent-escapes (`%3D`, `%3d`) in either case; the rest literally. */
+const escapesAnyCase = (text: string) =>
+	text
+		.split(/(%[0-9A-Fa-f]{2})/)
+		.map((part, i) => (i % 2 ? anyCase(part) : escapeRegExp(part)))
+		.join('');
+
+/** One form of a secret: the text as echoed, and the pattern that finds it. */
+interface Form {
+	text: string;
+	pattern: string;
+}
+const literal = (text: string): Form => ({ text, pattern: escapeRegExp(text) });
+
+/** Base64 of `bytes` however it may stand in a text: alone, or at any offset of a longer one. */
+function base64Forms(bytes: Buffer): string[] {
+	const whole = bytes.toString('base64');
+	const forms = [whole, whole.replace(/=+$/, '')];
+	for (const shift of [0, 1, 2]) {
+		// The characters that depend on the secret's bytes only, whatever stands before and after.
+		const encoded = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64');
+		const first = Math.ceil((shift * 8) / 6);
+		const core = encoded.slice(first, Math.floor(((shift + bytes.length) * 8) / 6));
+		if (core.length >= WHOLE_WORD_BELOW) forms.push(core);
+	}
+	return forms.flatMap((form) => [form, form.replace(/\+/g, '-').replace(/\//g, '_')]);
+}
+
+/** Every form of one secret. */
+function forms(secret: string): Form[] {
+	const bytes = Buffer.from(secret, 'utf8');
+	const percent = encodeURIComponent(secret);
+	const form = new URLSearchParams([['', secret]]).toString().slice(1);
+	const hex = bytes.toString('hex');
+	return [
+		literal(secret),
+		literal(JSON.stringify(secret).slice(1, -1)),
+		{ text: percent, pattern: escapesAnyCase(percent) },
+		{ text: form, pattern: escapesAnyCase(form) },
+		{ text: hex, pattern: anyCase(hex) },
+		...base64Forms(bytes).map(literal),
+	];
+}
+
+const WORD = /^[\p{L}\p{N}]$/u;
+/** Not after a letter or digit, unless that ends a percent-escape (`key%3Dvalue`). */
+const NOT_AFTER_WORD = '(?<!(?<!%[0-9A-Fa-f])[\\p{L}\\p{N}])';
+const NOT_BEFORE_WORD = '(?![\\p{L}\\p{N}])';
+
+/** One expression per form; a short form must stand alone. */
+function matchers(secrets: string[]): RegExp[] {
+	const all = secrets.filter((s) => typeof s === 'string' && s !== '').flatMap(forms);
+	const unique = new Map(all.filter((f) => f.text).map((f) => [f.pattern, f.text]));
+	return [...unique].map(([pattern, text]) => {
+		if (text.length >= WHOLE_WORD_BELOW) return new RegExp(pattern, 'gu');
+		const chars = [...text];
+		const before = WORD.test(chars[0]) ? NOT_AFTER_WORD : '';
+		const after = WORD.test(chars[chars.length - 1]) ? NOT_BEFORE_WORD : '';
+		return new RegExp(before + pattern + after, 'gu');
+	});
+}
+
+/** A function that replaces every form of every secret in a text by `mask`. */
+function redactor(secrets: string[], mask: string): (text: string) => string {
+	const expressions = matchers(secrets);
+	return (text) => {
+		if (!expressions.length || !text) return text;
+		const spans: Array<[number, number]> = [];
+		for (const expression of expressions) {
+			expression.lastIndex = 0;
+			for (let found = expression.exec(text); found; found = expression.exec(text)) {
+				spans.push([found.index, found.index + found[0].length]);
+				// Overlapping occurrences too: go on from the next character.
+				expression.lastIndex = found.index + 1;
+			}
+		}
+		if (!spans.length) return text;
+		spans.sort((a, b) => a[0] - b[0]);
+		let result = '';
+		let from = 0;
+		for (const [start, end] of spans) {
+			if (end <= from) continue;
+			if (start >= from) result += text.slice(from, start) + mask;
+			from = end;
+		}
+		return result + text.slice(from);
+	};
 }
 
 /** Replaces every secret in `text` (the service may echo what it was sent). */
-export function redact(text: string, secrets: string[], mask = '<redacted>'): string {
-	return forms(secrets).reduce((result, secret) => result.split(secret).join(mask), text);
+export function redact(text: string, secrets: string[], mask = MASK): string {
+	return redactor(secrets, mask)(text);
 }
 
-/** `redact` for every string inside any JSON value (keys included). */
-export function redactValue<T>(value: T, secrets: string[], mask = '<redacted>'): T {
+/** Redacts, then shortens to `max` characters: a cut never keeps the first characters of a secret. */
+export function redactAndCut(text: string, secrets: string[], max: number, mask = MASK): string {
+	return redact(text, secrets, mask).slice(0, max);
+}
+
+/**
+ * `redact` for every string inside any JSON value (keys included); a number that is a secret
+ * (a header value `12345678` echoed as a number) becomes the mask.
+ */
+export function redactValue<T>(value: T, secrets: string[], mask = MASK): T {
 	if (!secrets.length) return value;
+	const clean = redactor(secrets, mask);
 	const walk = (node: unknown): unknown => {
-		if (typeof node === 'string') return redact(node, secrets, mask);
+		if (typeof node === 'string') return clean(node);
+		if (typeof node === 'number') return clean(String(node)) === String(node) ? node : mask;
 		if (Array.isArray(node)) return node.map(walk);
 		if (node && typeof node === 'object') {
 			return Object.fromEntries(
-				Object.entries(node).map(([key, inner]) => [redact(key, secrets, mask), walk(inner)]),
+				Object.entries(node).map(([key, inner]) => [clean(key), walk(inner)]),
 			);
 		}
 		return node;
@@ -38,7 +146,7 @@ export function redactValue<T>(value: T, secrets: string[], mask = '<redacted>')
 export function cookieSecrets(cookie: unknown): string[] {
 	if (typeof cookie !== 'string' || !cookie) return [];
 	const values = cookie.split(';').map((pair) => pair.slice(pair.indexOf('=') + 1).trim());
-	return [cookie, ...values];
+	return [cookie, ...values].filter(Boolean);
 }
 
 /** Secret values a request carries in its body: an OAuth access token, destination header values. */
@@ -47,6 +155,6 @@ export function secretsIn(body: unknown): string[] {
 	const { access_token: accessToken, credentials } = body as JsonObject;
 	const values = ((credentials as JsonObject | undefined)?.values ?? {}) as JsonObject;
 	return [accessToken, ...Object.values(values)].filter(
-		(value): value is string => typeof value === 'string' && value.length >= 4,
+		(value): value is string => typeof value === 'string' && value !== '',
 	);
 }

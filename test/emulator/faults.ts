@@ -1,4 +1,5 @@
 /** Injected faults: a FIFO queue of specs, each consumed by the API requests it applies to. */
+import { validateEcho } from './echo';
 import { invalidArgument } from './errors';
 import type { FaultSpec } from './types';
 
@@ -37,8 +38,7 @@ export function validateFaultSpec(input: unknown): FaultSpec {
 	}
 	if (spec.message !== undefined && typeof spec.message !== 'string')
 		throw invalidArgument('fault message must be a string');
-	if (spec.echo !== undefined && typeof spec.echo !== 'boolean')
-		throw invalidArgument('fault echo must be a boolean');
+	validateEcho(spec.echo);
 	if (spec.redirect !== undefined) {
 		const redirect = spec.redirect as { location?: unknown; status?: unknown } | null;
 		if (!redirect || typeof redirect.location !== 'string' || !redirect.location) {

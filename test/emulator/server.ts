@@ -33,6 +33,7 @@ import {
 	type WaitForDeliveriesOptions,
 } from './delivery';
 import { ApiError, codeForHttpStatus, invalidArgument, toApiError } from './errors';
+import { echoAnswer } from './echo';
 import { FaultQueue } from './faults';
 import {
 	loggedBody,
@@ -576,17 +577,9 @@ export class EmulatorServer implements Emulator {
 					const error = faultError({ ...fault, status: fault.status });
 					if (!fault.echo) throw error;
 					// A careless service: the answer repeats what the request carried.
-					const carried = {
-						cookie: req.headers.cookie ?? '',
-						body: body.kind === 'json' ? body.value : null,
-					};
-					throw new ApiError(
-						error.code,
-						`${error.message}; request was ${JSON.stringify(carried)}`,
-						error.httpStatus,
-						error.headers,
-						[carried],
-					);
+					const echo = echoAnswer(error, fault.echo, req.headers.cookie, body);
+					respond(echo.status, echo.body, echo.headers, echo.contentType);
+					return;
 				}
 			}
 			const userAgentOptional = match.kind === 'matched' && match.route.userAgent === 'optional';

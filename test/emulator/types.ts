@@ -105,12 +105,30 @@ export interface FaultSpec {
 	operation?: string;
 	message?: string;
 	/**
-	 * With `status`: the error's message and details echo what the request carried (its Cookie
-	 * header, a `token`/`access_token`, destination header values), as a careless service might.
+	 * With `status`: the answer echoes what the request carried, as a careless service might.
+	 * `true`: the message and details repeat the Cookie header and the JSON body. An `EchoSpec`:
+	 * one field repeats each secret value (cookie values, a `token`/`access_token`, destination
+	 * header values), encoded, from a chosen character on (echo.ts).
 	 */
-	echo?: boolean;
+	echo?: boolean | EchoSpec;
 	/** Answers a redirect to `location` (status 301, 302, 307 or 308; default 307). */
 	redirect?: { location: string; status?: number };
+}
+
+/** Where and how an echoing fault repeats the secrets a request carried. */
+export interface EchoSpec {
+	/**
+	 * The error body's `message` (default), `status_code` or `details` (`[{ echoed }]`), or
+	 * `text`: the whole answer is that text, as plain text rather than JSON.
+	 */
+	field?: 'message' | 'status_code' | 'details' | 'text';
+	/**
+	 * How each value is written: as sent (`raw`, default), lowercase `hex`, `url` (form encoding:
+	 * a space as `+`, `=` as `%3D`), `base64` or `base64url`. Values are separated by a space.
+	 */
+	encoding?: 'raw' | 'hex' | 'url' | 'base64' | 'base64url';
+	/** The first value starts at this character of the field, after filler (e.g. across a cut). */
+	at?: number;
 }
 
 export interface RequestLogEntry {

@@ -1,0 +1,162 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
+/**
+ * redact.ts: every form a secret can be echoed in, overlaps, short secrets, and the order
+ * "redact, then cut" (with the cuts of errors.ts: 1,000 characters of the service's text, 500
+ * of a failure inside n8n).
+ */
+import { NodeApiError, type INode } from 'n8n-workflow';
+
+import { apiError, parseErrorBody } from '../../nodes/api/errors';
+import {
+	cookieSecrets,
+	redact,
+	redactAndCut,
+	redactValue,
+	secretsIn,
+	WHOLE_WORD_BELOW,
+} from '../../nodes/api/redact';
+
+const SECRET = 'Sésame "ouvre"-toi=42+/?\\';
+const MASK = '<redacted>';
+
+describe('the forms of a secret', () => {
+	const bytes = Buffer.from(SECRET, 'utf8');
+	it.each([
+		['as sent', SECRET],
+		['JSON-escaped', JSON.stringify(SECRET).slice(1, -1)],
+		['percent-encoded', encodeURIComponent(SECRET)],
+		[
+			'percent-encoded, lowercase escapes',
+			encodeURIComponent(SECRET).replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()),
+		],
+		[
+			'form-encoded (+ for a space, %3D for =)',
+			new URLSearchParams([['', SECRET]]).toString().slice(1),
+		],
+		['lowercase hex', bytes.toString('hex')],
+		['uppercase hex', bytes.toString('hex').toUpperCase()],
+		['Base64', bytes.toString('base64')],
+		['Base64 without padding', bytes.toString('base64').replace(/=+$/, '')],
+		['Base64url', bytes.toString('base64url')],
+	])('removes it %s', (_, form) => {
+		expect(redact(`bad value [${form}] in request`, [SECRET])).toBe(
+			`bad value [${MASK}] in request`,
+		);
+	});
+
+	it('removes it inside a longer Base64 text, whatever its offset there', () => {
+		for (let before = 0; before < 6; before++) {
+			for (let after = 0; after < 3; after++) {
+				const blob = Buffer.concat([Buffer.alloc(before, 0x41), bytes, Buffer.alloc(after, 0x42)]);
+				for (const encoded of [blob.toString('base64'), blob.toString('base64url')]) {
+					const clean = redact(`payload=${encoded};`, [SECRET]);
+					expect(clean).toContain(MASK);
+					// Left: the characters of the bytes around it, and at most two at each edge.
+					const kept = clean.length - MASK.length - 'payload=;'.length;
+					expect(kept).toBeLessThanOrEqual(Math.ceil(((before + after) * 4) / 3) + 4);
+				}
+			}
+		}
+	});
+
+	it('removes secrets that overlap, and one that contains another, whole', () => {
+		const a = 'abcdef123456';
+		const b = '123456ghijkl';
+		expect(redact('x abcdef123456ghijkl y', [a, b])).toBe(`x ${MASK} y`);
+		expect(redact('x abcdef123456 y', [a, 'cdef12'])).toBe(`x ${MASK} y`);
+		expect(redact('aaaaaaaaaaa', ['aaaaaaaa'])).toBe(MASK);
+	});
+
+	it('gives each caller its own mask', () => {
+		expect(redact('token abcdefghij', ['abcdefghij'], '<jwt>')).toBe('token <jwt>');
+	});
+});
+
+describe('secrets of any length', () => {
+	it(`removes a secret of ${WHOLE_WORD_BELOW} characters or more wherever it stands`, () => {
+		expect(redact('id=x12345678y', ['12345678'])).toBe(`id=x${MASK}y`);
+	});
+
+	it('removes a shorter one, down to one character, where it stands alone', () => {
+		expect(redact('header value ab was refused', ['ab'])).toBe(`header value ${MASK} was refused`);
+		expect(redact('{"X-Key":"q"}', ['q'])).toBe(`{"X-Key":"${MASK}"}`);
+		expect(redact('key%3Dab%26x=1', ['ab'])).toBe(`key%3D${MASK}%26x=1`);
+		expect(redact('value 6162 (hex)', ['ab'])).toBe(`value ${MASK} (hex)`);
+	});
+
+	it('leaves ordinary words that merely contain a short secret alone', () => {
+		// Removing "a" everywhere would shred the text and, by its holes, spell out the secret.
+		const text = 'Invalid argument: a value is missing';
+		expect(redact(text, ['a'])).toBe(`Invalid argument: ${MASK} value is missing`);
+		expect(redact('tabular cab', ['ab'])).toBe('tabular cab');
+	});
+
+	it('takes secrets of any length from a request body and a cookie', () => {
+		expect(secretsIn({ credentials: { values: { 'X-A': 'k', 'X-B': '', 'X-C': 7 } } })).toEqual([
+			'k',
+		]);
+		expect(secretsIn({ access_token: 'tok' })).toEqual(['tok']);
+		expect(cookieSecrets('a=1; b=; c=xyz')).toEqual(['a=1; b=; c=xyz', '1', 'xyz']);
+	});
+});
+
+describe('JSON values', () => {
+	it('redacts keys, strings and numbers that are secrets', () => {
+		const value = { '12345678': 'x', nested: [{ n: 12345678, s: 'id 12345678' }], other: 5 };
+		expect(redactValue(value, ['12345678'])).toEqual({
+			[MASK]: 'x',
+			nested: [{ n: MASK, s: `id ${MASK}` }],
+			other: 5,
+		});
+	});
+});
+
+describe('redact first, then cut', () => {
+	const secret = 'SESSION-0123456789abcdef';
+	const leaked = (text: string) => text.includes(secret.slice(0, 4));
+
+	it('redactAndCut cuts inside the mask, never inside the secret', () => {
+		const text = `${'.'.repeat(995)}${secret} and more`;
+		expect(redactAndCut(text, [secret], 1000)).toBe(`${'.'.repeat(995)}<reda`);
+	});
+
+	it("keeps nothing of a secret across the 1,000-character cut of the service's text", () => {
+		const parsed = parseErrorBody(Buffer.from(`${'.'.repeat(990)}${secret}`), [secret]);
+		expect(parsed.message).toHaveLength(1000);
+		expect(leaked(parsed.message!)).toBe(false);
+		const json = parseErrorBody(
+			JSON.stringify({ message: `${'.'.repeat(990)}${secret}`, status_code: `x ${secret}` }),
+			[secret],
+		);
+		expect(json.message).toBe(`${'.'.repeat(990)}${MASK}`);
+		expect(json.status_code).toBe(`x ${MASK}`);
+	});
+
+	it('drops a status_id that is a secret', () => {
+		expect(parseErrorBody({ status_id: 7, message: 'm' }, ['7'])).toEqual({ message: 'm' });
+		expect(parseErrorBody({ status_id: 7, message: 'm' }, ['8'])).toEqual({
+			status_id: 7,
+			message: 'm',
+		});
+	});
+
+	it('keeps nothing of a secret across the 500-character cut of a failure inside n8n', () => {
+		const node: INode = {
+			id: '1',
+			name: 'Seller Platform',
+			type: 'n8n-nodes-seller-platform.sellerPlatform',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		};
+		const failure = new NodeApiError(node, new Error(`${'.'.repeat(490)}${secret}`) as never);
+		const error = apiError(failure, {
+			node,
+			operation: 'GetPurchaseOrder',
+			itemIndex: 0,
+			secrets: [secret],
+		});
+		expect(error.message).toBe(`${'.'.repeat(490)}${MASK}`);
+		expect(leaked(JSON.stringify(error) + error.messages.join())).toBe(false);
+	});
+});
