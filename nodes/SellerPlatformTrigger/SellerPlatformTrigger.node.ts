@@ -20,6 +20,7 @@ import {
 	release,
 	released,
 } from './registration';
+import { deduplicates } from './parameters';
 
 export { DELIVERY_HEADER };
 
@@ -162,8 +163,7 @@ export class SellerPlatformTrigger implements INodeType {
 			};
 		}
 
-		const options = this.getNodeParameter('options', {}) as IDataObject;
-		if (options.deduplicate !== false) {
+		if (deduplicates(this)) {
 			const key = deliveryKey(delivery);
 			const scope = `${this.getWorkflow().id ?? ''}\u0000${this.getNode().id ?? this.getNode().name}`;
 			// n8n does not save static data that `webhook()` changed when an execution starts, so the

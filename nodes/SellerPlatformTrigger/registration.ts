@@ -21,6 +21,7 @@ import { CREDENTIAL_TYPE, EVENT_TYPE_PATTERN } from '../api/constants';
 import { apiRequest } from '../api/request';
 import { deliveries, destinationOwners } from '../api/state';
 import { addressForLog, gatewayScope } from '../api/url';
+import { checkTriggerOptions, textListParameter, textParameter } from './parameters';
 
 /** Header that carries the secret of this n8n on every delivery. */
 export const DELIVERY_HEADER = 'X-N8n-Seller-Platform-Secret';
@@ -55,8 +56,8 @@ export function released(ctx: IHookFunctions | IWebhookFunctions): Released | un
 
 /** The chosen event types plus the custom ones, each NAMESPACE::EVENT_NAME, sorted, unique. */
 export function chosenEvents(ctx: IHookFunctions): string[] {
-	const events = (ctx.getNodeParameter('events', []) as string[]).map((e) => e.trim());
-	const custom = String(ctx.getNodeParameter('customEvents', '') ?? '')
+	const events = textListParameter(ctx, 'events', 'Events');
+	const custom = textParameter(ctx, 'customEvents', 'Custom Events')
 		.split(/[\s,]+/)
 		.map((e) => e.trim())
 		.filter(Boolean);
@@ -78,7 +79,7 @@ export function chosenEvents(ctx: IHookFunctions): string[] {
 }
 
 export function destinationCode(ctx: IHookFunctions): string {
-	const code = String(ctx.getNodeParameter('destinationCode', '') ?? '').trim();
+	const code = textParameter(ctx, 'destinationCode', 'Destination Code');
 	if (!code) {
 		throw new NodeOperationError(
 			ctx.getNode(),
@@ -131,6 +132,7 @@ export async function checkExists(this: IHookFunctions): Promise<boolean> {
 export async function create(this: IHookFunctions): Promise<boolean> {
 	const code = destinationCode(this);
 	const events = chosenEvents(this);
+	checkTriggerOptions(this);
 	const webhookUrl = this.getNodeWebhookUrl('default') as string;
 	const test = this.getMode() === 'manual' || isTestWebhookUrl(webhookUrl);
 	const key = await destinationKey(this, code);

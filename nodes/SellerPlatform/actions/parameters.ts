@@ -2,6 +2,19 @@
 import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
 import { isDotSegment } from '../../api/url';
+import {
+	booleanProblem,
+	collectionProblem,
+	keyProblem,
+	MAX_TEXT_LENGTH,
+	numberProblem,
+	optionProblem,
+	parseBoolean,
+	parseNumber,
+	shown,
+	textProblem,
+	type NumberRule,
+} from '../../api/values';
 
 /** A rejected parameter: names it and the rule, before anything is sent. */
 export function invalidParameter(
@@ -32,39 +45,7 @@ export function requiredString(
 	return text;
 }
 
-/** The longest text a parameter may hold. */
-export const MAX_TEXT_LENGTH = 64 * 1024;
-
-/** A UTF-16 half without its other half: not valid Unicode, and no JSON encoder keeps it. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-/**
- * What is wrong with a value that should be text (a string, or a number that stays exact), or
- * undefined. `what` names it in the message, e.g. `The parameter "PO Number" (poNr)`.
- */
-export function textProblem(value: unknown, what: string): string | undefined {
-	if (typeof value === 'number') {
-		if (Number.isInteger(value) && !Number.isSafeInteger(value)) {
-			return `${what} holds the number ${String(value)}, beyond 2^53: it cannot be sent exactly. Map it as text instead`;
-		}
-		return Number.isFinite(value) ? undefined : `${what} must be text, got ${String(value)}`;
-	}
-	if (typeof value === 'bigint') {
-		return Number.isSafeInteger(Number(value))
-			? undefined
-			: `${what} holds a number beyond 2^53: map it as text instead`;
-	}
-	if (value !== null && typeof value === 'object') {
-		return `${what} must be text, got ${Array.isArray(value) ? 'an array' : 'an object'}`;
-	}
-	if (typeof value !== 'string') return undefined;
-	if (value.length > MAX_TEXT_LENGTH) {
-		return `${what} is ${value.length} characters long, at most ${MAX_TEXT_LENGTH} are allowed`;
-	}
-	if (LONE_SURROGATE.test(value))
-		return `${what} holds a lone surrogate (half of a UTF-16 character)`;
-	return undefined;
-}
+export { MAX_TEXT_LENGTH, textProblem };
 
 /** `value` as text, trimmed; throws when it is no text (see `textProblem`). */
 export function checkedText(
@@ -116,7 +97,7 @@ export function requiredPathParameter(
 
 /**
  * Reads the `binaryPropertyName` option (the output field a file goes into) when a file is asked
- * for; it must not be blank.
+ * for: text, not blank, and not a name reserved for objects' prototypes.
  */
 export function binaryFieldOption(
 	ctx: IExecuteFunctions,
@@ -125,43 +106,105 @@ export function binaryFieldOption(
 	label: string,
 	fallback: string,
 ): string {
-	const name = String(options.binaryPropertyName ?? fallback).trim();
-	if (!name) {
-		throw invalidParameter(
-			ctx,
-			itemIndex,
-			`The option "${label}" (binaryPropertyName) must not be empty`,
-		);
-	}
+	const what = `The option "${label}" (binaryPropertyName)`;
+	const name = checkedText(ctx, itemIndex, options.binaryPropertyName ?? fallback, what);
+	const problem = name ? keyProblem(name, what) : `${what} must not be empty`;
+	if (problem) throw invalidParameter(ctx, itemIndex, problem);
 	return name;
 }
 
-/** Numeric options of every operation: label and whether the value must be whole. */
-const NUMERIC_OPTIONS: Record<string, { label: string; whole: boolean }> = {
+/** A yes/no field: true, false, "true" or "false" (see `parseBoolean`); unset gives `fallback`. */
+export function checkedBoolean(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	value: unknown,
+	what: string,
+	fallback: boolean,
+): boolean {
+	if (value === undefined) return fallback;
+	const problem = booleanProblem(value, what);
+	if (problem) throw invalidParameter(ctx, itemIndex, problem);
+	return parseBoolean(value) as boolean;
+}
+
+/** One of the values of an options parameter; unset gives `fallback`. */
+export function checkedOption<T extends string>(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	value: unknown,
+	what: string,
+	allowed: readonly T[],
+	fallback: T,
+): T {
+	if (value === undefined) return fallback;
+	const problem = optionProblem(value, allowed, what);
+	if (problem) throw invalidParameter(ctx, itemIndex, problem);
+	return value as T;
+}
+
+/** A number under `rule` (see `numberProblem`); unset gives `fallback`. */
+export function checkedNumber(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	value: unknown,
+	what: string,
+	rule: NumberRule,
+	fallback: number,
+): number {
+	const problem = numberProblem(value, what, rule);
+	if (problem) throw invalidParameter(ctx, itemIndex, problem);
+	return parseNumber(value) ?? fallback;
+}
+
+/** Reads a collection parameter (`options`, `updateFields`, …): its fields, `{}` when unset. */
+export function collectionParameter(
+	ctx: IExecuteFunctions,
+	name: string,
+	label: string,
+	itemIndex: number,
+): IDataObject {
+	const value = ctx.getNodeParameter(name, itemIndex, {}) as unknown;
+	const problem = collectionProblem(value, `The parameter "${label}" (${name})`);
+	if (problem) throw invalidParameter(ctx, itemIndex, problem);
+	return (value ?? {}) as IDataObject;
+}
+
+/** The entries of a fixedCollection with several values (`headers.header`, …): `[]` when unset. */
+export function checkedList(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	value: unknown,
+	what: string,
+): IDataObject[] {
+	if (value === undefined || value === null || value === '') return [];
+	const isEntry = (entry: unknown) =>
+		typeof entry === 'object' && entry !== null && !Array.isArray(entry);
+	const entries = Array.isArray(value) ? (value as unknown[]) : undefined;
+	if (!entries?.every(isEntry)) {
+		throw invalidParameter(
+			ctx,
+			itemIndex,
+			`${what} must be a list of entries, got ${shown(value)}`,
+		);
+	}
+	return entries as IDataObject[];
+}
+
+/** Numeric options of the whole run (read at item 0, as the runner uses them). */
+const RUN_OPTIONS: Record<string, { label: string; whole: boolean }> = {
 	concurrency: { label: 'Concurrency', whole: true },
-	pollIntervalSeconds: { label: 'Poll Interval (Seconds)', whole: false },
-	timeoutSeconds: { label: 'Timeout (Seconds)', whole: false },
 	waitingBudgetSeconds: { label: 'Waiting Budget (Seconds)', whole: false },
 	stopAfterFailures: { label: 'Stop After Consecutive Failures', whole: true },
 };
 
 /**
- * Checks the numeric options of the run (read at item 0, as the runner uses them): numbers, not
- * negative, whole where they count something, and never beyond 2^53 (refused, never rounded).
+ * Checks the numeric options of the run (read at item 0): numbers, not negative, whole where they
+ * count something, and never beyond 2^53 (refused, never rounded). Options read per item (the
+ * wait options, a file size) are checked for each item where they are read.
  */
 export function checkNumericOptions(ctx: IExecuteFunctions): void {
-	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
-	for (const [name, { label, whole }] of Object.entries(NUMERIC_OPTIONS)) {
-		const raw = options[name];
-		if (raw === undefined || raw === null || raw === '') continue;
-		// An expression may give the number as text.
-		const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
-		const what = `The option "${label}" (${name})`;
-		let problem: string | undefined;
-		if (typeof value !== 'number' || !Number.isFinite(value)) problem = `${what} must be a number`;
-		else if (Math.abs(value) > Number.MAX_SAFE_INTEGER) problem = `${what} is beyond 2^53`;
-		else if (value < 0) problem = `${what} must not be negative`;
-		else if (whole && !Number.isInteger(value)) problem = `${what} must be a whole number`;
-		if (problem) throw invalidParameter(ctx, 0, problem);
+	const options = collectionParameter(ctx, 'options', 'Options', 0);
+	for (const [name, { label, whole }] of Object.entries(RUN_OPTIONS)) {
+		checkedNumber(ctx, 0, options[name], `The option "${label}" (${name})`, { whole }, 0);
 	}
 }

@@ -20,6 +20,7 @@ import {
 } from 'n8n-workflow';
 
 import { suggestedConcurrency } from '../../api/request';
+import { parseBoolean } from '../../api/values';
 import { AUTO_CONCURRENCY, MAX_CONCURRENCY } from './descriptions';
 import { checkNumericOptions } from './parameters';
 
@@ -191,7 +192,7 @@ function readConcurrency(ctx: IExecuteFunctions): () => number {
 		const fixed = Math.min(MAX_CONCURRENCY, Math.floor(value));
 		return () => fixed;
 	}
-	if (ctx.getNodeParameter('options.waitForCompletion', 0, false) === true) {
+	if (parseBoolean(ctx.getNodeParameter('options.waitForCompletion', 0, false)) === true) {
 		return () => MAX_CONCURRENCY;
 	}
 	return () => suggestedConcurrency(ctx);

@@ -2,7 +2,13 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { wait } from '../../api/abort';
-import { invalidParameter } from './parameters';
+import { checkedBoolean, checkedNumber, collectionParameter } from './parameters';
+
+/** The shortest poll interval: the description's minimum. */
+export const MIN_POLL_INTERVAL_SECONDS = 0.1;
+
+/** The longest delay one timer takes (2^31−1 ms, about 24.8 days): a longer one fires at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export interface WaitSettings {
 	enabled: boolean;
@@ -12,23 +18,50 @@ export interface WaitSettings {
 	signal?: AbortSignal;
 }
 
+/** The wait options of one item, each checked for that item before anything is sent. */
 export function readWaitSettings(ctx: IExecuteFunctions, itemIndex: number): WaitSettings {
-	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const interval = Number(options.pollIntervalSeconds ?? 5);
-	const timeout = Number(options.timeoutSeconds ?? 300);
-	if (!(interval > 0) || !(timeout > 0)) {
-		throw invalidParameter(
-			ctx,
-			itemIndex,
-			'The options "Poll Interval (Seconds)" and "Timeout (Seconds)" must be positive numbers',
-		);
-	}
+	const options = collectionParameter(ctx, 'options', 'Options', itemIndex);
+	const option = (label: string, name: string) => `The option "${label}" (${name})`;
+	const enabled = checkedBoolean(
+		ctx,
+		itemIndex,
+		options.waitForCompletion,
+		option('Wait for Completion', 'waitForCompletion'),
+		false,
+	);
+	const interval = checkedNumber(
+		ctx,
+		itemIndex,
+		options.pollIntervalSeconds,
+		option('Poll Interval (Seconds)', 'pollIntervalSeconds'),
+		{ min: MIN_POLL_INTERVAL_SECONDS },
+		5,
+	);
+	const timeout = checkedNumber(
+		ctx,
+		itemIndex,
+		options.timeoutSeconds,
+		option('Timeout (Seconds)', 'timeoutSeconds'),
+		{ min: 0, aboveMin: true },
+		300,
+	);
 	return {
-		enabled: options.waitForCompletion === true,
+		enabled,
 		intervalMs: interval * 1000,
 		timeoutMs: timeout * 1000,
 		signal: ctx.getExecutionCancelSignal?.(),
 	};
+}
+
+/**
+ * Waits `ms` in steps a timer takes (a longer delay would fire at once): `sleep` never gets more
+ * than MAX_TIMER_MS. Ends at once when the user stops the execution.
+ */
+async function pause(ms: number, signal?: AbortSignal): Promise<void> {
+	const end = Date.now() + ms;
+	for (let left = ms; left > 0; left = end - Date.now()) {
+		await wait(Math.min(left, MAX_TIMER_MS), signal);
+	}
 }
 
 /**
@@ -46,8 +79,7 @@ export async function pollUntilFinal(
 	while (!isFinal(status)) {
 		const left = deadline - Date.now();
 		if (left <= 0) return { ...status, waitTimedOut: true };
-		// Ends at once when the user stops the execution.
-		await wait(Math.min(settings.intervalMs, left), settings.signal);
+		await pause(Math.min(settings.intervalMs, left), settings.signal);
 		status = await fetchStatus();
 	}
 	return { ...status, waitTimedOut: false };

@@ -2,8 +2,16 @@ import { DateTime } from 'luxon';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { apiRequest } from '../../../api/request';
+import { shown } from '../../../api/values';
 import { concurrencyOption, optionsCollection } from '../descriptions';
-import { binaryFieldOption, checkedText, invalidParameter, optionalString } from '../parameters';
+import {
+	binaryFieldOption,
+	checkedOption,
+	checkedText,
+	collectionParameter,
+	invalidParameter,
+	optionalString,
+} from '../parameters';
 import { perItem, type TaskOutput } from '../runner';
 
 const show = { resource: ['apiCredential'], operation: ['create'] };
@@ -126,7 +134,8 @@ function identifier(
 	return value;
 }
 
-type KeyOutput = 'json' | 'binary' | 'none';
+const KEY_OUTPUTS = ['json', 'binary', 'none'] as const;
+type KeyOutput = (typeof KEY_OUTPUTS)[number];
 
 export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
 	const userCode = identifier(this, 'userCode', 'User Code', itemIndex);
@@ -169,25 +178,35 @@ export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
 
 	const expiresAt = this.getNodeParameter('expiresAt', itemIndex, '') as unknown;
 	if (expiresAt !== '' && expiresAt !== undefined && expiresAt !== null) {
+		const what = 'The parameter "Expires At" (expiresAt)';
 		const parsed =
 			expiresAt instanceof Date
 				? DateTime.fromJSDate(expiresAt)
 				: DateTime.isDateTime(expiresAt)
 					? expiresAt
-					: DateTime.fromISO(String(expiresAt).trim(), { zone: this.getTimezone() });
+					: DateTime.fromISO(checkedText(this, itemIndex, expiresAt, what), {
+							zone: this.getTimezone(),
+						});
 		if (!parsed.isValid) {
 			throw invalidParameter(
 				this,
 				itemIndex,
-				`The parameter "Expires At" (expiresAt) is not a valid date and time: "${String(expiresAt)}"`,
+				`${what} is not a valid date and time: ${shown(expiresAt)}`,
 				'Use an ISO 8601 date and time such as 2027-01-31T23:59:00+04:00.',
 			);
 		}
 		body.expires_at = parsed.toUTC().toFormat("yyyy-MM-dd'T'HH:mm:ssZZ");
 	}
 
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const keyOutput = (options.privateKeyOutput ?? 'json') as KeyOutput;
+	const options = collectionParameter(this, 'options', 'Options', itemIndex);
+	const keyOutput = checkedOption(
+		this,
+		itemIndex,
+		options.privateKeyOutput,
+		'The option "Private Key Output" (privateKeyOutput)',
+		KEY_OUTPUTS,
+		'json',
+	);
 	const binaryPropertyName =
 		keyOutput === 'binary'
 			? binaryFieldOption(this, itemIndex, options, 'Put Key File in Field', 'privateKey')

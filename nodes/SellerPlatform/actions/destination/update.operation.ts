@@ -3,7 +3,15 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { apiRequest } from '../../../api/request';
 import { EVENT_TYPE_PATTERN } from '../../../api/constants';
 import { concurrencyOption, optionsCollection } from '../descriptions';
-import { checkedText, invalidParameter, requiredPathParameter } from '../parameters';
+import { keyProblem } from '../../../api/values';
+import {
+	checkedBoolean,
+	checkedList,
+	checkedText,
+	collectionParameter,
+	invalidParameter,
+	requiredPathParameter,
+} from '../parameters';
 import { perItem } from '../runner';
 
 const show = { resource: ['destination'], operation: ['update'] };
@@ -131,9 +139,11 @@ export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
 		'Destination Code',
 		itemIndex,
 	);
-	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+	const fields = collectionParameter(this, 'updateFields', 'Update Fields', itemIndex);
 	const body: IDataObject = {};
 	const fail = (message: string) => invalidParameter(this, itemIndex, message);
+	const flag = (value: unknown, what: string, fallback: boolean) =>
+		checkedBoolean(this, itemIndex, value, what, fallback);
 
 	if (fields.destinationName !== undefined) {
 		const name = checkedText(
@@ -144,7 +154,14 @@ export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
 		);
 		if (name) body.destination_name = name;
 	}
-	if (fields.isActive !== undefined) body.is_active = fields.isActive === true;
+	if (fields.isActive !== undefined) {
+		body.is_active = flag(fields.isActive, 'The field "Is Active" (isActive)', true);
+	}
+	const removeAllHeaders = flag(
+		fields.removeAllHeaders,
+		'The field "Remove All Headers" (removeAllHeaders)',
+		false,
+	);
 	const url = checkedText(this, itemIndex, fields.url, 'The field "URL" (url)');
 	if (url !== '') {
 		let parsed: URL | undefined;
@@ -159,14 +176,20 @@ export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
 		body.url = url;
 	}
 
-	const headers = ((fields.headers as IDataObject | undefined)?.header ?? []) as IDataObject[];
-	if (headers.length && fields.removeAllHeaders === true) {
+	const headers = checkedList(
+		this,
+		itemIndex,
+		(fields.headers as IDataObject | undefined)?.header,
+		'The field "Headers" (headers)',
+	);
+	if (headers.length && removeAllHeaders) {
 		throw fail(
 			'Set either "Headers" (headers) or "Remove All Headers" (removeAllHeaders), not both',
 		);
 	}
 	if (headers.length) {
-		const values: IDataObject = {};
+		// Header names are the user's: a map without a prototype, so no name reaches one.
+		const values = Object.create(null) as IDataObject;
 		for (const header of headers) {
 			const name = checkedText(
 				this,
@@ -179,6 +202,8 @@ export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
 					`The header name "${name}" in "Headers" (headers) is not a valid HTTP header name`,
 				);
 			}
+			const reserved = keyProblem(name, 'A header name in "Headers" (headers)');
+			if (reserved) throw fail(reserved);
 			checkedText(
 				this,
 				itemIndex,
@@ -189,12 +214,16 @@ export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
 				header.value === undefined || header.value === null ? '' : String(header.value);
 		}
 		body.credentials = { values };
-	} else if (fields.removeAllHeaders === true) {
+	} else if (removeAllHeaders) {
 		body.credentials = { values: {} };
 	}
 
-	const eventTypes = ((fields.eventTypes as IDataObject | undefined)?.eventType ??
-		[]) as IDataObject[];
+	const eventTypes = checkedList(
+		this,
+		itemIndex,
+		(fields.eventTypes as IDataObject | undefined)?.eventType,
+		'The field "Event Types" (eventTypes)',
+	);
 	if (eventTypes.length) {
 		body.event_types = eventTypes.map((entry) => {
 			const eventType = checkedText(
@@ -208,7 +237,12 @@ export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
 					`The event type "${eventType}" in "Event Types" (eventTypes) must have the form NAMESPACE::EVENT_NAME, e.g. FBPI::ORDER_SYNC`,
 				);
 			}
-			return { event_type: eventType, is_active: entry.isActive !== false };
+			const subscribed = flag(
+				entry.isActive,
+				`"Subscribed" (isActive) of the event type "${eventType}" in "Event Types" (eventTypes)`,
+				true,
+			);
+			return { event_type: eventType, is_active: subscribed };
 		});
 	}
 	return {

@@ -3,7 +3,13 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { DEFAULT_MAX_DOWNLOAD_MB, downloadFile } from '../../../api/download';
 import { apiRequest } from '../../../api/request';
 import { concurrencyOption, optionsCollection, waitOptions } from '../descriptions';
-import { binaryFieldOption, invalidParameter, requiredString } from '../parameters';
+import {
+	binaryFieldOption,
+	checkedBoolean,
+	collectionParameter,
+	invalidParameter,
+	requiredString,
+} from '../parameters';
 import { perItem } from '../runner';
 import { normaliseStatus, pollUntilFinal, readWaitSettings } from '../wait';
 
@@ -66,11 +72,17 @@ export function isExportFinal(record: IDataObject): boolean {
 }
 
 export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const download =
-		options.download === true
-			? binaryFieldOption(this, itemIndex, options, 'Put Output File in Field', 'data')
-			: undefined;
+	const options = collectionParameter(this, 'options', 'Options', itemIndex);
+	const wanted = checkedBoolean(
+		this,
+		itemIndex,
+		options.download,
+		'The option "Download File" (download)',
+		false,
+	);
+	const download = wanted
+		? binaryFieldOption(this, itemIndex, options, 'Put Output File in Field', 'data')
+		: undefined;
 	const maxMegabytes = Number(options.maxFileSizeMb ?? DEFAULT_MAX_DOWNLOAD_MB);
 	if (!(maxMegabytes > 0) || !Number.isFinite(maxMegabytes)) {
 		throw invalidParameter(

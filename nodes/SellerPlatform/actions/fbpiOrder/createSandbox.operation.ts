@@ -3,7 +3,13 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { apiRequest } from '../../../api/request';
 import { concurrencyOption, optionsCollection } from '../descriptions';
-import { checkedText, invalidParameter, optionalString, requiredString } from '../parameters';
+import {
+	checkedList,
+	checkedText,
+	invalidParameter,
+	optionalString,
+	requiredString,
+} from '../parameters';
 import { perItem } from '../runner';
 
 const show = { resource: ['fbpiOrder'], operation: ['createSandbox'] };
@@ -97,8 +103,13 @@ export const description: INodeProperties[] = [
 
 export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
 	const warehouseCode = requiredString(this, 'warehouseCode', 'Warehouse Code', itemIndex);
-	const raw = this.getNodeParameter('items.item', itemIndex, []) as IDataObject[];
-	if (!Array.isArray(raw) || raw.length === 0) {
+	const raw = checkedList(
+		this,
+		itemIndex,
+		this.getNodeParameter('items.item', itemIndex, []),
+		'The parameter "Items" (items)',
+	);
+	if (raw.length === 0) {
 		throw invalidParameter(
 			this,
 			itemIndex,

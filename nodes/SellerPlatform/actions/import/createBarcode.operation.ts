@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { shown } from '../../../api/values';
 import { concurrencyOption, optionsCollection, waitOptions } from '../descriptions';
-import { invalidParameter, requiredString } from '../parameters';
+import { checkedOption, invalidParameter, requiredString } from '../parameters';
 import { perItem, type Planned, type Task } from '../runner';
 import { readWaitSettings } from '../wait';
 import { importFromInputItems } from './fromInputItems';
@@ -190,7 +191,7 @@ const uniqueReference = (body: IDataObject): Task['unique'] => ({
 
 /** One import per input item, from the mappings, file or table it names. */
 const importPerItem = perItem(function (this: IExecuteFunctions, itemIndex) {
-	const source = this.getNodeParameter('source', itemIndex, 'items') as string;
+	const source = this.getNodeParameter('source', itemIndex, 'items') as unknown;
 	const body: IDataObject = {};
 	if (source === 'items') {
 		body.items = { data: mappingsDefinedBelow(this, itemIndex) };
@@ -210,7 +211,7 @@ const importPerItem = perItem(function (this: IExecuteFunctions, itemIndex) {
 		throw invalidParameter(
 			this,
 			itemIndex,
-			`The parameter "Source" (source) must be one of items, fileUrl, bqTable: an import needs exactly one source, got "${source}"`,
+			`The parameter "Source" (source) must be one of items, fileUrl, bqTable: an import needs exactly one source, got ${shown(source)}`,
 		);
 	}
 	body.client_reference = readClientReference(this, itemIndex);
@@ -227,7 +228,14 @@ const importPerItem = perItem(function (this: IExecuteFunctions, itemIndex) {
 export async function execute(this: IExecuteFunctions, itemCount: number): Promise<Planned[]> {
 	const fromInputItems =
 		this.getNodeParameter('source', 0, 'items') === 'items' &&
-		this.getNodeParameter('itemsInput', 0, 'fromInputItems') === 'fromInputItems';
+		checkedOption(
+			this,
+			0,
+			this.getNodeParameter('itemsInput', 0, 'fromInputItems'),
+			'The parameter "Mappings Input" (itemsInput)',
+			['fromInputItems', 'defineBelow'],
+			'fromInputItems',
+		) === 'fromInputItems';
 	return fromInputItems
 		? importFromInputItems(this, itemCount)
 		: await importPerItem.call(this, itemCount);

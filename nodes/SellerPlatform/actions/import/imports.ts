@@ -5,7 +5,14 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { apiRequest } from '../../../api/request';
-import { checkedText, invalidParameter, requiredString } from '../parameters';
+import {
+	checkedBoolean,
+	checkedList,
+	checkedText,
+	collectionParameter,
+	invalidParameter,
+	requiredString,
+} from '../parameters';
 import type { Task } from '../runner';
 import { normaliseStatus, pollUntilFinal, type WaitSettings } from '../wait';
 import { findReplayedImport } from './reuse';
@@ -34,11 +41,16 @@ export async function fetchImportStatus(
 }
 
 export function readConfig(ctx: IExecuteFunctions, itemIndex: number): IDataObject | undefined {
-	const config = ctx.getNodeParameter('config', itemIndex, {}) as IDataObject;
+	const config = collectionParameter(ctx, 'config', 'Import Settings', itemIndex);
+	const setting = (label: string, name: string) =>
+		config[name] === undefined
+			? undefined
+			: checkedBoolean(ctx, itemIndex, config[name], `The setting "${label}" (${name})`, false);
 	const result: IDataObject = {};
-	if (config.isNotificationRequired !== undefined)
-		result.is_notification_required = config.isNotificationRequired === true;
-	if (config.forceSync !== undefined) result.force_sync = config.forceSync === true;
+	const notify = setting('Notify on Completion', 'isNotificationRequired');
+	if (notify !== undefined) result.is_notification_required = notify;
+	const forceSync = setting('Force Sync', 'forceSync');
+	if (forceSync !== undefined) result.force_sync = forceSync;
 	return Object.keys(result).length ? result : undefined;
 }
 
@@ -72,8 +84,13 @@ export function isImportFileUrl(value: string): boolean {
 }
 
 export function mappingsDefinedBelow(ctx: IExecuteFunctions, itemIndex: number): IDataObject[] {
-	const raw = ctx.getNodeParameter('mappings.mapping', itemIndex, []) as IDataObject[];
-	if (!Array.isArray(raw) || raw.length === 0) {
+	const raw = checkedList(
+		ctx,
+		itemIndex,
+		ctx.getNodeParameter('mappings.mapping', itemIndex, []),
+		'The parameter "Mappings" (mappings)',
+	);
+	if (raw.length === 0) {
 		throw invalidParameter(
 			ctx,
 			itemIndex,
@@ -110,7 +127,10 @@ export function mappingsDefinedBelow(ctx: IExecuteFunctions, itemIndex: number):
 			}
 		}
 		const result: IDataObject = { partner_sku: partnerSku, barcode };
-		if (mapping.forceSync === true) result.force_sync = true;
+		const forceSync = `The Force Sync (forceSync) of ${where}`;
+		if (checkedBoolean(ctx, itemIndex, mapping.forceSync, forceSync, false)) {
+			result.force_sync = true;
+		}
 		return result;
 	});
 }
