@@ -526,7 +526,7 @@ describe('faults', () => {
 		expect(res.status).toBe(308);
 		expect(res.headers.get('location')).toBe('http://127.0.0.2:9/elsewhere');
 		expect(() => emulator.injectFaults({ count: 1, echo: true })).toThrow(
-			'a fault needs status, delayMs, reset or redirect',
+			'a fault needs status, delayMs, reset, redirect, hang or trickleMs',
 		);
 		expect(() => emulator.injectFaults({ count: 1, redirect: { location: '' } })).toThrow(
 			'fault redirect needs a location',
@@ -537,6 +537,89 @@ describe('faults', () => {
 		emulator.injectFaults({ count: 1, reset: true });
 		await expect(getPurchaseOrder(SEEDED_PO.released, cookie)).rejects.toThrow();
 		expect((await getPurchaseOrder(SEEDED_PO.released, cookie)).status).toBe(200);
+	});
+
+	it('never answers a hanging login (set over the control API), and notes when the client gives up', async () => {
+		const set = await fetch(`${emulator.controlUrl}/faults`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ count: 1, hang: true, operation: 'Login' }),
+		});
+		expect(set.status).toBe(200);
+		emulator.clearRequests();
+		const token = await signLoginToken(emulator.credential);
+		const started = Date.now();
+		await expect(
+			fetch(`${emulator.baseUrl}${LOGIN_PATH}`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', 'user-agent': USER_AGENT },
+				body: JSON.stringify({ token, default_project_code: emulator.projectCode }),
+				signal: AbortSignal.timeout(500),
+			}),
+		).rejects.toThrow();
+		await new Promise((resolve) => setTimeout(resolve, 50));
+		const [held] = emulator.requests();
+		expect(held).toMatchObject({ operation: 'Login', status: null });
+		expect(held.clientClosedAt! - started).toBeGreaterThanOrEqual(450);
+		// One use: the next login is answered.
+		expect((await postLogin(await signLoginToken(emulator.credential))).status).toBe(200);
+	});
+
+	it('trickles an answer: its headers at once, then its body one byte at a time', async () => {
+		emulator.injectFaults({ count: 1, status: 503, trickleMs: 10, operation: 'GetPurchaseOrder' });
+		const started = Date.now();
+		const { headersAt, chunks, body } = await new Promise<{
+			headersAt: number;
+			chunks: number;
+			body: string;
+		}>((resolve, reject) => {
+			const url = `${emulator.baseUrl}/fbpo/v1/po/${SEEDED_PO.released}/get`;
+			httpRequest(url, { headers: { cookie, 'user-agent': USER_AGENT } }, (res) => {
+				const headersAt = Date.now();
+				const parts: Buffer[] = [];
+				res.on('data', (chunk: Buffer) => parts.push(chunk));
+				res.on('end', () =>
+					resolve({ headersAt, chunks: parts.length, body: Buffer.concat(parts).toString() }),
+				);
+				res.on('error', reject);
+			})
+				.on('error', reject)
+				.end();
+		});
+		const elapsed = Date.now() - started;
+		expect(JSON.parse(body)).toMatchObject({ status_code: 'UNAVAILABLE' });
+		expect(headersAt - started).toBeLessThan(elapsed / 2);
+		// One byte per 10 ms at the most: the whole body takes its length in hundredths of a second.
+		expect(elapsed).toBeGreaterThanOrEqual(body.length * 10 - 20);
+		expect(chunks).toBeGreaterThan(body.length / 2);
+		// The operation's own answer trickles too, and a client that leaves early is noted.
+		emulator.clearRequests();
+		emulator.injectFaults({ count: 1, trickleMs: 50, operation: 'GetPurchaseOrder' });
+		const leaving = await fetch(`${emulator.baseUrl}/fbpo/v1/po/${SEEDED_PO.released}/get`, {
+			headers: { cookie, 'user-agent': USER_AGENT },
+		});
+		expect(leaving.status).toBe(200);
+		const reader = leaving.body!.getReader();
+		expect((await reader.read()).value).toHaveLength(1);
+		await reader.cancel();
+		await new Promise((resolve) => setTimeout(resolve, 100));
+		const [left] = emulator.requests();
+		expect(left).toMatchObject({ status: 200, clientClosedAt: expect.any(Number) });
+		expect((await getPurchaseOrder(SEEDED_PO.released, cookie)).status).toBe(200);
+	});
+
+	it('refuses a hanging fault with an answer, and a trickle outside 1-60000 ms', () => {
+		expect(() => emulator.injectFaults({ count: 1, hang: true, status: 503 })).toThrow(
+			'a hanging fault never answers: it takes no status, reset, redirect or trickleMs',
+		);
+		for (const trickleMs of [0, 60_001, Number.NaN]) {
+			expect(() => emulator.injectFaults({ count: 1, trickleMs })).toThrow(
+				'fault trickleMs must be a number of ms from 1 to 60000',
+			);
+		}
+		expect(() => emulator.injectFaults({ count: 1, hang: 'yes' as never })).toThrow(
+			'fault hang must be a boolean',
+		);
 	});
 });
 

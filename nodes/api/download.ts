@@ -1,19 +1,32 @@
 /**
  * Downloads a file the service links to (an export's download_url) straight into n8n's binary
  * data, as a stream: where n8n keeps binary data on disk (filesystem mode) the file never sits in
- * memory. A size cap ends it with a clear error. The link is a signed address, often on another
- * host, so the session cookie is NOT sent with it.
+ * memory. The link is a signed address, often on another host, so the session cookie is NOT sent
+ * with it. Bounds:
+ * - where it goes (address.ts): https: only, or the Base URL's own scheme and host; no loopback,
+ *   private or link-local address unless the Base URL is one; at most 3 redirects, each checked
+ *   the same way (n8n follows none itself); every answer not read is destroyed;
+ * - at most `MAX_DOWNLOADS_IN_FLIGHT` downloads at once in the process (state.ts), the others
+ *   waiting in line;
+ * - a total deadline for the whole file (not an idle time-out), the size cap, the user's stop.
  */
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 
-import { abortable } from './abort';
-import { USER_AGENT } from './constants';
+import { deadline, withinDeadline } from './abort';
+import { DOWNLOAD_RULES, downloadTargetProblem } from './address';
+import { CREDENTIAL_TYPE, USER_AGENT } from './constants';
 import { apiError, PolicyStop } from './errors';
-import { RETRY_POLICY, withRetries } from './policy';
+import { RETRY_POLICY, withRetries, type RunPolicy } from './policy';
 import { runPolicy } from './request';
+import { downloadSlots } from './state';
+import { baseUrlProblem } from './url';
 
 /** Default of the "Max File Size (MB)" option. */
 export const DEFAULT_MAX_DOWNLOAD_MB = 512;
+/** Default of the "Download Timeout (Seconds)" option: the whole file within this. */
+export const DEFAULT_DOWNLOAD_TIMEOUT_SECONDS = 600;
+/** Redirects followed from a download link, each checked like the link itself. */
+export const MAX_DOWNLOAD_REDIRECTS = 3;
 
 type Body = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0] & {
 	push(chunk: unknown, encoding?: BufferEncoding): boolean;
@@ -23,6 +36,29 @@ type Body = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0] & {
 interface Response {
 	body: Body;
 	headers: Record<string, string | undefined>;
+	statusCode: number;
+}
+
+/**
+ * An answer and how to drop it unread: the request is aborted (which closes the connection), then
+ * the body destroyed. Destroying the body alone is not enough: n8n 2.x's HTTP client hands a
+ * stream that wraps the connection's and, destroyed before its first read, leaves it open.
+ */
+interface Answer {
+	response: Response;
+	/** The address that answered (after any redirects). */
+	url: URL;
+	discard(): void;
+}
+
+/** An answer that is not the file (its body destroyed): `classify` reads its status. */
+class UnreadAnswer extends Error {
+	readonly response: { status: number; headers: Record<string, unknown> };
+
+	constructor(status: number, headers: Record<string, unknown>) {
+		super(`HTTP ${status}`);
+		this.response = { status, headers };
+	}
 }
 
 const megabytes = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
@@ -34,42 +70,98 @@ function tooLarge(maxBytes: number, seen: string) {
 	);
 }
 
-export async function downloadFile(
-	this: IExecuteFunctions,
-	url: string,
-	itemIndex: number,
-	options: { maxBytes?: number; fallbackName: string },
-): Promise<IBinaryData> {
-	const maxBytes = options.maxBytes ?? DEFAULT_MAX_DOWNLOAD_MB * 1024 * 1024;
-	const policy = runPolicy(this);
-	const signal = policy.signal;
-	const context = { node: this.getNode(), operation: 'DownloadExport', itemIndex };
-	let response: Response;
+const refused = (message: string) => new PolicyStop(message, DOWNLOAD_RULES);
+
+/** The link as a URL. */
+function parseLink(link: string): URL {
 	try {
-		response = (await withRetries(
-			true,
-			async () =>
-				await this.helpers.httpRequest({
-					method: 'GET',
-					url,
-					encoding: 'stream',
-					returnFullResponse: true,
-					headers: { 'User-Agent': USER_AGENT },
-					timeout: RETRY_POLICY.requestTimeoutMs,
-					abortSignal: signal,
-				}),
-			policy,
-		)) as Response;
-	} catch (error) {
-		throw apiError(error, context);
+		return new URL(link);
+	} catch {
+		throw refused('The download link of the export (download_url) is not a valid address');
 	}
-	const { body, headers } = response;
-	const declared = Number(headers['content-length']);
-	if (Number.isFinite(declared) && declared > maxBytes) {
-		body.destroy();
-		throw apiError(tooLarge(maxBytes, `${megabytes(declared)} announced`), context);
+}
+
+/** The credential's Base URL: the rules of address.ts compare the link with it. */
+async function gatewayOf(ctx: IExecuteFunctions, itemIndex: number): Promise<URL> {
+	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE, itemIndex);
+	const baseUrl = String(credentials.baseUrl ?? '').trim();
+	const problem = baseUrlProblem(baseUrl);
+	if (problem) throw new PolicyStop(problem, 'Check the Base URL of the credential.');
+	return new URL(baseUrl);
+}
+
+/** One GET, no redirect followed: the file's answer, or where a redirect leads. */
+async function fetchOnce(
+	ctx: IExecuteFunctions,
+	url: URL,
+	signal: AbortSignal,
+): Promise<Answer | { location: string }> {
+	const own = new AbortController();
+	const response = (await ctx.helpers.httpRequest({
+		method: 'GET',
+		url: url.href,
+		encoding: 'stream',
+		returnFullResponse: true,
+		headers: { 'User-Agent': USER_AGENT },
+		timeout: RETRY_POLICY.requestTimeoutMs,
+		abortSignal: AbortSignal.any([signal, own.signal]),
+		disableFollowRedirect: true,
+		ignoreHttpStatusErrors: true,
+	})) as Response;
+	const discard = () => {
+		own.abort();
+		response.body?.destroy?.();
+	};
+	const { statusCode, headers } = response;
+	if (statusCode >= 200 && statusCode < 300) return { response, url, discard };
+	discard();
+	const location = headers.location;
+	if (statusCode >= 300 && statusCode < 400 && location) return { location };
+	throw new UnreadAnswer(statusCode, headers);
+}
+
+/** The file's answer, through at most `MAX_DOWNLOAD_REDIRECTS` redirects, each checked. */
+async function open(
+	ctx: IExecuteFunctions,
+	link: URL,
+	base: URL,
+	policy: RunPolicy,
+	signal: AbortSignal,
+): Promise<Answer> {
+	let url = link;
+	for (let redirects = 0; ; redirects++) {
+		const answer = await withRetries(true, async () => await fetchOnce(ctx, url, signal), policy);
+		if (!('location' in answer)) return answer;
+		if (redirects >= MAX_DOWNLOAD_REDIRECTS) {
+			throw refused(
+				`The download of the export was redirected more than ${MAX_DOWNLOAD_REDIRECTS} times; the next redirect was not followed`,
+			);
+		}
+		let next: URL;
+		try {
+			next = new URL(answer.location, url);
+		} catch {
+			throw refused('The download of the export was redirected to an address that is not valid');
+		}
+		const problem = downloadTargetProblem(next, base);
+		if (problem)
+			throw refused(
+				`The download of the export was redirected, and the redirect was not followed: ${problem}`,
+			);
+		url = next;
 	}
-	// Count the bytes as they arrive, without changing how the stream flows: n8n reads it later.
+}
+
+/** Drops an answer, also one that arrives after nobody waits for it any more. */
+function discardLate(opening: Promise<Answer>) {
+	opening.then(
+		(answer) => answer.discard(),
+		() => undefined,
+	);
+}
+
+/** Counts the bytes as they arrive, without changing how the stream flows: n8n reads it later. */
+function capBytes(body: Body, maxBytes: number): () => PolicyStop | undefined {
 	let received = 0;
 	let overflow: PolicyStop | undefined;
 	const push = body.push.bind(body);
@@ -82,18 +174,93 @@ export async function downloadFile(
 		}
 		return push(chunk, encoding);
 	};
+	return () => overflow;
+}
 
-	const disposition = String(headers['content-disposition'] ?? '');
+/** The name of the file: its Content-Disposition, else the last step of the path that served it. */
+function fileName({ response, url }: Answer, fallback: string): string {
+	const disposition = String(response.headers['content-disposition'] ?? '');
 	const named = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition)?.[1];
-	const fromPath = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '');
-	const mimeType = headers['content-type']?.split(';')[0].trim();
+	return named ?? (decodeURIComponent(url.pathname.split('/').pop() ?? '') || fallback);
+}
+
+interface DownloadOptions {
+	maxBytes?: number;
+	/** The whole download, redirects and body included, within this. */
+	timeoutMs?: number;
+	fallbackName: string;
+}
+
+/** The error of a download still running at its deadline. */
+const downloadTimedOut = (timeoutMs: number) => () =>
+	new PolicyStop(
+		`The export file did not finish downloading within ${timeoutMs / 1000} s`,
+		'The whole download has a time limit, the option "Download Timeout (Seconds)"; raise it for a large file or a slow connection.',
+	);
+
+/** Opens and reads the file within the deadline; destroys whatever it does not read. */
+async function fetchFile(
+	ctx: IExecuteFunctions,
+	link: URL,
+	base: URL,
+	policy: RunPolicy,
+	options: DownloadOptions,
+): Promise<IBinaryData> {
+	const maxBytes = options.maxBytes ?? DEFAULT_MAX_DOWNLOAD_MB * 1024 * 1024;
+	const timeoutMs = options.timeoutMs ?? DEFAULT_DOWNLOAD_TIMEOUT_SECONDS * 1000;
+	const limit = deadline(timeoutMs, policy.signal);
+	let opening: Promise<Answer> | undefined;
+	let overflow = (): PolicyStop | undefined => undefined;
+	let failed: unknown;
 	try {
-		return await abortable(
-			this.helpers.prepareBinaryData(body, named ?? (fromPath || options.fallbackName), mimeType),
-			signal,
+		// The deadline's signal is every request's: its abort closes the connection, body included.
+		return await withinDeadline(
+			limit,
+			async (signal) => {
+				opening = open(ctx, link, base, policy, signal);
+				const answer = await opening;
+				const { body, headers } = answer.response;
+				const declared = Number(headers['content-length']);
+				if (Number.isFinite(declared) && declared > maxBytes)
+					throw tooLarge(maxBytes, `${megabytes(declared)} announced`);
+				overflow = capBytes(body, maxBytes);
+				const mimeType = headers['content-type']?.split(';')[0].trim();
+				const name = fileName(answer, options.fallbackName);
+				return await ctx.helpers.prepareBinaryData(body, name, mimeType);
+			},
+			downloadTimedOut(timeoutMs),
 		);
 	} catch (error) {
-		body.destroy();
-		throw apiError(overflow ?? error, context);
+		failed = error;
+	}
+	if (opening) discardLate(opening);
+	if (limit.signal.aborted) throw failed;
+	throw overflow() ?? failed;
+}
+
+export async function downloadFile(
+	this: IExecuteFunctions,
+	url: string,
+	itemIndex: number,
+	options: DownloadOptions,
+): Promise<IBinaryData> {
+	const policy = runPolicy(this);
+	const context = { node: this.getNode(), operation: 'DownloadExport', itemIndex };
+	try {
+		const link = parseLink(url);
+		const base = await gatewayOf(this, itemIndex);
+		const problem = downloadTargetProblem(link, base);
+		if (problem) {
+			throw refused(`The download link of the export (download_url) was not followed: ${problem}`);
+		}
+		// The deadline starts once the download has its slot: waiting in line is not downloading.
+		const release = await downloadSlots.acquire(policy.signal);
+		try {
+			return await fetchFile(this, link, base, policy, options);
+		} finally {
+			release();
+		}
+	} catch (error) {
+		throw apiError(error, context);
 	}
 }

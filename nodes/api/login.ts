@@ -1,18 +1,19 @@
 /**
  * The login itself: a signed token posted to the login endpoint; the session lives in the cookies
- * the 200 answer sets. Bounded: each attempt times out after 30 s, a transient failure (5xx, a
- * reset connection, a timeout) is tried twice more with backoff, and redirects are followed only
- * within the gateway's origin, at most 3 times. Nothing here puts the private key, the token or a
- * cookie into an error message.
+ * the 200 answer sets. Bounded: the whole login (every attempt with its whole answer, the waits
+ * between attempts, redirects) has one deadline, 30 s; a 5xx or a reset connection is tried again
+ * while time is left (3 attempts at most), a time-out never; redirects are followed only within
+ * the gateway's origin, at most 3 times. Nothing here puts the private key, the token or a cookie
+ * into an error message.
  */
 import { createHash } from 'crypto';
 import {
-	sleep,
 	type ICredentialDataDecryptedObject,
 	type IDataObject,
 	type IHttpRequestHelper,
 } from 'n8n-workflow';
 
+import { deadline, ExecutionStopped, wait, withinDeadline, type Deadline } from './abort';
 import { LOGIN_PATH, USER_AGENT } from './constants';
 import { parseErrorBody, SellerPlatformLoginError } from './errors';
 import { backoffDelay } from './policy';
@@ -20,7 +21,23 @@ import { fingerprints } from './state';
 import { loginBody, requireField } from './token';
 import { baseUrlProblem, joinUrl, MAX_REDIRECTS, originOf, redirectTarget } from './url';
 
+/** `timeoutMs`: the deadline of the whole login, every attempt included. */
 export const LOGIN_POLICY = { timeoutMs: 30_000, attempts: 3 };
+
+/** The login had no complete answer within its deadline (`LOGIN_POLICY.timeoutMs`). */
+export class LoginTimedOut extends SellerPlatformLoginError {
+	constructor(baseUrl: string, attempts: number) {
+		const tries = attempts > 1 ? ` (${attempts} attempts)` : '';
+		super(
+			`The Seller Platform login at ${baseUrl} timed out: no complete answer within ${LOGIN_POLICY.timeoutMs / 1000} s${tries}`,
+			{
+				description:
+					'The login was not repeated after the time-out. Check the Base URL of the credential and that this n8n can reach it.',
+			},
+		);
+		this.name = 'LoginTimedOut';
+	}
+}
 
 /** `name=value` of every cookie a response sets, joined for a `Cookie` header. */
 export function cookieHeaderFromSetCookie(setCookie: unknown): string {
@@ -42,43 +59,65 @@ export function cookieHeaderFromSetCookie(setCookie: unknown): string {
 type LoginResponse =
 	{ statusCode: number; headers: IDataObject; body: unknown } | { networkError: string };
 
+const TIMED_OUT = 'ETIMEDOUT';
+
 async function postLogin(
 	ctx: IHttpRequestHelper,
 	url: string,
 	body: IDataObject,
+	limit: Deadline,
 ): Promise<LoginResponse> {
+	let failed: unknown;
 	try {
-		return (await ctx.helpers.httpRequest({
-			method: 'POST',
-			url,
-			body,
-			json: true,
-			headers: { Accept: 'application/json', 'User-Agent': USER_AGENT },
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-			disableFollowRedirect: true,
-			timeout: LOGIN_POLICY.timeoutMs,
-		})) as LoginResponse;
+		return (await withinDeadline(
+			limit,
+			async (abortSignal) =>
+				await ctx.helpers.httpRequest({
+					method: 'POST',
+					url,
+					body,
+					json: true,
+					headers: { Accept: 'application/json', 'User-Agent': USER_AGENT },
+					returnFullResponse: true,
+					ignoreHttpStatusErrors: true,
+					disableFollowRedirect: true,
+					timeout: limit.left(),
+					abortSignal,
+				}),
+			() => new Error(TIMED_OUT),
+		)) as LoginResponse;
 	} catch (error) {
-		// A transport failure: the HTTP client's error carries the request, and so the JWT. Keep
-		// only its code; the caller reports it.
-		const { code, message } = error as { code?: string; message?: string };
-		const timedOut =
-			code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(message ?? '');
-		return { networkError: timedOut ? 'ETIMEDOUT' : String(code ?? 'network error') };
+		failed = error;
 	}
+	if (limit.passed()) return { networkError: TIMED_OUT };
+	if (failed instanceof ExecutionStopped) throw failed;
+	// A transport failure: the HTTP client's error carries the request, and so the JWT. Keep
+	// only its code; the caller reports it.
+	const { code, message } = failed as { code?: string; message?: string };
+	const timedOut =
+		code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(message ?? '');
+	return { networkError: timedOut ? TIMED_OUT : String(code ?? 'network error') };
 }
 
-const TRANSIENT = new Set(['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN']);
+/** Tried again while the deadline leaves time; a time-out is final. */
+const TRANSIENT = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'EAI_AGAIN']);
 
 const isTransient = (response: LoginResponse) =>
 	'networkError' in response ? TRANSIENT.has(response.networkError) : response.statusCode >= 500;
 
-/** Posts the login, repeating transient failures and following same-origin redirects. */
-async function postWithRetries(ctx: IHttpRequestHelper, url: string, body: IDataObject) {
+/**
+ * Posts the login within `limit`, repeating transient failures while time is left and following
+ * same-origin redirects. Returns the last answer and the attempts it took.
+ */
+async function postWithRetries(
+	ctx: IHttpRequestHelper,
+	url: string,
+	body: IDataObject,
+	limit: Deadline,
+) {
 	let target = url;
 	for (let attempt = 1, redirects = 0; ;) {
-		const response = await postLogin(ctx, target, body);
+		const response = await postLogin(ctx, target, body, limit);
 		if (!('networkError' in response) && response.statusCode >= 300 && response.statusCode < 400) {
 			const next = redirectTarget(String(response.headers.location ?? ''), target);
 			if (!next || originOf(next) !== originOf(url) || ++redirects > MAX_REDIRECTS) {
@@ -95,18 +134,24 @@ async function postWithRetries(ctx: IHttpRequestHelper, url: string, body: IData
 			target = next;
 			continue;
 		}
-		if (attempt >= LOGIN_POLICY.attempts || !isTransient(response)) return response;
-		await sleep(backoffDelay(attempt - 1));
+		const delay = backoffDelay(attempt - 1);
+		if (attempt >= LOGIN_POLICY.attempts || !isTransient(response) || delay >= limit.left()) {
+			return { response, attempts: attempt };
+		}
+		// Ended early by a stop: the next attempt then says why (postLogin).
+		await wait(delay, limit.signal).catch(() => undefined);
 		attempt++;
 	}
 }
 
 /**
  * Logs in and returns the session as the credential's expirable property. Success only on 200.
+ * `cancel` ends it at once (`ExecutionStopped`), its request closed: when nobody waits any more.
  */
 export async function login(
 	this: IHttpRequestHelper,
 	credentials: ICredentialDataDecryptedObject,
+	cancel?: AbortSignal,
 ): Promise<IDataObject> {
 	const body = await loginBody(credentials);
 	const baseUrl = requireField(credentials, 'baseUrl', 'Base URL');
@@ -114,12 +159,13 @@ export async function login(
 	if (problem) throw new SellerPlatformLoginError(problem);
 	const token = [String(body.token)];
 
-	const response = await postWithRetries(this, joinUrl(baseUrl, LOGIN_PATH), body);
+	const limit = deadline(LOGIN_POLICY.timeoutMs, cancel);
+	const url = joinUrl(baseUrl, LOGIN_PATH);
+	const { response, attempts } = await postWithRetries(this, url, body, limit);
 	if ('networkError' in response) {
+		if (response.networkError === TIMED_OUT) throw new LoginTimedOut(baseUrl, attempts);
 		throw new SellerPlatformLoginError(
-			response.networkError === 'ETIMEDOUT'
-				? `The Seller Platform login at ${baseUrl} did not answer within ${LOGIN_POLICY.timeoutMs / 1000} s (${LOGIN_POLICY.attempts} attempts)`
-				: `Could not reach the Seller Platform login at ${baseUrl}: ${response.networkError}`,
+			`Could not reach the Seller Platform login at ${baseUrl}: ${response.networkError}`,
 			{ description: 'Check the Base URL of the credential and that this n8n can reach it.' },
 		);
 	}

@@ -4,7 +4,7 @@
  * waiting budget, a circuit breaker after consecutive 429/5xx answers, and the user stopping the
  * execution (which ends every wait within a moment).
  */
-import { abortable, ExecutionStopped, wait } from './abort';
+import { abortable, DeadlineExceeded, ExecutionStopped, wait } from './abort';
 import { classify, PolicyStop, type Failure } from './errors';
 import { PACING, type PlanLimiter, type SlotOutcome } from './rateLimiter';
 import { rateLimitEchoes, sessions } from './state';
@@ -19,6 +19,10 @@ export const RETRY_POLICY = {
 	maxDelayMs: 30_000,
 	/** A `Retry-After` of 0 or in the past still waits at least this (plus jitter up to twice). */
 	minRetryAfterMs: 250,
+	/**
+	 * Deadline of one request: its whole answer, body included (request.ts). A request that timed
+	 * out is not repeated: the wait stays within this deadline.
+	 */
 	requestTimeoutMs: 60_000,
 	/** Defaults of the node options "Waiting Budget" and "Stop After Consecutive Failures". */
 	waitingBudgetMs: 300_000,
@@ -90,6 +94,8 @@ export class RunPolicy {
 	private spentMs = 0;
 	/** Set once the service asked for a wait beyond the budget: the run stops trying. */
 	private stopped?: PolicyStop;
+	/** The run's login timed out: its later requests fail with that error, without a new login. */
+	loginTimedOut?: Error;
 	/** Ends the run's other waits when it stops trying. */
 	private readonly stopping = new AbortController();
 
@@ -189,7 +195,7 @@ export async function withRetries<T>(
 		} catch (error) {
 			failed = error;
 		}
-		if (failed instanceof ExecutionStopped) throw failed;
+		if (failed instanceof ExecutionStopped || failed instanceof DeadlineExceeded) throw failed;
 		const failure = classify(failed);
 		if (!(typeof failed === 'object' && failed && rateLimitEchoes.has(failed)))
 			policy.record(failure);
@@ -230,7 +236,7 @@ export async function paced<T>(
 	// While this credential logs in, requests would only queue up behind the login and then leave
 	// together: they take their slots after it.
 	const running = login === undefined ? undefined : sessions.inFlight.get(login);
-	if (running) await abortable(Promise.allSettled([running]), signal);
+	if (running) await abortable(Promise.allSettled([running.task]), signal);
 	const slot = await abortable(limiter.acquire(signal), signal);
 	let outcome: SlotOutcome = 'abandoned';
 	try {

@@ -1,7 +1,8 @@
 /**
  * The single path every request of both nodes takes: the connection settings (read once per node
  * run), the URL, the headers, n8n's authenticated request (n8n logs in again on 401 and repeats
- * once), the pacing and retries of policy.ts, and one error the user can read (errors.ts).
+ * once) within a total deadline, the pacing and retries of policy.ts, and one error the user can
+ * read (errors.ts).
  */
 import {
 	NodeOperationError,
@@ -15,6 +16,7 @@ import {
 	type IWebhookFunctions,
 } from 'n8n-workflow';
 
+import { deadline, DeadlineExceeded, withinDeadline, withSignal } from './abort';
 import {
 	CREDENTIAL_TYPE,
 	DEFAULT_IMPORT_PREFIX,
@@ -27,7 +29,7 @@ import { OPERATIONS, type OperationName, type PrefixSetting } from './operations
 import { cookieSecrets, secretsIn } from './redact';
 import { paced, RETRY_POLICY, RunPolicy, withRetries } from './policy';
 import { PACING, type PlanLimiter } from './rateLimiter';
-import { loginFingerprint } from './login';
+import { loginFingerprint, LoginTimedOut } from './login';
 import { adoptSession, sharedLogin } from './session';
 import { limiters, perRun } from './state';
 import {
@@ -132,10 +134,32 @@ export function runPolicy(ctx: RequestContext): RunPolicy {
  * requests take their slots of the rate plan: a request must not hold a slot while it waits for a
  * login, then leave with all the others that waited. n8n's own login step then finds the session
  * (no second login) and stores it in the credential, for later executions and other processes.
+ * A stop ends the wait at once; after a login that timed out, the run's later requests fail with
+ * its error instead of waiting for another.
  */
-async function loginBeforePacing(ctx: RequestContext, data: ICredentialDataDecryptedObject) {
+async function loginBeforePacing(
+	ctx: RequestContext,
+	data: ICredentialDataDecryptedObject,
+	policy: RunPolicy,
+) {
 	if (typeof data.sessionCookie === 'string' && data.sessionCookie) return;
-	await sharedLogin.call({ helpers: { httpRequest: ctx.helpers.httpRequest } }, data);
+	if (policy.loginTimedOut) throw policy.loginTimedOut;
+	const helper = { helpers: { httpRequest: ctx.helpers.httpRequest } };
+	// A login that timed out is remembered (rejection handled here, the caller still gets it).
+	const login = sharedLogin.call(helper, data, policy.signal);
+	login.catch((error: unknown) => {
+		if (error instanceof LoginTimedOut) policy.loginTimedOut = error;
+	});
+	await login;
+}
+
+/** The error of a request without its whole answer within `RETRY_POLICY.requestTimeoutMs`. */
+function timedOut(operation: OperationName) {
+	const seconds = RETRY_POLICY.requestTimeoutMs / 1000;
+	return new DeadlineExceeded(
+		`The Seller Platform API timed out: no complete answer to ${operation} within ${seconds} s`,
+		`Every request gets ${seconds} s for its whole answer and is not repeated after a time-out. Check that this n8n can reach the Base URL of the credential, or try again later.`,
+	);
 }
 
 /**
@@ -174,16 +198,22 @@ export async function apiRequest(
 			disableFollowRedirect: true,
 		};
 		if (body) request.body = body;
+		// The whole answer within the deadline, and a stop ends it at once (abort.ts).
 		const send = async () =>
-			(await this.helpers.httpRequestWithAuthentication.call(
-				this,
-				CREDENTIAL_TYPE,
-				{ ...request, headers: { ...request.headers } },
-				{ credentialsDecrypted: { ...settings.credential, data } },
-			)) as unknown;
+			await withinDeadline(
+				deadline(RETRY_POLICY.requestTimeoutMs, policy.signal),
+				async (signal) =>
+					(await this.helpers.httpRequestWithAuthentication.call(
+						this,
+						CREDENTIAL_TYPE,
+						withSignal({ ...request, headers: { ...request.headers } }, signal),
+						{ credentialsDecrypted: { ...settings.credential, data } },
+					)) as unknown,
+				() => timedOut(operation),
+			);
 		let failed: unknown;
 		try {
-			await loginBeforePacing(this, settings.data);
+			await loginBeforePacing(this, settings.data, policy);
 			const response = await withRetries(
 				spec.repeatable,
 				async () => await paced(limiter, send, policy, loginFingerprint(settings.data)),

@@ -14,6 +14,7 @@ import type {
 	IHttpRequestOptions,
 } from 'n8n-workflow';
 
+import { sharedTask, signalOf, type SharedTask } from './abort';
 import { LOGIN_PATH } from './constants';
 import { SellerPlatformLoginError } from './errors';
 import { login, loginFingerprint } from './login';
@@ -35,6 +36,7 @@ import { baseUrlProblem, joinUrl, requestTarget } from './url';
 export async function sharedLogin(
 	this: IHttpRequestHelper,
 	credentials: ICredentialDataDecryptedObject,
+	cancel?: AbortSignal,
 ): Promise<IDataObject> {
 	// n8n's legacy request helper (the HTTP Request node's) logs in again after any failure: not
 	// for a request `authenticate` refused, which gets its refusal again instead.
@@ -45,7 +47,7 @@ export async function sharedLogin(
 	}
 	const identity = loginFingerprint(credentials);
 	const running = sessions.inFlight.get(identity);
-	if (running) return await running;
+	if (running && !running.abandoned()) return await running.join(cancel);
 
 	// A caller without a session, or with one this process knows to be older than its newest,
 	// takes the newest: one it replaced, or one it first sent before its newest login started
@@ -62,20 +64,24 @@ export async function sharedLogin(
 		return { sessionCookie: newest, sessionFingerprint: identity };
 	}
 
+	// Each caller waits with its own cancel signal; once every caller stopped, the login is closed
+	// (abort.ts `sharedTask`) and the next caller starts a new one.
 	const startedAt = Date.now();
-	const pending = login.call(this, credentials);
-	sessions.inFlight.set(identity, pending);
-	try {
-		const result = await pending;
-		retireSession(identity, sessions.newest.get(identity));
-		retireSession(identity, used);
-		sessions.newest.set(identity, String(result.sessionCookie));
-		sessions.newestStartedAt.set(identity, startedAt);
-		return result;
-	} finally {
-		sessions.inFlight.delete(identity);
-		sessions.lastLoginEnd.set(identity, Date.now());
-	}
+	const shared: SharedTask<IDataObject> = sharedTask(async (abandoned) => {
+		try {
+			const result = await login.call(this, credentials, abandoned);
+			retireSession(identity, sessions.newest.get(identity));
+			retireSession(identity, used);
+			sessions.newest.set(identity, String(result.sessionCookie));
+			sessions.newestStartedAt.set(identity, startedAt);
+			return result;
+		} finally {
+			if (sessions.inFlight.get(identity) === shared) sessions.inFlight.delete(identity);
+			sessions.lastLoginEnd.set(identity, Date.now());
+		}
+	});
+	sessions.inFlight.set(identity, shared);
+	return await shared.join(cancel);
 }
 
 const withoutTrailingSlashes = (path: string) => path.replace(/\/+$/, '');
@@ -125,6 +131,8 @@ export async function authenticateRequest(
 	const options: IHttpRequestOptions = {
 		...requestOptions,
 		headers: { ...(requestOptions.headers ?? {}) },
+		// The request's deadline, where n8n put the execution's cancel signal alone (abort.ts).
+		abortSignal: signalOf(requestOptions) ?? requestOptions.abortSignal,
 	};
 	refusedRequests.delete(credentials);
 	const baseUrl = String(credentials.baseUrl ?? '').trim();

@@ -12,9 +12,10 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { wait } from './abort';
+import { wait, type SharedTask } from './abort';
 
 import { PlanLimiter, type Clock } from './rateLimiter';
+import { Slots } from './slots';
 
 /**
  * Logins, per login identity (the fingerprint of base URL, key id, key and project; see
@@ -22,8 +23,8 @@ import { PlanLimiter, type Clock } from './rateLimiter';
  * most one running login, one session and `MAX_RETIRED_SESSIONS` retired ones.
  */
 export const sessions = {
-	/** The login running now: callers that arrive meanwhile share it. */
-	inFlight: new Map<string, Promise<IDataObject>>(),
+	/** The login running now: callers that arrive meanwhile share it (each may leave on a stop). */
+	inFlight: new Map<string, SharedTask<IDataObject>>(),
 	/** The newest session this process obtained. */
 	newest: new Map<string, string>(),
 	/** Sessions this process replaced by a newer login: known to be older than the newest. */
@@ -110,6 +111,15 @@ export const limiters = new RateLimiterRegistry({
  * in flight. Bound: weak, gone with the error objects.
  */
 export const rateLimitEchoes = new WeakSet<object>();
+
+/**
+ * Export downloads in flight in this process (download.ts): at most `MAX_DOWNLOADS_IN_FLIGHT` at
+ * once, so that n8n's in-memory binary data mode never holds more files than that while they
+ * arrive; the others wait in line (a stop takes them out). Bound: the line, one entry per
+ * waiting download.
+ */
+export const MAX_DOWNLOADS_IN_FLIGHT = 4;
+export const downloadSlots = new Slots(MAX_DOWNLOADS_IN_FLIGHT);
 
 /**
  * Per node run: the credential read and decrypted once (request.ts), and the result of the

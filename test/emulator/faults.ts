@@ -1,6 +1,7 @@
 /** Injected faults: a FIFO queue of specs, each consumed by the API requests it applies to. */
 import { validateEcho } from './echo';
 import { invalidArgument } from './errors';
+import { validateSlow } from './slow';
 import type { FaultSpec } from './types';
 
 const isNonNegativeNumber = (value: unknown): value is number =>
@@ -51,8 +52,16 @@ export function validateFaultSpec(input: unknown): FaultSpec {
 			throw invalidArgument('fault redirect status must be 301, 302, 303, 307 or 308');
 		}
 	}
-	if (spec.status === undefined && spec.delayMs === undefined && !spec.reset && !spec.redirect) {
-		throw invalidArgument('a fault needs status, delayMs, reset or redirect');
+	validateSlow(spec);
+	if (
+		spec.status === undefined &&
+		spec.delayMs === undefined &&
+		!spec.reset &&
+		!spec.redirect &&
+		!spec.hang &&
+		spec.trickleMs === undefined
+	) {
+		throw invalidArgument('a fault needs status, delayMs, reset, redirect, hang or trickleMs');
 	}
 	return { ...(input as FaultSpec) };
 }

@@ -35,6 +35,7 @@ import {
 import { ApiError, codeForHttpStatus, invalidArgument, toApiError } from './errors';
 import { echoAnswer } from './echo';
 import { FaultQueue } from './faults';
+import { hang, trickle } from './slow';
 import {
 	loggedBody,
 	normaliseAddress,
@@ -564,6 +565,9 @@ export class EmulatorServer implements Emulator {
 			const fault = this.faults.take(operation);
 			if (fault) {
 				await sleep(fault.delayMs ?? 0);
+				const gone = () => (entry.clientClosedAt ??= Date.now());
+				if (fault.hang) return hang(res, gone);
+				if (fault.trickleMs !== undefined) trickle(res, fault.trickleMs, gone);
 				if (fault.reset) {
 					this.log.complete(entry, null);
 					req.socket.destroy();

@@ -113,6 +113,13 @@ export interface FaultSpec {
 	echo?: boolean | EchoSpec;
 	/** Answers a redirect to `location` (status 301, 302, 307 or 308; default 307). */
 	redirect?: { location: string; status?: number };
+	/** Never answers: the connection stays open until the client closes it (slow.ts). */
+	hang?: boolean;
+	/**
+	 * The answer (the operation's own, or the fault's `status` or redirect) sends its headers at
+	 * once and its body one byte every `trickleMs` (1 to 60000): no idle time-out ever ends it.
+	 */
+	trickleMs?: number;
 }
 
 /** Where and how an echoing fault repeats the secrets a request carried. */
@@ -146,6 +153,11 @@ export interface RequestLogEntry {
 	body: unknown;
 	/** HTTP status answered; null while in flight or when the socket was reset. */
 	status: number | null;
+	/**
+	 * When the client closed the connection before the whole answer was sent (ms since the
+	 * epoch); set for requests a `hang` or `trickleMs` fault held.
+	 */
+	clientClosedAt?: number;
 	remoteAddress: string;
 }
 

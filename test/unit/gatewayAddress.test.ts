@@ -1,4 +1,3 @@
-/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * Addresses the credential and the trigger judge: the gateway's origin (only there do the login
  * token and the session go), the gateway and project in one spelling (the key of the rate plan's

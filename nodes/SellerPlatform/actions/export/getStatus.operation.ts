@@ -1,6 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_MAX_DOWNLOAD_MB, downloadFile } from '../../../api/download';
+import {
+	DEFAULT_DOWNLOAD_TIMEOUT_SECONDS,
+	DEFAULT_MAX_DOWNLOAD_MB,
+	downloadFile,
+} from '../../../api/download';
 import { apiRequest } from '../../../api/request';
 import { concurrencyOption, optionsCollection, waitOptions } from '../descriptions';
 import {
@@ -14,6 +18,9 @@ import { perItem } from '../runner';
 import { normaliseStatus, pollUntilFinal, readWaitSettings } from '../wait';
 
 const show = { resource: ['export'], operation: ['getStatus'] };
+
+/** The longest time a timer can wait (2^31 - 1 ms, about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Export statuses that will never produce a download link. */
 export const FAILED_EXPORT_STATUSES = ['ERROR', 'FAILED', 'CANCELLED', 'CANCELED'];
@@ -47,6 +54,16 @@ export const description: INodeProperties[] = [
 			default: DEFAULT_MAX_DOWNLOAD_MB,
 			description:
 				"Largest file to download; a larger one fails the item with a message saying so. The file streams into n8n's binary data (on disk where n8n keeps binary data in filesystem mode).",
+			displayOptions: { show: { download: [true] } },
+		},
+		{
+			displayName: 'Download Timeout (Seconds)',
+			name: 'downloadTimeoutSeconds',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: DEFAULT_DOWNLOAD_TIMEOUT_SECONDS,
+			description:
+				'Time for the whole download, from the first request to the last byte; a download still running then fails the item',
 			displayOptions: { show: { download: [true] } },
 		},
 		{
@@ -91,6 +108,14 @@ export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
 			'The option "Max File Size (MB)" (maxFileSizeMb) must be a positive number',
 		);
 	}
+	const timeoutSeconds = Number(options.downloadTimeoutSeconds ?? DEFAULT_DOWNLOAD_TIMEOUT_SECONDS);
+	if (!(timeoutSeconds > 0) || timeoutSeconds * 1000 > MAX_TIMER_MS) {
+		throw invalidParameter(
+			this,
+			itemIndex,
+			`The option "Download Timeout (Seconds)" (downloadTimeoutSeconds) must be a positive number of at most ${Math.floor(MAX_TIMER_MS / 1000)}`,
+		);
+	}
 	const exportCode = requiredString(this, 'exportCode', 'Export Code', itemIndex);
 	const wait = readWaitSettings(this, itemIndex);
 	return {
@@ -106,6 +131,7 @@ export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
 
 			const binary = await downloadFile.call(this, record.download_url, itemIndex, {
 				maxBytes: maxMegabytes * 1024 * 1024,
+				timeoutMs: timeoutSeconds * 1000,
 				fallbackName: `${exportCode}.csv`,
 			});
 			return { json: record, binary: { [download]: binary } };

@@ -31,6 +31,7 @@ async function loginOnce(ctx: IExecuteFunctions, itemIndex: number): Promise<IDa
 			const { sessionCookie } = await login.call(
 				{ helpers: { httpRequest: ctx.helpers.httpRequest } },
 				credentials,
+				ctx.getExecutionCancelSignal?.(),
 			);
 			const cookieNames = String(sessionCookie)
 				.split(';')
@@ -48,7 +49,7 @@ async function loginOnce(ctx: IExecuteFunctions, itemIndex: number): Promise<IDa
 		perRun.loginResults.set(ctx, pending);
 	}
 	try {
-		// A login ends at its own time-outs; the node stops waiting at once when the user stops.
+		// A login ends at its own deadline; a stop ends it and the node's wait at once.
 		return { ...(await abortable(pending, ctx.getExecutionCancelSignal?.())) };
 	} catch (error) {
 		throw apiError(error, { node: ctx.getNode(), operation: 'Login', itemIndex });

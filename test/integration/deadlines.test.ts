@@ -1,0 +1,190 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
+/**
+ * Every wait has a total deadline: a login or an API answer that trickles its body one byte at a
+ * time (which no idle time-out ends) fails with a time-out error within its deadline and its
+ * connection is closed; a login that never answers fails the run within 60 s by default; a stop
+ * ends the wait at once; and the same process goes on working afterwards.
+ */
+// The kit runs the package as n8n loads it, from dist/: tune the instance it runs.
+import { LOGIN_POLICY } from '../../dist/nodes/api/login';
+import { RETRY_POLICY } from '../../dist/nodes/api/policy';
+import { bulkPoItems, GET_PO, startFixture, workflowWithItems, type Fixture } from './fixture';
+
+let f: Fixture;
+const defaults = { login: LOGIN_POLICY.timeoutMs, request: RETRY_POLICY.requestTimeoutMs };
+afterEach(async () => {
+	LOGIN_POLICY.timeoutMs = defaults.login;
+	RETRY_POLICY.requestTimeoutMs = defaults.request;
+	await f?.close();
+});
+
+const requestsOf = (operation: string) =>
+	f.emulator.requests().filter((r) => r.operation === operation);
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** When the client closed the connection of the first `operation` request (the emulator notes it a moment later). */
+async function closedAt(operation: string): Promise<number | undefined> {
+	for (let i = 0; i < 50 && requestsOf(operation)[0]?.clientClosedAt === undefined; i++)
+		await pause(20);
+	return requestsOf(operation)[0]?.clientClosedAt;
+}
+
+/** Ordinary work after the fault, in the same process: a run that succeeds. */
+async function expectOrdinaryRun(items = 3) {
+	const result = await f.env.runWorkflow(workflowWithItems(bulkPoItems(items, 100), GET_PO));
+	expect(result.status).toBe('success');
+	expect(result.json('Seller Platform').map((po) => po.po_nr)).toEqual(
+		bulkPoItems(items, 100).map((item) => item.po),
+	);
+}
+
+describe('a trickling answer', () => {
+	it('fails a login whose answer trickles with a time-out error within its deadline, and closes it', async () => {
+		f = await startFixture({ ratePlan: null });
+		LOGIN_POLICY.timeoutMs = 1000;
+		// The login's body `{}` would take 4 s at one byte each 2 s; an idle time-out never fires.
+		f.emulator.injectFaults({ count: 1, trickleMs: 2000, operation: 'Login' });
+		const started = Date.now();
+		const result = await f.env.runWorkflow(
+			workflowWithItems(bulkPoItems(3), GET_PO, { continueOnFail: true }),
+		);
+		const elapsed = Date.now() - started;
+		for (const item of result.json('Seller Platform')) {
+			expect(item.error).toBe(
+				`The Seller Platform login at ${f.emulator.baseUrl} timed out: no complete answer within 1 s`,
+			);
+		}
+		expect(elapsed).toBeLessThan(2500);
+		const [login] = requestsOf('Login');
+		expect(requestsOf('Login')).toHaveLength(1);
+		expect(login.status).toBe(200);
+		// The connection was closed at the deadline, not left to trickle on.
+		expect((await closedAt('Login'))! - login.at).toBeLessThan(1500);
+		expect(requestsOf('GetPurchaseOrder')).toHaveLength(0);
+		expect(JSON.stringify(result.run)).not.toContain(
+			f.emulator.credential.private_key.slice(40, 80),
+		);
+		await expectOrdinaryRun();
+	});
+
+	it('fails an API request whose answer trickles with a time-out error within its deadline, without repeating it', async () => {
+		f = await startFixture({ ratePlan: null });
+		RETRY_POLICY.requestTimeoutMs = 1000;
+		f.emulator.injectFaults({ count: 1, trickleMs: 100, operation: 'GetPurchaseOrder' });
+		const started = Date.now();
+		const result = await f.env.runWorkflow(
+			workflowWithItems(bulkPoItems(1), GET_PO, { continueOnFail: true }),
+		);
+		const elapsed = Date.now() - started;
+		const [item] = result.json('Seller Platform');
+		expect(item.error).toBe(
+			'The Seller Platform API timed out: no complete answer to GetPurchaseOrder within 1 s',
+		);
+		expect(item.details).toMatchObject({
+			description: expect.stringContaining('is not repeated after a time-out'),
+		});
+		expect(elapsed).toBeLessThan(2500);
+		// A read is repeatable, but not after a time-out: the wait stays within the deadline.
+		const [get] = requestsOf('GetPurchaseOrder');
+		expect(requestsOf('GetPurchaseOrder')).toHaveLength(1);
+		expect(get.status).toBe(200);
+		// The connection was closed at the deadline (n8n had put the execution's own signal on it).
+		expect((await closedAt('GetPurchaseOrder'))! - get.at).toBeLessThan(1500);
+		await expectOrdinaryRun();
+	});
+});
+
+describe('a login that never answers', () => {
+	it('fails the run within 60 s by default, all attempts included, and the process goes on', async () => {
+		f = await startFixture({ ratePlan: null });
+		f.emulator.injectFaults({ count: 1, hang: true, operation: 'Login' });
+		const started = Date.now();
+		const result = await f.env.runWorkflow(workflowWithItems(bulkPoItems(5), GET_PO));
+		const elapsed = Date.now() - started;
+		expect(result.status).toBe('error');
+		expect(result.nodeError('Seller Platform')?.message).toBe(
+			`The Seller Platform login at ${f.emulator.baseUrl} timed out: no complete answer within ${defaults.login / 1000} s`,
+		);
+		expect(elapsed).toBeLessThanOrEqual(60_000);
+		expect(requestsOf('Login')).toHaveLength(1);
+		expect(await closedAt('Login')).toEqual(expect.any(Number));
+		expect(requestsOf('GetPurchaseOrder')).toHaveLength(0);
+		await expectOrdinaryRun();
+	}, 70_000);
+
+	it('is waited for once per run: later items fail with its error instead of logging in again', async () => {
+		f = await startFixture({ ratePlan: null });
+		LOGIN_POLICY.timeoutMs = 500;
+		f.emulator.injectFaults({ count: 10, hang: true, operation: 'Login' });
+		const started = Date.now();
+		const result = await f.env.runWorkflow(
+			workflowWithItems(
+				bulkPoItems(12),
+				{ ...GET_PO, options: { concurrency: 2 } },
+				{
+					continueOnFail: true,
+				},
+			),
+		);
+		const out = result.json('Seller Platform');
+		expect(out).toHaveLength(12);
+		for (const item of out) expect(item.error).toMatch(/login at .* timed out/);
+		expect(requestsOf('Login')).toHaveLength(1);
+		expect(Date.now() - started).toBeLessThan(2000);
+		f.emulator.clearFaults();
+		await expectOrdinaryRun();
+	});
+});
+
+describe('stopping the execution', () => {
+	it('ends the wait for a login that never answers at once', async () => {
+		f = await startFixture({ ratePlan: null });
+		f.emulator.injectFaults({ count: 1, hang: true, operation: 'Login' });
+		const started = await f.env.startExecution(workflowWithItems(bulkPoItems(2), GET_PO));
+		while (requestsOf('Login').length < 1) await pause(20);
+		const stoppedAt = Date.now();
+		started.cancel();
+		const result = await started.finished;
+		expect(Date.now() - stoppedAt).toBeLessThan(1000);
+		expect(result.nodeError('Seller Platform')?.message).toBe('The execution was stopped');
+		expect(requestsOf('GetPurchaseOrder')).toHaveLength(0);
+		// Nobody waits for that login any more: its connection is closed, and the next run logs in afresh.
+		expect((await closedAt('Login'))! - stoppedAt).toBeLessThan(1000);
+		await expectOrdinaryRun();
+		expect(requestsOf('Login')).toHaveLength(2);
+	});
+
+	it('leaves a login that another execution still waits for', async () => {
+		f = await startFixture({ ratePlan: null });
+		f.emulator.injectFaults({ count: 1, delayMs: 1500, operation: 'Login' });
+		const stopped = await f.env.startExecution(workflowWithItems(bulkPoItems(2), GET_PO));
+		while (requestsOf('Login').length < 1) await pause(20);
+		const other = f.env.runWorkflow(workflowWithItems(bulkPoItems(2, 50), GET_PO));
+		await pause(200);
+		stopped.cancel();
+		expect((await stopped.finished).nodeError('Seller Platform')?.message).toBe(
+			'The execution was stopped',
+		);
+		const result = await other;
+		expect(result.status).toBe('success');
+		expect(result.outputs('Seller Platform')).toHaveLength(2);
+		expect(requestsOf('Login')).toHaveLength(1);
+		expect(requestsOf('Login')[0]).toMatchObject({ status: 200 });
+	});
+
+	it('ends a trickling API answer at once and closes its connection', async () => {
+		f = await startFixture({ ratePlan: null });
+		f.emulator.injectFaults({ count: 1, trickleMs: 500, operation: 'GetPurchaseOrder' });
+		const started = await f.env.startExecution(workflowWithItems(bulkPoItems(1), GET_PO));
+		while (requestsOf('GetPurchaseOrder').length < 1) await pause(20);
+		await pause(200);
+		const stoppedAt = Date.now();
+		started.cancel();
+		const result = await started.finished;
+		expect(Date.now() - stoppedAt).toBeLessThan(1000);
+		expect(result.nodeError('Seller Platform')?.message).toBe('The execution was stopped');
+		expect((await closedAt('GetPurchaseOrder'))! - stoppedAt).toBeLessThan(1000);
+		expect(requestsOf('GetPurchaseOrder')).toHaveLength(1);
+		await expectOrdinaryRun();
+	});
+});
