@@ -210,7 +210,8 @@ function planShare(emulator: Emulator, since: number) {
 	// Accepted: what the plan let through and counted. The emulator (like the gateway) checks the
 	// session before the plan, so a 401 (an expired session) counts as neither.
 	const accepted = arrivals.filter((r) => r.status !== 429 && r.status !== 401);
-	const rejected = arrivals.length - accepted.length;
+	// Answered 429 (a 401, an expired session, is neither accepted nor a 429).
+	const rejected = arrivals.filter((r) => r.status === 429).length;
 	const firstAt = Math.min(...arrivals.map((r) => r.at));
 	const span = (Math.max(...ok) - Math.min(...ok)) / 1000;
 	const perSecond = (ok.length - 1) / span;
@@ -625,12 +626,20 @@ describe('3. the trigger in queue mode', () => {
 		) =>
 			await Promise.all(
 				events.map(async (event) => {
-					const answer = await fetch(`${origin}${hookPath}`, {
-						method: 'POST',
-						headers: { 'content-type': 'application/json', ...headers },
-						body: JSON.stringify(event),
-					});
-					return { status: answer.status, body: (await answer.text()).slice(0, 200) };
+					const send = async () => {
+						const answer = await fetch(`${origin}${hookPath}`, {
+							method: 'POST',
+							headers: { 'content-type': 'application/json', ...headers },
+							body: JSON.stringify(event),
+						});
+						return { status: answer.status, body: (await answer.text()).slice(0, 200) };
+					};
+					const answer = await send();
+					// The marketplace delivers again after a 5xx (at least once): so does the test, once,
+					// and says so in the log. A 2xx or a 401 is final.
+					if (answer.status < 500) return answer;
+					log(`   HTTP ${answer.status} ${answer.body}: delivered again`);
+					return await send();
 				}),
 			);
 		const triggerRuns = async () =>
@@ -663,27 +672,31 @@ describe('3. the trigger in queue mode', () => {
 			'10 (10)',
 			ran.length === 10 && workerRuns(worker1) + workerRuns(worker2) - workerRunsBefore === 10,
 		);
-		const dropped = (answers: Array<{ body: string }>) =>
-			answers.filter((a) => a.body.includes('duplicate delivery')).length;
-		const toWebhook = await deliver(webhookProcess.baseUrl);
+		const dropped = (answers: Array<{ status: number; body: string }>) => {
+			const kept = answers.filter((a) => !a.body.includes('duplicate delivery'));
+			// What a re-sent delivery got instead, for the log (a figure says only how many).
+			for (const a of kept) log(`   not dropped: HTTP ${a.status} ${a.body}`);
+			return answers.length - kept.length;
+		};
+		const droppedToWebhook = dropped(await deliver(webhookProcess.baseUrl));
 		check(
 			'3. the same 10 re-sent to the webhook process: dropped',
-			dropped(toWebhook),
+			droppedToWebhook,
 			'10',
-			dropped(toWebhook) === 10,
+			droppedToWebhook === 10,
 		);
 		await webhookProcess.stop();
 		processes.splice(processes.indexOf(webhookProcess), 1);
 		webhookProcess = await start('webhook', 'webhook');
-		const afterRestart = await deliver(webhookProcess.baseUrl);
+		const droppedAfterRestart = dropped(await deliver(webhookProcess.baseUrl));
 		check(
 			'3. re-sent after a restart of the webhook process: dropped',
-			dropped(afterRestart),
+			droppedAfterRestart,
 			'10',
-			dropped(afterRestart) === 10,
+			droppedAfterRestart === 10,
 		);
-		const toMain = await deliver(mainProcess.baseUrl);
-		check('3. re-sent to main: dropped', dropped(toMain), '10', dropped(toMain) === 10);
+		const droppedToMain = dropped(await deliver(mainProcess.baseUrl));
+		check('3. re-sent to main: dropped', droppedToMain, '10', droppedToMain === 10);
 		await sleep(3000);
 		const finalRuns = (await triggerRuns()).length;
 		check('3. executions in all (each delivery ran once)', finalRuns, '10', finalRuns === 10);
