@@ -1,5 +1,6 @@
-// Copies the SVG icons next to the compiled code: icons/*.svg into dist/icons, and any SVG kept
-// beside a node or credential into the same place under dist/.
+// Copies what the build needs beside the compiled code: icons/*.svg into dist/icons, any SVG kept
+// beside a node or credential into the same place under dist/, and the output schemas n8n's editor
+// previews (nodes/**/__schema__/**/*.json, read beside the node file: see test/helpers/outputSchemas.ts).
 const { src, dest, parallel } = require('gulp');
 
 function sharedIcons() {
@@ -13,4 +14,9 @@ function nodeIcons() {
 	}).pipe(dest('dist'));
 }
 
+function outputSchemas() {
+	return src('nodes/**/__schema__/**/*.json', { base: '.', allowEmpty: true }).pipe(dest('dist'));
+}
+
 exports['build:icons'] = parallel(sharedIcons, nodeIcons);
+exports['build:schemas'] = outputSchemas;

@@ -104,6 +104,22 @@ export class WorkflowResult {
 	}
 }
 
+/**
+ * A check of every finished execution (e.g. the output schemas, outputSchemas.ts): it throws to
+ * fail the execution's `finished` (so `runWorkflow`) with its message.
+ */
+export type RunCheck = (result: WorkflowResult, workflow: Workflow) => void | Promise<void>;
+
+const runChecks: RunCheck[] = [];
+
+/**
+ * Runs `check` on every execution that finishes from now on, in this test file only (Jest gives
+ * each test file its own modules).
+ */
+export function checkEveryRun(check: RunCheck): void {
+	if (!runChecks.includes(check)) runChecks.push(check);
+}
+
 export interface StartedExecution {
 	/** Stops the execution, as the editor's stop button does (n8n-core aborts its cancel signal). */
 	cancel(): void;
@@ -258,7 +274,11 @@ export class TestEnvironment {
 		const running = new WorkflowExecute(data, mode, runData).processRunExecutionData(workflow);
 		return {
 			cancel: () => running.cancel(),
-			finished: (async () => new WorkflowResult(await running, executedNodes))(),
+			finished: (async () => {
+				const result = new WorkflowResult(await running, executedNodes);
+				for (const check of runChecks) await check(result, workflow);
+				return result;
+			})(),
 		};
 	}
 

@@ -7,11 +7,17 @@ import type { ICredentialDataDecryptedObject, INodeParameters } from 'n8n-workfl
 
 import {
 	chain,
+	checkEveryRun,
 	createTestEnvironment,
 	type TestEnvironment,
 	type TestNode,
 	type TestWorkflow,
 } from '../helpers';
+import { checkOutputSchemas } from '../helpers/outputSchemas';
+
+// Every output item of a Seller Platform node in an execution of a test importing this file must
+// match the output schema of its operation (nodes/SellerPlatform/__schema__), or the run fails.
+checkEveryRun(checkOutputSchemas);
 
 export const CREDENTIAL_ID = 'cred-1';
 

@@ -77,7 +77,7 @@ beforeAll(() => {
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('the packed package (npm pack)', () => {
-	it('ships only dist, README, LICENSE, CHANGELOG and package.json', () => {
+	it('ships only dist (with the output schemas), README, LICENSE, CHANGELOG and package.json', () => {
 		const outside = files.filter((file) => !file.startsWith('dist/'));
 		expect(outside).toEqual(['CHANGELOG.md', 'LICENSE', 'README.md', 'package.json']);
 		expect(files).toEqual(
@@ -90,6 +90,23 @@ describe('the packed package (npm pack)', () => {
 				'dist/icons/sellerPlatform.svg',
 				'dist/icons/sellerPlatform.dark.svg',
 			]),
+		);
+		// The output schemas n8n's editor previews, beside the node file (one per operation).
+		expect(files.filter((file) => file.includes('/__schema__/'))).toEqual(
+			[
+				'session/login',
+				'oauth/exchangeToken',
+				'export/getStatus',
+				'purchaseOrder/get',
+				'fbpiOrder/getCustomerData',
+				'fbpiOrder/createSandbox',
+				'import/createBarcode',
+				'import/getStatus',
+				'apiCredential/create',
+				'destination/update',
+			]
+				.map((name) => `dist/nodes/SellerPlatform/__schema__/v1.0.0/${name}.json`)
+				.sort(),
 		);
 		// No sources, tests, emulator or build state.
 		expect(files.filter((file) => /(^|\/)test\/|\.tsbuildinfo$|(?<!\.d)\.ts$/.test(file))).toEqual(

@@ -18,11 +18,16 @@ import {
 } from '../emulator';
 import {
 	chain,
+	checkEveryRun,
 	createTestEnvironment,
 	type ActiveWorkflow,
 	type TestEnvironment,
 	type TestWorkflow,
 } from '../helpers';
+import { checkOutputSchemas } from '../helpers/outputSchemas';
+
+// Seller Platform outputs as their output schemas say, as in the tests using fixture.ts.
+checkEveryRun(checkOutputSchemas);
 
 const CREDENTIAL_ID = 'cred-1';
 const TRIGGER = 'Seller Platform Trigger';
