@@ -81,6 +81,16 @@ export function isTransient(failure: Failure): boolean {
 
 const seconds = (ms: number) => `${Math.ceil(ms / 1000)} s`;
 
+/** What a run met on its way, for the hints n8n shows after it. */
+export interface RunFacts {
+	/** 429 answers the run's requests got. */
+	rateLimited: number;
+	/** The lowest share of the plan the run's requests were paced at (1: the whole plan). */
+	lowestShare: number;
+	/** The credential's login identity, and its count of logins when the run first sent. */
+	login?: { identity: string; before: number };
+}
+
 /**
  * The limits of one node run, shared by its items: the waiting budget (wall time spent waiting
  * on 429s and backoff, however many items wait at once), the count of consecutive 429/5xx
@@ -98,6 +108,8 @@ export class RunPolicy {
 	loginTimedOut?: Error;
 	/** Ends the run's other waits when it stops trying. */
 	private readonly stopping = new AbortController();
+	/** What the run met, for its execution hints (runner.ts): never a secret. */
+	readonly facts: RunFacts = { rateLimited: 0, lowestShare: 1 };
 
 	constructor(
 		readonly signal: AbortSignal | undefined,
@@ -126,6 +138,11 @@ export class RunPolicy {
 		} else if (!failure || status !== undefined) {
 			this.consecutiveFailures = 0;
 		}
+	}
+
+	/** The wall time the run has spent waiting on 429 answers and backoff so far (ms). */
+	waitedMs(): number {
+		return this.spent();
 	}
 
 	/** What is left of the run's waiting budget now (ms). */
@@ -199,6 +216,7 @@ export async function withRetries<T>(
 		const failure = classify(failed);
 		if (!(typeof failed === 'object' && failed && rateLimitEchoes.has(failed)))
 			policy.record(failure);
+		if (failure.httpStatus === 429) policy.facts.rateLimited++;
 		if (failure.httpStatus === 429 && rateLimited < RETRY_POLICY.maxRateLimitRetries) {
 			policy.checkBreaker();
 			const retryAfter = parseRetryAfter(failure.retryAfter);
@@ -238,6 +256,7 @@ export async function paced<T>(
 	const running = login === undefined ? undefined : sessions.inFlight.get(login);
 	if (running) await abortable(Promise.allSettled([running.task]), signal);
 	const slot = await abortable(limiter.acquire(signal), signal);
+	policy.facts.lowestShare = Math.min(policy.facts.lowestShare, limiter.share());
 	let outcome: SlotOutcome = 'abandoned';
 	try {
 		const sending = send();

@@ -31,7 +31,7 @@ import { paced, RETRY_POLICY, RunPolicy, withRetries } from './policy';
 import { PACING, type PlanLimiter } from './rateLimiter';
 import { loginFingerprint, LoginTimedOut } from './login';
 import { adoptSession, sharedLogin } from './session';
-import { limiters, perRun } from './state';
+import { limiters, perRun, sessions } from './state';
 import {
 	baseUrlProblem,
 	buildUrl,
@@ -153,6 +153,19 @@ async function loginBeforePacing(
 	await login;
 }
 
+/** The run's first request notes its credential's count of logins (the run's hints). */
+function noteLoginIdentity(policy: RunPolicy, data: ICredentialDataDecryptedObject) {
+	if (policy.facts.login) return;
+	const identity = loginFingerprint(data);
+	policy.facts.login = { identity, before: sessions.loginsDone.get(identity) ?? 0 };
+}
+
+/** The logins of the run's credential since its first request (its hints). */
+export function loginsDuringRun(policy: RunPolicy): number {
+	const login = policy.facts.login;
+	return login ? (sessions.loginsDone.get(login.identity) ?? 0) - login.before : 0;
+}
+
 /** The error of a request without its whole answer within `RETRY_POLICY.requestTimeoutMs`. */
 function timedOut(operation: OperationName) {
 	const seconds = RETRY_POLICY.requestTimeoutMs / 1000;
@@ -213,6 +226,7 @@ export async function apiRequest(
 			);
 		let failed: unknown;
 		try {
+			noteLoginIdentity(policy, settings.data);
 			await loginBeforePacing(this, settings.data, policy);
 			const response = await withRetries(
 				spec.repeatable,

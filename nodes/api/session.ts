@@ -74,6 +74,7 @@ export async function sharedLogin(
 			retireSession(identity, used);
 			sessions.newest.set(identity, String(result.sessionCookie));
 			sessions.newestStartedAt.set(identity, startedAt);
+			sessions.loginsDone.set(identity, (sessions.loginsDone.get(identity) ?? 0) + 1);
 			return result;
 		} finally {
 			if (sessions.inFlight.get(identity) === shared) sessions.inFlight.delete(identity);

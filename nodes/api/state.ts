@@ -38,6 +38,8 @@ export const sessions = {
 	 * the credential): a session first sent before our newest login started is older than it.
 	 */
 	firstSent: new Map<string, number>(),
+	/** How many logins of each identity this process completed (the run's hints count them). */
+	loginsDone: new Map<string, number>(),
 };
 
 /** Notes the first time this process sends `session` (the oldest dropped beyond the bound). */

@@ -19,9 +19,10 @@ import {
 	type IPairedItemData,
 } from 'n8n-workflow';
 
-import { suggestedConcurrency } from '../../api/request';
+import { loginsDuringRun, runPolicy, suggestedConcurrency } from '../../api/request';
 import { parseBoolean } from '../../api/values';
 import { AUTO_CONCURRENCY, MAX_CONCURRENCY } from './descriptions';
+import { runHints } from './hints';
 import { checkNumericOptions } from './parameters';
 
 export interface TaskOutput {
@@ -211,7 +212,10 @@ export async function runOperation(
 	const results: INodeExecutionData[] = new Array(planned.length);
 	// The failure with the lowest item index stops the run when "continue on fail" is off: no task
 	// starts after it.
-	const stop: { item: number; error?: Error } = { item: Infinity };
+	const stop: { item: number; error?: Error; firstFailed: number } = {
+		item: Infinity,
+		firstFailed: Infinity,
+	};
 	const created: Array<{ item: number; name: string; advice: string }> = [];
 
 	await runPool(planned.length, sequential ? () => 1 : readConcurrency(this), async (index) => {
@@ -220,6 +224,7 @@ export async function runOperation(
 		const item = firstItem(entry);
 		if (!('send' in entry)) {
 			results[index] = errorItem(entry.error, { item });
+			stop.firstFailed = Math.min(stop.firstFailed, item);
 			return;
 		}
 		try {
@@ -236,13 +241,41 @@ export async function runOperation(
 				: { json: output.json, pairedItem: pairing(entry) };
 		} catch (error) {
 			const nodeError = asNodeError(this, error, item);
+			stop.firstFailed = Math.min(stop.firstFailed, item);
 			if (continueOnFail) results[index] = errorItem(nodeError, pairing(entry));
 			else if (item < stop.item) Object.assign(stop, { item, error: nodeError });
 		}
 	});
 	if (stop.error) throw withCreated(stop.error, created);
-	return planned
+	const outputs = planned
 		.map((entry, index) => ({ item: firstItem(entry), result: results[index] }))
 		.sort((a, b) => a.item - b.item)
 		.map(({ result }) => result);
+	addHints(
+		this,
+		outputs,
+		created.filter((entry) => entry.item < stop.firstFailed),
+	);
+	return outputs;
+}
+
+/** The run's execution hints (hints.ts); n8n before 1.79 has no hints and gets none. */
+function addHints(
+	ctx: IExecuteFunctions,
+	outputs: INodeExecutionData[],
+	createdBeforeFailure: Array<{ item: number; name: string }>,
+) {
+	if (typeof ctx.addExecutionHints !== 'function') return;
+	const policy = runPolicy(ctx);
+	const hints = runHints({
+		outputs,
+		createdBeforeFailure: createdBeforeFailure
+			.sort((a, b) => a.item - b.item)
+			.map((entry) => entry.name),
+		rateLimited: policy.facts.rateLimited,
+		waitedMs: policy.waitedMs(),
+		lowestShare: policy.facts.lowestShare,
+		logins: loginsDuringRun(policy),
+	});
+	if (hints.length) ctx.addExecutionHints(...hints);
 }

@@ -1,0 +1,110 @@
+/**
+ * What n8n shows in the output panel after a run (`addExecutionHints`, n8n 1.79 and later): one
+ * sentence per fact, with its numbers, none when nothing happened. Warnings for what needs the
+ * user's action (failed items, waits that timed out, things created before a failure), info for
+ * the rest. Never a secret: only counts, durations, shares, error messages (already redacted)
+ * and the names the run's errors give of what it created.
+ */
+import type { IDataObject, INodeExecutionData, NodeExecutionHint } from 'n8n-workflow';
+
+/** What the run met (runner.ts gathers it from the outputs and the run's policy). */
+export interface RunSummary {
+	outputs: INodeExecutionData[];
+	/** What the run created before its first failed item (with "continue on fail"). */
+	createdBeforeFailure: string[];
+	/** 429 answers, the wall time waited on them and on backoff, the lowest share paced at. */
+	rateLimited: number;
+	waitedMs: number;
+	lowestShare: number;
+	/** Logins of the run's credential while it ran. */
+	logins: number;
+}
+
+const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+const percent = (share: number) => `${Math.round(share * 100)} %`;
+
+/** An output item of "continue on fail" for a failed input: `{ error, details }`. */
+const isErrorItem = ({ json }: INodeExecutionData) =>
+	typeof json.error === 'string' &&
+	Object.keys(json).every((key) => key === 'error' || key === 'details');
+
+const hint = (type: 'info' | 'warning', message: string): NodeExecutionHint => ({
+	type,
+	message,
+	location: 'outputPane',
+});
+
+function throttlingHints({ rateLimited, waitedMs, lowestShare }: RunSummary): NodeExecutionHint[] {
+	const hints: NodeExecutionHint[] = [];
+	if (rateLimited > 0) {
+		hints.push(
+			hint(
+				'info',
+				`The Seller Platform API answered ${count(rateLimited, '429 (too many requests)', '429s (too many requests)')}; the run waited ${seconds(waitedMs)} in all and repeated the requests`,
+			),
+		);
+	}
+	if (lowestShare < 0.995) {
+		hints.push(
+			hint(
+				'info',
+				`The run was paced at down to ${percent(lowestShare)} of the rate plan, as others (other n8n processes or integrations) use the same plan`,
+			),
+		);
+	}
+	return hints;
+}
+
+function itemHints({ outputs, createdBeforeFailure }: RunSummary): NodeExecutionHint[] {
+	const hints: NodeExecutionHint[] = [];
+	const failed = outputs.filter(isErrorItem);
+	if (failed.length) {
+		hints.push(
+			hint(
+				'warning',
+				`${count(failed.length, 'item')} of ${outputs.length} failed and ${failed.length === 1 ? 'is' : 'are'} in the output as error items; the first: ${String(failed[0].json.error)}`,
+			),
+		);
+	}
+	if (failed.length && createdBeforeFailure.length) {
+		hints.push(
+			hint(
+				'warning',
+				`${count(createdBeforeFailure.length, 'object was', 'objects were')} created before the first failure, and ${createdBeforeFailure.length === 1 ? 'is' : 'are'} in the output: ${createdBeforeFailure.join(', ')}`,
+			),
+		);
+	}
+	const flagged = (field: string) =>
+		outputs.filter(({ json }) => (json as IDataObject)[field] === true).length;
+	const timedOut = flagged('waitTimedOut');
+	if (timedOut) {
+		hints.push(
+			hint(
+				'warning',
+				`The wait for completion ended at its timeout for ${count(timedOut, 'item')} (waitTimedOut: true): the job may still be running; raise "Timeout (Seconds)" or ask for its status later`,
+			),
+		);
+	}
+	const found = flagged('alreadyExisted');
+	if (found) {
+		hints.push(
+			hint(
+				'info',
+				`${count(found, 'import was', 'imports were')} found instead of created (alreadyExisted: true): ${found === 1 ? 'its' : 'their'} client reference had been used for the same request before`,
+			),
+		);
+	}
+	return hints;
+}
+
+/** The run's hints, in the order: items, waits, throttling, logins. */
+export function runHints(summary: RunSummary): NodeExecutionHint[] {
+	const hints = [...itemHints(summary), ...throttlingHints(summary)];
+	if (summary.logins > 0) {
+		hints.push(
+			hint('info', `The credential logged in ${count(summary.logins, 'time')} during this run`),
+		);
+	}
+	return hints;
+}
