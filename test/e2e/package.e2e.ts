@@ -66,6 +66,8 @@ import {
 } from './lib/setup';
 
 const SECRET_HEADER = 'X-N8n-Seller-Platform-Secret';
+/** The output schemas as the package ships them (the build copies nodes/ into dist/). */
+const SCHEMA_ROOT = join(REPO_ROOT, 'dist', 'nodes', 'SellerPlatform', '__schema__', 'v1.0.0');
 const MANUAL = 'Start';
 
 function assert(condition: unknown, message: string): asserts condition {
@@ -1329,6 +1331,76 @@ describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 			} finally {
 				await foreign.close();
 			}
+		},
+	);
+
+	check(
+		"12. n8n serves the package's output schema of every operation (the editor's preview before a run)",
+		async () => {
+			const resources = readdirSync(SCHEMA_ROOT);
+			const served: string[] = [];
+			for (const resource of resources) {
+				for (const file of readdirSync(join(SCHEMA_ROOT, resource))) {
+					const path = `/schemas/${NODE_TYPE}/1.0.0/${resource}/${file}`;
+					const answer = await client.request<Record<string, unknown>>('GET', path);
+					expect(answer).toEqual(
+						JSON.parse(readFileSync(join(SCHEMA_ROOT, resource, file), 'utf8')),
+					);
+					served.push(`${resource}/${file}`);
+				}
+			}
+			expect(served).toHaveLength(10);
+		},
+	);
+
+	check(
+		'13. execution hints are saved with the execution: a throttled run says so; a plain run has none',
+		async () => {
+			const hinted = await client.createWorkflow(
+				workflow(
+					'e2e: hints',
+					[
+						manualTrigger(),
+						code(
+							'3 PO numbers',
+							'return [1, 2, 3].map((i) => ({ json: { po: `PO-BULK-${7000 + i}` } }));',
+						),
+						sellerPlatform('Get purchase order', credential, {
+							resource: 'purchaseOrder',
+							operation: 'get',
+							poNr: '={{ $json.po }}',
+						}),
+					],
+					[
+						[MANUAL, '3 PO numbers'],
+						['3 PO numbers', 'Get purchase order'],
+					],
+				),
+			);
+			const hintsOf = (execution: Execution) =>
+				execution.data.resultData.runData['Get purchase order'][0].hints ?? [];
+			// Twice: the first may log in (another check expired every session), the second must not.
+			await client.runAndWait(hinted);
+			const plain = await client.runAndWait(hinted);
+			expect(plain.status).toBe('success');
+			expect(hintsOf(plain)).toEqual([]);
+
+			await control(emu, 'POST', '/faults', {
+				count: 2,
+				status: 429,
+				retryAfter: 0,
+				operation: 'GetPurchaseOrder',
+			});
+			const throttled = await client.runAndWait(hinted);
+			expect(throttled.status).toBe('success');
+			expect(hintsOf(throttled)).toContainEqual(
+				expect.objectContaining({
+					type: 'info',
+					message: expect.stringMatching(
+						/^The Seller Platform API answered 2 429s \(too many requests\); the run waited [\d.]+ s in all/,
+					),
+				}),
+			);
 		},
 	);
 });

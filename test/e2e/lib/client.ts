@@ -78,6 +78,8 @@ export interface NodeRun {
 	executionTime: number;
 	executionStatus?: string;
 	error?: { message: string; description?: string };
+	/** What the node told the user after its run (`addExecutionHints`). */
+	hints?: Array<{ message: string; type?: string; location?: string }>;
 	data?: {
 		main?: Array<Array<{
 			json: Record<string, unknown>;
