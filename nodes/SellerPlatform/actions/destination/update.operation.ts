@@ -21,6 +21,14 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 export const description: INodeProperties[] = [
 	{
+		displayName:
+			'Headers replace ALL existing headers of the destination, and Remove All Headers removes them. A destination a Seller Platform Trigger took over carries its secret header: changing its headers or URL stops that workflow from receiving events.',
+		name: 'headersNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show },
+	},
+	{
 		displayName: 'Destination Code',
 		name: 'destinationCode',
 		type: 'string',
