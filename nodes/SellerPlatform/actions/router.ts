@@ -6,6 +6,7 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
+import { shown } from '../../api/values';
 import * as apiCredential from './apiCredential';
 import * as destination from './destination';
 import * as exportResource from './export';
@@ -32,13 +33,22 @@ export const resources: Record<
 };
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const resource = this.getNodeParameter('resource', 0) as string;
-	const operationName = this.getNodeParameter('operation', 0) as string;
-	const operation = resources[resource]?.operations[operationName];
+	const resource = this.getNodeParameter('resource', 0) as unknown;
+	const operationName = this.getNodeParameter('operation', 0) as unknown;
+	// Own entries only: names such as "constructor" or "toString" must not reach a prototype.
+	const operations =
+		typeof resource === 'string' && Object.hasOwn(resources, resource)
+			? resources[resource].operations
+			: undefined;
+	const operation =
+		operations && typeof operationName === 'string' && Object.hasOwn(operations, operationName)
+			? operations[operationName]
+			: undefined;
 	if (!operation) {
+		const named = (value: unknown) => (typeof value === 'string' ? `"${value}"` : shown(value));
 		throw new NodeOperationError(
 			this.getNode(),
-			`The operation "${operationName}" of resource "${resource}" is not supported`,
+			`The operation ${named(operationName)} of resource ${named(resource)} is not supported`,
 		);
 	}
 	return [await runOperation.call(this, operation)];

@@ -6,6 +6,7 @@ import {
 	downloadFile,
 } from '../../../api/download';
 import { apiRequest } from '../../../api/request';
+import { parseNumber } from '../../../api/values';
 import { concurrencyOption, optionsCollection, waitOptions } from '../descriptions';
 import {
 	binaryFieldOption,
@@ -100,7 +101,7 @@ export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
 	const download = wanted
 		? binaryFieldOption(this, itemIndex, options, 'Put Output File in Field', 'data')
 		: undefined;
-	const maxMegabytes = Number(options.maxFileSizeMb ?? DEFAULT_MAX_DOWNLOAD_MB);
+	const maxMegabytes = parseNumber(options.maxFileSizeMb) ?? DEFAULT_MAX_DOWNLOAD_MB;
 	if (!(maxMegabytes > 0) || !Number.isFinite(maxMegabytes)) {
 		throw invalidParameter(
 			this,
@@ -108,7 +109,8 @@ export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
 			'The option "Max File Size (MB)" (maxFileSizeMb) must be a positive number',
 		);
 	}
-	const timeoutSeconds = Number(options.downloadTimeoutSeconds ?? DEFAULT_DOWNLOAD_TIMEOUT_SECONDS);
+	const timeoutSeconds =
+		parseNumber(options.downloadTimeoutSeconds) ?? DEFAULT_DOWNLOAD_TIMEOUT_SECONDS;
 	if (!(timeoutSeconds > 0) || timeoutSeconds * 1000 > MAX_TIMER_MS) {
 		throw invalidParameter(
 			this,

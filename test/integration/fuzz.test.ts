@@ -1,0 +1,1361 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
+/**
+ * Property-based fuzzing (fast-check, fixed seeds) of every parameter of every operation of the
+ * Seller Platform node, and of the trigger's webhook, through real n8n executions against the
+ * emulator.
+ *
+ * Each input item is one case: the fuzzed parameter is an expression reading the item (FUZZ), and
+ * "continue on fail" gives every item its own output. For every case:
+ * 1. nothing crashes: the run finishes, and each input item is paired with exactly one output item;
+ * 2. a value refused by validation fails its item with an error naming the parameter, and sends
+ *    nothing: the emulator logs exactly one request for each item that was not refused (matched
+ *    to the item by a ref the request carries, or else counted), none for the others;
+ * 3. no secret (the credential's private key, the session cookie, the login token) is in any
+ *    output, error or log line.
+ * Parameters read once per run (at item 0) are fuzzed one run per value: the run may fail as a
+ * whole, naming the parameter, before anything is sent. The trigger's webhook gets fuzzed bodies
+ * and secret headers: it answers 200, 400 or 401, never 500, and an authenticated delivery of a
+ * subscribed event starts exactly one execution with `{ json: delivery }`; its parameters are
+ * fuzzed at activation.
+ */
+import fc from 'fast-check';
+import { request } from 'http';
+import type { IDataObject, INodeParameters, IPairedItemData } from 'n8n-workflow';
+
+import { MAX_TEXT_LENGTH } from '../../nodes/api/values';
+import { DELIVERY_HEADER } from '../../nodes/SellerPlatformTrigger/SellerPlatformTrigger.node';
+import {
+	credentialFields,
+	SEEDED_API_USER,
+	SEEDED_DESTINATIONS,
+	SEEDED_EXPORTS,
+	SEEDED_FBPI_ORDERS,
+	SEEDED_OAUTH_TOKENS,
+	SEEDED_WAREHOUSES,
+	startEmulator,
+	type Emulator,
+	type RequestLogEntry,
+} from '../emulator';
+import {
+	chain,
+	createTestEnvironment,
+	type ActiveWorkflow,
+	type TestEnvironment,
+	type WorkflowResult,
+} from '../helpers';
+import { CREDENTIAL_ID, startFixture, workflowWithItems, type Fixture } from './fixture';
+
+const NODE = 'Seller Platform';
+/** Cases of a per-item target: one run of this many items. */
+const ITEMS_PER_RUN = 170;
+/** Cases (runs of RUN_ITEMS items) of a target read once per run. */
+const RUNS_PER_TARGET = 24;
+const RUN_ITEMS = 3;
+/** Deliveries to the trigger's webhook, and activations with fuzzed trigger parameters. */
+const DELIVERIES = 700;
+const ACTIVATIONS_PER_PARAMETER = 12;
+
+let cases = 0;
+
+// --- Odd values ------------------------------------------------------------------------------
+
+const TRICKY_TEXT = [
+	'',
+	' ',
+	' \t\r\n ',
+	'.',
+	'..',
+	'/',
+	'../admin',
+	'%2e%2e',
+	'a/b?c=d#e',
+	'true',
+	' FALSE ',
+	'yes',
+	'0',
+	'-1',
+	'0.05',
+	'1e308',
+	'9007199254740993',
+	'NaN',
+	'Infinity',
+	'null',
+	'undefined',
+	'__proto__',
+	'constructor',
+	'prototype',
+	'toString',
+	'hasOwnProperty',
+	'={{ 1 + 1 }}',
+	'{{ $json }}',
+	'\u0000',
+	'a\u0000b',
+	'\r\nX-Injected: 1',
+	'\u2028\u2029',
+	'\uFEFF',
+	'💩',
+	'\uD800',
+	'\uDFFF',
+	'x\uDC00y',
+	'\uDBFF\uDBFF',
+	'x'.repeat(101),
+];
+const HUGE_TEXT = [
+	'x'.repeat(100_000),
+	'y'.repeat(MAX_TEXT_LENGTH),
+	'z'.repeat(MAX_TEXT_LENGTH + 1),
+	`${' '.repeat(70_000)}a`,
+];
+const controlChar = fc.integer({ min: 0, max: 31 }).map((code) => String.fromCharCode(code));
+
+const text = fc.oneof(
+	{ weight: 4, arbitrary: fc.string({ maxLength: 30 }) },
+	{ weight: 2, arbitrary: fc.fullUnicodeString({ maxLength: 20 }) },
+	// Any UTF-16 code units: lone surrogates included.
+	{ weight: 2, arbitrary: fc.string16bits({ maxLength: 20 }) },
+	{ weight: 1, arbitrary: fc.stringOf(controlChar, { maxLength: 10 }) },
+	{ weight: 4, arbitrary: fc.constantFrom(...TRICKY_TEXT) },
+	{ weight: 1, arbitrary: fc.constantFrom(...HUGE_TEXT) },
+);
+const number = fc.oneof(
+	fc.integer(),
+	fc.double({ noNaN: true, noDefaultInfinity: true }),
+	// 2 ** 53 + 1 is 2 ** 53 as a double: the first integer beyond Number.MAX_SAFE_INTEGER.
+	fc.constantFrom(
+		2 ** 53 + 1,
+		2 ** 53,
+		-(2 ** 53),
+		1e308,
+		-1e308,
+		5e-324,
+		1e21,
+		-1,
+		0,
+		0.05,
+		0.1,
+		0.5,
+		1.5,
+		3e9,
+	),
+);
+const leaf = fc.oneof(text, number, fc.boolean(), fc.constant(null));
+/** Names an object has through its prototype, or that reach it. */
+const PROTOTYPE_NAMES = [
+	'__proto__',
+	'constructor',
+	'prototype',
+	'toString',
+	'valueOf',
+	'hasOwnProperty',
+];
+const key = fc.oneof(fc.constantFrom(...PROTOTYPE_NAMES), fc.string({ maxLength: 8 }));
+/** An object of own properties only: a "__proto__" key stays a key (as JSON.parse makes it). */
+const objectOf = (keys: fc.Arbitrary<string>, values: fc.Arbitrary<unknown>) =>
+	fc
+		.array(fc.tuple(keys, values), { maxLength: 4 })
+		.map((entries) => Object.fromEntries(entries) as IDataObject);
+const PROTO_OBJECTS = [
+	'{"__proto__":{"polluted":true}}',
+	'{"constructor":{"prototype":{"polluted":true}}}',
+	'{"prototype":"x","__proto__":null}',
+	'{"__proto__":["a"]}',
+].map((source) => JSON.parse(source) as IDataObject);
+
+/** Any JSON value: text, numbers, booleans, null, objects (prototype keys too), arrays. */
+const json: fc.Arbitrary<unknown> = fc.oneof(
+	{ weight: 8, arbitrary: leaf },
+	{ weight: 1, arbitrary: fc.constantFrom(...PROTO_OBJECTS) },
+	{ weight: 1, arbitrary: objectOf(key, fc.jsonValue({ maxDepth: 2 })) },
+	{ weight: 1, arbitrary: fc.array(leaf, { maxLength: 4 }) },
+	{ weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
+);
+/** Any value an expression can give: JSON, the numbers JSON cannot carry, nothing at all. */
+const odd = fc.oneof(
+	{ weight: 14, arbitrary: json },
+	{ weight: 1, arbitrary: fc.constantFrom(NaN, Infinity, -Infinity, -0, undefined) },
+);
+/** An odd value, or (twice as often) one of `valid`: several such fields pass together too. */
+const oddOr = (valid: unknown[]) =>
+	fc.oneof({ weight: 1, arbitrary: odd }, { weight: 2, arbitrary: fc.constantFrom(...valid) });
+
+// --- Targets: operation → parameters to fuzz → fixed parameters --------------------------------
+
+/**
+ * The expression a fuzzed parameter is set to: the item's `v`, or a number JSON cannot carry (`x`:
+ * "NaN", "Infinity", "-Infinity", "-0"); neither gives undefined. With `slot`, the same read from
+ * `$json[slot]`, for several parameters fuzzed at once.
+ */
+function fuzz(slot?: string): string {
+	const at = slot ? `$json.${slot}` : '$json';
+	return `={{ ${at}.x === undefined ? ${at}.v : Number(${at}.x) }}`;
+}
+const FUZZ = fuzz();
+
+/** The item fields that carry `value` to `fuzz()`. */
+function carry(value: unknown): IDataObject {
+	if (value === undefined) return {};
+	if (typeof value === 'number' && (!Number.isFinite(value) || Object.is(value, -0))) {
+		return { x: Object.is(value, -0) ? '-0' : String(value) };
+	}
+	return { v: value as IDataObject };
+}
+
+/** How each item's request is told apart: a fixed parameter carries the item's `ref` into it. */
+interface Marker {
+	parameter: string;
+	/** A new ref (default `fz<n>z`). */
+	ref?: () => string;
+	/** Finds refs in a request's path and body (default /fz\d+z/g). */
+	pattern?: RegExp;
+	/** A file is downloaded after the request: that may fail (too large, too slow) on its own. */
+	downloads?: boolean;
+}
+
+interface Target {
+	/** "resource/operation parameter". */
+	name: string;
+	parameters: INodeParameters;
+	/** An error refusing the value names one of these (display or internal names). */
+	names: string[];
+	/** The API operation an accepted item (for From Input Items: an import) sends, once. */
+	sends: string;
+	/** A valid value: item 0 holds it, so parameters read at item 0 never refuse the run. */
+	first: unknown;
+	values: fc.Arbitrary<unknown>;
+	/** Matches requests to items; without one, requests are counted. */
+	marker?: Marker;
+	/** The input item of a case (default: the value carried for FUZZ). */
+	item?: (value: unknown) => IDataObject;
+	/** The value is the parameter itself, not an expression (n8n never evaluates it). */
+	literal?: boolean;
+	/** The operation sends one request per run, whatever the items (Log In). */
+	oncePerRun?: boolean;
+}
+
+const REF = '={{ $json.ref }}';
+
+/**
+ * Targets of one operation: `(parameter, names, valid, set)` fuzzes the parameters `set` puts FUZZ
+ * in, with odd values and the `valid` ones. `valid` as `{ slot: values }` fuzzes several at once,
+ * each `fuzz(slot)` with its own value.
+ */
+function operation(
+	resource: string,
+	op: string,
+	sends: string,
+	fixed: INodeParameters = {},
+	marker?: Marker,
+) {
+	return (
+		parameter: string,
+		names: string[],
+		valid: unknown[] | Record<string, unknown[]>,
+		set: INodeParameters,
+		extra: {
+			shapes?: fc.Arbitrary<unknown>;
+			where?: (value: any) => boolean;
+		} & Partial<Target> = {},
+	): Target => {
+		const { shapes, where = () => true, ...rest } = extra;
+		const slots = Array.isArray(valid) ? undefined : Object.entries(valid);
+		const values: fc.Arbitrary<unknown> = slots
+			? fc.record(Object.fromEntries(slots.map(([slot, list]) => [slot, oddOr(list)])))
+			: fc.oneof(
+					{ weight: 4, arbitrary: odd },
+					{ weight: 2, arbitrary: fc.constantFrom(...(valid as unknown[])) },
+					...(shapes ? [{ weight: 2, arbitrary: shapes }] : []),
+				);
+		const marked = marker && !(marker.parameter in set);
+		return {
+			name: `${resource}/${op} ${parameter}`,
+			parameters: {
+				resource,
+				operation: op,
+				...fixed,
+				...(marked ? { [marker.parameter]: REF } : {}),
+				...set,
+			},
+			names,
+			sends,
+			first: slots
+				? Object.fromEntries(slots.map(([slot, list]) => [slot, list[0]]))
+				: (valid as unknown[])[0],
+			values: values.filter(where),
+			marker: marked ? marker : undefined,
+			item: slots
+				? (value) =>
+						Object.fromEntries(
+							Object.entries(value as IDataObject).map(([slot, v]) => [slot, carry(v)]),
+						)
+				: undefined,
+			...rest,
+		};
+	};
+}
+
+const CONFIRMED = 'MP_ITEM_STATUS_CONFIRMED';
+const CANCELLED = 'MP_ITEM_STATUS_CANCELLED';
+const MAPPING = { partnerSku: 'SKU-1', barcode: '12345678', forceSync: false };
+const WAIT_BRIEFLY = { pollIntervalSeconds: 0.1, timeoutSeconds: 1 };
+const BOOLEANS = [true, false, 'true', ' FALSE '];
+const WAIT_OPTIONS = ['Wait for Completion', 'Poll Interval (Seconds)', 'Timeout (Seconds)'];
+const WAIT_VALUES = { wait: BOOLEANS, interval: [0.1, 5, '2'], timeout: [1, 300, '10'] };
+/**
+ * Poll intervals of at most 0.2 s, never the default 5 s of an unset one: an import is really
+ * waited for (its steps take 20 ms each).
+ */
+const shortPolls = ({ interval }: { interval: unknown }) =>
+	interval !== undefined &&
+	interval !== null &&
+	interval !== '' &&
+	!((typeof interval === 'number' || typeof interval === 'string') && Number(interval) > 0.2);
+const WAIT_FIELDS = {
+	waitForCompletion: fuzz('wait'),
+	pollIntervalSeconds: fuzz('interval'),
+	timeoutSeconds: fuzz('timeout'),
+};
+
+// Each item asks for its own purchase order (the emulator serves any PO-BULK-<n>).
+const PO = operation(
+	'purchaseOrder',
+	'get',
+	'GetPurchaseOrder',
+	{},
+	{ parameter: 'poNr', ref: () => `PO-BULK-${++refs}`, pattern: /PO-BULK-\d+/g },
+);
+const CUSTOMER = operation('fbpiOrder', 'getCustomerData', 'GetFbpiOrderCustomerData');
+const SANDBOX = operation(
+	'fbpiOrder',
+	'createSandbox',
+	'CreateSandboxOrder',
+	{
+		warehouseCode: SEEDED_WAREHOUSES.dubai,
+		items: { item: [{ status: CONFIRMED, partnerSku: '' }] },
+	},
+	{ parameter: 'idempotencyKey' },
+);
+// Imports nobody made: the first status request answers 404, waiting or not.
+const IMPORT_STATUS = operation(
+	'import',
+	'getStatus',
+	'GetImportStatus',
+	{},
+	{ parameter: 'reference' },
+);
+const IMPORT = operation(
+	'import',
+	'createBarcode',
+	'CreateBarcodeImport',
+	{
+		source: 'bqTable',
+		bqTable: 'project.dataset.barcodes',
+		fileUrl: 'https://example.com/barcodes.csv',
+		itemsInput: 'defineBelow',
+		mappings: { mapping: [MAPPING] },
+	},
+	{ parameter: 'clientReference' },
+);
+// One import of every input item: its output item is paired with the items it carries.
+const FROM_ITEMS = operation('import', 'createBarcode', 'CreateBarcodeImport', {
+	source: 'items',
+	itemsInput: 'fromInputItems',
+	partnerSkuField: 'partner_sku',
+	barcodeField: 'barcode',
+	clientReference: REF,
+});
+// Service accounts that do not exist: every accepted item is answered 404 (no key is made).
+const CREDENTIAL = operation(
+	'apiCredential',
+	'create',
+	'CreateCredential',
+	{},
+	{ parameter: 'userCode' },
+);
+const DESTINATION = operation('destination', 'update', 'UpdateDestination', {
+	destinationCode: SEEDED_DESTINATIONS.inactive,
+	updateFields: {},
+});
+// Each item looks at an export of its own, complete, with a file to download.
+const EXPORT = operation(
+	'export',
+	'getStatus',
+	'GetExportStatus',
+	{},
+	{
+		parameter: 'exportCode',
+		ref: () => f.emulator.addExport({ states: ['COMPLETE'] }).export_code,
+		pattern: /EXP-\d+/g,
+		downloads: true,
+	},
+);
+const OAUTH = operation('oauth', 'exchangeToken', 'ExchangeToken');
+const SESSION = operation('session', 'login', 'Login');
+
+const HEADER_NAMES = ['X-Key', 'x_key.1', 'X-Other'];
+const HEADER_VALUES = ['secret-1', ''];
+const EVENT_TYPES = ['FBPI::ORDER_SYNC', 'FBPO::PO_SYNC'];
+const DESTINATION_FIELDS = [
+	'Destination Name',
+	'Is Active',
+	'Remove All Headers',
+	'URL',
+	'Headers',
+	'Event Types',
+];
+const EXPORT_OPTIONS = [
+	'Download File',
+	'Max File Size (MB)',
+	'Download Timeout (Seconds)',
+	'Put Output File in Field',
+	...WAIT_OPTIONS,
+];
+
+/**
+ * Parameters read for each item: each item is a case. n8n puts collections and lists in shape
+ * when it loads a workflow (an expression in place of a whole collection or list becomes its
+ * default, unknown fields are dropped), so only their fields can take odd values: each field is
+ * fuzzed alone, and all fields of a collection (or two entries of a list) at once.
+ */
+const PER_ITEM: Target[] = [
+	PO('poNr', ['PO Number', 'poNr'], ['PO-BULK-7', 'PO-404'], { poNr: FUZZ }),
+
+	CUSTOMER(
+		'fbpiOrderNr',
+		['FBPI Order Number', 'fbpiOrderNr'],
+		[SEEDED_FBPI_ORDERS.dubai, 'FBPI-BULK-3'],
+		{ fbpiOrderNr: FUZZ },
+	),
+
+	SANDBOX(
+		'warehouseCode',
+		['Warehouse Code', 'warehouseCode'],
+		[SEEDED_WAREHOUSES.riyadh, SEEDED_WAREHOUSES.noWebhooks, 'WH-NONE'],
+		{ warehouseCode: FUZZ },
+	),
+	SANDBOX('items.item[].status', ['Items', 'items'], [CONFIRMED, CANCELLED], {
+		items: { item: [{ status: FUZZ, partnerSku: '' }] },
+	}),
+	SANDBOX('items.item[].partnerSku', ['Items', 'items'], ['SKU-1', '', 7], {
+		items: { item: [{ status: CONFIRMED, partnerSku: FUZZ }] },
+	}),
+	SANDBOX(
+		'items.item[] (two items, every field)',
+		['Items', 'items'],
+		{ s1: [CONFIRMED, CANCELLED], p1: ['SKU-1', ''], s2: [CANCELLED], p2: ['SKU-2'] },
+		{
+			items: {
+				item: [
+					{ status: fuzz('s1'), partnerSku: fuzz('p1') },
+					{ status: fuzz('s2'), partnerSku: fuzz('p2') },
+				],
+			},
+		},
+	),
+	SANDBOX('idempotencyKey', ['Idempotency Key', 'idempotencyKey'], ['fz-key-1', '', 'abcdefghij'], {
+		idempotencyKey: FUZZ,
+	}),
+	SANDBOX('countryCode', ['Country Code', 'countryCode'], ['sa', '', 'ae', 'EG'], {
+		countryCode: FUZZ,
+	}),
+
+	IMPORT_STATUS('reference', ['Reference', 'reference'], ['IMP-000001', 'fz-ref'], {
+		reference: FUZZ,
+	}),
+	IMPORT_STATUS('options (every field)', WAIT_OPTIONS, WAIT_VALUES, { options: WAIT_FIELDS }),
+	IMPORT_STATUS(
+		'options.waitForCompletion',
+		['Wait for Completion', 'waitForCompletion'],
+		BOOLEANS,
+		{
+			options: { ...WAIT_BRIEFLY, waitForCompletion: FUZZ },
+		},
+	),
+	IMPORT_STATUS(
+		'options.pollIntervalSeconds',
+		['Poll Interval (Seconds)', 'pollIntervalSeconds'],
+		[0.1, 5, '2'],
+		{ options: { pollIntervalSeconds: FUZZ } },
+	),
+	IMPORT_STATUS('options.timeoutSeconds', ['Timeout (Seconds)', 'timeoutSeconds'], [1, 300, '10'], {
+		options: { timeoutSeconds: FUZZ },
+	}),
+
+	IMPORT('source', ['Source', 'source'], ['bqTable', 'fileUrl', 'items'], { source: FUZZ }),
+	IMPORT(
+		'fileUrl',
+		['File URL', 'fileUrl'],
+		['https://example.com/a.csv', 'gs://bucket/a.csv', 's3://bucket/b.parquet', 'http://x.y/z'],
+		{ source: 'fileUrl', fileUrl: FUZZ },
+	),
+	IMPORT(
+		'bqTable',
+		['Data Warehouse Table', 'bqTable'],
+		['p.d.t', 'project:dataset.table', 'bad table'],
+		{ bqTable: FUZZ },
+	),
+	IMPORT(
+		'clientReference',
+		['Client Reference', 'clientReference'],
+		['fz-first'],
+		{ clientReference: FUZZ },
+		{ shapes: fc.uuid().map((uuid) => `fz-${uuid}`) },
+	),
+	IMPORT(
+		'config (every field)',
+		['Notify on Completion', 'Force Sync'],
+		{ notify: BOOLEANS, force: BOOLEANS },
+		{ config: { isNotificationRequired: fuzz('notify'), forceSync: fuzz('force') } },
+	),
+	IMPORT(
+		'config.isNotificationRequired',
+		['Notify on Completion', 'isNotificationRequired'],
+		BOOLEANS,
+		{ config: { isNotificationRequired: FUZZ } },
+	),
+	IMPORT('config.forceSync', ['Force Sync', 'forceSync'], BOOLEANS, {
+		config: { forceSync: FUZZ },
+	}),
+	IMPORT(
+		'mappings.mapping[] (two mappings, every field)',
+		['Mappings', 'mappings'],
+		{ p1: ['SKU-1'], b1: ['1234'], f1: BOOLEANS, p2: ['SKU-2', 5], b2: ['5678'], f2: BOOLEANS },
+		{
+			source: 'items',
+			mappings: {
+				mapping: [
+					{ partnerSku: fuzz('p1'), barcode: fuzz('b1'), forceSync: fuzz('f1') },
+					{ partnerSku: fuzz('p2'), barcode: fuzz('b2'), forceSync: fuzz('f2') },
+				],
+			},
+		},
+	),
+	IMPORT('mappings.mapping[].partnerSku', ['Mappings', 'mappings'], ['SKU-1', 42], {
+		source: 'items',
+		mappings: { mapping: [{ ...MAPPING, partnerSku: FUZZ }] },
+	}),
+	IMPORT('mappings.mapping[].barcode', ['Mappings', 'mappings'], ['12345678', 12345678], {
+		source: 'items',
+		mappings: { mapping: [{ ...MAPPING, barcode: FUZZ }] },
+	}),
+	IMPORT('mappings.mapping[].forceSync', ['Mappings', 'mappings'], BOOLEANS, {
+		source: 'items',
+		mappings: { mapping: [{ ...MAPPING, forceSync: FUZZ }] },
+	}),
+	IMPORT(
+		'options (every field)',
+		WAIT_OPTIONS,
+		WAIT_VALUES,
+		{ options: WAIT_FIELDS },
+		{ where: shortPolls },
+	),
+	IMPORT('options.waitForCompletion', ['Wait for Completion', 'waitForCompletion'], BOOLEANS, {
+		options: { ...WAIT_BRIEFLY, waitForCompletion: FUZZ },
+	}),
+	IMPORT(
+		'options.pollIntervalSeconds',
+		['Poll Interval (Seconds)', 'pollIntervalSeconds'],
+		[0.1, 5],
+		{ options: { pollIntervalSeconds: FUZZ } },
+	),
+	IMPORT('options.timeoutSeconds', ['Timeout (Seconds)', 'timeoutSeconds'], [1, 300], {
+		options: { timeoutSeconds: FUZZ },
+	}),
+	// From Input Items: every item is a mapping, read by the node from the item itself.
+	FROM_ITEMS(
+		"an input item's partner SKU",
+		['Partner SKU Field', 'partnerSkuField'],
+		['SKU-1', 42, ' s '],
+		{},
+		{ item: (value) => ({ partner_sku: value, barcode: '12345678' }) as IDataObject },
+	),
+	FROM_ITEMS(
+		"an input item's barcode",
+		['Barcode Field', 'barcodeField'],
+		['12345678', 4006381333931],
+		{},
+		{ item: (value) => ({ partner_sku: 'SKU-1', barcode: value }) as IDataObject },
+	),
+
+	CREDENTIAL('userCode', ['User Code', 'userCode'], ['usr-fuzz-nobody', 'usr-2'], {
+		userCode: FUZZ,
+	}),
+	CREDENTIAL(
+		'channelIdentifier',
+		['Channel Identifier', 'channelIdentifier'],
+		['nobody@p1.idp.noon.partners'],
+		{ userCode: '', channelIdentifier: FUZZ },
+	),
+	CREDENTIAL(
+		'userCode and channelIdentifier',
+		['User Code', 'Channel Identifier'],
+		{ user: ['usr-fuzz-nobody', ''], channel: ['nobody@p1.idp.noon.partners', ''] },
+		{ userCode: fuzz('user'), channelIdentifier: fuzz('channel') },
+	),
+	CREDENTIAL(
+		'whitelistedIps',
+		['Whitelisted IPs', 'whitelistedIps'],
+		['10.0.0.1', '10.0.0.1, 2001:db8::1\n192.168.1.1', ''],
+		{ whitelistedIps: FUZZ },
+	),
+	CREDENTIAL(
+		'expiresAt',
+		['Expires At', 'expiresAt'],
+		['2030-01-31T12:00:00Z', '2030-01-31T16:00:00+04:00', '2001-01-01', ''],
+		{ expiresAt: FUZZ },
+	),
+	CREDENTIAL(
+		'options (every field)',
+		['Private Key Output', 'Put Key File in Field'],
+		{ output: ['json', 'binary', 'none'], field: ['key', 'data'] },
+		{ options: { privateKeyOutput: fuzz('output'), binaryPropertyName: fuzz('field') } },
+	),
+	CREDENTIAL(
+		'options.privateKeyOutput',
+		['Private Key Output', 'privateKeyOutput'],
+		['json', 'binary', 'none'],
+		{ options: { privateKeyOutput: FUZZ } },
+	),
+	// The seeded service account: its first keys are made (then the service refuses more), so
+	// the key file really goes into the fuzzed binary field a few times.
+	CREDENTIAL(
+		'options.binaryPropertyName',
+		['Put Key File in Field', 'binaryPropertyName'],
+		['hasOwnProperty', 'toString', 'privateKey', 'data'],
+		{
+			userCode: SEEDED_API_USER.userCode,
+			options: { privateKeyOutput: 'binary', binaryPropertyName: FUZZ },
+		},
+	),
+
+	DESTINATION(
+		'destinationCode',
+		['Destination Code', 'destinationCode'],
+		[SEEDED_DESTINATIONS.inactive, 'DST-404'],
+		{ destinationCode: FUZZ },
+	),
+	DESTINATION(
+		'updateFields (every field)',
+		DESTINATION_FIELDS,
+		{
+			name: ['Fuzzed'],
+			active: BOOLEANS,
+			remove: [false],
+			url: ['https://example.com/hook'],
+			header: HEADER_NAMES,
+			value: HEADER_VALUES,
+			type: EVENT_TYPES,
+			subscribed: BOOLEANS,
+		},
+		{
+			updateFields: {
+				destinationName: fuzz('name'),
+				isActive: fuzz('active'),
+				removeAllHeaders: fuzz('remove'),
+				url: fuzz('url'),
+				headers: { header: [{ name: fuzz('header'), value: fuzz('value') }] },
+				eventTypes: { eventType: [{ eventType: fuzz('type'), isActive: fuzz('subscribed') }] },
+			},
+		},
+	),
+	DESTINATION(
+		'updateFields.destinationName',
+		['Destination Name', 'destinationName'],
+		['Fuzzed name', ''],
+		{ updateFields: { destinationName: FUZZ } },
+	),
+	DESTINATION('updateFields.isActive', ['Is Active', 'isActive'], BOOLEANS, {
+		updateFields: { isActive: FUZZ },
+	}),
+	DESTINATION(
+		'updateFields.removeAllHeaders',
+		['Remove All Headers', 'removeAllHeaders'],
+		BOOLEANS,
+		{
+			updateFields: { removeAllHeaders: FUZZ },
+		},
+	),
+	DESTINATION(
+		'updateFields.url',
+		['URL', 'url'],
+		['https://example.com/hook', 'https://127.0.0.1:1/x', ''],
+		{ updateFields: { url: FUZZ } },
+	),
+	DESTINATION(
+		'updateFields.headers.header[] (two headers, every field)',
+		['Headers', 'headers'],
+		{ n1: HEADER_NAMES, v1: HEADER_VALUES, n2: HEADER_NAMES, v2: HEADER_VALUES },
+		{
+			updateFields: {
+				headers: {
+					header: [
+						{ name: fuzz('n1'), value: fuzz('v1') },
+						{ name: fuzz('n2'), value: fuzz('v2') },
+					],
+				},
+			},
+		},
+	),
+	DESTINATION('updateFields.headers.header[].name', ['Headers', 'headers'], HEADER_NAMES, {
+		updateFields: { headers: { header: [{ name: FUZZ, value: 'v' }] } },
+	}),
+	DESTINATION('updateFields.headers.header[].value', ['Headers', 'headers'], HEADER_VALUES, {
+		updateFields: { headers: { header: [{ name: 'X-Key', value: FUZZ }] } },
+	}),
+	DESTINATION(
+		'updateFields.eventTypes.eventType[] (two entries, every field)',
+		['Event Types', 'eventTypes'],
+		{ t1: EVENT_TYPES, a1: BOOLEANS, t2: EVENT_TYPES, a2: BOOLEANS },
+		{
+			updateFields: {
+				eventTypes: {
+					eventType: [
+						{ eventType: fuzz('t1'), isActive: fuzz('a1') },
+						{ eventType: fuzz('t2'), isActive: fuzz('a2') },
+					],
+				},
+			},
+		},
+	),
+	DESTINATION(
+		'updateFields.eventTypes.eventType[].eventType',
+		['Event Types', 'eventTypes'],
+		EVENT_TYPES,
+		{ updateFields: { eventTypes: { eventType: [{ eventType: FUZZ, isActive: true }] } } },
+	),
+	DESTINATION(
+		'updateFields.eventTypes.eventType[].isActive',
+		['Event Types', 'eventTypes'],
+		BOOLEANS,
+		{
+			updateFields: { eventTypes: { eventType: [{ eventType: EVENT_TYPES[1], isActive: FUZZ }] } },
+		},
+	),
+
+	EXPORT(
+		'exportCode',
+		['Export Code', 'exportCode'],
+		[SEEDED_EXPORTS.error, SEEDED_EXPORTS.pending, 'EXP-404'],
+		{ exportCode: FUZZ },
+	),
+	EXPORT(
+		'options (every field)',
+		EXPORT_OPTIONS,
+		{
+			download: BOOLEANS,
+			size: [1, 10, '5'],
+			downloadTimeout: [5, '30'],
+			field: ['data', 'file'],
+			wait: BOOLEANS,
+			interval: [0.1],
+			timeout: [1],
+		},
+		{
+			options: {
+				download: fuzz('download'),
+				maxFileSizeMb: fuzz('size'),
+				downloadTimeoutSeconds: fuzz('downloadTimeout'),
+				binaryPropertyName: fuzz('field'),
+				...WAIT_FIELDS,
+			},
+		},
+	),
+	EXPORT('options.download', ['Download File', 'download'], BOOLEANS, {
+		options: { download: FUZZ },
+	}),
+	EXPORT('options.maxFileSizeMb', ['Max File Size (MB)', 'maxFileSizeMb'], [1, 10, '5'], {
+		options: { download: true, maxFileSizeMb: FUZZ },
+	}),
+	EXPORT(
+		'options.downloadTimeoutSeconds',
+		['Download Timeout (Seconds)', 'downloadTimeoutSeconds'],
+		[5, 60, '30'],
+		{ options: { download: true, downloadTimeoutSeconds: FUZZ } },
+	),
+	EXPORT(
+		'options.binaryPropertyName',
+		['Put Output File in Field', 'binaryPropertyName'],
+		['data', 'file', 'toString', 'hasOwnProperty'],
+		{ options: { download: true, binaryPropertyName: FUZZ } },
+	),
+	EXPORT('options.waitForCompletion', ['Wait for Completion', 'waitForCompletion'], BOOLEANS, {
+		options: { ...WAIT_BRIEFLY, waitForCompletion: FUZZ },
+	}),
+	EXPORT(
+		'options.pollIntervalSeconds',
+		['Poll Interval (Seconds)', 'pollIntervalSeconds'],
+		[0.1, 5],
+		{ options: { pollIntervalSeconds: FUZZ } },
+	),
+	EXPORT('options.timeoutSeconds', ['Timeout (Seconds)', 'timeoutSeconds'], [1, 300], {
+		options: { timeoutSeconds: FUZZ },
+	}),
+
+	OAUTH(
+		'accessToken',
+		['Access Token', 'accessToken'],
+		[SEEDED_OAUTH_TOKENS.sellerProfile, SEEDED_OAUTH_TOKENS.expired, 'not-a-token'],
+		{ accessToken: FUZZ },
+	),
+
+	// Log In has no parameter: the items are fuzzed (and ignored); one login per run.
+	SESSION('(no parameters)', [], [{}], {}, { oncePerRun: true }),
+];
+
+/** Parameters read once per run, at item 0: each value is a case, one run of RUN_ITEMS items. */
+const PER_RUN: Target[] = [
+	// n8n never evaluates an expression in these: the value is the parameter itself.
+	PO(
+		'resource',
+		['Resource', 'resource', 'operation'],
+		['purchaseOrder', 'session', 'fbpiOrder', ...PROTOTYPE_NAMES],
+		{ resource: FUZZ },
+		{ literal: true },
+	),
+	PO(
+		'operation',
+		['Operation', 'operation'],
+		['get', 'create', 'login', ...PROTOTYPE_NAMES],
+		{ operation: FUZZ },
+		{ literal: true },
+	),
+	PO('options.concurrency', ['Concurrency', 'concurrency'], [0, 1, 64, 1000, '8'], {
+		options: { concurrency: FUZZ },
+	}),
+	PO(
+		'options.waitingBudgetSeconds',
+		['Waiting Budget (Seconds)', 'waitingBudgetSeconds'],
+		[0, 300, '1.5'],
+		{ options: { waitingBudgetSeconds: FUZZ } },
+	),
+	PO(
+		'options.stopAfterFailures',
+		['Stop After Consecutive Failures', 'stopAfterFailures'],
+		[1, 20, '3'],
+		{ options: { stopAfterFailures: FUZZ } },
+	),
+	FROM_ITEMS('itemsInput', ['Mappings Input', 'itemsInput'], ['fromInputItems', 'defineBelow'], {
+		itemsInput: FUZZ,
+		mappings: { mapping: [MAPPING] },
+	}),
+	FROM_ITEMS(
+		'partnerSkuField',
+		['Partner SKU Field', 'partnerSkuField'],
+		['partner_sku', 'barcode', 'missing', 'a.b'],
+		{ partnerSkuField: FUZZ },
+	),
+	FROM_ITEMS(
+		'barcodeField',
+		['Barcode Field', 'barcodeField'],
+		['barcode', 'partner_sku', 'missing'],
+		{ barcodeField: FUZZ },
+	),
+	FROM_ITEMS(
+		'clientReference',
+		['Client Reference', 'clientReference'],
+		['fz-from-items'],
+		{ clientReference: FUZZ },
+		{ shapes: fc.uuid().map((uuid) => `fz-${uuid}`) },
+	),
+	FROM_ITEMS(
+		'config (every field)',
+		['Notify on Completion', 'Force Sync'],
+		{ notify: BOOLEANS, force: BOOLEANS },
+		{ config: { isNotificationRequired: fuzz('notify'), forceSync: fuzz('force') } },
+	),
+	FROM_ITEMS(
+		'options (every field)',
+		WAIT_OPTIONS,
+		WAIT_VALUES,
+		{ options: WAIT_FIELDS },
+		{ where: shortPolls },
+	),
+];
+
+// --- Checking a run ---------------------------------------------------------------------------
+
+/** Texts no output, error or log line may contain. */
+const secrets = new Set<string>();
+
+/** The private key (every 32 characters of its body), the session cookie, each login's token. */
+function noteSecrets(requests: RequestLogEntry[]) {
+	for (const line of f.emulator.credential.private_key.split('\n')) {
+		if (line.startsWith('-----')) continue;
+		for (let at = 0; at + 32 <= line.length; at += 32) secrets.add(line.slice(at, at + 32));
+	}
+	for (const pair of String(f.env.credentialData(CREDENTIAL_ID).sessionCookie).split(';')) {
+		const value = pair.slice(pair.indexOf('=') + 1).trim();
+		if (value.length >= 12) secrets.add(value);
+	}
+	for (const entry of requests) {
+		const token = (entry.body as { token?: unknown } | null)?.token;
+		if (entry.operation === 'Login' && typeof token === 'string') {
+			secrets.add(token);
+			secrets.add(token.split('.')[2]);
+		}
+	}
+}
+
+function leakedIn(textSeen: string): string[] {
+	return [...secrets].filter((secret) => textSeen.includes(secret)).map((s) => `${s.slice(0, 6)}…`);
+}
+
+/** A value as a report shows it: JSON, cut; the numbers JSON cannot carry by name. */
+function shown(value: unknown): string {
+	if (typeof value === 'number' && (!Number.isFinite(value) || Object.is(value, -0))) {
+		return Object.is(value, -0) ? '-0' : String(value);
+	}
+	if (value === undefined) return 'undefined';
+	const textOf = JSON.stringify(value);
+	return textOf.length > 80 ? `${textOf.slice(0, 80)}… (${textOf.length} characters)` : textOf;
+}
+
+const cut = (message: string) => (message.length > 200 ? `${message.slice(0, 200)}…` : message);
+
+/** `parameters` with FUZZ replaced by `value` itself (for parameters n8n never evaluates). */
+function withValue(parameters: unknown, value: unknown): unknown {
+	if (parameters === FUZZ) return value;
+	if (Array.isArray(parameters)) return parameters.map((entry) => withValue(entry, value));
+	if (!parameters || typeof parameters !== 'object') return parameters;
+	return Object.fromEntries(
+		Object.entries(parameters).map(([name, entry]) => [name, withValue(entry, value)]),
+	);
+}
+
+/**
+ * Runs the target's node on one item per value (each item with its own `ref`) and returns what
+ * broke the properties, each with its counterexample. With `perRun`, the values are one value
+ * read once per run: the run may fail as a whole (without "continue on fail", so that n8n does
+ * not pass the items on as they came), naming the parameter before anything is sent.
+ */
+async function runCases(target: Target, values: unknown[], perRun = false): Promise<string[]> {
+	const newRef = target.marker?.ref ?? (() => `fz${++refs}z`);
+	const items = values.map((value) => ({
+		// Every item also holds a valid mapping, for From Input Items.
+		partner_sku: 'SKU-1',
+		barcode: '12345678',
+		...(target.literal ? {} : (target.item ?? carry)(value)),
+		ref: newRef(),
+	}));
+	const parameters = (
+		target.literal ? withValue(target.parameters, values[0]) : target.parameters
+	) as INodeParameters;
+	f.emulator.clearRequests();
+	const logFrom = f.env.logger.entries.length;
+	let result: WorkflowResult;
+	try {
+		result = await f.env.runWorkflow(
+			workflowWithItems(items, parameters, { continueOnFail: !perRun }),
+		);
+	} catch (error) {
+		return [`${shown(values[0])}: the execution failed: ${cut((error as Error).message)}`];
+	}
+	const requests = f.emulator.requests();
+	noteSecrets(requests);
+	const sent = requests.filter((entry) => entry.operation === target.sends);
+	const problems: string[] = [];
+	const error = result.nodeError(NODE);
+	const logs = f.env.logger.entries.slice(logFrom).map((entry) => {
+		try {
+			return JSON.stringify(entry);
+		} catch {
+			return entry.message; // metadata that does not serialise
+		}
+	});
+	const leaked = leakedIn(
+		JSON.stringify(result.run.data.resultData.runData[NODE] ?? null) +
+			JSON.stringify(logs) +
+			(error ? `${error.message} ${String(error.description)}` : ''),
+	);
+	if (leaked.length) problems.push(`secrets in the output, error or logs: ${leaked.join(', ')}`);
+
+	if (error) {
+		// Only a value read once per run may fail the run: refused before anything is sent, naming
+		// the parameter; or refused by the service.
+		const named = target.names.some((name) => error.message.includes(name));
+		if (!perRun || (!sent.length && !named)) {
+			problems.push(
+				`${shown(values[0])}: the run failed (${sent.length} requests sent): ${cut(error.message)}`,
+			);
+		}
+		return problems;
+	}
+
+	// Requests matched to items by their ref, where the request carries one.
+	const byRef = new Map(items.map((item, index) => [item.ref, index]));
+	const sentFor = new Array<number>(values.length).fill(0);
+	if (target.marker) {
+		for (const entry of sent) {
+			const pattern = target.marker.pattern ?? /fz\d+z/g;
+			const found: string[] = `${entry.path} ${JSON.stringify(entry.body)}`.match(pattern) ?? [];
+			const index = found.map((ref) => byRef.get(ref)).find((at) => at !== undefined);
+			if (index === undefined) problems.push(`a ${target.sends} request of no item: ${entry.path}`);
+			else sentFor[index]++;
+		}
+	}
+
+	const pairings = new Array<number>(values.length).fill(0);
+	let answered = 0; // output items whose request the emulator logged
+	for (const output of result.outputs(NODE)) {
+		const paired = [output.pairedItem ?? []].flat() as IPairedItemData[];
+		for (const { item } of paired) pairings[item] = (pairings[item] ?? 0) + 1;
+		const at = paired[0]?.item ?? -1;
+		const value = shown(values[at]);
+		const message = output.json.error;
+		const httpCode = (output.json.details as IDataObject | undefined)?.httpCode;
+		if (message !== undefined && (typeof message !== 'string' || !message.trim())) {
+			problems.push(`${value}: an error item without a message`);
+			continue;
+		}
+		// A 431 comes from the emulator's HTTP server (a request line too long), before its log.
+		const logged = httpCode !== '431';
+		if (target.marker) {
+			// One request: a result, the service's answer, or (a download only) a failure after
+			// it. No request: refused by validation.
+			const count = sentFor[at] ?? 0;
+			if (count > 1) problems.push(`${value}: ${count} ${target.sends} requests for one item`);
+			if (count >= 1) {
+				if (message !== undefined && httpCode === undefined && !target.marker.downloads) {
+					problems.push(`${value}: refused after its request was sent: ${cut(message)}`);
+				}
+				continue;
+			}
+			if (message === undefined) {
+				problems.push(`${value}: a result without a request`);
+				continue;
+			}
+			if (httpCode !== undefined) {
+				if (logged) problems.push(`${value}: an HTTP ${String(httpCode)} error without a request`);
+				continue;
+			}
+		} else if (message === undefined || httpCode !== undefined) {
+			if (logged) answered++;
+			continue;
+		}
+		// Refused by validation: the error names the parameter.
+		refused++;
+		if (!target.names.some((name) => message.includes(name))) {
+			problems.push(`${value}: refused without naming the parameter: ${cut(message)}`);
+		}
+	}
+	if (pairings.length !== values.length || pairings.some((count) => count !== 1)) {
+		const wrong = pairings.findIndex((count) => count !== 1);
+		problems.push(
+			`input item ${wrong} (${shown(values[wrong])}) is paired with ${pairings[wrong] ?? 0} output items`,
+		);
+	}
+	if (!target.marker) {
+		// Without a marker: the requests sent are as many as the items not refused.
+		const expected = target.oncePerRun ? Math.min(1, answered) : answered;
+		if (sent.length !== expected) {
+			problems.push(`${sent.length} ${target.sends} requests for ${expected} items not refused`);
+		}
+	}
+	return problems;
+}
+
+/** A seed per target: its cases do not change when targets are added or reordered. */
+function seedOf(name: string): number {
+	let hash = 7;
+	for (const char of name) hash = (Math.imul(hash, 31) + char.charCodeAt(0)) | 0;
+	return hash;
+}
+
+// --- The action node ---------------------------------------------------------------------------
+
+let f: Fixture;
+let refs = 0;
+let refused = 0;
+
+beforeAll(async () => {
+	// The credential's own pacing (default 1,500 a minute per operation) is lifted: the emulator
+	// has no rate plan here.
+	f = await startFixture(
+		{ ratePlan: null, importStepMs: 20, exportStepMs: 20 },
+		{ requestsPerMinute: 1_000_000 },
+	);
+	// A first run logs in: the session cookie and the login token are known from then on.
+	await f.env.runWorkflow(
+		workflowWithItems([{}], { resource: 'purchaseOrder', operation: 'get', poNr: 'PO-BULK-1' }),
+	);
+	noteSecrets(f.emulator.requests());
+});
+afterAll(async () => await f.close());
+
+describe('every parameter read for each item, one case per item', () => {
+	it.each(PER_ITEM.map((target) => [target.name, target] as const))('%s', async (_, target) => {
+		const values = [
+			target.first,
+			...fc.sample(target.values, { seed: seedOf(target.name), numRuns: ITEMS_PER_RUN - 1 }),
+		];
+		const problems = await runCases(target, values);
+		cases += values.length;
+		expect(problems).toEqual([]);
+	});
+});
+
+describe('every parameter read once per run, one case per run', () => {
+	it.each(PER_RUN.map((target) => [target.name, target] as const))('%s', async (_, target) => {
+		const values = fc.sample(target.values, {
+			seed: seedOf(target.name),
+			numRuns: RUNS_PER_TARGET,
+		});
+		const problems: string[] = [];
+		for (const value of [target.first, ...values]) {
+			problems.push(...(await runCases(target, new Array(RUN_ITEMS).fill(value), true)));
+			cases++;
+		}
+		expect(problems).toEqual([]);
+	});
+});
+
+// --- The trigger's webhook ---------------------------------------------------------------------
+
+const TRIGGER = 'Seller Platform Trigger';
+const SUBSCRIBED = ['FBPI::ORDER_SYNC', 'FBPO::PO_SYNC', 'CATALOG::IMPORT_COMPLETED'];
+
+describe('Seller Platform Trigger', () => {
+	let emulator: Emulator;
+	let env: TestEnvironment;
+	beforeAll(async () => {
+		emulator = await startEmulator({ ratePlan: null });
+		env = createTestEnvironment();
+		env.addCredential(CREDENTIAL_ID, 'sellerPlatformApi', credentialFields(emulator));
+	});
+	afterAll(async () => {
+		await env.close();
+		await emulator.close();
+	});
+
+	const triggerWorkflow = (id: string, parameters: INodeParameters) => ({
+		id,
+		nodes: [
+			{
+				name: TRIGGER,
+				type: 'sellerPlatformTrigger',
+				parameters: {
+					destinationCode: SEEDED_DESTINATIONS.active,
+					events: SUBSCRIBED.slice(0, 2),
+					customEvents: SUBSCRIBED[2],
+					options: { deduplicate: false },
+					...parameters,
+				},
+				credentials: { sellerPlatformApi: CREDENTIAL_ID },
+			},
+			{ name: 'Received', type: 'testNoOp' },
+		],
+		connections: chain(TRIGGER, 'Received'),
+	});
+
+	/** POSTs `body` to the webhook with the secret header (a list: the header repeated). */
+	const deliver = (url: string, body: string, secret: string | string[] | undefined) =>
+		new Promise<{ status: number; text: string }>((resolve, reject) => {
+			const headers = { 'content-type': 'application/json' };
+			const call = request(
+				url,
+				{
+					method: 'POST',
+					headers: secret === undefined ? headers : { ...headers, [DELIVERY_HEADER]: secret },
+				},
+				(response) => {
+					const chunks: Buffer[] = [];
+					response.on('data', (chunk: Buffer) => chunks.push(chunk));
+					response.on('end', () =>
+						resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString() }),
+					);
+				},
+			);
+			call.on('error', reject);
+			call.end(body);
+		});
+
+	it(`answers ${DELIVERIES} fuzzed deliveries 200/400/401, starting one execution per authenticated delivery of a subscribed event`, async () => {
+		const handle: ActiveWorkflow = await env.activateWorkflow(triggerWorkflow('fuzz-trigger', {}));
+		const { secret } = (
+			handle.staticData()[`node:${TRIGGER}`] as { registration: { secret: string } }
+		).registration;
+
+		const eventType = fc.oneof(
+			{ weight: 6, arbitrary: fc.constantFrom(...SUBSCRIBED) },
+			{
+				weight: 1,
+				arbitrary: fc.constantFrom('FBPI::ORDER_CREATED', 'fbpi::order_sync', ` ${SUBSCRIBED[0]}`),
+			},
+			{ weight: 2, arbitrary: leaf },
+		);
+		const delivery = fc
+			.tuple(objectOf(key, fc.jsonValue({ maxDepth: 2 })), fc.option(eventType), fc.option(leaf))
+			.map(([rest, type, messageId]) =>
+				Object.fromEntries([
+					...Object.entries(rest),
+					...(type === null ? [] : [['event_type', type]]),
+					...(messageId === null ? [] : [['metadata', { message_id: messageId }]]),
+				]),
+			);
+		const latin1 = fc.integer({ min: 0x80, max: 0xff }).map((code) => String.fromCharCode(code));
+		const header = fc.oneof(
+			{ weight: 8, arbitrary: fc.constant<string | string[] | undefined>(secret) },
+			{
+				weight: 4,
+				arbitrary: fc.constantFrom<string | string[] | undefined>(
+					` ${secret}\t`,
+					secret.toUpperCase(),
+					secret.slice(0, -1),
+					`${secret}0`,
+					[secret, secret],
+					[secret, 'x'],
+					'',
+					undefined,
+				),
+			},
+			{ weight: 1, arbitrary: fc.string({ maxLength: 70 }) },
+			{ weight: 1, arbitrary: fc.stringOf(latin1, { maxLength: 10 }) },
+		);
+		const samples = fc.sample(
+			fc.tuple(
+				fc.oneof({ weight: 3, arbitrary: delivery }, { weight: 1, arbitrary: json }),
+				header,
+			),
+			{ seed: seedOf('trigger deliveries'), numRuns: DELIVERIES },
+		);
+
+		const problems: string[] = [];
+		const expected: string[] = [];
+		for (let start = 0; start < samples.length; start += 16) {
+			const batch = samples.slice(start, start + 16);
+			const answers = await Promise.all(
+				batch.map(([body, secretHeader]) =>
+					deliver(handle.webhookUrl, JSON.stringify(body), secretHeader),
+				),
+			);
+			answers.forEach(({ status, text: answer }, i) => {
+				const [body, secretHeader] = batch[i];
+				const authentic =
+					typeof secretHeader === 'string' &&
+					secretHeader.replace(/^[ \t]+|[ \t]+$/g, '') === secret;
+				const isObject = typeof body === 'object' && body !== null && !Array.isArray(body);
+				const type = isObject ? (body as IDataObject).event_type : undefined;
+				const starts =
+					authentic && isObject && typeof type === 'string' && SUBSCRIBED.includes(type);
+				const wanted = !authentic ? 401 : !isObject ? 400 : 200;
+				if (starts) expected.push(JSON.stringify(body));
+				if (status !== wanted || answer.includes(secret)) {
+					problems.push(
+						`body ${shown(body)}, header ${shown(secretHeader)}: answered ${status} (expected ${wanted}): ${cut(answer)}`,
+					);
+				}
+			});
+		}
+		await handle.settled();
+		const started = handle.executions.map((execution: WorkflowResult) => {
+			const items = execution.json(TRIGGER);
+			if (items.length !== 1) problems.push(`an execution started with ${items.length} items`);
+			if (execution.status !== 'success') problems.push(`an execution ended ${execution.status}`);
+			return JSON.stringify(items[0]);
+		});
+		const ranText = JSON.stringify(
+			handle.executions.map((execution) => execution.run.data.resultData),
+		);
+		if (ranText.includes(secret)) problems.push('the delivery secret is in execution data');
+		if (ranText.includes(emulator.credential.private_key.slice(40, 80))) {
+			problems.push("the credential's private key is in execution data");
+		}
+		cases += samples.length;
+		expect(problems).toEqual([]);
+		expect(started.sort()).toEqual(expected.sort());
+		// Not vacuous: many deliveries were authentic and subscribed.
+		expect(expected.length).toBeGreaterThan(DELIVERIES / 4);
+		await handle.deactivate();
+	});
+
+	it('refuses odd trigger parameters at activation naming them, before the destination is touched', async () => {
+		// Activation reads the parameters themselves (no item to evaluate an expression on); a
+		// text starting with "=" would be an expression, so none is given.
+		const oddOr = (valid: unknown[]) =>
+			fc
+				.oneof({ weight: 1, arbitrary: odd }, { weight: 2, arbitrary: fc.constantFrom(...valid) })
+				.filter((value) => !(typeof value === 'string' && value.startsWith('=')));
+		const table: Array<[string, string[], fc.Arbitrary<unknown>, (v: any) => INodeParameters]> = [
+			[
+				'destinationCode',
+				['Destination Code', 'destinationCode'],
+				oddOr([SEEDED_DESTINATIONS.inactive, 'DST-404']),
+				(v) => ({ destinationCode: v }),
+			],
+			[
+				'events',
+				['Events', 'events', 'event type'],
+				oddOr([['FBPI::ORDER_SYNC'], [], ['FBPO::PO_SYNC', 'FBPI::ORDER_SYNC']]),
+				(v) => ({ events: v }),
+			],
+			[
+				'customEvents',
+				['Custom Events', 'customEvents', 'event type'],
+				oddOr(['A::B, C::D', '']),
+				(v) => ({ customEvents: v }),
+			],
+			[
+				'options.deduplicate',
+				['Drop Duplicate Deliveries', 'deduplicate'],
+				oddOr(BOOLEANS),
+				(v) => ({ options: { deduplicate: v } }),
+			],
+			[
+				'options.secretGraceMinutes',
+				['Accept the Previous Secret For (Minutes)', 'secretGraceMinutes'],
+				oddOr([0, 10, '5']),
+				(v) => ({ options: { secretGraceMinutes: v } }),
+			],
+			[
+				'options (every field)',
+				['Drop Duplicate Deliveries', 'Accept the Previous Secret For (Minutes)'],
+				fc.record({ dedupe: oddOr(BOOLEANS), grace: oddOr([0, 10]) }),
+				(v) => ({ options: { deduplicate: v.dedupe, secretGraceMinutes: v.grace } }),
+			],
+		];
+		const problems: string[] = [];
+		let activation = 0;
+		for (const [name, names, arbitrary, set] of table) {
+			const values = fc.sample(arbitrary, {
+				seed: seedOf(`trigger ${name}`),
+				numRuns: ACTIVATIONS_PER_PARAMETER,
+			});
+			for (const value of values) {
+				emulator.clearRequests();
+				const workflow = triggerWorkflow(`fuzz-activation-${++activation}`, {
+					destinationCode: SEEDED_DESTINATIONS.inactive,
+					...set(value),
+				});
+				try {
+					await (await env.activateWorkflow(workflow)).deactivate();
+				} catch (error) {
+					const updates = emulator.requests().filter((r) => r.operation === 'UpdateDestination');
+					const { message, name: kind } = error as Error;
+					// Refused by the service (a destination it does not know): allowed. Refused by
+					// validation: before the destination is touched, naming the parameter.
+					const refusedByValidation = kind === 'NodeOperationError';
+					if (refusedByValidation && (updates.length || !names.some((n) => message.includes(n)))) {
+						problems.push(
+							`${name} = ${shown(value)}: activation refused (${updates.length} updates sent): ${cut(message)}`,
+						);
+					}
+					if (!refusedByValidation && !updates.length) {
+						problems.push(`${name} = ${shown(value)}: activation failed: ${cut(message)}`);
+					}
+				}
+				cases++;
+			}
+		}
+		expect(problems).toEqual([]);
+	});
+});
+
+afterAll(() => {
+	console.log(`fuzz: ${cases} cases; ${refused} items refused by validation`);
+});
+
+describe('the run as a whole', () => {
+	it('runs at least 10,000 cases', () => {
+		// Jest runs the tests of a file in order: this one comes after every fuzzing test above.
+		expect(cases).toBeGreaterThanOrEqual(10_000);
+	});
+});
