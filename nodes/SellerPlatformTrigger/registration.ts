@@ -21,6 +21,7 @@ import { CREDENTIAL_TYPE, EVENT_TYPE_PATTERN } from '../api/constants';
 import { apiRequest } from '../api/request';
 import { deliveries, destinationOwners } from '../api/state';
 import { addressForLog, gatewayScope } from '../api/url';
+import { quoted } from '../api/values';
 import { checkTriggerOptions, textListParameter, textParameter } from './parameters';
 
 /** Header that carries the secret of this n8n on every delivery. */
@@ -66,7 +67,7 @@ export function chosenEvents(ctx: IHookFunctions): string[] {
 	if (wrong !== undefined) {
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`The event type "${wrong}" must have the form NAMESPACE::EVENT_NAME, e.g. FBPI::ORDER_SYNC`,
+			`The event type ${quoted(wrong)} must have the form NAMESPACE::EVENT_NAME, e.g. FBPI::ORDER_SYNC`,
 		);
 	}
 	if (!all.length) {

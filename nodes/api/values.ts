@@ -15,14 +15,18 @@ export const RESERVED_KEYS: readonly string[] = ['__proto__', 'constructor', 'pr
 /** A UTF-16 half without its other half: not valid Unicode, and no JSON encoder keeps it. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/** A text quoted for a message: escaped (control characters, lone surrogates), at most 40 characters. */
+export function quoted(text: string): string {
+	return JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
+}
+
 /** A short, printable rendering of a refused value for a message (never the whole of a long one). */
 export function shown(value: unknown): string {
 	if (value === null || value === undefined) return String(value);
 	if (Array.isArray(value)) return 'an array';
 	if (typeof value === 'object') return 'an object';
 	if (typeof value === 'string') {
-		const text = JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-		return value === '' ? 'an empty text' : `the text ${text}`;
+		return value === '' ? 'an empty text' : `the text ${quoted(value)}`;
 	}
 	return Object.is(value, -0) ? '-0' : String(value);
 }

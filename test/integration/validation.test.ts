@@ -227,6 +227,19 @@ const cases: Array<[string, INodeParameters, string | RegExp]> = [
 		{ ...DESTINATION, updateFields: { headers: { header: [{ name: 'X Secret', value: 's' }] } } },
 		'The header name "X Secret" in "Headers" (headers) is not a valid HTTP header name',
 	],
+	[
+		'a long invalid header name, quoted short and escaped',
+		{
+			...DESTINATION,
+			updateFields: { headers: { header: [{ name: `X\n${'y'.repeat(10_000)}`, value: 's' }] } },
+		},
+		`The header name "X\\n${'y'.repeat(38)}…" in "Headers" (headers) is not a valid HTTP header name`,
+	],
+	[
+		'a long URL that is not https, quoted short',
+		{ ...DESTINATION, updateFields: { url: `http://example.com/${'a'.repeat(60_000)}` } },
+		`The field "URL" (url) must be an https:// address, got "http://example.com/${'a'.repeat(21)}…"`,
+	],
 ];
 
 describe.each(cases)('rejects %s before any request', (_name, parameters, message) => {

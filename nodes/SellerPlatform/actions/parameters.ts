@@ -11,6 +11,7 @@ import {
 	optionProblem,
 	parseBoolean,
 	parseNumber,
+	quoted,
 	shown,
 	textProblem,
 	type NumberRule,
@@ -88,7 +89,7 @@ export function requiredPathParameter(
 		throw invalidParameter(
 			ctx,
 			itemIndex,
-			`The parameter "${label}" (${name}) cannot be "${value}"`,
+			`The parameter "${label}" (${name}) cannot be ${quoted(value)}`,
 			`"${label}" becomes part of the request path, where "." and ".." are not allowed.`,
 		);
 	}

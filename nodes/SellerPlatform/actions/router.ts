@@ -6,7 +6,7 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { shown } from '../../api/values';
+import { quoted, shown } from '../../api/values';
 import * as apiCredential from './apiCredential';
 import * as destination from './destination';
 import * as exportResource from './export';
@@ -45,7 +45,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			? operations[operationName]
 			: undefined;
 	if (!operation) {
-		const named = (value: unknown) => (typeof value === 'string' ? `"${value}"` : shown(value));
+		const named = (value: unknown) => (typeof value === 'string' ? quoted(value) : shown(value));
 		throw new NodeOperationError(
 			this.getNode(),
 			`The operation ${named(operationName)} of resource ${named(resource)} is not supported`,

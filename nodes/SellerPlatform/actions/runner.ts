@@ -20,7 +20,7 @@ import {
 } from 'n8n-workflow';
 
 import { loginsDuringRun, runPolicy, suggestedConcurrency } from '../../api/request';
-import { parseBoolean } from '../../api/values';
+import { parseBoolean, quoted } from '../../api/values';
 import { AUTO_CONCURRENCY, MAX_CONCURRENCY } from './descriptions';
 import { runHints } from './hints';
 import { checkNumericOptions } from './parameters';
@@ -135,7 +135,7 @@ function checkUnique(ctx: IExecuteFunctions, planned: Planned[]) {
 		}
 		const error = new NodeOperationError(
 			ctx.getNode(),
-			`${parameter} of item ${item} repeats the value "${value}" of item ${first}: ${rule}`,
+			`${parameter} of item ${item} repeats the value ${quoted(value)} of item ${first}: ${rule}`,
 			{ itemIndex: item },
 		);
 		planned[index] = refuse(ctx, error, item);

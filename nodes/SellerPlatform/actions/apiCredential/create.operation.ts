@@ -2,7 +2,7 @@ import { DateTime } from 'luxon';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { apiRequest } from '../../../api/request';
-import { shown } from '../../../api/values';
+import { quoted, shown } from '../../../api/values';
 import { concurrencyOption, optionsCollection } from '../descriptions';
 import {
 	binaryFieldOption,
@@ -171,7 +171,7 @@ export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
 		throw invalidParameter(
 			this,
 			itemIndex,
-			`The parameter "Whitelisted IPs" (whitelistedIps) holds "${wrong}", which is not an IPv4 or IPv6 address`,
+			`The parameter "Whitelisted IPs" (whitelistedIps) holds ${quoted(wrong)}, which is not an IPv4 or IPv6 address`,
 		);
 	}
 	if (ips.length) body.whitelisted_ips = ips;

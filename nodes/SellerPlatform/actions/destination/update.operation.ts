@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { apiRequest } from '../../../api/request';
 import { EVENT_TYPE_PATTERN } from '../../../api/constants';
 import { concurrencyOption, optionsCollection } from '../descriptions';
-import { keyProblem } from '../../../api/values';
+import { keyProblem, quoted } from '../../../api/values';
 import {
 	checkedBoolean,
 	checkedList,
@@ -179,7 +179,7 @@ export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
 			parsed = undefined;
 		}
 		if (parsed?.protocol !== 'https:') {
-			throw fail(`The field "URL" (url) must be an https:// address, got "${url}"`);
+			throw fail(`The field "URL" (url) must be an https:// address, got ${quoted(url)}`);
 		}
 		body.url = url;
 	}
@@ -207,7 +207,7 @@ export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
 			);
 			if (!HEADER_NAME.test(name)) {
 				throw fail(
-					`The header name "${name}" in "Headers" (headers) is not a valid HTTP header name`,
+					`The header name ${quoted(name)} in "Headers" (headers) is not a valid HTTP header name`,
 				);
 			}
 			const reserved = keyProblem(name, 'A header name in "Headers" (headers)');
@@ -242,7 +242,7 @@ export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
 			);
 			if (!EVENT_TYPE_PATTERN.test(eventType)) {
 				throw fail(
-					`The event type "${eventType}" in "Event Types" (eventTypes) must have the form NAMESPACE::EVENT_NAME, e.g. FBPI::ORDER_SYNC`,
+					`The event type ${quoted(eventType)} in "Event Types" (eventTypes) must have the form NAMESPACE::EVENT_NAME, e.g. FBPI::ORDER_SYNC`,
 				);
 			}
 			const subscribed = flag(

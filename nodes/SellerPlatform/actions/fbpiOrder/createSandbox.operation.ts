@@ -2,6 +2,7 @@ import { randomBytes } from 'crypto';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { apiRequest } from '../../../api/request';
+import { quoted } from '../../../api/values';
 import { concurrencyOption, optionsCollection } from '../descriptions';
 import {
 	checkedList,
@@ -128,7 +129,7 @@ export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
 			throw invalidParameter(
 				this,
 				itemIndex,
-				`Item ${position + 1} of "Items" (items) has the status "${status}", but it must be one of ${ITEM_STATUSES.join(', ')}`,
+				`Item ${position + 1} of "Items" (items) has the status ${quoted(status)}, but it must be one of ${ITEM_STATUSES.join(', ')}`,
 			);
 		}
 		const partnerSku = checkedText(
@@ -161,7 +162,7 @@ export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
 			throw invalidParameter(
 				this,
 				itemIndex,
-				`The parameter "Country Code" (countryCode) must be one of ${COUNTRY_CODES.join(', ')}, got "${countryCode}"`,
+				`The parameter "Country Code" (countryCode) must be one of ${COUNTRY_CODES.join(', ')}, got ${quoted(countryCode)}`,
 			);
 		}
 		body.country_code = countryCode;
