@@ -142,14 +142,29 @@ async function processes(count: number, model: Model, context: BenchContext) {
 		const times = accepted(arrivals).map((a) => a.at);
 		const first = times[0];
 		const last = times[times.length - 1];
-		const perProcess = reports.map((r, i) => {
-			const mine = accepted(arrivals).filter((a) => processOf(a) === i + 1).length;
-			return percent(mine / ((last - first) / 1000) / PER_SECOND);
-		});
+		// While all of them share the plan: up to the last request of the process that finished
+		// first (each starts executions until its time is up, so the last ones end one by one; that
+		// tail is the "others leave" row's scenario, not sharing).
+		const lastOf = (i: number) =>
+			Math.max(
+				...accepted(arrivals)
+					.filter((a) => processOf(a) === i + 1)
+					.map((a) => a.at),
+			);
+		const allBusyEnd = Math.min(...reports.map((_, i) => lastOf(i)));
+		const busy = accepted(arrivals).filter((a) => a.at <= allBusyEnd);
+		const busySeconds = (allBusyEnd - first) / 1000;
+		const perProcess = reports.map((_, i) =>
+			percent(busy.filter((a) => processOf(a) === i + 1).length / busySeconds / PER_SECOND),
+		);
 		return {
 			processes: count,
-			seconds: round((last - first) / 1000, 0),
-			aggregate: percent((times.length - 1) / ((last - first) / 1000) / PER_SECOND),
+			seconds: round(busySeconds, 0),
+			aggregate: percent((busy.length - 1) / busySeconds / PER_SECOND),
+			wholeSpan: {
+				seconds: round((last - first) / 1000, 0),
+				aggregate: percent((times.length - 1) / ((last - first) / 1000) / PER_SECOND),
+			},
 			perProcess,
 			requests: arrivals.length,
 			answers429: arrivals.length - times.length,
@@ -230,8 +245,8 @@ export const sharing: Benchmark = {
 					r.lost === 0 &&
 					!r.failures.length;
 				metrics.push({
-					name: `${model}: ${count} processes, ${r.seconds} s: aggregate % of the plan / 429s / most in any 60 s / most in any 10 s / lost`,
-					value: `${r.aggregate} % (${r.perProcess.join(' + ')}) / ${r.percent429} % (${r.answers429} of ${r.requests}) / ${r.max60s} % / ${r.max10s} % / ${r.lost}`,
+					name: `${model}: ${count} processes, ${r.seconds} s all busy: aggregate % of the plan / 429s / most in any 60 s / most in any 10 s / lost`,
+					value: `${r.aggregate} % (${r.perProcess.join(' + ')}; whole run ${r.wholeSpan.aggregate} % over ${r.wholeSpan.seconds} s) / ${r.percent429} % (${r.answers429} of ${r.requests}) / ${r.max60s} % / ${r.max10s} % / ${r.lost}`,
 					target: '>= 90 % / <= 1 % / <= 100 % / – / 0',
 					met,
 				});
@@ -253,7 +268,7 @@ export const sharing: Benchmark = {
 			metrics,
 			details,
 			notes: [
-				'Plan 1500 per 60 s at the emulator and in the credential, latency 50 ms, default node settings (automatic concurrency). Shares are of the plan (25/s), from the emulator log: accepted requests (not 429) between the first and the last.',
+				'Plan 1500 per 60 s at the emulator and in the credential, latency 50 ms, default node settings (automatic concurrency). Shares are of the plan (25/s), from the emulator log: accepted requests (not 429) between the first and the last; for the 2, 3 and 4 processes rows, while all of them are busy: from the first request to the last one of the process that finished first (each process starts executions of 500 items until its 3 minutes are up, so they end one by one; the rate over the whole run, tail included, is given beside it). 429s, the most in any 60 s and in any 10 s and lost items count the whole run.',
 				'sliding: the emulator counts the plan in a sliding 60 s window; strict: also in fixed 10 s windows of 250 (a gateway with finer windows).',
 				'Processes: separate Node processes, each with its own copy of the package loaded from dist/ by n8n-core (as queue-mode workers have), executions of 500 items back to back on one credential (one project, one plan).',
 				'Sequence: the episode is an execution of 30 items while the emulator allows 5 per 2 s (about 6 × 429); the full-plan run starts right after it in the same process.',
