@@ -85,7 +85,10 @@ const seconds = (ms: number) => `${Math.ceil(ms / 1000)} s`;
 export interface RunFacts {
 	/** 429 answers the run's requests got. */
 	rateLimited: number;
-	/** The lowest share of the plan the run's requests were paced at (1: the whole plan). */
+	/**
+	 * The lowest share of the plan the run's requests were paced at while others used the plan
+	 * (recurring throttling episodes: rateController.ts `shared`); 1 when they never did.
+	 */
 	lowestShare: number;
 	/** The credential's login identity, and its count of logins when the run first sent. */
 	login?: { identity: string; before: number };
@@ -256,7 +259,8 @@ export async function paced<T>(
 	const running = login === undefined ? undefined : sessions.inFlight.get(login);
 	if (running) await abortable(Promise.allSettled([running.task]), signal);
 	const slot = await abortable(limiter.acquire(signal), signal);
-	policy.facts.lowestShare = Math.min(policy.facts.lowestShare, limiter.share());
+	if (limiter.controller.recurring)
+		policy.facts.lowestShare = Math.min(policy.facts.lowestShare, limiter.share());
 	let outcome: SlotOutcome = 'abandoned';
 	try {
 		const sending = send();

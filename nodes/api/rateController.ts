@@ -91,6 +91,14 @@ export class ShareController {
 		if (this.curve && this.curve.from === undefined) this.curve.from = now;
 	}
 
+	/**
+	 * Whether episodes recur (more than one in the current period of throttling): others use the
+	 * plan. A lone episode is a hiccup, not sharing.
+	 */
+	get recurring(): boolean {
+		return this.lastEpisode > this.periodStart;
+	}
+
 	/** Whether the share is below the whole plan. */
 	get reduced(): boolean {
 		return this.curve !== undefined;

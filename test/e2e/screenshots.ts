@@ -10,17 +10,23 @@
  *   finished-run.png       the "released purchase orders" example run from the editor
  *   finished-run-output.png   that run's sheet rows
  *   trigger-run.png        a run of the trigger example started by a sandbox order's event
+ *   schema-preview.png     the "Preview" fields of Purchase Order → Get (the package's output schema)
+ *                          in the input panel of the node after it, before any run
+ *   execution-hints.png    the output panel of a run with two 429s and a failed item: the node's hints
  *
  * Not part of CI. Installs Chromium with apt-get when it is missing and this runs as root.
  */
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 import type { Browser, Page } from 'playwright-core';
 
+import type { StoredCredential, WorkflowJson, WorkflowNode } from './lib/client';
 import { n8nInstall, REPO_ROOT } from './lib/n8n';
+import { CREDENTIAL_TYPE, NODE_TYPE } from './lib/setup';
 import { startStack, type Stack } from './lib/stack';
 import { sleep } from './lib/wait';
 
@@ -87,6 +93,36 @@ async function openWorkflow(page: Page, stack: Stack, id: string): Promise<void>
 	await dismissPopups(page);
 	await sleep(300);
 }
+
+type NodeSpec = Pick<WorkflowNode, 'name' | 'type' | 'typeVersion' | 'parameters'> &
+	Partial<WorkflowNode>;
+
+/** A workflow of nodes in a row, each one's main output connected to the next. */
+function chain(name: string, nodes: NodeSpec[]): WorkflowJson {
+	const connections: Record<string, unknown> = {};
+	for (let i = 1; i < nodes.length; i++)
+		connections[nodes[i - 1].name] = { main: [[{ node: nodes[i].name, type: 'main', index: 0 }]] };
+	return {
+		name,
+		nodes: nodes.map((node, i) => ({ ...node, id: randomUUID(), position: [i * 240, 300] })),
+		connections,
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+const manualTrigger: NodeSpec = {
+	name: 'Start',
+	type: 'n8n-nodes-base.manualTrigger',
+	typeVersion: 1,
+	parameters: {},
+};
+const getPurchaseOrder = (credential: StoredCredential, poNr: string): NodeSpec => ({
+	name: 'Get purchase order',
+	type: NODE_TYPE,
+	typeVersion: 1,
+	parameters: { resource: 'purchaseOrder', operation: 'get', poNr, options: {} },
+	credentials: { [CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } },
+});
 
 async function main(): Promise<void> {
 	ensureChromium();
@@ -211,6 +247,112 @@ async function main(): Promise<void> {
 		} else {
 			console.log('  (no trigger run to show)');
 		}
+
+		// 6. The output-schema preview: the node after a Seller Platform node that has not run shows
+		// the fields of the package's schema (marked "Preview") in its input panel's schema view.
+		const preview = await client.createWorkflow(
+			chain('Seller Platform: output schema preview', [
+				manualTrigger,
+				getPurchaseOrder(stack.credential, 'PO-1001'),
+				{ name: 'Next step', type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {} },
+			]),
+		);
+		await openWorkflow(page, stack, preview.id);
+		await page.locator('.vue-flow__node', { hasText: 'Next step' }).first().dblclick();
+		await page.locator('[data-test-id="ndv"]').first().waitFor();
+		const input = page.locator('[data-test-id="ndv-input-panel"]').first();
+		await input.waitFor();
+		const schemaMode = input
+			.locator('[data-test-id="ndv-run-data-display-mode"]')
+			.getByText('Schema', { exact: true })
+			.first();
+		if (await schemaMode.isVisible().catch(() => false)) await schemaMode.click();
+		await input.locator('[data-test-id="schema-preview-warning"]').first().waitFor();
+		await input.getByText('po_release_date_iso').first().waitFor();
+		// The NDV's icons of the neighbouring nodes overlap the panel's left edge.
+		await page.addStyleTag({ content: '[data-test-id="floating-nodes"] { visibility: hidden }' });
+		await sleep(1000);
+		// Down to the panel's last entry, without the empty space under it.
+		const inputBox = await input.boundingBox();
+		const last = await input.getByText('Variables and context').first().boundingBox();
+		await shot(
+			page,
+			'schema-preview.png',
+			inputBox && last
+				? { ...inputBox, height: Math.min(inputBox.height, last.y + last.height + 24 - inputBox.y) }
+				: (inputBox ?? undefined),
+		);
+		await page.keyboard.press('Escape');
+
+		// 7. Execution hints: two 429 answers (repeated after their wait) and an unknown purchase
+		// order (404) with "continue on fail", run from the editor's button.
+		const hinted = await client.createWorkflow(
+			chain('Seller Platform: execution hints', [
+				manualTrigger,
+				{
+					name: 'PO numbers',
+					type: 'n8n-nodes-base.code',
+					typeVersion: 2,
+					parameters: {
+						jsCode: "return ['PO-1001', 'PO-NOPE-1'].map((po_nr) => ({ json: { po_nr } }));",
+					},
+				},
+				{
+					...getPurchaseOrder(stack.credential, '={{ $json.po_nr }}'),
+					onError: 'continueRegularOutput',
+				},
+			]),
+		);
+		const faults = await fetch(`${stack.emulator.controlUrl}/faults`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ count: 2, status: 429, retryAfter: 0, operation: 'GetPurchaseOrder' }),
+		});
+		if (!faults.ok) throw new Error(`injecting faults into the emulator: HTTP ${faults.status}`);
+		await openWorkflow(page, stack, hinted.id);
+		await page
+			.getByRole('button', { name: /Execute workflow/ })
+			.first()
+			.click({ force: true });
+		for (let i = 0; i < 120; i++) {
+			const runs = await client.executions(hinted.id);
+			if (runs.length && !['new', 'running', 'waiting'].includes(runs[0].status)) break;
+			await sleep(500);
+		}
+		await sleep(1500);
+		await page.locator('.vue-flow__node', { hasText: 'Get purchase order' }).first().dblclick();
+		await page.locator('[data-test-id="ndv"]').first().waitFor();
+		const output = page.locator('[data-test-id="output-panel"]').first();
+		await output
+			.getByText(/429s \(too many requests\)/)
+			.first()
+			.waitFor();
+		// Without the run's toast, and down to the item count under the hints (not the items).
+		const toast = page.locator('.el-notification', { hasText: 'Workflow executed successfully' });
+		await toast
+			.locator('.el-notification__closeBtn')
+			.first()
+			.click()
+			.catch(() => undefined);
+		await toast
+			.first()
+			.waitFor({ state: 'hidden', timeout: 15_000 })
+			.catch(() => undefined);
+		await sleep(1000);
+		const panel = await output.boundingBox();
+		const count = await output
+			.getByText(/^\d+ items?$/)
+			.first()
+			.boundingBox({ timeout: 5000 })
+			.catch(() => null);
+		await shot(
+			page,
+			'execution-hints.png',
+			panel && count
+				? { ...panel, height: Math.min(panel.height, count.y + count.height + 8 - panel.y) }
+				: (panel ?? undefined),
+		);
+		await page.keyboard.press('Escape');
 	} catch (error) {
 		const pages = browser?.contexts().flatMap((c) => c.pages()) ?? [];
 		if (pages[0]) {

@@ -56,10 +56,25 @@ describe('execution hints', () => {
 		expect(throttled.message).toMatch(
 			/^The Seller Platform API answered 3 429s \(too many requests\); the run waited \d+(\.\d)? s in all and repeated the requests$/,
 		);
-		// After the episode the process paces below the whole plan for a while: said with its share.
-		for (const hint of others) {
-			expect(hint.message).toMatch(/^The run was paced at down to \d+ % of the rate plan/);
-		}
+		// One episode is a hiccup, not others sharing the plan: no word about sharing.
+		expect(others).toEqual([]);
+	});
+
+	it('says the run was paced below the plan, with the share, when throttling episodes recur', async () => {
+		await run(bulkPoItems(1), GET_PO);
+		const fault = { count: 1, status: 429, retryAfter: 0, operation: 'GetPurchaseOrder' };
+		f.emulator.injectFaults(fault);
+		expect(hintsOf(await run(bulkPoItems(3, 30), GET_PO))).toHaveLength(1);
+		// A second episode right after the first: others use the plan.
+		f.emulator.injectFaults(fault);
+		const result = await run(bulkPoItems(3, 40), GET_PO);
+		expect(result.status).toBe('success');
+		expect(hintsOf(result).map((hint) => hint.message)).toEqual([
+			expect.stringMatching(/^The Seller Platform API answered 1 429 \(too many requests\)/),
+			expect.stringMatching(
+				/^The run was paced at down to \d+ % of the rate plan, as others \(other n8n processes or integrations\) use the same plan$/,
+			),
+		]);
 	});
 
 	it('counts failed items with "continue on fail" and gives the first error', async () => {

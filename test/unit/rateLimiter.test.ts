@@ -1,6 +1,7 @@
 /* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 import fc from 'fast-check';
 
+import { ShareController } from '../../nodes/api/rateController';
 import { PACING, PlanLimiter, type Clock, type Slot } from '../../nodes/api/rateLimiter';
 import { RateLimiterRegistry } from '../../nodes/api/state';
 import { GatewayModelServer, maxInWindow, startProcess } from '../helpers/sharingModel';
@@ -264,6 +265,22 @@ describe('PlanLimiter: a lone episode is forgotten fast (rule 2)', () => {
 });
 
 describe('PlanLimiter: recurring episodes mean sharing (rule 3)', () => {
+	it('tells a lone episode (a hiccup) from recurring ones (sharing), and forgets both', () => {
+		const controller = new ShareController();
+		expect(controller.recurring).toBe(false);
+		controller.congestion(0, 1);
+		expect(controller.recurring).toBe(false);
+		controller.ended(1_000);
+		controller.congestion(10_000, 0.8);
+		expect(controller.recurring).toBe(true);
+		// A new period: the share was whole again, or 90 s passed without an episode.
+		controller.ended(11_000);
+		controller.congestion(200_000, 1);
+		expect(controller.recurring).toBe(false);
+		controller.forget();
+		expect(controller.recurring).toBe(false);
+	});
+
 	it.each([
 		[2, 'strict'],
 		[3, 'strict'],
