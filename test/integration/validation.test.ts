@@ -228,6 +228,11 @@ const cases: Array<[string, INodeParameters, string | RegExp]> = [
 		'The header name "X Secret" in "Headers" (headers) is not a valid HTTP header name',
 	],
 	[
+		'a run option that is not a number of its kind (read once per run)',
+		{ resource: 'purchaseOrder', operation: 'get', poNr: 'PO-1', options: { concurrency: -1 } },
+		/^The option "Concurrency" \(concurrency\)/,
+	],
+	[
 		'a long invalid header name, quoted short and escaped',
 		{
 			...DESTINATION,

@@ -5,7 +5,14 @@
  * the rest. Never a secret: only counts, durations, shares, error messages (already redacted)
  * and the names the run's errors give of what it created.
  */
-import type { IDataObject, INodeExecutionData, NodeExecutionHint } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	NodeExecutionHint,
+} from 'n8n-workflow';
+
+import { loginsDuringRun, runPolicy } from '../../api/request';
 
 /** What the run met (runner.ts gathers it from the outputs and the run's policy). */
 export interface RunSummary {
@@ -63,7 +70,7 @@ function itemHints({ outputs, createdBeforeFailure }: RunSummary): NodeExecution
 		hints.push(
 			hint(
 				'warning',
-				`${count(failed.length, 'item')} of ${outputs.length} failed and ${failed.length === 1 ? 'is' : 'are'} in the output as error items; the first: ${String(failed[0].json.error)}`,
+				`${count(failed.length, 'item')} of ${outputs.length} failed and ${failed.length === 1 ? 'is in the output as an error item' : 'are in the output as error items'}; the first: ${String(failed[0].json.error)}`,
 			),
 		);
 	}
@@ -107,4 +114,25 @@ export function runHints(summary: RunSummary): NodeExecutionHint[] {
 		);
 	}
 	return hints;
+}
+
+/** Adds the run's execution hints; n8n before 1.79 has no hints and gets none. */
+export function addRunHints(
+	ctx: IExecuteFunctions,
+	outputs: INodeExecutionData[],
+	createdBeforeFailure: Array<{ item: number; name: string }>,
+) {
+	if (typeof ctx.addExecutionHints !== 'function') return;
+	const policy = runPolicy(ctx);
+	const hints = runHints({
+		outputs,
+		createdBeforeFailure: createdBeforeFailure
+			.sort((a, b) => a.item - b.item)
+			.map((entry) => entry.name),
+		rateLimited: policy.facts.rateLimited,
+		waitedMs: policy.waitedMs(),
+		lowestShare: policy.facts.lowestShare,
+		logins: loginsDuringRun(policy),
+	});
+	if (hints.length) ctx.addExecutionHints(...hints);
 }

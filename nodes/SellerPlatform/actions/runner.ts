@@ -19,10 +19,10 @@ import {
 	type IPairedItemData,
 } from 'n8n-workflow';
 
-import { loginsDuringRun, runPolicy, suggestedConcurrency } from '../../api/request';
+import { suggestedConcurrency } from '../../api/request';
 import { parseBoolean, quoted } from '../../api/values';
 import { AUTO_CONCURRENCY, MAX_CONCURRENCY } from './descriptions';
-import { runHints } from './hints';
+import { addRunHints } from './hints';
 import { checkNumericOptions } from './parameters';
 
 export interface TaskOutput {
@@ -199,13 +199,38 @@ function readConcurrency(ctx: IExecuteFunctions): () => number {
 	return () => suggestedConcurrency(ctx);
 }
 
+/**
+ * The run's plan: its options checked, then the operation's items. With "continue on fail", a run
+ * refused as a whole (a run option, or a setting read once per run) gives the reason instead;
+ * without it, that throws.
+ */
+async function planRun(
+	ctx: IExecuteFunctions,
+	operation: Operation,
+): Promise<{ planned: Planned[] } | { refused: unknown }> {
+	let failed: unknown;
+	try {
+		checkNumericOptions(ctx);
+		return { planned: await operation.execute.call(ctx, ctx.getInputData().length) };
+	} catch (error) {
+		failed = error;
+	}
+	if (!ctx.continueOnFail()) throw failed;
+	return { refused: failed };
+}
+
 export async function runOperation(
 	this: IExecuteFunctions,
 	operation: Operation,
 ): Promise<INodeExecutionData[]> {
 	const continueOnFail = this.continueOnFail();
-	checkNumericOptions(this);
-	const planned = await operation.execute.call(this, this.getInputData().length);
+	const plan = await planRun(this, operation);
+	if ('refused' in plan) {
+		// Every input item gets the run's error: none passes on as if it had worked.
+		const error = asNodeError(this, plan.refused, 0);
+		return this.getInputData().map((_, item) => errorItem(error, { item }));
+	}
+	const { planned } = plan;
 	checkUnique(this, planned);
 
 	const sequential = planned.some((entry) => 'send' in entry && entry.sequential);
@@ -251,31 +276,10 @@ export async function runOperation(
 		.map((entry, index) => ({ item: firstItem(entry), result: results[index] }))
 		.sort((a, b) => a.item - b.item)
 		.map(({ result }) => result);
-	addHints(
+	addRunHints(
 		this,
 		outputs,
 		created.filter((entry) => entry.item < stop.firstFailed),
 	);
 	return outputs;
-}
-
-/** The run's execution hints (hints.ts); n8n before 1.79 has no hints and gets none. */
-function addHints(
-	ctx: IExecuteFunctions,
-	outputs: INodeExecutionData[],
-	createdBeforeFailure: Array<{ item: number; name: string }>,
-) {
-	if (typeof ctx.addExecutionHints !== 'function') return;
-	const policy = runPolicy(ctx);
-	const hints = runHints({
-		outputs,
-		createdBeforeFailure: createdBeforeFailure
-			.sort((a, b) => a.item - b.item)
-			.map((entry) => entry.name),
-		rateLimited: policy.facts.rateLimited,
-		waitedMs: policy.waitedMs(),
-		lowestShare: policy.facts.lowestShare,
-		logins: loginsDuringRun(policy),
-	});
-	if (hints.length) ctx.addExecutionHints(...hints);
 }
