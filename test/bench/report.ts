@@ -63,7 +63,7 @@ function queueSection(queue: QueueResults): string[] {
 	return [
 		'## queue: n8n queue mode (from `npm run test:e2e:queue`)',
 		'',
-		`Run ${queue.date}: n8n ${queue.n8n}, the emulator at 50 ms with a plan of 600 per 60 s, default settings. Share of the plan with 2 workers busy: the most accepted answers (any status but 429) in any 60 s window, sliding over the emulator's arrival log, as a share of the plan; the target is 90 to 100 %, since a gateway that counts the plan that way answers anything above it with 429. The rows 1s run scenario 1 again with the emulator's strict plan: the 60 s sliding window plus fixed 10 s windows of a sixth of the plan (100 each); for them the most accepted in any 10 s window (sliding) is given too, as a share of that sixth (target at most 100 %).`,
+		`Run ${queue.date}: n8n ${queue.n8n}, the emulator at 50 ms with a plan of 600 per 60 s, default settings. Share of the plan with 2 workers busy: the most accepted answers (429 and 401 excluded: the plan counts neither) in any 60 s window, sliding over the emulator's arrival log, as a share of the plan; the target is 90 to 100 %, since a gateway that counts the plan that way answers anything above it with 429. The rows 1s run scenario 1 again with the emulator's strict plan: the 60 s sliding window plus fixed 10 s windows of a sixth of the plan (100 each); for them each worker's most requests sent in any 10 s window (sliding) is given too, against that sixth (target at most 100 each: the pacing's ceiling per process).`,
 		'',
 		'| benchmark | metric | value | target | |',
 		'|---|---|---:|---|---|',
