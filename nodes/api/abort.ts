@@ -7,6 +7,9 @@ import { sleep, type IHttpRequestOptions } from 'n8n-workflow';
 
 import { PolicyStop } from './errors';
 
+/** The longest delay a timer takes (2^31 - 1 ms, about 24.8 days); beyond it Node fires at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** n8n-workflow 2.x's `sleep(ms, signal)` ends at the abort; 1.x's `sleep(ms)` ignores the signal. */
 const sleepUntil = sleep as (ms: number, signal?: AbortSignal) => Promise<void>;
 
@@ -72,8 +75,7 @@ export interface Deadline {
 
 export function deadline(ms: number, cancel?: AbortSignal): Deadline {
 	const end = Date.now() + ms;
-	// A timer waits at most 2^31 - 1 ms; beyond it Node would fire at once.
-	const timer = AbortSignal.timeout(Math.min(Math.max(1, ms), 2 ** 31 - 1));
+	const timer = AbortSignal.timeout(Math.min(Math.max(1, ms), MAX_TIMER_MS));
 	return {
 		ms,
 		signal: cancel ? AbortSignal.any([cancel, timer]) : timer,

@@ -17,6 +17,8 @@ import {
 import { tmpdir } from 'os';
 import { join, relative } from 'path';
 
+import { OPERATIONS } from '../helpers/outputSchemas';
+
 const root = join(__dirname, '..', '..');
 const SCAN = join(root, 'test', 'package', 'scan.mjs');
 /** n8n's allowed imports for community nodes, plus relative paths inside the package. */
@@ -93,18 +95,7 @@ describe('the packed package (npm pack)', () => {
 		);
 		// The output schemas n8n's editor previews, beside the node file (one per operation).
 		expect(files.filter((file) => file.includes('/__schema__/'))).toEqual(
-			[
-				'session/login',
-				'oauth/exchangeToken',
-				'export/getStatus',
-				'purchaseOrder/get',
-				'fbpiOrder/getCustomerData',
-				'fbpiOrder/createSandbox',
-				'import/createBarcode',
-				'import/getStatus',
-				'apiCredential/create',
-				'destination/update',
-			]
+			[...OPERATIONS]
 				.map((name) => `dist/nodes/SellerPlatform/__schema__/v1.0.0/${name}.json`)
 				.sort(),
 		);

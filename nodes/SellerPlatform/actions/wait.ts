@@ -1,14 +1,11 @@
 /** Waiting for a long job (an import, an export): the wait options and the polling. */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { wait } from '../../api/abort';
+import { MAX_TIMER_MS, wait } from '../../api/abort';
 import { checkedBoolean, checkedNumber, collectionParameter } from './parameters';
 
 /** The shortest poll interval: the description's minimum. */
 export const MIN_POLL_INTERVAL_SECONDS = 0.1;
-
-/** The longest delay one timer takes (2^31−1 ms, about 24.8 days): a longer one fires at once. */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export interface WaitSettings {
 	enabled: boolean;

@@ -5,6 +5,7 @@ import {
 	DEFAULT_MAX_DOWNLOAD_MB,
 	downloadFile,
 } from '../../../api/download';
+import { MAX_TIMER_MS } from '../../../api/abort';
 import { apiRequest } from '../../../api/request';
 import { parseNumber } from '../../../api/values';
 import { concurrencyOption, optionsCollection, waitOptions } from '../descriptions';
@@ -19,9 +20,6 @@ import { perItem } from '../runner';
 import { normaliseStatus, pollUntilFinal, readWaitSettings } from '../wait';
 
 const show = { resource: ['export'], operation: ['getStatus'] };
-
-/** The longest time a timer can wait (2^31 - 1 ms, about 24.8 days). */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Export statuses that will never produce a download link. */
 export const FAILED_EXPORT_STATUSES = ['ERROR', 'FAILED', 'CANCELLED', 'CANCELED'];
