@@ -25,8 +25,8 @@ import {
 	type Emulator,
 	type EventEnvelope,
 	type EventSubscription,
-} from './emulator';
-import { loggedInClient, type EmulatorClient } from './emulator/client';
+} from '..';
+import { loggedInClient, type EmulatorClient } from '../client';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

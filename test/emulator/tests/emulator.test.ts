@@ -16,10 +16,11 @@ import {
 	SEEDED_PO_NUMBERS,
 	startEmulator,
 	type CredentialFile,
+	type EchoSpec,
 	type Emulator,
 	type GrpcCode,
-} from './emulator';
-import { SlidingWindowLimiter, validateRatePlan } from './emulator/ratePlan';
+} from '..';
+import { SlidingWindowLimiter, validateRatePlan } from '../ratePlan';
 
 const USER_AGENT = 'n8n-nodes-seller-platform-test';
 
@@ -620,6 +621,21 @@ describe('faults', () => {
 		expect(() => emulator.injectFaults({ count: 1, hang: 'yes' as never })).toThrow(
 			'fault hang must be a boolean',
 		);
+	});
+});
+
+describe("the emulator's echo", () => {
+	it('refuses an echo it cannot make', async () => {
+		const inject = (echo: unknown) =>
+			emulator.injectFaults({ count: 1, status: 400, echo: echo as EchoSpec });
+		expect(() => inject({ field: 'cookie' })).toThrow(
+			'fault echo field must be one of message, status_code, details, text',
+		);
+		expect(() => inject({ encoding: 'rot13' })).toThrow(
+			'fault echo encoding must be one of raw, hex, url, base64, base64url',
+		);
+		expect(() => inject({ at: -1 })).toThrow('fault echo at must be an integer from 0 to 1000000');
+		expect(() => inject('yes')).toThrow('fault echo must be a boolean or an object');
 	});
 });
 

@@ -21,8 +21,8 @@ import {
 	type GrpcCode,
 	type ImportCompletedEvent,
 	type SandboxOrder,
-} from './emulator';
-import { EmulatorClient, loggedInClient, type CallResult } from './emulator/client';
+} from '..';
+import { EmulatorClient, loggedInClient, type CallResult } from '../client';
 
 // Long enough that a busy machine still sees every phase when polling every few ms.
 const IMPORT_STEP_MS = 100;
