@@ -1,3 +1,4 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * Secrets the service echoes never reach what the user sees (the error's message and description,
  * the item "continue on fail" makes, the logs): whatever field of the answer carries them,
@@ -138,20 +139,4 @@ describe('a secret in any field of the error answer, in any encoding', () => {
 			if (encoding === 'url') expect(text).not.toContain('sesame%3D42%2Bkey');
 		},
 	);
-});
-
-describe("the emulator's echo", () => {
-	it('refuses an echo it cannot make', async () => {
-		f = await startFixture({ ratePlan: null });
-		const inject = (echo: unknown) =>
-			f.emulator.injectFaults({ count: 1, status: 400, echo: echo as EchoSpec });
-		expect(() => inject({ field: 'cookie' })).toThrow(
-			'fault echo field must be one of message, status_code, details, text',
-		);
-		expect(() => inject({ encoding: 'rot13' })).toThrow(
-			'fault echo encoding must be one of raw, hex, url, base64, base64url',
-		);
-		expect(() => inject({ at: -1 })).toThrow('fault echo at must be an integer from 0 to 1000000');
-		expect(() => inject('yes')).toThrow('fault echo must be a boolean or an object');
-	});
 });

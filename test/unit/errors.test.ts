@@ -1,13 +1,18 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
+/**
+ * errors.ts: failures mapped to NodeApiError (the service's message, codes, details; no secret),
+ * and the service's error body read from whatever form it arrives in.
+ */
 import { NodeApiError, type INode } from 'n8n-workflow';
 
-import { apiError, classify, SellerPlatformLoginError } from '../../nodes/api/errors';
-import { secretsIn } from '../../nodes/api/redact';
 import {
-	backoffDelay,
-	parseRetryAfter,
-	rateLimitDelay,
-	RETRY_POLICY,
-} from '../../nodes/api/policy';
+	apiError,
+	classify,
+	parseErrorBody,
+	SellerPlatformLoginError,
+} from '../../nodes/api/errors';
+import { secretsIn } from '../../nodes/api/redact';
+import { parseRetryAfter } from '../../nodes/api/policy';
 
 const node: INode = {
 	id: '1',
@@ -40,7 +45,7 @@ describe('mapping failures to NodeApiError', () => {
 
 		const error = apiError(httpError(404, body), {
 			node,
-			operation: 'GetPurchaseOrder',
+			endpoint: 'GetPurchaseOrder',
 			itemIndex: 3,
 		});
 		expect(error).toBeInstanceOf(NodeApiError);
@@ -62,7 +67,7 @@ describe('mapping failures to NodeApiError', () => {
 	it('falls back to the raw text of a non-JSON error body', () => {
 		const error = apiError(httpError(502, '<h1>Bad gateway</h1>'), {
 			node,
-			operation: 'GetPurchaseOrder',
+			endpoint: 'GetPurchaseOrder',
 			itemIndex: 0,
 		});
 		expect(error.message).toBe('<h1>Bad gateway</h1>');
@@ -75,7 +80,7 @@ describe('mapping failures to NodeApiError', () => {
 		expect(failure.code).toBe('ECONNRESET');
 		const error = apiError(new NodeApiError(node, reset as never), {
 			node,
-			operation: 'GetPurchaseOrder',
+			endpoint: 'GetPurchaseOrder',
 			itemIndex: 0,
 		});
 		// n8n replaces messages naming a well-known socket error with its own explanation.
@@ -94,7 +99,7 @@ describe('mapping failures to NodeApiError', () => {
 		);
 		const error = apiError(new NodeApiError(node, login as never), {
 			node,
-			operation: 'GetPurchaseOrder',
+			endpoint: 'GetPurchaseOrder',
 			itemIndex: 0,
 		});
 		expect(error.message).toBe('Seller Platform login failed: invalid token signature');
@@ -116,7 +121,7 @@ describe('secrets the request carried', () => {
 		});
 		const error = apiError(failed, {
 			node,
-			operation: 'UpdateDestination',
+			endpoint: 'UpdateDestination',
 			itemIndex: 0,
 			secrets: secretsIn(body),
 		});
@@ -127,43 +132,39 @@ describe('secrets the request carried', () => {
 
 	it('keep the message of a failure that is neither an answer nor a socket error', () => {
 		const failed = new NodeApiError(node, new Error('Credential could not be decrypted') as never);
-		expect(apiError(failed, { node, operation: 'GetPurchaseOrder', itemIndex: 0 }).message).toBe(
+		expect(apiError(failed, { node, endpoint: 'GetPurchaseOrder', itemIndex: 0 }).message).toBe(
 			'Credential could not be decrypted',
 		);
 	});
 });
 
-describe('waiting', () => {
-	it('reads Retry-After in seconds or as an HTTP date; a date in the past is 0', () => {
-		const now = Date.UTC(2026, 0, 1);
-		expect(parseRetryAfter('3', now)).toBe(3000);
-		expect(parseRetryAfter(['0.5'], now)).toBe(500);
-		expect(parseRetryAfter(new Date(now + 4000).toUTCString(), now)).toBe(4000);
-		expect(parseRetryAfter(new Date(now - 60_000).toUTCString(), now)).toBe(0);
-		expect(parseRetryAfter('100000', now)).toBe(100_000_000);
-		expect(parseRetryAfter(undefined, now)).toBeUndefined();
-		expect(parseRetryAfter('soon', now)).toBeUndefined();
+describe('error bodies', () => {
+	const body = {
+		status_id: 5,
+		status_code: 'NOT_FOUND',
+		message: 'po not found',
+		details: [{ a: 1 }],
+	};
+
+	it('reads the spec error body from an object, a JSON string or a buffer', () => {
+		expect(parseErrorBody(body)).toEqual(body);
+		expect(parseErrorBody(JSON.stringify(body))).toEqual(body);
+		expect(parseErrorBody(Buffer.from(JSON.stringify(body)))).toEqual(body);
 	});
 
-	it('still backs off, with jitter, on Retry-After 0 or a past date', () => {
-		const floor = RETRY_POLICY.minRetryAfterMs;
-		expect(rateLimitDelay(0, 0, () => 0)).toBe(floor);
-		expect(rateLimitDelay(0, 0, () => 1)).toBe(2 * floor);
-		const samples = Array.from({ length: 50 }, () => rateLimitDelay(0, 0));
-		expect(new Set(samples).size).toBeGreaterThan(1);
-		expect(Math.min(...samples)).toBeGreaterThanOrEqual(floor);
-		expect(rateLimitDelay(3000, 0)).toBe(3000);
-		expect(rateLimitDelay(undefined, 0, () => 1)).toBe(RETRY_POLICY.baseDelayMs);
+	it('falls back to the raw text for a non-JSON body', () => {
+		expect(parseErrorBody('<html>Bad Gateway</html>')).toEqual({
+			message: '<html>Bad Gateway</html>',
+		});
 	});
 
-	it('backs off exponentially with jitter between half and all of the step, capped', () => {
-		expect(backoffDelay(0, () => 0)).toBe(RETRY_POLICY.baseDelayMs / 2);
-		expect(backoffDelay(0, () => 1)).toBe(RETRY_POLICY.baseDelayMs);
-		expect(backoffDelay(3, () => 1)).toBe(RETRY_POLICY.baseDelayMs * 8);
-		expect(backoffDelay(30, () => 1)).toBe(RETRY_POLICY.maxDelayMs);
-		const samples = Array.from({ length: 50 }, () => backoffDelay(2));
-		expect(new Set(samples).size).toBeGreaterThan(1);
-		expect(Math.min(...samples)).toBeGreaterThanOrEqual(1000);
-		expect(Math.max(...samples)).toBeLessThanOrEqual(2000);
+	it('tolerates missing fields (all four are optional)', () => {
+		expect(parseErrorBody({})).toEqual({});
+		expect(parseErrorBody({ message: 'x' })).toEqual({ message: 'x' });
+		expect(parseErrorBody(null)).toEqual({});
+		expect(parseErrorBody({ code: 8, message: 'slow down' })).toEqual({
+			status_id: 8,
+			message: 'slow down',
+		});
 	});
 });

@@ -1,13 +1,20 @@
 /* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
- * The run's limits: waiting budget, circuit breaker, cancellation; and redaction of echoed secrets.
- * Real timers, short waits.
+ * policy.ts, the run's limits: how long to wait after a 429 or a failure (Retry-After, backoff),
+ * the waiting budget, the circuit breaker, cancellation. Real timers, short waits.
  */
 import { ExecutionStopped } from '../../nodes/api/abort';
 import { PolicyStop } from '../../nodes/api/errors';
-import { paced, RunPolicy, withRetries } from '../../nodes/api/policy';
+import {
+	backoffDelay,
+	paced,
+	parseRetryAfter,
+	rateLimitDelay,
+	RETRY_POLICY,
+	RunPolicy,
+	withRetries,
+} from '../../nodes/api/policy';
 import { PlanLimiter } from '../../nodes/api/rateLimiter';
-import { cookieSecrets, redact, redactValue } from '../../nodes/api/redact';
 import { limiters } from '../../nodes/api/state';
 
 /** The shape of an HTTP answer as n8n's request helpers reject with it. */
@@ -134,23 +141,37 @@ describe('stopping the execution', () => {
 	});
 });
 
-describe('redaction', () => {
-	const cookie = '_npsid=ab"c\\d; other=xyz123';
-
-	it('removes a secret however it is echoed: raw, JSON-escaped or URL-encoded', () => {
-		const secrets = cookieSecrets(cookie);
-		expect(secrets).toEqual([cookie, 'ab"c\\d', 'xyz123']);
-		expect(redact('got ab"c\\d', secrets)).toBe('got <redacted>');
-		expect(redact(`body {"cookie":${JSON.stringify(cookie)}}`, secrets)).toBe(
-			'body {"cookie":"<redacted>"}',
-		);
-		expect(redact(`q=${encodeURIComponent('ab"c\\d')}`, secrets)).toBe('q=<redacted>');
+describe('waiting', () => {
+	it('reads Retry-After in seconds or as an HTTP date; a date in the past is 0', () => {
+		const now = Date.UTC(2026, 0, 1);
+		expect(parseRetryAfter('3', now)).toBe(3000);
+		expect(parseRetryAfter(['0.5'], now)).toBe(500);
+		expect(parseRetryAfter(new Date(now + 4000).toUTCString(), now)).toBe(4000);
+		expect(parseRetryAfter(new Date(now - 60_000).toUTCString(), now)).toBe(0);
+		expect(parseRetryAfter('100000', now)).toBe(100_000_000);
+		expect(parseRetryAfter(undefined, now)).toBeUndefined();
+		expect(parseRetryAfter('soon', now)).toBeUndefined();
 	});
 
-	it('walks every string of a JSON value, keys included', () => {
-		const details = [{ echoed: cookie, [cookie]: 1, nested: ['xyz123'] }];
-		const clean = redactValue(details, cookieSecrets(cookie));
-		expect(JSON.stringify(clean)).not.toMatch(/xyz123|ab\\"c/);
-		expect(clean).toEqual([{ echoed: '<redacted>', '<redacted>': 1, nested: ['<redacted>'] }]);
+	it('still backs off, with jitter, on Retry-After 0 or a past date', () => {
+		const floor = RETRY_POLICY.minRetryAfterMs;
+		expect(rateLimitDelay(0, 0, () => 0)).toBe(floor);
+		expect(rateLimitDelay(0, 0, () => 1)).toBe(2 * floor);
+		const samples = Array.from({ length: 50 }, () => rateLimitDelay(0, 0));
+		expect(new Set(samples).size).toBeGreaterThan(1);
+		expect(Math.min(...samples)).toBeGreaterThanOrEqual(floor);
+		expect(rateLimitDelay(3000, 0)).toBe(3000);
+		expect(rateLimitDelay(undefined, 0, () => 1)).toBe(RETRY_POLICY.baseDelayMs);
+	});
+
+	it('backs off exponentially with jitter between half and all of the step, capped', () => {
+		expect(backoffDelay(0, () => 0)).toBe(RETRY_POLICY.baseDelayMs / 2);
+		expect(backoffDelay(0, () => 1)).toBe(RETRY_POLICY.baseDelayMs);
+		expect(backoffDelay(3, () => 1)).toBe(RETRY_POLICY.baseDelayMs * 8);
+		expect(backoffDelay(30, () => 1)).toBe(RETRY_POLICY.maxDelayMs);
+		const samples = Array.from({ length: 50 }, () => backoffDelay(2));
+		expect(new Set(samples).size).toBeGreaterThan(1);
+		expect(Math.min(...samples)).toBeGreaterThanOrEqual(1000);
+		expect(Math.max(...samples)).toBeLessThanOrEqual(2000);
 	});
 });

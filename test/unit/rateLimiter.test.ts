@@ -2,39 +2,10 @@
 import fc from 'fast-check';
 
 import { ShareController } from '../../nodes/api/rateController';
-import { PACING, PlanLimiter, type Clock, type Slot } from '../../nodes/api/rateLimiter';
-import { RateLimiterRegistry } from '../../nodes/api/state';
+import { PACING, PlanLimiter, type Slot } from '../../nodes/api/rateLimiter';
+import { FakeClock } from '../helpers/fakeClock';
 import { GatewayModelServer, maxInWindow, startProcess } from '../helpers/sharingModel';
 import { VirtualClock } from '../helpers/virtualTime';
-
-/** A clock whose time only moves when the test says so. */
-class FakeClock implements Clock {
-	private time = 0;
-	private timers: Array<{ at: number; resolve: () => void }> = [];
-
-	now() {
-		return this.time;
-	}
-
-	async sleep(ms: number) {
-		await new Promise<void>((resolve) => this.timers.push({ at: this.time + ms, resolve }));
-	}
-
-	/** Moves time forward in small steps, letting woken callers run between steps. */
-	async advance(ms: number, step = 1) {
-		const end = this.time + ms;
-		while (this.time < end) {
-			this.time = Math.min(end, this.time + step);
-			const due = this.timers.filter((t) => t.at <= this.time);
-			this.timers = this.timers.filter((t) => t.at > this.time);
-			due.forEach((t) => t.resolve());
-			await flush();
-		}
-	}
-}
-
-/** Lets every pending promise callback run (setImmediate comes after the microtask queue). */
-const flush = async () => await new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Starts `count` acquisitions and records the fake time at which each was granted. */
 function startAll(limiter: PlanLimiter, clock: FakeClock, count: number) {
@@ -405,18 +376,4 @@ describe("PlanLimiter: requests in flight (Little's law)", () => {
 			expect(limiter.suggestedConcurrency()).toBe(expected);
 		},
 	);
-});
-
-describe('RateLimiterRegistry', () => {
-	it('shares one limiter per scope and operation, and a new one when the plan changes', () => {
-		const registry = new RateLimiterRegistry(new FakeClock());
-		const a = registry.get('gw|PRJ1', 'GetPurchaseOrder', 1500);
-		expect(registry.get('gw|PRJ1', 'GetPurchaseOrder', 1500)).toBe(a);
-		expect(registry.get('gw|PRJ1', 'GetImportStatus', 1500)).not.toBe(a);
-		expect(registry.get('gw|PRJ2', 'GetPurchaseOrder', 1500)).not.toBe(a);
-		const slower = registry.get('gw|PRJ1', 'GetPurchaseOrder', 600);
-		expect(slower).not.toBe(a);
-		expect(slower.plan).toBe(600);
-		expect(a.windowMs).toBe(60_600);
-	});
 });

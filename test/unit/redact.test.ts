@@ -152,11 +152,32 @@ describe('redact first, then cut', () => {
 		const failure = new NodeApiError(node, new Error(`${'.'.repeat(490)}${secret}`) as never);
 		const error = apiError(failure, {
 			node,
-			operation: 'GetPurchaseOrder',
+			endpoint: 'GetPurchaseOrder',
 			itemIndex: 0,
 			secrets: [secret],
 		});
 		expect(error.message).toBe(`${'.'.repeat(490)}${MASK}`);
 		expect(leaked(JSON.stringify(error) + error.messages.join())).toBe(false);
+	});
+});
+
+describe('redaction', () => {
+	const cookie = '_npsid=ab"c\\d; other=xyz123';
+
+	it('removes a secret however it is echoed: raw, JSON-escaped or URL-encoded', () => {
+		const secrets = cookieSecrets(cookie);
+		expect(secrets).toEqual([cookie, 'ab"c\\d', 'xyz123']);
+		expect(redact('got ab"c\\d', secrets)).toBe('got <redacted>');
+		expect(redact(`body {"cookie":${JSON.stringify(cookie)}}`, secrets)).toBe(
+			'body {"cookie":"<redacted>"}',
+		);
+		expect(redact(`q=${encodeURIComponent('ab"c\\d')}`, secrets)).toBe('q=<redacted>');
+	});
+
+	it('walks every string of a JSON value, keys included', () => {
+		const details = [{ echoed: cookie, [cookie]: 1, nested: ['xyz123'] }];
+		const clean = redactValue(details, cookieSecrets(cookie));
+		expect(JSON.stringify(clean)).not.toMatch(/xyz123|ab\\"c/);
+		expect(clean).toEqual([{ echoed: '<redacted>', '<redacted>': 1, nested: ['<redacted>'] }]);
 	});
 });

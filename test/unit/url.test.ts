@@ -1,6 +1,17 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
+/**
+ * url.ts: building request URLs, the User-Agent, the gateway and project in one spelling (the key
+ * of the rate plan's limiters and of the trigger's destinations), and addresses fit for a log line.
+ */
 import { PACKAGE_VERSION, USER_AGENT } from '../../nodes/api/constants';
-import { parseErrorBody } from '../../nodes/api/errors';
-import { buildUrl, fillPath, joinUrl } from '../../nodes/api/url';
+import {
+	addressForLog,
+	buildUrl,
+	fillPath,
+	gatewayScope,
+	joinUrl,
+	normaliseBaseUrl,
+} from '../../nodes/api/url';
 import packageJson from '../../package.json';
 
 describe('URL building', () => {
@@ -54,33 +65,34 @@ describe('URL building', () => {
 	});
 });
 
-describe('error bodies', () => {
-	const body = {
-		status_id: 5,
-		status_code: 'NOT_FOUND',
-		message: 'po not found',
-		details: [{ a: 1 }],
-	};
-
-	it('reads the spec error body from an object, a JSON string or a buffer', () => {
-		expect(parseErrorBody(body)).toEqual(body);
-		expect(parseErrorBody(JSON.stringify(body))).toEqual(body);
-		expect(parseErrorBody(Buffer.from(JSON.stringify(body)))).toEqual(body);
+describe('the gateway and project in one spelling', () => {
+	it.each([
+		'https://gw.example',
+		'https://gw.example/',
+		' https://GW.Example:443// ',
+		'HTTPS://gw.example:443',
+	])('%s is https://gw.example', (spelling) => {
+		expect(normaliseBaseUrl(spelling)).toBe('https://gw.example');
+		expect(gatewayScope({ baseUrl: spelling, projectCode: ' PRJ1 ' })).toBe(
+			'https://gw.example|PRJ1',
+		);
 	});
 
-	it('falls back to the raw text for a non-JSON body', () => {
-		expect(parseErrorBody('<html>Bad Gateway</html>')).toEqual({
-			message: '<html>Bad Gateway</html>',
-		});
+	it('keeps a path and another port; the key id stands in for a missing project', () => {
+		expect(normaliseBaseUrl('http://127.0.0.1:8080/api/')).toBe('http://127.0.0.1:8080/api');
+		expect(gatewayScope({ baseUrl: 'https://gw.example', projectCode: '', keyId: ' k1 ' })).toBe(
+			'https://gw.example|k1',
+		);
 	});
+});
 
-	it('tolerates missing fields (all four are optional)', () => {
-		expect(parseErrorBody({})).toEqual({});
-		expect(parseErrorBody({ message: 'x' })).toEqual({ message: 'x' });
-		expect(parseErrorBody(null)).toEqual({});
-		expect(parseErrorBody({ code: 8, message: 'slow down' })).toEqual({
-			status_id: 8,
-			message: 'slow down',
-		});
+describe('an address in a log line', () => {
+	it.each([
+		['https://user:secret@hooks.example/in?token=abc#x', 'https://hooks.example/in'],
+		['https://hooks.example:8443/in/?sig=1', 'https://hooks.example:8443/in/'],
+		['//user:secret@hooks.example/in?token=abc', '//hooks.example/in'],
+		['not a url?token=abc', 'not a url'],
+	])('%s is logged as %s', (address, logged) => {
+		expect(addressForLog(address)).toBe(logged);
 	});
 });

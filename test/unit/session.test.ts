@@ -1,14 +1,13 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
- * Addresses the credential and the trigger judge: the gateway's origin (only there do the login
- * token and the session go), the gateway and project in one spelling (the key of the rate plan's
- * limiters and of the trigger's destinations), and addresses fit for a log line.
+ * session.ts: the credential's authenticate sends the login token and the session to the Base URL's
+ * origin only.
  */
 import { generateKeyPairSync } from 'crypto';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { loginFingerprint } from '../../nodes/api/login';
 import { authenticateRequest } from '../../nodes/api/session';
-import { addressForLog, gatewayScope, normaliseBaseUrl } from '../../nodes/api/url';
 
 const privateKey = generateKeyPairSync('rsa', { modulusLength: 2048 })
 	.privateKey.export({ type: 'pkcs8', format: 'pem' })
@@ -95,37 +94,5 @@ describe("the credential's authenticate: only the Base URL's origin", () => {
 		});
 		expect(elsewhere.body).toBeUndefined();
 		expect(elsewhere.headers?.Cookie).toBe('_npsid=s1; _nprtnetid=g1');
-	});
-});
-
-describe('the gateway and project in one spelling', () => {
-	it.each([
-		'https://gw.example',
-		'https://gw.example/',
-		' https://GW.Example:443// ',
-		'HTTPS://gw.example:443',
-	])('%s is https://gw.example', (spelling) => {
-		expect(normaliseBaseUrl(spelling)).toBe('https://gw.example');
-		expect(gatewayScope({ baseUrl: spelling, projectCode: ' PRJ1 ' })).toBe(
-			'https://gw.example|PRJ1',
-		);
-	});
-
-	it('keeps a path and another port; the key id stands in for a missing project', () => {
-		expect(normaliseBaseUrl('http://127.0.0.1:8080/api/')).toBe('http://127.0.0.1:8080/api');
-		expect(gatewayScope({ baseUrl: 'https://gw.example', projectCode: '', keyId: ' k1 ' })).toBe(
-			'https://gw.example|k1',
-		);
-	});
-});
-
-describe('an address in a log line', () => {
-	it.each([
-		['https://user:secret@hooks.example/in?token=abc#x', 'https://hooks.example/in'],
-		['https://hooks.example:8443/in/?sig=1', 'https://hooks.example:8443/in/'],
-		['//user:secret@hooks.example/in?token=abc', '//hooks.example/in'],
-		['not a url?token=abc', 'not a url'],
-	])('%s is logged as %s', (address, logged) => {
-		expect(addressForLog(address)).toBe(logged);
 	});
 });
