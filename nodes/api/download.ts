@@ -245,7 +245,7 @@ export async function downloadFile(
 	options: DownloadOptions,
 ): Promise<IBinaryData> {
 	const policy = runPolicy(this);
-	const context = { node: this.getNode(), operation: 'DownloadExport', itemIndex };
+	const context = { node: this.getNode(), endpoint: 'DownloadExport', itemIndex };
 	try {
 		const link = parseLink(url);
 		const base = await gatewayOf(this, itemIndex);

@@ -195,11 +195,86 @@ export function classify(error: unknown, secrets: string[] = []): Failure {
 
 export interface ErrorContext {
 	node: INode;
-	/** The API operation (or `Login`, `DownloadExport`). */
-	operation: string;
+	/** The API endpoint (or `Login`, `DownloadExport`); the error names it as its "operation". */
+	endpoint: string;
 	itemIndex: number;
 	/** Values the request carried that must not appear in the error. */
 	secrets?: string[];
+}
+
+/** A run limit, a refused redirect or a stop: its own message and description, nothing sent. */
+function stopError(error: Error, node: INode, itemIndex: number): NodeApiError {
+	const { description, httpStatus } = error as PolicyStop;
+	return new NodeApiError(node, { message: error.message } as JsonObject, {
+		message: error.message,
+		description: description ?? 'The user stopped the execution; nothing more was sent.',
+		httpCode: httpStatus === undefined ? undefined : String(httpStatus),
+		itemIndex,
+	});
+}
+
+/** What the service (or the login) said, without secrets. */
+function serviceBody(failure: Failure, secrets: string[]): ServiceErrorBody {
+	const login = failure.loginError;
+	if (!login) return failure.body;
+	return cleanErrorBody(
+		{
+			message: login.message,
+			status_code: login.serviceStatusCode,
+			status_id: login.serviceStatusId,
+			details: login.serviceDetails,
+		},
+		secrets,
+	);
+}
+
+/** A failed login's words: n8n's message when it explains a socket error the login names. */
+function loginWords(nodeMessage: string, login: SellerPlatformLoginError) {
+	return {
+		message: nodeMessage && nodeMessage.startsWith(login.message) ? nodeMessage : login.message,
+		description: login.description,
+	};
+}
+
+/** A failed request's words: the service's message, and the facts for the description. */
+function requestWords(
+	nodeMessage: string,
+	failure: Failure,
+	body: ServiceErrorBody,
+	endpoint: string,
+) {
+	const { httpStatus, code } = failure;
+	const message =
+		body.message ??
+		(code
+			? `Could not reach the Seller Platform API: ${nodeMessage || code}`
+			: `The Seller Platform API answered HTTP ${httpStatus ?? 'error'}`);
+	const facts = [
+		httpStatus ? `HTTP ${httpStatus}` : undefined,
+		code ? `connection error ${code}` : undefined,
+		body.status_code ? `status_code ${body.status_code}` : undefined,
+		body.status_id !== undefined ? `status_id ${body.status_id}` : undefined,
+		`operation ${endpoint}`,
+	].filter(Boolean);
+	let description = facts.join(', ');
+	if (body.details?.length) description += `. Details: ${JSON.stringify(body.details)}`;
+	if (httpStatus === 429) {
+		description +=
+			'. The rate plan was still exceeded after waiting; lower "Requests per Minute" in the credential.';
+	}
+	return { message, description };
+}
+
+/** The HTTP client's error holds the request, and with it the session cookie: keep its words only. */
+function dropRequest(result: NodeApiError, secrets: string[]) {
+	const cause = result.cause as ErrorLike | undefined;
+	if (cause && typeof cause === 'object') {
+		Object.defineProperty(result, 'cause', {
+			value: { name: (cause as Error).name, message: redact(String(cause.message ?? ''), secrets) },
+			configurable: true,
+			writable: true,
+		});
+	}
 }
 
 /**
@@ -210,19 +285,13 @@ export interface ErrorContext {
  */
 export function apiError(
 	error: unknown,
-	{ node, operation, itemIndex, secrets = [] }: ErrorContext,
+	{ node, endpoint, itemIndex, secrets = [] }: ErrorContext,
 ): NodeApiError {
 	if (
 		error instanceof PolicyStop ||
 		(error instanceof Error && error.name === 'ExecutionStopped')
 	) {
-		const { description, httpStatus } = error as PolicyStop;
-		return new NodeApiError(node, { message: error.message } as JsonObject, {
-			message: error.message,
-			description: description ?? 'The user stopped the execution; nothing more was sent.',
-			httpCode: httpStatus === undefined ? undefined : String(httpStatus),
-			itemIndex,
-		});
+		return stopError(error as Error, node, itemIndex);
 	}
 	const failure = classify(error, secrets);
 	const result =
@@ -230,49 +299,12 @@ export function apiError(
 			? error
 			: new NodeApiError(node, error as JsonObject, { itemIndex });
 	const login = failure.loginError;
-	const body = login
-		? cleanErrorBody(
-				{
-					message: login.message,
-					status_code: login.serviceStatusCode,
-					status_id: login.serviceStatusId,
-					details: login.serviceDetails,
-				},
-				secrets,
-			)
-		: failure.body;
-
-	let message: string;
-	let description: string;
-	if (login) {
-		// n8n's message is the login's, with its explanation of a socket error where it names one.
-		message =
-			result.message && result.message.startsWith(login.message) ? result.message : login.message;
-		description = login.description;
-	} else {
-		const { httpStatus } = failure;
-		message =
-			body.message ??
-			(failure.code
-				? `Could not reach the Seller Platform API: ${result.message || failure.code}`
-				: `The Seller Platform API answered HTTP ${httpStatus ?? 'error'}`);
-		const facts = [
-			httpStatus ? `HTTP ${httpStatus}` : undefined,
-			failure.code ? `connection error ${failure.code}` : undefined,
-			body.status_code ? `status_code ${body.status_code}` : undefined,
-			body.status_id !== undefined ? `status_id ${body.status_id}` : undefined,
-			`operation ${operation}`,
-		].filter(Boolean);
-		description = facts.join(', ');
-		if (body.details?.length) description += `. Details: ${JSON.stringify(body.details)}`;
-		if (httpStatus === 429) {
-			description +=
-				'. The rate plan was still exceeded after waiting; lower "Requests per Minute" in the credential.';
-		}
-	}
-
-	result.message = message;
-	result.description = description;
+	const body = serviceBody(failure, secrets);
+	const words = login
+		? loginWords(result.message, login)
+		: requestWords(result.message, failure, body, endpoint);
+	result.message = words.message;
+	result.description = words.description;
 	result.httpCode = failure.httpStatus === undefined ? null : String(failure.httpStatus);
 	result.messages = result.messages.map((text) => redact(text, secrets));
 	result.context = {
@@ -280,16 +312,8 @@ export function apiError(
 		statusCode: body.status_code,
 		statusId: body.status_id,
 		details: body.details,
-		...(login ? {} : { operation }),
+		...(login ? {} : { operation: endpoint }),
 	};
-	// The HTTP client's error holds the request, and with it the session cookie.
-	const cause = result.cause as ErrorLike | undefined;
-	if (cause && typeof cause === 'object') {
-		Object.defineProperty(result, 'cause', {
-			value: { name: (cause as Error).name, message: redact(String(cause.message ?? ''), secrets) },
-			configurable: true,
-			writable: true,
-		});
-	}
+	dropRequest(result, secrets);
 	return result;
 }

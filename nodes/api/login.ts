@@ -16,10 +16,10 @@ import {
 import { deadline, ExecutionStopped, wait, withinDeadline, type Deadline } from './abort';
 import { LOGIN_PATH, USER_AGENT } from './constants';
 import { parseErrorBody, SellerPlatformLoginError } from './errors';
-import { backoffDelay } from './policy';
+import { backoffDelay, CONNECTION_FAILURES } from './policy';
 import { fingerprints } from './state';
 import { loginBody, requireField } from './token';
-import { baseUrlProblem, joinUrl, MAX_REDIRECTS, originOf, redirectTarget } from './url';
+import { baseUrlProblem, joinUrl, redirectStep } from './url';
 
 /** `timeoutMs`: the deadline of the whole login, every attempt included. */
 export const LOGIN_POLICY = { timeoutMs: 30_000, attempts: 3 };
@@ -99,11 +99,20 @@ async function postLogin(
 	return { networkError: timedOut ? TIMED_OUT : String(code ?? 'network error') };
 }
 
-/** Tried again while the deadline leaves time; a time-out is final. */
-const TRANSIENT = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'EAI_AGAIN']);
-
+/** Tried again while the deadline leaves time (policy.ts `CONNECTION_FAILURES`); a time-out is final. */
 const isTransient = (response: LoginResponse) =>
-	'networkError' in response ? TRANSIENT.has(response.networkError) : response.statusCode >= 500;
+	'networkError' in response
+		? CONNECTION_FAILURES.has(response.networkError)
+		: response.statusCode >= 500;
+
+/** A redirect answer's next step (url.ts `redirectStep`); undefined for any other answer. */
+function redirectOf(response: LoginResponse, from: string, followed: number) {
+	if ('networkError' in response || response.statusCode < 300 || response.statusCode >= 400) {
+		return undefined;
+	}
+	const location = String(response.headers.location ?? '');
+	return redirectStep('login', location, from, followed, response.statusCode);
+}
 
 /**
  * Posts the login within `limit`, repeating transient failures while time is left and following
@@ -118,20 +127,16 @@ async function postWithRetries(
 	let target = url;
 	for (let attempt = 1, redirects = 0; ;) {
 		const response = await postLogin(ctx, target, body, limit);
-		if (!('networkError' in response) && response.statusCode >= 300 && response.statusCode < 400) {
-			const next = redirectTarget(String(response.headers.location ?? ''), target);
-			if (!next || originOf(next) !== originOf(url) || ++redirects > MAX_REDIRECTS) {
-				throw new SellerPlatformLoginError(
-					next && originOf(next) !== originOf(url)
-						? `The Seller Platform login was redirected to another origin (${originOf(next)}) and was not followed`
-						: `The Seller Platform login was redirected too often (HTTP ${response.statusCode})`,
-					{
-						httpCode: response.statusCode,
-						description: `Redirects are followed only within ${originOf(url)}, at most ${MAX_REDIRECTS} times, so the token never leaves the configured gateway. Check the Base URL of the credential.`,
-					},
-				);
-			}
-			target = next;
+		const step = redirectOf(response, target, redirects);
+		if (step && 'refuse' in step) {
+			throw new SellerPlatformLoginError(step.refuse, {
+				httpCode: (response as { statusCode: number }).statusCode,
+				description: step.description,
+			});
+		}
+		if (step) {
+			target = step.follow;
+			redirects++;
 			continue;
 		}
 		const delay = backoffDelay(attempt - 1);

@@ -61,16 +61,26 @@ export function rateLimitDelay(
 	return Math.max(retryAfterMs, Math.round(floor + random() * floor));
 }
 
-const TRANSIENT_CODES = new Set([
+/**
+ * Connection failures a repeat may cure: the one list for API requests and the login (login.ts,
+ * which never repeats a time-out: its deadline covers every attempt).
+ */
+export const CONNECTION_FAILURES: ReadonlySet<string> = new Set([
 	'ECONNRESET',
 	'ECONNREFUSED',
+	'EPIPE',
+	'EAI_AGAIN',
+]);
+
+/** Socket time-outs: repeated for API requests (each attempt has its own time). */
+const SOCKET_TIME_OUTS = [
 	'ECONNABORTED',
 	'ETIMEDOUT',
 	'ESOCKETTIMEDOUT',
-	'EPIPE',
-	'EAI_AGAIN',
 	'ERR_SOCKET_CONNECTION_TIMEOUT',
-]);
+];
+
+const TRANSIENT_CODES = new Set([...CONNECTION_FAILURES, ...SOCKET_TIME_OUTS]);
 
 /** A 5xx answer or a connection failure; never a failed login. */
 export function isTransient(failure: Failure): boolean {

@@ -25,34 +25,27 @@ import {
 	USER_AGENT,
 } from './constants';
 import { apiError, classify, PolicyStop } from './errors';
-import { OPERATIONS, type OperationName, type PrefixSetting } from './operations';
+import { ENDPOINTS, type Endpoint, type PrefixSetting } from './endpoints';
 import { cookieSecrets, secretsIn } from './redact';
 import { paced, RETRY_POLICY, RunPolicy, withRetries } from './policy';
 import { PACING, type PlanLimiter } from './rateLimiter';
 import { loginFingerprint, LoginTimedOut } from './login';
-import { adoptSession, sharedLogin } from './session';
+import { adoptSession, loginHelper, sharedLogin } from './session';
 import { limiters, perRun, sessions } from './state';
-import {
-	baseUrlProblem,
-	buildUrl,
-	gatewayScope,
-	MAX_REDIRECTS,
-	originOf,
-	redirectTarget,
-} from './url';
+import { baseUrlProblem, buildUrl, gatewayScope, redirectStep } from './url';
 
 export type RequestContext =
 	IExecuteFunctions | IHookFunctions | ILoadOptionsFunctions | IWebhookFunctions;
 
 export interface ApiRequestOptions {
-	/** Values for the `{name}` placeholders of the operation's path. */
+	/** Values for the `{name}` placeholders of the endpoint's path. */
 	pathParams?: Record<string, string>;
 	body?: IDataObject;
 	/** Item the request is made for: used for the credential lookup and in errors. */
 	itemIndex?: number;
 }
 
-interface ConnectionSettings {
+export interface ConnectionSettings {
 	baseUrl: string;
 	/** Whose rate plan the request counts against: gateway and project. */
 	scope: string;
@@ -99,7 +92,7 @@ async function connectionSettings(
 	ctx: RequestContext,
 	itemIndex: number,
 ): Promise<ConnectionSettings> {
-	let pending = perRun.settings.get(ctx) as Promise<ConnectionSettings> | undefined;
+	let pending = perRun.settings.get(ctx);
 	if (!pending) {
 		pending = readSettings(ctx, itemIndex);
 		perRun.settings.set(ctx, pending);
@@ -110,7 +103,7 @@ async function connectionSettings(
 
 /** The run's limits: read once per node run from the node's options (execute contexts only). */
 export function runPolicy(ctx: RequestContext): RunPolicy {
-	let policy = perRun.policies.get(ctx) as RunPolicy | undefined;
+	let policy = perRun.policies.get(ctx);
 	if (!policy) {
 		if ('getExecutionCancelSignal' in ctx) {
 			const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
@@ -144,9 +137,8 @@ async function loginBeforePacing(
 ) {
 	if (typeof data.sessionCookie === 'string' && data.sessionCookie) return;
 	if (policy.loginTimedOut) throw policy.loginTimedOut;
-	const helper = { helpers: { httpRequest: ctx.helpers.httpRequest } };
 	// A login that timed out is remembered (rejection handled here, the caller still gets it).
-	const login = sharedLogin.call(helper, data, policy.signal);
+	const login = sharedLogin.call(loginHelper(ctx), data, policy.signal);
 	login.catch((error: unknown) => {
 		if (error instanceof LoginTimedOut) policy.loginTimedOut = error;
 	});
@@ -167,10 +159,10 @@ export function loginsDuringRun(policy: RunPolicy): number {
 }
 
 /** The error of a request without its whole answer within `RETRY_POLICY.requestTimeoutMs`. */
-function timedOut(operation: OperationName) {
+function timedOut(endpoint: Endpoint) {
 	const seconds = RETRY_POLICY.requestTimeoutMs / 1000;
 	return new DeadlineExceeded(
-		`The Seller Platform API timed out: no complete answer to ${operation} within ${seconds} s`,
+		`The Seller Platform API timed out: no complete answer to ${endpoint} within ${seconds} s`,
 		`Every request gets ${seconds} s for its whole answer and is not repeated after a time-out. Check that this n8n can reach the Base URL of the credential, or try again later.`,
 	);
 }
@@ -180,94 +172,113 @@ function timedOut(operation: OperationName) {
  * from the plan the run's last request used, or the initial value before its first request.
  */
 export function suggestedConcurrency(ctx: RequestContext): number {
-	const limiter = perRun.limiters.get(ctx) as PlanLimiter | undefined;
+	const limiter = perRun.limiters.get(ctx);
 	return limiter ? limiter.suggestedConcurrency() : PACING.initialConcurrency;
 }
 
+/** One request of a node run to one endpoint, with what every attempt of it needs. */
+interface Call {
+	ctx: RequestContext;
+	endpoint: Endpoint;
+	settings: ConnectionSettings;
+	policy: RunPolicy;
+	limiter: PlanLimiter;
+	body?: IDataObject;
+}
+
+/** The request to `url`, as n8n's helpers take it. */
+function requestTo(call: Call, url: string): IHttpRequestOptions {
+	const request: IHttpRequestOptions = {
+		method: ENDPOINTS[call.endpoint].method,
+		url,
+		headers: { Accept: 'application/json', 'User-Agent': USER_AGENT },
+		json: true,
+		timeout: RETRY_POLICY.requestTimeoutMs,
+		disableFollowRedirect: true,
+	};
+	if (call.body) request.body = call.body;
+	return request;
+}
+
+/**
+ * Sends the call to `url`: logged in, paced, repeated per policy.ts, each attempt's whole answer
+ * within its deadline (a stop ends it at once). Gives the answer, or the failure with the session
+ * cookies it may hold.
+ */
+async function sendTo(
+	call: Call,
+	url: string,
+): Promise<{ answer: unknown } | { failed: unknown; secrets: string[] }> {
+	const { ctx, settings, policy } = call;
+	// Each request carries its own copy of the credential: when it is answered 401, the login
+	// then knows which session it used (session.ts), however the 401s are spread over time.
+	const data = { ...settings.data };
+	const send = async () =>
+		await withinDeadline(
+			deadline(RETRY_POLICY.requestTimeoutMs, policy.signal),
+			async (signal) =>
+				(await ctx.helpers.httpRequestWithAuthentication.call(
+					ctx,
+					CREDENTIAL_TYPE,
+					withSignal(requestTo(call, url), signal),
+					{ credentialsDecrypted: { ...settings.credential, data } },
+				)) as unknown,
+			() => timedOut(call.endpoint),
+		);
+	let failed: unknown;
+	try {
+		noteLoginIdentity(policy, settings.data);
+		await loginBeforePacing(ctx, settings.data, policy);
+		const identity = loginFingerprint(settings.data);
+		const repeatable = ENDPOINTS[call.endpoint].repeatable;
+		const paceAndSend = async () => await paced(call.limiter, send, policy, identity);
+		return { answer: await withRetries(repeatable, paceAndSend, policy) };
+	} catch (error) {
+		failed = error;
+	} finally {
+		adoptSession(settings.data, data);
+	}
+	return {
+		failed,
+		secrets: [...cookieSecrets(data.sessionCookie), ...cookieSecrets(settings.data.sessionCookie)],
+	};
+}
+
+/**
+ * Sends a request to an endpoint of the API and gives its JSON answer; any failure becomes one
+ * NodeApiError (errors.ts). A redirect is followed only as `redirectStep` (url.ts) allows.
+ */
 export async function apiRequest(
 	this: RequestContext,
-	operation: OperationName,
+	endpoint: Endpoint,
 	options: ApiRequestOptions = {},
 ): Promise<IDataObject> {
 	const itemIndex = options.itemIndex ?? 0;
-	const spec = OPERATIONS[operation];
 	const settings = await connectionSettings(this, itemIndex);
-	const policy = runPolicy(this);
-	const limiter = limiters.get(settings.scope, operation, settings.requestsPerMinute);
+	const limiter = limiters.get(settings.scope, endpoint, settings.requestsPerMinute);
 	perRun.limiters.set(this, limiter);
-	const body = spec.method !== 'GET' ? (options.body ?? {}) : undefined;
-	let url = buildUrl(settings.baseUrl, operation, options.pathParams, settings.prefixes);
-
+	const body = ENDPOINTS[endpoint].method !== 'GET' ? (options.body ?? {}) : undefined;
+	const call: Call = { ctx: this, endpoint, settings, policy: runPolicy(this), limiter, body };
+	let url = buildUrl(settings.baseUrl, endpoint, options.pathParams, settings.prefixes);
 	for (let redirects = 0; ; redirects++) {
-		// Each request carries its own copy of the credential: when it is answered 401, the login
-		// then knows which session it used (session.ts), however the 401s are spread over time.
-		const data = { ...settings.data };
-		const request: IHttpRequestOptions = {
-			method: spec.method,
-			url,
-			headers: { Accept: 'application/json', 'User-Agent': USER_AGENT },
-			json: true,
-			timeout: RETRY_POLICY.requestTimeoutMs,
-			disableFollowRedirect: true,
-		};
-		if (body) request.body = body;
-		// The whole answer within the deadline, and a stop ends it at once (abort.ts).
-		const send = async () =>
-			await withinDeadline(
-				deadline(RETRY_POLICY.requestTimeoutMs, policy.signal),
-				async (signal) =>
-					(await this.helpers.httpRequestWithAuthentication.call(
-						this,
-						CREDENTIAL_TYPE,
-						withSignal({ ...request, headers: { ...request.headers } }, signal),
-						{ credentialsDecrypted: { ...settings.credential, data } },
-					)) as unknown,
-				() => timedOut(operation),
-			);
-		let failed: unknown;
-		try {
-			noteLoginIdentity(policy, settings.data);
-			await loginBeforePacing(this, settings.data, policy);
-			const response = await withRetries(
-				spec.repeatable,
-				async () => await paced(limiter, send, policy, loginFingerprint(settings.data)),
-				policy,
-			);
-			return normaliseBody(response);
-		} catch (error) {
-			failed = error;
-		} finally {
-			adoptSession(settings.data, data);
-		}
+		const outcome = await sendTo(call, url);
+		if ('answer' in outcome) return normaliseBody(outcome.answer);
 		const context = {
 			node: this.getNode(),
-			operation,
+			endpoint,
 			itemIndex,
-			secrets: [
-				...secretsIn(body),
-				...cookieSecrets(data.sessionCookie),
-				...cookieSecrets(settings.data.sessionCookie),
-			],
+			secrets: [...secretsIn(body), ...outcome.secrets],
 		};
-		const { httpStatus, location } = classify(failed);
-		const target =
-			httpStatus && httpStatus >= 300 && httpStatus < 400 && location
-				? redirectTarget(location, url)
-				: undefined;
-		if (!target) throw apiError(failed, context);
-		if (originOf(target) !== originOf(url) || redirects >= MAX_REDIRECTS) {
-			throw apiError(
-				new PolicyStop(
-					originOf(target) !== originOf(url)
-						? `The Seller Platform API redirected the request to another origin (${originOf(target) ?? 'unknown'}); it was not followed`
-						: `The Seller Platform API redirected the request more than ${MAX_REDIRECTS} times`,
-					`Redirects are followed only within ${originOf(url)}, at most ${MAX_REDIRECTS} times, so the session and the token never leave the configured gateway. Check the Base URL of the credential.`,
-					httpStatus,
-				),
-				context,
-			);
+		const { httpStatus, location } = classify(outcome.failed);
+		const redirected = httpStatus && httpStatus >= 300 && httpStatus < 400 && location;
+		const step = redirected
+			? redirectStep('request', location, url, redirects, httpStatus)
+			: undefined;
+		if (!step) throw apiError(outcome.failed, context);
+		if ('refuse' in step) {
+			throw apiError(new PolicyStop(step.refuse, step.description, httpStatus), context);
 		}
-		url = target;
+		url = step.follow;
 	}
 }
 

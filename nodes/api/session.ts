@@ -10,15 +10,16 @@
 import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
+	IExecuteFunctions,
 	IHttpRequestHelper,
 	IHttpRequestOptions,
 } from 'n8n-workflow';
 
-import { sharedTask, signalOf, type SharedTask } from './abort';
-import { LOGIN_PATH } from './constants';
-import { SellerPlatformLoginError } from './errors';
+import { abortable, sharedTask, signalOf, type SharedTask } from './abort';
+import { CREDENTIAL_TYPE, LOGIN_PATH } from './constants';
+import { apiError, SellerPlatformLoginError } from './errors';
 import { login, loginFingerprint } from './login';
-import { noteSessionSent, refusedRequests, retireSession, sessions } from './state';
+import { noteSessionSent, perRun, refusedRequests, retireSession, sessions } from './state';
 import { loginBody } from './token';
 import { baseUrlProblem, joinUrl, requestTarget } from './url';
 
@@ -83,6 +84,48 @@ export async function sharedLogin(
 	});
 	sessions.inFlight.set(identity, shared);
 	return await shared.join(cancel);
+}
+
+/** The login's request helper: n8n's plain one, as the credential's own login gets it. */
+export function loginHelper(ctx: { helpers: IHttpRequestHelper['helpers'] }): IHttpRequestHelper {
+	return { helpers: { httpRequest: ctx.helpers.httpRequest } };
+}
+
+/** What the Session → Login operation reports: whose login, and when it ended. */
+export interface RunLogin {
+	credentials: ICredentialDataDecryptedObject;
+	sessionCookie: string;
+	loggedInAt: string;
+}
+
+/**
+ * A login of its own (not shared with requests), once per node run and shared by the run's
+ * items: the Session → Login operation. A stop ends the wait at once; a failure is the same
+ * NodeApiError as a request's (errors.ts).
+ */
+export async function loginForRun(ctx: IExecuteFunctions, itemIndex: number): Promise<RunLogin> {
+	let pending = perRun.logins.get(ctx);
+	if (!pending) {
+		pending = (async () => {
+			const credentials = await ctx.getCredentials(CREDENTIAL_TYPE, itemIndex);
+			const cancel = ctx.getExecutionCancelSignal?.();
+			const { sessionCookie } = await login.call(loginHelper(ctx), credentials, cancel);
+			return {
+				credentials,
+				sessionCookie: String(sessionCookie),
+				loggedInAt: new Date().toISOString(),
+			};
+		})();
+		perRun.logins.set(ctx, pending);
+	}
+	let failed: unknown;
+	try {
+		// A login ends at its own deadline; a stop ends it and the node's wait at once.
+		return await abortable(pending, ctx.getExecutionCancelSignal?.());
+	} catch (error) {
+		failed = error;
+	}
+	throw apiError(failed, { node: ctx.getNode(), endpoint: 'Login', itemIndex });
 }
 
 const withoutTrailingSlashes = (path: string) => path.replace(/\/+$/, '');

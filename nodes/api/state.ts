@@ -14,7 +14,10 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { wait, type SharedTask } from './abort';
 
+import type { RunPolicy } from './policy';
 import { PlanLimiter, type Clock } from './rateLimiter';
+import type { ConnectionSettings } from './request';
+import type { RunLogin } from './session';
 import { Slots } from './slots';
 
 /**
@@ -75,7 +78,7 @@ export const refusedRequests = new WeakMap<object, Error>();
 export const fingerprints = new WeakMap<object, { source: string; digest: string }>();
 
 /**
- * One limiter per (gateway, project, operation, plan), shared by every execution in this n8n
+ * One limiter per (gateway, project, endpoint, plan), shared by every execution in this n8n
  * process (module state lives as long as the loaded package).
  */
 export class RateLimiterRegistry {
@@ -83,11 +86,11 @@ export class RateLimiterRegistry {
 
 	constructor(private readonly clock: Clock) {}
 
-	get(scope: string, operation: string, requestsPerMinute: number): PlanLimiter {
+	get(scope: string, endpoint: string, requestsPerMinute: number): PlanLimiter {
 		const plan = Math.max(1, Math.floor(requestsPerMinute));
 		// The plan is part of the key: two credentials of one project with different plans must not
 		// keep replacing each other's limiter (and so forget each other's history).
-		const key = `${scope}\u0000${operation}\u0000${plan}`;
+		const key = `${scope}\u0000${endpoint}\u0000${plan}`;
 		let limiter = this.limiters.get(key);
 		if (!limiter) {
 			limiter = new PlanLimiter(plan, this.clock);
@@ -98,8 +101,8 @@ export class RateLimiterRegistry {
 }
 
 /**
- * Rate limiters, one per (gateway and project, operation, plan): shared by every execution in
- * this process. Bound: credentials × 9 operations × plans in use; each limiter keeps at most one
+ * Rate limiters, one per (gateway and project, endpoint, plan): shared by every execution in
+ * this process. Bound: credentials × 9 endpoints × plans in use; each limiter keeps at most one
  * window of start times.
  */
 export const limiters = new RateLimiterRegistry({
@@ -124,67 +127,33 @@ export const MAX_DOWNLOADS_IN_FLIGHT = 4;
 export const downloadSlots = new Slots(MAX_DOWNLOADS_IN_FLIGHT);
 
 /**
- * Per node run: the credential read and decrypted once (request.ts), and the result of the
- * `session/login` operation shared by the run's items. Bound: weak, gone with the run's context.
+ * Per node run, keyed by the run's context: the connection settings with the credential read and
+ * decrypted once (request.ts), the run's limits (policy.ts `RunPolicy`), the rate plan its last
+ * request used (the automatic concurrency follows it), and the login of the Session → Login
+ * operation shared by the run's items (session.ts). Bound: weak, gone with the run's context.
  */
 export const perRun = {
-	settings: new WeakMap<object, Promise<unknown>>(),
-	loginResults: new WeakMap<object, Promise<IDataObject>>(),
-	/** The run's waiting budget, consecutive-failure count and cancel signal (policy.ts). */
-	policies: new WeakMap<object, unknown>(),
-	/** The rate plan the run's last request used: the automatic concurrency follows it. */
-	limiters: new WeakMap<object, unknown>(),
+	settings: new WeakMap<object, Promise<ConnectionSettings>>(),
+	policies: new WeakMap<object, RunPolicy>(),
+	limiters: new WeakMap<object, PlanLimiter>(),
+	logins: new WeakMap<object, Promise<RunLogin>>(),
 };
 
 /**
- * Delivery keys the trigger saw recently, per workflow and trigger node (`<workflow id>\0<node
- * id>`): the first line of its de-duplication (static data is the second). Bound: at most
- * `MAX_REMEMBERED_DELIVERIES` keys per trigger node, one entry per trigger node that received a
- * delivery in this process.
+ * Delivery keys the trigger saw recently, oldest first, per workflow and trigger node (`<workflow
+ * id>\0<node id>`): the first line of its de-duplication (static data is the second; the trigger's
+ * deliveries.ts reads and writes both). Bound: at most `MAX_REMEMBERED_DELIVERIES` keys per trigger
+ * node, one entry per trigger node that received a delivery in this process.
  */
 export const MAX_REMEMBERED_DELIVERIES = 1000;
-const recentDeliveries = new Map<string, string[]>();
-
-/** Adds `key` at the end of `list`, keeping the newest `MAX_REMEMBERED_DELIVERIES`. */
-function rememberKey(list: string[] | undefined, key: string): string[] {
-	return [...(list ?? []).filter((k) => k !== key), key].slice(-MAX_REMEMBERED_DELIVERIES);
-}
-
-/** Both lists' keys, oldest first, the newest `MAX_REMEMBERED_DELIVERIES` kept. */
-export function mergeKeys(saved: string[] | undefined, known: string[]): string[] {
-	const merged = new Set([...(saved ?? []), ...known]);
-	return [...merged].slice(-MAX_REMEMBERED_DELIVERIES);
-}
+export const recentDeliveries = new Map<string, string[]>();
 
 /**
  * The static data records (`{ seen }`) of the latest deliveries per trigger node, whose saves by
  * n8n may still be to come. Bound: `MAX_PENDING_RECORDS` per trigger node.
  */
-const MAX_PENDING_RECORDS = 64;
-const pendingRecords = new Map<string, Array<{ seen?: string[] }>>();
-
-export const deliveries = {
-	seen: (scope: string, key: string) => recentDeliveries.get(scope)?.includes(key) === true,
-	/** A new registration starts with no remembered deliveries. */
-	forget: (scope: string) => {
-		recentDeliveries.delete(scope);
-		pendingRecords.delete(scope);
-	},
-	/** Every key of `scope` this process remembers, oldest first. */
-	list: (scope: string): string[] => [...(recentDeliveries.get(scope) ?? [])],
-	/**
-	 * Remembers `key`, and writes every remembered key into `record` (the delivery's static data)
-	 * and into the records of the latest deliveries before it, whichever of them n8n saves last.
-	 */
-	remember: (scope: string, key: string, record?: { seen?: string[] }) => {
-		const known = rememberKey(recentDeliveries.get(scope), key);
-		recentDeliveries.set(scope, known);
-		if (!record) return;
-		const records = [...(pendingRecords.get(scope) ?? []), record].slice(-MAX_PENDING_RECORDS);
-		pendingRecords.set(scope, records);
-		for (const pending of records) pending.seen = mergeKeys(pending.seen, known);
-	},
-};
+export const MAX_PENDING_RECORDS = 64;
+export const pendingRecords = new Map<string, Array<{ seen?: string[] }>>();
 
 /** A trigger that pointed a destination at its webhook. */
 export interface DestinationOwner {

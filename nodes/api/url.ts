@@ -1,5 +1,5 @@
 /** URL building for the login and every API request. */
-import { OPERATIONS, type OperationName, type PrefixSetting } from './operations';
+import { ENDPOINTS, type Endpoint, type PrefixSetting } from './endpoints';
 
 function trimTrailingSlashes(value: string): string {
 	return value.replace(/\/+$/, '');
@@ -35,14 +35,14 @@ export function isDotSegment(value: string): boolean {
 	return value === '.' || value === '..';
 }
 
-/** The full URL of an operation: base URL, service prefix, path with encoded parameters. */
+/** The full URL of an endpoint: base URL, service prefix, path with encoded parameters. */
 export function buildUrl(
 	baseUrl: string,
-	operation: OperationName,
+	endpoint: Endpoint,
 	pathParams: Record<string, string> = {},
 	prefixes: Partial<Record<PrefixSetting, string>> = {},
 ): string {
-	const spec = OPERATIONS[operation];
+	const spec = ENDPOINTS[endpoint];
 	const prefix = spec.prefix ? (prefixes[spec.prefix] ?? '') : '';
 	return joinUrl(baseUrl, prefix, fillPath(spec.path, pathParams));
 }
@@ -140,4 +140,49 @@ export function redirectTarget(location: string, from: string): string | undefin
 	} catch {
 		return undefined;
 	}
+}
+
+/** Why a redirect is not followed, in the words of the gateway request it answered. */
+const REDIRECT_REFUSALS = {
+	request: {
+		foreign: (origin: string) =>
+			`The Seller Platform API redirected the request to another origin (${origin}); it was not followed`,
+		tooMany: () =>
+			`The Seller Platform API redirected the request more than ${MAX_REDIRECTS} times`,
+		carries: 'the session and the token never leave',
+	},
+	login: {
+		foreign: (origin: string) =>
+			`The Seller Platform login was redirected to another origin (${origin}) and was not followed`,
+		tooMany: (httpStatus: number) =>
+			`The Seller Platform login was redirected too often (HTTP ${httpStatus})`,
+		carries: 'the token never leaves',
+	},
+};
+
+/** A redirect of a gateway request: the address to follow, or why it is refused. */
+export type RedirectStep = { follow: string } | { refuse: string; description: string };
+
+/**
+ * The one rule for redirects of gateway requests (API requests and the login): follow `location`
+ * only within the origin of `from`, and only while fewer than `MAX_REDIRECTS` were followed, so
+ * secrets never leave the configured gateway. Undefined when `location` is no address: the
+ * redirect answer then stands as the request's answer.
+ */
+export function redirectStep(
+	kind: keyof typeof REDIRECT_REFUSALS,
+	location: string,
+	from: string,
+	followed: number,
+	httpStatus: number,
+): RedirectStep | undefined {
+	const target = redirectTarget(location, from);
+	if (target === undefined) return undefined;
+	const foreign = originOf(target) !== originOf(from);
+	if (!foreign && followed < MAX_REDIRECTS) return { follow: target };
+	const words = REDIRECT_REFUSALS[kind];
+	return {
+		refuse: foreign ? words.foreign(originOf(target) ?? 'unknown') : words.tooMany(httpStatus),
+		description: `Redirects are followed only within ${originOf(from)}, at most ${MAX_REDIRECTS} times, so ${words.carries} the configured gateway. Check the Base URL of the credential.`,
+	};
 }

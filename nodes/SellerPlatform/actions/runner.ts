@@ -1,6 +1,6 @@
 /**
- * The one runner of every operation. An operation's `execute` reads and checks the parameters of
- * the input items and returns tasks, sending nothing; the runner then
+ * The one runner of every operation, and the only `execute`: an operation's `plan` reads and
+ * checks the parameters of the input items and returns tasks, sending nothing; the runner then
  * - refuses the run before anything is sent when an item is invalid (or, with "continue on fail",
  *   answers that item with an error item),
  * - checks values no two tasks may share,
@@ -53,12 +53,17 @@ export interface Refused {
 	error: Error;
 }
 
+/** A planned entry: a task to send, or a refused item (which has no `send`). */
 export type Planned = Task | Refused;
+
+export function isTask(entry: Planned): entry is Task {
+	return 'send' in entry;
+}
 
 export interface Operation {
 	description: INodeProperties[];
 	/** Reads and checks the parameters of the run's `itemCount` input items; sends nothing. */
-	execute(this: IExecuteFunctions, itemCount: number): Promise<Planned[]>;
+	plan(this: IExecuteFunctions, itemCount: number): Promise<Planned[]>;
 }
 
 export function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number): Error {
@@ -67,26 +72,30 @@ export function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: n
 }
 
 /** An invalid item: thrown at once, or kept for an error item with "continue on fail". */
-export function refuse(ctx: IExecuteFunctions, error: unknown, item: number): Refused {
+export function throwUnlessContinueOnFail(
+	ctx: IExecuteFunctions,
+	error: unknown,
+	item: number,
+): Refused {
 	const nodeError = asNodeError(ctx, error, item);
 	if (!ctx.continueOnFail()) throw nodeError;
 	return { item, error: nodeError };
 }
 
-/** The usual `execute`: one task per input item, from `task(itemIndex)`. */
+/** The usual `plan`: one task per input item, from `task(itemIndex)`. */
 export function perItem(
 	task: (
 		this: IExecuteFunctions,
 		itemIndex: number,
 	) => Omit<Task, 'item'> | Promise<Omit<Task, 'item'>>,
-): Operation['execute'] {
+): Operation['plan'] {
 	return async function (this: IExecuteFunctions, itemCount: number) {
 		const planned: Planned[] = [];
 		for (let item = 0; item < itemCount; item++) {
 			try {
 				planned.push({ ...(await task.call(this, item)), item });
 			} catch (error) {
-				planned.push(refuse(this, error, item));
+				planned.push(throwUnlessContinueOnFail(this, error, item));
 			}
 		}
 		return planned;
@@ -125,7 +134,7 @@ const pairing = (entry: Planned) =>
 function checkUnique(ctx: IExecuteFunctions, planned: Planned[]) {
 	const firstWith = new Map<string, number>();
 	planned.forEach((entry, index) => {
-		if (!('send' in entry) || !entry.unique) return;
+		if (!isTask(entry) || !entry.unique) return;
 		const { value, parameter, rule } = entry.unique;
 		const item = firstItem(entry);
 		const first = firstWith.get(value);
@@ -138,7 +147,7 @@ function checkUnique(ctx: IExecuteFunctions, planned: Planned[]) {
 			`${parameter} of item ${item} repeats the value ${quoted(value)} of item ${first}: ${rule}`,
 			{ itemIndex: item },
 		);
-		planned[index] = refuse(ctx, error, item);
+		planned[index] = throwUnlessContinueOnFail(ctx, error, item);
 	});
 }
 
@@ -211,7 +220,7 @@ async function planRun(
 	let failed: unknown;
 	try {
 		checkNumericOptions(ctx);
-		return { planned: await operation.execute.call(ctx, ctx.getInputData().length) };
+		return { planned: await operation.plan.call(ctx, ctx.getInputData().length) };
 	} catch (error) {
 		failed = error;
 	}
@@ -233,7 +242,7 @@ export async function runOperation(
 	const { planned } = plan;
 	checkUnique(this, planned);
 
-	const sequential = planned.some((entry) => 'send' in entry && entry.sequential);
+	const sequential = planned.some((entry) => isTask(entry) && entry.sequential);
 	const results: INodeExecutionData[] = new Array(planned.length);
 	// The failure with the lowest item index stops the run when "continue on fail" is off: no task
 	// starts after it.
@@ -247,7 +256,7 @@ export async function runOperation(
 		if (stop.error) return;
 		const entry = planned[index];
 		const item = firstItem(entry);
-		if (!('send' in entry)) {
+		if (!isTask(entry)) {
 			results[index] = errorItem(entry.error, { item });
 			stop.firstFailed = Math.min(stop.firstFailed, item);
 			return;

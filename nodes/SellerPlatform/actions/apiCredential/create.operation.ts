@@ -137,7 +137,7 @@ function identifier(
 const KEY_OUTPUTS = ['json', 'binary', 'none'] as const;
 type KeyOutput = (typeof KEY_OUTPUTS)[number];
 
-export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
+export const plan = perItem(function (this: IExecuteFunctions, itemIndex) {
 	const userCode = identifier(this, 'userCode', 'User Code', itemIndex);
 	const channelIdentifier = identifier(this, 'channelIdentifier', 'Channel Identifier', itemIndex);
 	if (!userCode && !channelIdentifier) {

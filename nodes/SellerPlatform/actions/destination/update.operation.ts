@@ -140,7 +140,7 @@ export const description: INodeProperties[] = [
 	optionsCollection(show, [concurrencyOption]),
 ];
 
-export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
+export const plan = perItem(function (this: IExecuteFunctions, itemIndex) {
 	const destinationCode = requiredPathParameter(
 		this,
 		'destinationCode',

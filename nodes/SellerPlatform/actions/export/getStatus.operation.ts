@@ -87,7 +87,7 @@ export function isExportFinal(record: IDataObject): boolean {
 	);
 }
 
-export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
+export const plan = perItem(function (this: IExecuteFunctions, itemIndex) {
 	const options = collectionParameter(this, 'options', 'Options', itemIndex);
 	const wanted = checkedBoolean(
 		this,

@@ -102,7 +102,7 @@ export const description: INodeProperties[] = [
 	optionsCollection(show, [concurrencyOption]),
 ];
 
-export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
+export const plan = perItem(function (this: IExecuteFunctions, itemIndex) {
 	const warehouseCode = requiredString(this, 'warehouseCode', 'Warehouse Code', itemIndex);
 	const raw = checkedList(
 		this,

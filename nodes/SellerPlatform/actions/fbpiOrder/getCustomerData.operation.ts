@@ -22,7 +22,7 @@ export const description: INodeProperties[] = [
 	optionsCollection(show, [concurrencyOption]),
 ];
 
-export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
+export const plan = perItem(function (this: IExecuteFunctions, itemIndex) {
 	const fbpiOrderNr = requiredPathParameter(this, 'fbpiOrderNr', 'FBPI Order Number', itemIndex);
 	return {
 		send: async () => {

@@ -225,7 +225,7 @@ const importPerItem = perItem(function (this: IExecuteFunctions, itemIndex) {
 	};
 });
 
-export async function execute(this: IExecuteFunctions, itemCount: number): Promise<Planned[]> {
+export async function plan(this: IExecuteFunctions, itemCount: number): Promise<Planned[]> {
 	const fromInputItems =
 		this.getNodeParameter('source', 0, 'items') === 'items' &&
 		checkedOption(

@@ -5,7 +5,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { invalidParameter, requiredString, textProblem } from '../parameters';
-import { refuse, type Planned } from '../runner';
+import { throwUnlessContinueOnFail, type Planned } from '../runner';
 import { readWaitSettings } from '../wait';
 import {
 	createImport,
@@ -36,7 +36,7 @@ export function importFromInputItems(ctx: IExecuteFunctions, itemCount: number):
 			textProblem(rawSku, `Input item ${i}: the field "${skuField}" (Partner SKU Field)`) ??
 			textProblem(rawBarcode, `Input item ${i}: the field "${barcodeField}" (Barcode Field)`);
 		if (problem) {
-			planned.push(refuse(ctx, invalidParameter(ctx, i, problem), i));
+			planned.push(throwUnlessContinueOnFail(ctx, invalidParameter(ctx, i, problem), i));
 			continue;
 		}
 		const partnerSku = fieldText(rawSku);
@@ -48,7 +48,7 @@ export function importFromInputItems(ctx: IExecuteFunctions, itemCount: number):
 				: '';
 		if (missing) {
 			const message = `Input item ${i} has no value in the field ${missing}: every mapping needs partner_sku and barcode`;
-			planned.push(refuse(ctx, invalidParameter(ctx, i, message), i));
+			planned.push(throwUnlessContinueOnFail(ctx, invalidParameter(ctx, i, message), i));
 			continue;
 		}
 		mappings.push({ partner_sku: partnerSku, barcode });

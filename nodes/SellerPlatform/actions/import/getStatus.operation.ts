@@ -22,7 +22,7 @@ export const description: INodeProperties[] = [
 	optionsCollection(show, [concurrencyOption, ...waitOptions]),
 ];
 
-export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
+export const plan = perItem(function (this: IExecuteFunctions, itemIndex) {
 	const reference = requiredPathParameter(this, 'reference', 'Reference', itemIndex);
 	const wait = readWaitSettings(this, itemIndex);
 	return {

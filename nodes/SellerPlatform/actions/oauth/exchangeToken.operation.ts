@@ -22,7 +22,7 @@ export const description: INodeProperties[] = [
 	optionsCollection(show, [concurrencyOption]),
 ];
 
-export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
+export const plan = perItem(function (this: IExecuteFunctions, itemIndex) {
 	const accessToken = requiredString(this, 'accessToken', 'Access Token', itemIndex);
 	return {
 		send: async () => ({

@@ -32,7 +32,7 @@ export function releaseDateToIso(date: unknown): string | null {
 	return parsed.isValid ? parsed.toISODate() : null;
 }
 
-export const execute = perItem(function (this: IExecuteFunctions, itemIndex) {
+export const plan = perItem(function (this: IExecuteFunctions, itemIndex) {
 	const poNr = requiredPathParameter(this, 'poNr', 'PO Number', itemIndex);
 	return {
 		send: async () => {

@@ -1,6 +1,6 @@
-/** Every operation of the API: method, path (with its service prefix) and whether a repeat is safe. */
+/** Every endpoint of the API: method, path (with its service prefix) and whether a repeat is safe. */
 
-export type OperationName =
+export type Endpoint =
 	| 'ExchangeToken'
 	| 'GetExportStatus'
 	| 'GetPurchaseOrder'
@@ -14,7 +14,7 @@ export type OperationName =
 /** Credential fields that hold the service prefix of the paths the spec writes without one. */
 export type PrefixSetting = 'sandboxOrderPrefix' | 'importPrefix';
 
-export interface OperationSpec {
+export interface EndpointSpec {
 	method: 'GET' | 'POST';
 	/** Path as the spec writes it; `{name}` placeholders are filled URL-encoded. */
 	path: string;
@@ -27,7 +27,7 @@ export interface OperationSpec {
 	repeatable: boolean;
 }
 
-export const OPERATIONS: Record<OperationName, OperationSpec> = {
+export const ENDPOINTS: Record<Endpoint, EndpointSpec> = {
 	ExchangeToken: { method: 'POST', path: '/identity/oauth/v1/token/exchange', repeatable: false },
 	GetExportStatus: { method: 'POST', path: '/impex/v1/export/status', repeatable: true },
 	GetPurchaseOrder: { method: 'GET', path: '/fbpo/v1/po/{po_nr}/get', repeatable: true },
