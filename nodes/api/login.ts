@@ -15,7 +15,8 @@ import {
 
 import { deadline, ExecutionStopped, wait, withinDeadline, type Deadline } from './abort';
 import { LOGIN_PATH, USER_AGENT } from './constants';
-import { parseErrorBody, SellerPlatformLoginError } from './errors';
+import { parseErrorBody } from './errorBody';
+import { SellerPlatformLoginError } from './errors';
 import { backoffDelay, CONNECTION_FAILURES } from './policy';
 import { fingerprints } from './state';
 import { loginBody, requireField } from './token';

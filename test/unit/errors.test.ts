@@ -1,16 +1,12 @@
 /* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * errors.ts: failures mapped to NodeApiError (the service's message, codes, details; no secret),
- * and the service's error body read from whatever form it arrives in.
+ * and errorBody.ts: the service's error body read from whatever form it arrives in.
  */
 import { NodeApiError, type INode } from 'n8n-workflow';
 
-import {
-	apiError,
-	classify,
-	parseErrorBody,
-	SellerPlatformLoginError,
-} from '../../nodes/api/errors';
+import { parseErrorBody } from '../../nodes/api/errorBody';
+import { apiError, classify, SellerPlatformLoginError } from '../../nodes/api/errors';
 import { secretsIn } from '../../nodes/api/redact';
 import { parseRetryAfter } from '../../nodes/api/policy';
 

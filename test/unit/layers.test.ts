@@ -12,6 +12,7 @@
  */
 import { readdirSync, readFileSync } from 'fs';
 import { dirname, join, relative, resolve } from 'path';
+import * as ts from 'typescript';
 
 const ROOT = resolve(__dirname, '../..');
 
@@ -33,6 +34,25 @@ function localImports(file: string): string[] {
 	].map((match) => match[1]);
 	return specifiers.map((specifier) => relative(ROOT, resolve(ROOT, dirname(file), specifier)));
 }
+
+/** Every function of a file (declarations, methods, arrows, callbacks) longer than `limit` lines. */
+function longFunctions(file: string, text: string, limit: number): string[] {
+	const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+	const lineOf = (position: number) => source.getLineAndCharacterOfPosition(position).line + 1;
+	const long: string[] = [];
+	const visit = (node: ts.Node) => {
+		if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+			const first = lineOf(node.getStart(source));
+			const lines = lineOf(node.getEnd()) - first + 1;
+			if (lines > limit) long.push(`${file}:${first} (${lines} lines)`);
+		}
+		ts.forEachChild(node, visit);
+	};
+	visit(source);
+	return long;
+}
+
+const MAX_FUNCTION_LINES = 60;
 
 const layerOf = (path: string) =>
 	path.startsWith('nodes/api/') || path === 'nodes/api'
@@ -100,5 +120,19 @@ describe('layers', () => {
 			(file) => readFileSync(join(ROOT, file), 'utf8').split('\n').length > 300,
 		);
 		expect(long).toEqual([]);
+	});
+
+	it(`keeps every product function at most ${MAX_FUNCTION_LINES} lines`, () => {
+		const long = PRODUCT.flatMap((file) =>
+			longFunctions(file, readFileSync(join(ROOT, file), 'utf8'), MAX_FUNCTION_LINES),
+		);
+		expect(long).toEqual([]);
+	});
+
+	it('would catch a long function, an arrow or a callback as well', () => {
+		const body = Array.from({ length: 61 }, (_, i) => `\tconst v${i} = ${i};`).join('\n');
+		expect(longFunctions('a.ts', `function f() {\n${body}\n}`, 60)).toEqual(['a.ts:1 (63 lines)']);
+		expect(longFunctions('b.ts', `export const g = run(() => {\n${body}\n});`, 60)).toHaveLength(1);
+		expect(longFunctions('c.ts', `function h() {\n\treturn 1;\n}`, 60)).toEqual([]);
 	});
 });

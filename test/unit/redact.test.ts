@@ -6,7 +6,8 @@
  */
 import { NodeApiError, type INode } from 'n8n-workflow';
 
-import { apiError, parseErrorBody } from '../../nodes/api/errors';
+import { parseErrorBody } from '../../nodes/api/errorBody';
+import { apiError } from '../../nodes/api/errors';
 import {
 	cookieSecrets,
 	redact,
