@@ -1,8 +1,6 @@
-import { createHash, timingSafeEqual } from 'crypto';
 import {
 	NodeConnectionTypes,
 	type IDataObject,
-	type IHookFunctions,
 	type INodeType,
 	type INodeTypeDescription,
 	type IWebhookFunctions,
@@ -10,17 +8,10 @@ import {
 } from 'n8n-workflow';
 
 import { NODE_DESCRIPTION } from '../api/constants';
-import { deliveries } from '../api/state';
-import { deliveryKey, repairRecord } from './deliveries';
-import {
-	checkExists as registrationExists,
-	create as register,
-	DELIVERY_HEADER,
-	registration,
-	release,
-	released,
-} from './registration';
-import { deduplicates } from './parameters';
+import { authenticate } from './authentication';
+import { deliveryKey, receivedBefore, rememberDelivery, repairRecord } from './deliveries';
+import { DEDUPLICATE_OPTION, deduplicates, SECRET_GRACE_OPTION } from './parameters';
+import { DELIVERY_HEADER, destinationWebhookMethods, triggerId } from './registration';
 
 export { DELIVERY_HEADER };
 
@@ -30,11 +21,18 @@ export const KNOWN_EVENTS = [
 	{ name: 'FBPI::ORDER_CREATED (FBPI Order Created)', value: 'FBPI::ORDER_CREATED' },
 ];
 
-function sameSecret(expected: string, given: unknown): boolean {
-	if (typeof given !== 'string') return false;
-	const a = createHash('sha256').update(expected).digest();
-	const b = createHash('sha256').update(given).digest();
-	return timingSafeEqual(a, b);
+/** Answers the delivery at once, starting nothing. */
+function refuse(ctx: IWebhookFunctions, status: number, message: string): IWebhookResponseData {
+	ctx.getResponseObject().status(status).json({ message });
+	return { noWebhookResponse: true };
+}
+
+/** The delivery's body, when it is a JSON object. */
+function deliveryOf(ctx: IWebhookFunctions): IDataObject | undefined {
+	const body = ctx.getBodyData() as unknown;
+	return body && typeof body === 'object' && !Array.isArray(body)
+		? (body as IDataObject)
+		: undefined;
 }
 
 export class SellerPlatformTrigger implements INodeType {
@@ -97,65 +95,22 @@ export class SellerPlatformTrigger implements INodeType {
 				type: 'collection',
 				placeholder: 'Add option',
 				default: {},
-				options: [
-					{
-						displayName: 'Accept the Previous Secret For (Minutes)',
-						name: 'secretGraceMinutes',
-						type: 'number',
-						typeOptions: { minValue: 0 },
-						default: 10,
-						description:
-							'When the workflow is registered again (publishing a new version, re-activating), its secret header is kept if the re-registration comes within this time, and deliveries sent with the previous secret are accepted for this long',
-					},
-					{
-						displayName: 'Drop Duplicate Deliveries',
-						name: 'deduplicate',
-						type: 'boolean',
-						default: true,
-						description:
-							'Whether to start nothing for a delivery already received (the service delivers at least once, so the same event can arrive twice). Deliveries are recognised by metadata.message_id, or by their content.',
-					},
-				],
+				// Beside the code that reads them: parameters.ts.
+				options: [SECRET_GRACE_OPTION, DEDUPLICATE_OPTION],
 			},
 		],
 	};
 
 	// Registration and release of the destination: registration.ts.
-	webhookMethods = {
-		default: {
-			async checkExists(this: IHookFunctions): Promise<boolean> {
-				return await registrationExists.call(this);
-			},
-			async create(this: IHookFunctions): Promise<boolean> {
-				return await register.call(this);
-			},
-			async delete(this: IHookFunctions): Promise<boolean> {
-				return await release.call(this);
-			},
-		},
-	};
+	webhookMethods = { default: destinationWebhookMethods };
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const current = registration(this);
-		const given = (this.getHeaderData() as IDataObject)[DELIVERY_HEADER.toLowerCase()];
-		const previous = released(this);
-		const authentic =
-			current &&
-			(sameSecret(current.secret, given) ||
-				(previous?.destinationCode === current.destinationCode &&
-					sameSecret(previous.secret, given)));
-		if (!current || !authentic) {
-			this.getResponseObject().status(401).json({ message: 'Unauthorized' });
-			return { noWebhookResponse: true };
-		}
+		const current = authenticate(this);
+		if (!current) return refuse(this, 401, 'Unauthorized');
 		repairRecord(current);
 
-		const body = this.getBodyData() as unknown;
-		if (!body || typeof body !== 'object' || Array.isArray(body)) {
-			this.getResponseObject().status(400).json({ message: 'The delivery must be a JSON object' });
-			return { noWebhookResponse: true };
-		}
-		const delivery = body as IDataObject;
+		const delivery = deliveryOf(this);
+		if (!delivery) return refuse(this, 400, 'The delivery must be a JSON object');
 		const eventType = typeof delivery.event_type === 'string' ? delivery.event_type : '';
 		if (!current.events.includes(eventType)) {
 			return {
@@ -165,16 +120,11 @@ export class SellerPlatformTrigger implements INodeType {
 
 		if (deduplicates(this)) {
 			const key = deliveryKey(delivery);
-			const scope = `${this.getWorkflow().id ?? ''}\u0000${this.getNode().id ?? this.getNode().name}`;
-			// n8n does not save static data that `webhook()` changed when an execution starts, so the
-			// process's memory of deliveries (state.ts) is the first line, static data the second.
-			if (deliveries.seen(scope, key) || current.seen?.includes(key)) {
+			const trigger = triggerId(this);
+			if (receivedBefore(trigger, key, current)) {
 				return { webhookResponse: { received: true, ignored: 'duplicate delivery' } };
 			}
-			// n8n reads the static data from its database for each delivery and saves it after: of
-			// concurrent deliveries, the last save wins. So every delivery of this process whose save
-			// may still be to come gets every key this process knows: no key is lost to a later save.
-			deliveries.remember(scope, key, current);
+			rememberDelivery(trigger, key, current);
 		}
 
 		// Answering here (rather than letting n8n answer) makes n8n save the static data changed

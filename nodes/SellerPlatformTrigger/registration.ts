@@ -1,5 +1,6 @@
 /**
- * Taking over a destination and giving it back, carefully:
+ * Taking over a destination and giving it back, carefully (n8n calls these as the trigger's
+ * webhook methods: `checkExists`, `create`, `delete`):
  * - the process knows which trigger owns each destination (state.ts `destinationOwners`), so a
  *   test listener never re-points a destination an active workflow owns, and a release never
  *   touches a destination another workflow has taken since;
@@ -13,21 +14,22 @@ import {
 	NodeOperationError,
 	type IDataObject,
 	type IHookFunctions,
+	type INodeType,
 	type IWebhookFunctions,
 	type JsonObject,
 } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE, EVENT_TYPE_PATTERN } from '../api/constants';
+import { CREDENTIAL_TYPE } from '../api/constants';
 import { apiRequest } from '../api/request';
-import { deliveries, destinationOwners } from '../api/state';
+import { destinationOwners, type DestinationOwner } from '../api/state';
 import { addressForLog, gatewayScope } from '../api/url';
-import { quoted } from '../api/values';
-import { checkTriggerOptions, textListParameter, textParameter } from './parameters';
+import { forgetDeliveries } from './deliveries';
+import { checkTriggerOptions, chosenEvents, destinationCode, secretGraceMs } from './parameters';
 
 /** Header that carries the secret of this n8n on every delivery. */
 export const DELIVERY_HEADER = 'X-N8n-Seller-Platform-Secret';
 
-/** What an activation registered, kept in the node's static data. */
+/** What an activation registered, kept in the node's static data (`registration`). */
 export interface Registration {
 	destinationCode: string;
 	webhookUrl: string;
@@ -36,58 +38,37 @@ export interface Registration {
 	seen?: string[];
 }
 
-/** The secret of the last release, kept in static data for a re-registration or late deliveries. */
+/**
+ * The secret of the last release, kept in the node's static data (`released`) for a
+ * re-registration or late deliveries.
+ */
 interface Released {
 	destinationCode: string;
 	secret: string;
 	until: number;
 }
 
-export function registration(ctx: IHookFunctions | IWebhookFunctions): Registration | undefined {
+type TriggerContext = IHookFunctions | IWebhookFunctions;
+
+/**
+ * `<workflow id>\0<node id>` of this trigger: the owner of its destination (state.ts
+ * `destinationOwners`), the key of the deliveries it remembers (`recentDeliveries`).
+ */
+export function triggerId(ctx: TriggerContext): string {
+	return `${ctx.getWorkflow().id ?? ''}\u0000${ctx.getNode().id ?? ctx.getNode().name}`;
+}
+
+/** The registration saved in the node's static data, if it has a secret. */
+export function savedRegistration(ctx: TriggerContext): Registration | undefined {
 	const data = ctx.getWorkflowStaticData('node') as IDataObject;
 	const value = data.registration as Registration | undefined;
 	return value && typeof value.secret === 'string' && value.secret ? value : undefined;
 }
 
-/** The previous secret, while its grace period lasts. */
-export function released(ctx: IHookFunctions | IWebhookFunctions): Released | undefined {
+/** The secret of the last release saved in the node's static data, while its grace period lasts. */
+export function previousSecret(ctx: TriggerContext): Released | undefined {
 	const value = (ctx.getWorkflowStaticData('node') as IDataObject).released as Released | undefined;
 	return value && typeof value.secret === 'string' && value.until > Date.now() ? value : undefined;
-}
-
-/** The chosen event types plus the custom ones, each NAMESPACE::EVENT_NAME, sorted, unique. */
-export function chosenEvents(ctx: IHookFunctions): string[] {
-	const events = textListParameter(ctx, 'events', 'Events');
-	const custom = textParameter(ctx, 'customEvents', 'Custom Events')
-		.split(/[\s,]+/)
-		.map((e) => e.trim())
-		.filter(Boolean);
-	const all = [...new Set([...events, ...custom])].sort();
-	const wrong = all.find((event) => !EVENT_TYPE_PATTERN.test(event));
-	if (wrong !== undefined) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`The event type ${quoted(wrong)} must have the form NAMESPACE::EVENT_NAME, e.g. FBPI::ORDER_SYNC`,
-		);
-	}
-	if (!all.length) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			'Choose at least one event type in "Events" or "Custom Events"',
-		);
-	}
-	return all;
-}
-
-export function destinationCode(ctx: IHookFunctions): string {
-	const code = textParameter(ctx, 'destinationCode', 'Destination Code');
-	if (!code) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			'The parameter "Destination Code" (destinationCode) must not be empty',
-		);
-	}
-	return code;
 }
 
 /** n8n serves test webhooks ("listen for test event") under /webhook-test/. */
@@ -95,24 +76,14 @@ function isTestWebhookUrl(url: string): boolean {
 	return /\/webhook-test\//.test(url);
 }
 
-/** `<workflow id>\0<node id>` of this trigger. */
-function ownerId(ctx: IHookFunctions): string {
-	return `${ctx.getWorkflow().id ?? ''}\u0000${ctx.getNode().id ?? ctx.getNode().name}`;
-}
-
 /** `<gateway>|<project>|<destination code>`: one destination of one project, in one spelling. */
 async function destinationKey(ctx: IHookFunctions, code: string): Promise<string> {
 	return `${gatewayScope(await ctx.getCredentials(CREDENTIAL_TYPE))}|${code}`;
 }
 
-function graceMs(ctx: IHookFunctions): number {
-	const options = ctx.getNodeParameter('options', {}) as IDataObject;
-	const minutes = Number(options.secretGraceMinutes ?? 10);
-	return Number.isFinite(minutes) && minutes >= 0 ? minutes * 60_000 : 600_000;
-}
-
-export async function checkExists(this: IHookFunctions): Promise<boolean> {
-	const current = registration(this);
+/** Webhook method `checkExists`: whether the saved registration is the one the node asks for. */
+export async function isRegistered(this: IHookFunctions): Promise<boolean> {
+	const current = savedRegistration(this);
 	if (!current) return false;
 	const exists =
 		current.destinationCode === destinationCode(this) &&
@@ -122,7 +93,7 @@ export async function checkExists(this: IHookFunctions): Promise<boolean> {
 	const key = await destinationKey(this, current.destinationCode);
 	if (exists && !destinationOwners.has(key)) {
 		destinationOwners.set(key, {
-			owner: ownerId(this),
+			owner: triggerId(this),
 			webhookUrl: current.webhookUrl,
 			mode: isTestWebhookUrl(current.webhookUrl) ? 'test' : 'production',
 		});
@@ -130,35 +101,41 @@ export async function checkExists(this: IHookFunctions): Promise<boolean> {
 	return exists;
 }
 
-export async function create(this: IHookFunctions): Promise<boolean> {
-	const code = destinationCode(this);
-	const events = chosenEvents(this);
-	checkTriggerOptions(this);
-	const webhookUrl = this.getNodeWebhookUrl('default') as string;
-	const test = this.getMode() === 'manual' || isTestWebhookUrl(webhookUrl);
-	const key = await destinationKey(this, code);
-	const owner = destinationOwners.get(key);
-	if (test && owner?.mode === 'production') {
-		// A destination points at one address: re-pointing it at the test URL would cut off the
-		// active workflow's deliveries while listening, and releasing it would deactivate them.
-		throw new NodeOperationError(
-			this.getNode(),
-			`Destination "${code}" is registered to ${owner.owner === ownerId(this) ? "this workflow's production webhook" : 'the production webhook of another active workflow'}, so it cannot listen for test events now`,
-			{
-				description:
-					'Deactivate that workflow to listen for test events, or use another destination for testing.',
-			},
-		);
-	}
-	if (owner && owner.owner !== ownerId(this)) {
-		this.logger.warn(
-			`Seller Platform Trigger takes over destination "${code}" from another workflow (it pointed at ${addressForLog(owner.webhookUrl)})`,
-		);
-	}
-	const previous = released(this);
-	const secret =
-		previous?.destinationCode === code ? previous.secret : randomBytes(32).toString('hex');
-	const answer = await apiRequest.call(this, 'UpdateDestination', {
+/**
+ * A destination points at one address: re-pointing it at the test URL would cut off the active
+ * workflow's deliveries while listening, and releasing it would deactivate them.
+ */
+function testListenerRefused(
+	ctx: IHookFunctions,
+	code: string,
+	owner: DestinationOwner,
+): NodeOperationError {
+	return new NodeOperationError(
+		ctx.getNode(),
+		`Destination "${code}" is registered to ${owner.owner === triggerId(ctx) ? "this workflow's production webhook" : 'the production webhook of another active workflow'}, so it cannot listen for test events now`,
+		{
+			description:
+				'Deactivate that workflow to listen for test events, or use another destination for testing.',
+		},
+	);
+}
+
+/** The previous secret when it was this destination's (in its grace period), else a new one. */
+function secretFor(ctx: IHookFunctions, code: string): string {
+	const previous = previousSecret(ctx);
+	return previous?.destinationCode === code ? previous.secret : randomBytes(32).toString('hex');
+}
+
+/**
+ * Points the destination at `webhookUrl` with the secret as its only header, subscribed to
+ * `events`; answers the URL it pointed at before, when the service says.
+ */
+async function pointDestination(
+	ctx: IHookFunctions,
+	code: string,
+	{ webhookUrl, secret, events }: Pick<Registration, 'webhookUrl' | 'secret' | 'events'>,
+): Promise<string | undefined> {
+	const answer = await apiRequest.call(ctx, 'UpdateDestination', {
 		pathParams: { destination_code: code },
 		body: {
 			url: webhookUrl,
@@ -167,7 +144,26 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 			event_types: events.map((event_type) => ({ event_type, is_active: true })),
 		},
 	});
-	const before = typeof answer.previous_url === 'string' ? answer.previous_url : undefined;
+	return typeof answer.previous_url === 'string' ? answer.previous_url : undefined;
+}
+
+/** Webhook method `create`: takes over the destination for this trigger's webhook. */
+export async function registerDestination(this: IHookFunctions): Promise<boolean> {
+	const code = destinationCode(this);
+	const events = chosenEvents(this);
+	checkTriggerOptions(this);
+	const webhookUrl = this.getNodeWebhookUrl('default') as string;
+	const test = this.getMode() === 'manual' || isTestWebhookUrl(webhookUrl);
+	const key = await destinationKey(this, code);
+	const owner = destinationOwners.get(key);
+	if (test && owner?.mode === 'production') throw testListenerRefused(this, code, owner);
+	if (owner && owner.owner !== triggerId(this)) {
+		this.logger.warn(
+			`Seller Platform Trigger takes over destination "${code}" from another workflow (it pointed at ${addressForLog(owner.webhookUrl)})`,
+		);
+	}
+	const secret = secretFor(this, code);
+	const before = await pointDestination(this, code, { webhookUrl, secret, events });
 	if (before && before !== webhookUrl && !owner) {
 		this.logger.warn(
 			`Seller Platform Trigger took over destination "${code}", which pointed at ${addressForLog(before)}`,
@@ -185,35 +181,25 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 		secret,
 		seen: [],
 	} satisfies Registration;
-	deliveries.forget(ownerId(this));
+	forgetDeliveries(triggerId(this));
 	destinationOwners.set(key, {
-		owner: ownerId(this),
+		owner: triggerId(this),
 		webhookUrl,
 		mode: test ? 'test' : 'production',
 	});
 	return true;
 }
 
-export async function release(this: IHookFunctions): Promise<boolean> {
-	const current = registration(this);
-	if (!current) return true;
-	// Removing a test webhook (also after a refused "listen for test event") must not undo the
-	// registration of the production webhook.
-	const url = this.getNodeWebhookUrl('default') ?? '';
-	if (current.webhookUrl !== url && isTestWebhookUrl(url)) return true;
-	const data = this.getWorkflowStaticData('node');
-	const key = await destinationKey(this, current.destinationCode);
-	const owner = destinationOwners.get(key);
-	if (owner && (owner.owner !== ownerId(this) || owner.webhookUrl !== current.webhookUrl)) {
-		// Another workflow (or this one's other webhook) has taken the destination since: leave it.
-		this.logger.info(
-			`Seller Platform Trigger leaves destination "${current.destinationCode}" as it is: another registration owns it now`,
-		);
-		delete data.registration;
-		return true;
-	}
+/**
+ * Unsubscribes the events, deactivates the destination and removes its header. A destination
+ * gone on the service (404) leaves nothing to undo. Any other failure is reported as `apiRequest`
+ * reported it (its NodeApiError, rethrown as it is), and the registration is kept so the next
+ * deactivation can try again.
+ */
+async function deactivateDestination(ctx: IHookFunctions, current: Registration): Promise<void> {
+	let failed: unknown;
 	try {
-		await apiRequest.call(this, 'UpdateDestination', {
+		await apiRequest.call(ctx, 'UpdateDestination', {
 			pathParams: { destination_code: current.destinationCode },
 			body: {
 				is_active: false,
@@ -222,20 +208,48 @@ export async function release(this: IHookFunctions): Promise<boolean> {
 			},
 		});
 	} catch (error) {
-		// Gone on the service: nothing is left to undo. Anything else is reported, and the
-		// registration is kept so the next deactivation can try again.
-		if ((error as { httpCode?: string }).httpCode !== '404') {
-			throw new NodeApiError(this.getNode(), error as JsonObject);
-		}
+		failed = error;
 	}
+	if (failed === undefined || (failed as { httpCode?: string }).httpCode === '404') return;
+	if (failed instanceof NodeApiError) throw failed;
+	throw new NodeApiError(ctx.getNode(), failed as JsonObject);
+}
+
+/** Webhook method `delete`: gives the destination back, unless another registration owns it now. */
+export async function releaseDestination(this: IHookFunctions): Promise<boolean> {
+	const current = savedRegistration(this);
+	if (!current) return true;
+	// Removing a test webhook (also after a refused "listen for test event") must not undo the
+	// registration of the production webhook.
+	const url = this.getNodeWebhookUrl('default') ?? '';
+	if (current.webhookUrl !== url && isTestWebhookUrl(url)) return true;
+	const data = this.getWorkflowStaticData('node');
+	const key = await destinationKey(this, current.destinationCode);
+	const owner = destinationOwners.get(key);
+	if (owner && (owner.owner !== triggerId(this) || owner.webhookUrl !== current.webhookUrl)) {
+		// Another workflow (or this one's other webhook) has taken the destination since: leave it.
+		this.logger.info(
+			`Seller Platform Trigger leaves destination "${current.destinationCode}" as it is: another registration owns it now`,
+		);
+		delete data.registration;
+		return true;
+	}
+	await deactivateDestination(this, current);
 	destinationOwners.delete(key);
 	if (!isTestWebhookUrl(current.webhookUrl)) {
 		data.released = {
 			destinationCode: current.destinationCode,
 			secret: current.secret,
-			until: Date.now() + graceMs(this),
+			until: Date.now() + secretGraceMs(this),
 		} satisfies Released;
 	}
 	delete data.registration;
 	return true;
 }
+
+/** The trigger's `webhookMethods.default`: n8n registers and releases the destination with them. */
+export const destinationWebhookMethods = {
+	checkExists: isRegistered,
+	create: registerDestination,
+	delete: releaseDestination,
+} satisfies NonNullable<INodeType['webhookMethods']>['default'];
