@@ -280,7 +280,7 @@ describe('a found import, as a service that leaves out empty fields reports it',
 						sub_status: 'QUEUED',
 					});
 				}
-				send(404, { message: 'not found' });
+				return send(404, { message: 'not found' });
 			});
 		});
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

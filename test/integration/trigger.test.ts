@@ -1,3 +1,4 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * Seller Platform Trigger, run the way the n8n app runs a webhook trigger (test/helpers/webhooks.ts):
  * activation (`checkExists` → `create`), deliveries to its webhook URL through `webhook()`,
@@ -6,30 +7,22 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { MAX_DELIVERY_KEY_LENGTH } from '../../nodes/SellerPlatformTrigger/deliveries';
-import { DELIVERY_HEADER } from '../../nodes/SellerPlatformTrigger/SellerPlatformTrigger.node';
+// The package as the kit runs it (from dist/, as n8n loads it).
+import { MAX_DELIVERY_KEY_LENGTH } from '../../dist/nodes/SellerPlatformTrigger/deliveries';
 import {
-	credentialFields,
+	DELIVERY_HEADER,
+	type Registration,
+} from '../../dist/nodes/SellerPlatformTrigger/registration';
+import {
 	SEEDED_DESTINATIONS,
-	startEmulator,
 	type DeliveryRecord,
 	type Emulator,
 	type RequestLogEntry,
 } from '../emulator';
-import {
-	chain,
-	checkEveryRun,
-	createTestEnvironment,
-	type ActiveWorkflow,
-	type TestEnvironment,
-	type TestWorkflow,
-} from '../helpers';
-import { checkOutputSchemas } from '../helpers/outputSchemas';
+import { chain, type ActiveWorkflow, type TestEnvironment, type TestWorkflow } from '../helpers';
+// fixture.ts also holds every Seller Platform output to its output schema.
+import { CREDENTIAL_ID, startFixture, type Fixture } from './fixture';
 
-// Seller Platform outputs as their output schemas say, as in the tests using fixture.ts.
-checkEveryRun(checkOutputSchemas);
-
-const CREDENTIAL_ID = 'cred-1';
 const TRIGGER = 'Seller Platform Trigger';
 const ORDER_SYNC = 'FBPI::ORDER_SYNC';
 const PO_SYNC = 'FBPO::PO_SYNC';
@@ -37,28 +30,20 @@ const ORDER_CREATED = 'FBPI::ORDER_CREATED';
 const DESTINATION = SEEDED_DESTINATIONS.active;
 const STATIC_KEY = `node:${TRIGGER}`;
 
-interface Registration {
-	destinationCode: string;
-	webhookUrl: string;
-	events: string[];
-	secret: string;
-	seen?: string[];
-}
-
+let f: Fixture;
 let emulator: Emulator;
 let env: TestEnvironment;
 const handles: ActiveWorkflow[] = [];
 
 beforeEach(async () => {
-	emulator = await startEmulator();
-	env = createTestEnvironment();
-	env.addCredential(CREDENTIAL_ID, 'sellerPlatformApi', credentialFields(emulator));
+	f = await startFixture();
+	({ emulator, env } = f);
 });
 
 afterEach(async () => {
 	for (const handle of handles.splice(0)) await handle.close();
 	await env.close();
-	await emulator.close();
+	await f.close();
 });
 
 /** Trigger → a pass-through node ("Received"), or the nodes given. */
