@@ -5,9 +5,7 @@
  * read (errors.ts).
  */
 import {
-	NodeOperationError,
 	type ICredentialDataDecryptedObject,
-	type ICredentialsDecrypted,
 	type IDataObject,
 	type IExecuteFunctions,
 	type IHookFunctions,
@@ -17,22 +15,17 @@ import {
 } from 'n8n-workflow';
 
 import { deadline, DeadlineExceeded, withinDeadline, withSignal } from './abort';
-import {
-	CREDENTIAL_TYPE,
-	DEFAULT_IMPORT_PREFIX,
-	DEFAULT_REQUESTS_PER_MINUTE,
-	DEFAULT_SANDBOX_ORDER_PREFIX,
-	USER_AGENT,
-} from './constants';
+import { CREDENTIAL_TYPE, USER_AGENT } from './constants';
 import { apiError, classify, PolicyStop } from './errors';
-import { ENDPOINTS, type Endpoint, type PrefixSetting } from './endpoints';
+import { ENDPOINTS, type Endpoint } from './endpoints';
 import { cookieSecrets, secretsIn } from './redact';
 import { paced, RETRY_POLICY, RunPolicy, withRetries } from './policy';
 import { PACING, type PlanLimiter } from './rateLimiter';
 import { loginFingerprint, LoginTimedOut } from './login';
 import { adoptSession, loginHelper, sharedLogin } from './session';
 import { limiters, perRun, sessions } from './state';
-import { baseUrlProblem, buildUrl, gatewayScope, redirectStep } from './url';
+import { connectionSettings, type ConnectionSettings } from './settings';
+import { buildUrl, redirectStep } from './url';
 
 export type RequestContext =
 	IExecuteFunctions | IHookFunctions | ILoadOptionsFunctions | IWebhookFunctions;
@@ -45,81 +38,30 @@ export interface ApiRequestOptions {
 	itemIndex?: number;
 }
 
-export interface ConnectionSettings {
-	baseUrl: string;
-	/** Whose rate plan the request counts against: gateway and project. */
-	scope: string;
-	requestsPerMinute: number;
-	prefixes: Record<PrefixSetting, string>;
-	/**
-	 * The decrypted credential, read once per node run and handed to every request of the run,
-	 * so n8n does not read and decrypt it again per request. n8n writes a new session into this
-	 * same object when it logs in again (and stores it), so later requests of the run use it.
-	 */
-	credential: ICredentialsDecrypted;
-	/** `credential.data`. */
-	data: ICredentialDataDecryptedObject;
-}
-
-async function readSettings(ctx: RequestContext, itemIndex: number): Promise<ConnectionSettings> {
-	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE, itemIndex);
-	const reference = ctx.getNode().credentials?.[CREDENTIAL_TYPE];
-	const baseUrl = String(credentials.baseUrl ?? '').trim();
-	const problem = baseUrlProblem(baseUrl);
-	if (problem) throw new NodeOperationError(ctx.getNode(), problem);
-	const rpm = Number(credentials.requestsPerMinute);
-	return {
-		baseUrl,
-		// The quota belongs to the project (per operation); fall back to the key without one.
-		scope: gatewayScope(credentials),
-		requestsPerMinute: Number.isFinite(rpm) && rpm >= 1 ? rpm : DEFAULT_REQUESTS_PER_MINUTE,
-		prefixes: {
-			sandboxOrderPrefix: String(credentials.sandboxOrderPrefix ?? DEFAULT_SANDBOX_ORDER_PREFIX),
-			importPrefix: String(credentials.importPrefix ?? DEFAULT_IMPORT_PREFIX),
-		},
-		credential: {
-			id: reference?.id ?? '',
-			name: reference?.name ?? '',
-			type: CREDENTIAL_TYPE,
-			data: credentials,
-		},
-		data: credentials,
-	};
-}
-
-/** The connection settings of this node run, read once. */
-async function connectionSettings(
-	ctx: RequestContext,
-	itemIndex: number,
-): Promise<ConnectionSettings> {
-	let pending = perRun.settings.get(ctx);
-	if (!pending) {
-		pending = readSettings(ctx, itemIndex);
-		perRun.settings.set(ctx, pending);
-		pending.catch(() => perRun.settings.delete(ctx));
-	}
-	return await pending;
-}
-
-/** The run's limits: read once per node run from the node's options (execute contexts only). */
+/**
+ * The run's limits (policy.ts): those the node set for this run (`setRunLimits`, from its options),
+ * or the defaults. A stop of the execution ends the run's waits.
+ */
 export function runPolicy(ctx: RequestContext): RunPolicy {
 	let policy = perRun.policies.get(ctx);
 	if (!policy) {
-		if ('getExecutionCancelSignal' in ctx) {
-			const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
-			const budget = Number(options.waitingBudgetSeconds ?? RETRY_POLICY.waitingBudgetMs / 1000);
-			const limit = Number(options.stopAfterFailures ?? RETRY_POLICY.circuitBreakerLimit);
-			policy = new RunPolicy(
-				ctx.getExecutionCancelSignal?.(),
-				Number.isFinite(budget) && budget >= 0 ? budget * 1000 : RETRY_POLICY.waitingBudgetMs,
-				Number.isFinite(limit) && limit >= 1 ? Math.floor(limit) : RETRY_POLICY.circuitBreakerLimit,
-			);
-		} else {
-			policy = new RunPolicy(undefined);
-		}
+		const cancel = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal?.() : undefined;
+		policy = new RunPolicy(cancel);
 		perRun.policies.set(ctx, policy);
 	}
 	return policy;
+}
+
+/** Sets the run's limits from the node's options, before its first request. */
+export function setRunLimits(
+	ctx: IExecuteFunctions,
+	limits: { waitingBudgetMs: number; circuitBreakerLimit: number },
+) {
+	const cancel = ctx.getExecutionCancelSignal?.();
+	perRun.policies.set(
+		ctx,
+		new RunPolicy(cancel, limits.waitingBudgetMs, limits.circuitBreakerLimit),
+	);
 }
 
 /**

@@ -16,7 +16,7 @@ import { wait, type SharedTask } from './abort';
 
 import type { RunPolicy } from './policy';
 import { PlanLimiter, type Clock } from './rateLimiter';
-import type { ConnectionSettings } from './request';
+import type { ConnectionSettings } from './settings';
 import type { RunLogin } from './session';
 import { Slots } from './slots';
 

@@ -27,28 +27,14 @@ export function invalidParameter(
 	return new NodeOperationError(ctx.getNode(), message, { itemIndex, description });
 }
 
-/** Reads a required string parameter and rejects empty or blank values before any request. */
-export function requiredString(
-	ctx: IExecuteFunctions,
-	name: string,
-	label: string,
-	itemIndex: number,
-): string {
-	const text = optionalString(ctx, name, itemIndex, label);
-	if (text === undefined) {
-		throw invalidParameter(
-			ctx,
-			itemIndex,
-			`The parameter "${label}" (${name}) must not be empty`,
-			`Set "${label}" to a non-blank value, or map it from the input data with an expression.`,
-		);
-	}
-	return text;
-}
-
+/*
+ * Text, one family: `textProblem` (values.ts) is the rule; `checkedText` reads a value under it
+ * (a field of a collection, a list entry); the `…TextParameter` readers read a node parameter by
+ * name: optional (unset or blank is undefined), non-blank when set, or required.
+ */
 export { MAX_TEXT_LENGTH, textProblem };
 
-/** `value` as text, trimmed; throws when it is no text (see `textProblem`). */
+/** `value` as text, trimmed ('' when unset); throws when it is no text (see `textProblem`). */
 export function checkedText(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -61,17 +47,52 @@ export function checkedText(
 	return String(value).trim();
 }
 
-/** Reads an optional string parameter: trimmed, `undefined` when empty (so it is not sent). */
-export function optionalString(
+/** An optional text parameter: trimmed, `undefined` when unset or blank (so it is not sent). */
+export function optionalTextParameter(
 	ctx: IExecuteFunctions,
 	name: string,
+	label: string,
 	itemIndex: number,
-	label?: string,
 ): string | undefined {
 	const value = ctx.getNodeParameter(name, itemIndex, '') as unknown;
-	const what = `The parameter ${label ? `"${label}" (${name})` : `"${name}"`}`;
-	const text = checkedText(ctx, itemIndex, value, what);
+	const text = checkedText(ctx, itemIndex, value, `The parameter "${label}" (${name})`);
 	return text === '' ? undefined : text;
+}
+
+/** A text parameter that may be unset (`undefined`), but not blank when it is set. */
+export function nonBlankTextParameter(
+	ctx: IExecuteFunctions,
+	name: string,
+	label: string,
+	itemIndex: number,
+): string | undefined {
+	const raw = ctx.getNodeParameter(name, itemIndex, '') as unknown;
+	if (raw === '' || raw === undefined || raw === null) return undefined;
+	const text = optionalTextParameter(ctx, name, label, itemIndex);
+	if (text === undefined) {
+		const message = `The parameter "${label}" (${name}) must not be blank when it is set`;
+		throw invalidParameter(ctx, itemIndex, message);
+	}
+	return text;
+}
+
+/** A required text parameter: not empty or blank, checked before any request. */
+export function requiredTextParameter(
+	ctx: IExecuteFunctions,
+	name: string,
+	label: string,
+	itemIndex: number,
+): string {
+	const text = optionalTextParameter(ctx, name, label, itemIndex);
+	if (text === undefined) {
+		throw invalidParameter(
+			ctx,
+			itemIndex,
+			`The parameter "${label}" (${name}) must not be empty`,
+			`Set "${label}" to a non-blank value, or map it from the input data with an expression.`,
+		);
+	}
+	return text;
 }
 
 /**
@@ -84,7 +105,7 @@ export function requiredPathParameter(
 	label: string,
 	itemIndex: number,
 ): string {
-	const value = requiredString(ctx, name, label, itemIndex);
+	const value = requiredTextParameter(ctx, name, label, itemIndex);
 	if (isDotSegment(value)) {
 		throw invalidParameter(
 			ctx,
@@ -189,23 +210,4 @@ export function checkedList(
 		);
 	}
 	return entries as IDataObject[];
-}
-
-/** Numeric options of the whole run (read at item 0, as the runner uses them). */
-const RUN_OPTIONS: Record<string, { label: string; whole: boolean }> = {
-	concurrency: { label: 'Concurrency', whole: true },
-	waitingBudgetSeconds: { label: 'Waiting Budget (Seconds)', whole: false },
-	stopAfterFailures: { label: 'Stop After Consecutive Failures', whole: true },
-};
-
-/**
- * Checks the numeric options of the run (read at item 0): numbers, not negative, whole where they
- * count something, and never beyond 2^53 (refused, never rounded). Options read per item (the
- * wait options, a file size) are checked for each item where they are read.
- */
-export function checkNumericOptions(ctx: IExecuteFunctions): void {
-	const options = collectionParameter(ctx, 'options', 'Options', 0);
-	for (const [name, { label, whole }] of Object.entries(RUN_OPTIONS)) {
-		checkedNumber(ctx, 0, options[name], `The option "${label}" (${name})`, { whole }, 0);
-	}
 }

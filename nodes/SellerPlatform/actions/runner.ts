@@ -19,11 +19,9 @@ import {
 	type IPairedItemData,
 } from 'n8n-workflow';
 
-import { suggestedConcurrency } from '../../api/request';
-import { parseBoolean, quoted } from '../../api/values';
-import { AUTO_CONCURRENCY, MAX_CONCURRENCY } from './descriptions';
+import { quoted } from '../../api/values';
 import { addRunHints } from './hints';
-import { checkNumericOptions } from './parameters';
+import { readRunOptions } from './options';
 
 export interface TaskOutput {
 	json: IDataObject;
@@ -192,35 +190,18 @@ export async function runPool(
 }
 
 /**
- * The run's concurrency: the number set in the options, or (0, the default) automatic: the
- * requests in flight that keep the rate plan busy at the latency measured (Little's law, see
- * rateLimiter.ts), or the ceiling for tasks that wait for a job to finish (they mostly wait).
- */
-function readConcurrency(ctx: IExecuteFunctions): () => number {
-	const value = Number(ctx.getNodeParameter('options.concurrency', 0, AUTO_CONCURRENCY));
-	if (Number.isFinite(value) && value >= 1) {
-		const fixed = Math.min(MAX_CONCURRENCY, Math.floor(value));
-		return () => fixed;
-	}
-	if (parseBoolean(ctx.getNodeParameter('options.waitForCompletion', 0, false)) === true) {
-		return () => MAX_CONCURRENCY;
-	}
-	return () => suggestedConcurrency(ctx);
-}
-
-/**
- * The run's plan: its options checked, then the operation's items. With "continue on fail", a run
- * refused as a whole (a run option, or a setting read once per run) gives the reason instead;
- * without it, that throws.
+ * The run's plan: its options read (options.ts), then the operation's items. With "continue on
+ * fail", a run refused as a whole (a run option, or a setting read once per run) gives the reason
+ * instead; without it, that throws.
  */
 async function planRun(
 	ctx: IExecuteFunctions,
 	operation: Operation,
-): Promise<{ planned: Planned[] } | { refused: unknown }> {
+): Promise<{ planned: Planned[]; concurrency: () => number } | { refused: unknown }> {
 	let failed: unknown;
 	try {
-		checkNumericOptions(ctx);
-		return { planned: await operation.plan.call(ctx, ctx.getInputData().length) };
+		const { concurrency } = readRunOptions(ctx);
+		return { planned: await operation.plan.call(ctx, ctx.getInputData().length), concurrency };
 	} catch (error) {
 		failed = error;
 	}
@@ -228,11 +209,44 @@ async function planRun(
 	return { refused: failed };
 }
 
+/** What a run's sending leaves: an output per entry, what was created, the failure that stops it. */
+interface Sent {
+	results: INodeExecutionData[];
+	created: Array<{ item: number; name: string; advice: string }>;
+	/** The failure with the lowest item index stops the run (without "continue on fail"). */
+	stop: { item: number; error?: Error; firstFailed: number };
+}
+
+/** Sends one planned entry, or answers a refused one with its error item. */
+async function sendEntry(ctx: IExecuteFunctions, entry: Planned, index: number, sent: Sent) {
+	const { results, stop } = sent;
+	const item = firstItem(entry);
+	if (!isTask(entry)) {
+		results[index] = errorItem(entry.error, { item });
+		stop.firstFailed = Math.min(stop.firstFailed, item);
+		return;
+	}
+	try {
+		const output = await entry.send();
+		if (entry.creates) {
+			const { describe, advice } = entry.creates;
+			sent.created.push({ item, name: describe(output.json), advice });
+		}
+		results[index] = output.binary
+			? { json: output.json, binary: output.binary, pairedItem: pairing(entry) }
+			: { json: output.json, pairedItem: pairing(entry) };
+	} catch (error) {
+		const nodeError = asNodeError(ctx, error, item);
+		stop.firstFailed = Math.min(stop.firstFailed, item);
+		if (ctx.continueOnFail()) results[index] = errorItem(nodeError, pairing(entry));
+		else if (item < stop.item) Object.assign(stop, { item, error: nodeError });
+	}
+}
+
 export async function runOperation(
 	this: IExecuteFunctions,
 	operation: Operation,
 ): Promise<INodeExecutionData[]> {
-	const continueOnFail = this.continueOnFail();
 	const plan = await planRun(this, operation);
 	if ('refused' in plan) {
 		// Every input item gets the run's error: none passes on as if it had worked.
@@ -243,52 +257,21 @@ export async function runOperation(
 	checkUnique(this, planned);
 
 	const sequential = planned.some((entry) => isTask(entry) && entry.sequential);
-	const results: INodeExecutionData[] = new Array(planned.length);
-	// The failure with the lowest item index stops the run when "continue on fail" is off: no task
-	// starts after it.
-	const stop: { item: number; error?: Error; firstFailed: number } = {
-		item: Infinity,
-		firstFailed: Infinity,
+	const sent: Sent = {
+		results: new Array(planned.length),
+		created: [],
+		stop: { item: Infinity, firstFailed: Infinity },
 	};
-	const created: Array<{ item: number; name: string; advice: string }> = [];
-
-	await runPool(planned.length, sequential ? () => 1 : readConcurrency(this), async (index) => {
-		if (stop.error) return;
-		const entry = planned[index];
-		const item = firstItem(entry);
-		if (!isTask(entry)) {
-			results[index] = errorItem(entry.error, { item });
-			stop.firstFailed = Math.min(stop.firstFailed, item);
-			return;
-		}
-		try {
-			const output = await entry.send();
-			if (entry.creates) {
-				created.push({
-					item,
-					name: entry.creates.describe(output.json),
-					advice: entry.creates.advice,
-				});
-			}
-			results[index] = output.binary
-				? { json: output.json, binary: output.binary, pairedItem: pairing(entry) }
-				: { json: output.json, pairedItem: pairing(entry) };
-		} catch (error) {
-			const nodeError = asNodeError(this, error, item);
-			stop.firstFailed = Math.min(stop.firstFailed, item);
-			if (continueOnFail) results[index] = errorItem(nodeError, pairing(entry));
-			else if (item < stop.item) Object.assign(stop, { item, error: nodeError });
-		}
+	// No task starts after a failure that stops the run.
+	await runPool(planned.length, sequential ? () => 1 : plan.concurrency, async (index) => {
+		if (!sent.stop.error) await sendEntry(this, planned[index], index, sent);
 	});
-	if (stop.error) throw withCreated(stop.error, created);
+	if (sent.stop.error) throw withCreated(sent.stop.error, sent.created);
 	const outputs = planned
-		.map((entry, index) => ({ item: firstItem(entry), result: results[index] }))
+		.map((entry, index) => ({ item: firstItem(entry), result: sent.results[index] }))
 		.sort((a, b) => a.item - b.item)
 		.map(({ result }) => result);
-	addRunHints(
-		this,
-		outputs,
-		created.filter((entry) => entry.item < stop.firstFailed),
-	);
+	const createdBeforeFailure = sent.created.filter((entry) => entry.item < sent.stop.firstFailed);
+	addRunHints(this, outputs, createdBeforeFailure);
 	return outputs;
 }

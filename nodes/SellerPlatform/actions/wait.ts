@@ -1,54 +1,8 @@
-/** Waiting for a long job (an import, an export): the wait options and the polling. */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+/** Waiting for a long job (an import, an export): the polling (its options: options.ts). */
+import type { IDataObject } from 'n8n-workflow';
 
 import { MAX_TIMER_MS, wait } from '../../api/abort';
-import { checkedBoolean, checkedNumber, collectionParameter } from './parameters';
-
-/** The shortest poll interval: the description's minimum. */
-export const MIN_POLL_INTERVAL_SECONDS = 0.1;
-
-export interface WaitSettings {
-	enabled: boolean;
-	intervalMs: number;
-	timeoutMs: number;
-	/** The execution's cancel signal: stopping the execution ends the wait at once. */
-	signal?: AbortSignal;
-}
-
-/** The wait options of one item, each checked for that item before anything is sent. */
-export function readWaitSettings(ctx: IExecuteFunctions, itemIndex: number): WaitSettings {
-	const options = collectionParameter(ctx, 'options', 'Options', itemIndex);
-	const option = (label: string, name: string) => `The option "${label}" (${name})`;
-	const enabled = checkedBoolean(
-		ctx,
-		itemIndex,
-		options.waitForCompletion,
-		option('Wait for Completion', 'waitForCompletion'),
-		false,
-	);
-	const interval = checkedNumber(
-		ctx,
-		itemIndex,
-		options.pollIntervalSeconds,
-		option('Poll Interval (Seconds)', 'pollIntervalSeconds'),
-		{ min: MIN_POLL_INTERVAL_SECONDS },
-		5,
-	);
-	const timeout = checkedNumber(
-		ctx,
-		itemIndex,
-		options.timeoutSeconds,
-		option('Timeout (Seconds)', 'timeoutSeconds'),
-		{ min: 0, aboveMin: true },
-		300,
-	);
-	return {
-		enabled,
-		intervalMs: interval * 1000,
-		timeoutMs: timeout * 1000,
-		signal: ctx.getExecutionCancelSignal?.(),
-	};
-}
+import type { WaitSettings } from './options';
 
 /**
  * Waits `ms` in steps a timer takes (a longer delay would fire at once): `sleep` never gets more

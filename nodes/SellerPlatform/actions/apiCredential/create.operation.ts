@@ -3,14 +3,14 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { apiRequest } from '../../../api/request';
 import { quoted, shown } from '../../../api/values';
-import { concurrencyOption, optionsCollection } from '../descriptions';
+import { concurrencyOption, optionsCollection } from '../options';
 import {
 	binaryFieldOption,
 	checkedOption,
 	checkedText,
 	collectionParameter,
 	invalidParameter,
-	optionalString,
+	nonBlankTextParameter,
 } from '../parameters';
 import { perItem, type TaskOutput } from '../runner';
 
@@ -114,93 +114,76 @@ export function isIpAddress(value: string): boolean {
 	}
 }
 
-/** Reads an identifier that may be unset, but must not be blank when given. */
-function identifier(
-	ctx: IExecuteFunctions,
-	name: string,
-	label: string,
-	itemIndex: number,
-): string | undefined {
-	const raw = ctx.getNodeParameter(name, itemIndex, '') as unknown;
-	if (raw === '' || raw === undefined || raw === null) return undefined;
-	const value = optionalString(ctx, name, itemIndex, label);
-	if (value === undefined) {
-		throw invalidParameter(
-			ctx,
-			itemIndex,
-			`The parameter "${label}" (${name}) must not be blank when it is set`,
-		);
-	}
-	return value;
-}
-
 const KEY_OUTPUTS = ['json', 'binary', 'none'] as const;
 type KeyOutput = (typeof KEY_OUTPUTS)[number];
 
-export const plan = perItem(function (this: IExecuteFunctions, itemIndex) {
-	const userCode = identifier(this, 'userCode', 'User Code', itemIndex);
-	const channelIdentifier = identifier(this, 'channelIdentifier', 'Channel Identifier', itemIndex);
+/** Whose key it is: `user_code`, or else `channel_identifier`; at least one is required. */
+function readOwner(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
+	const userCode = nonBlankTextParameter(ctx, 'userCode', 'User Code', itemIndex);
+	const channelIdentifier = nonBlankTextParameter(
+		ctx,
+		'channelIdentifier',
+		'Channel Identifier',
+		itemIndex,
+	);
 	if (!userCode && !channelIdentifier) {
 		throw invalidParameter(
-			this,
+			ctx,
 			itemIndex,
 			'Set "User Code" (userCode) or "Channel Identifier" (channelIdentifier): at least one is required',
 		);
 	}
-	const body: IDataObject = userCode
-		? { user_code: userCode }
-		: { channel_identifier: channelIdentifier };
+	return userCode ? { user_code: userCode } : { channel_identifier: channelIdentifier };
+}
 
-	const ips = checkedText(
-		this,
-		itemIndex,
-		this.getNodeParameter('whitelistedIps', itemIndex, ''),
-		'The parameter "Whitelisted IPs" (whitelistedIps)',
-	)
+/** The addresses the key may be used from: at most 10, each an IPv4 or IPv6 address. */
+function readWhitelistedIps(ctx: IExecuteFunctions, itemIndex: number): string[] {
+	const what = 'The parameter "Whitelisted IPs" (whitelistedIps)';
+	const value = ctx.getNodeParameter('whitelistedIps', itemIndex, '');
+	const ips = checkedText(ctx, itemIndex, value, what)
 		.split(/[\s,;]+/)
 		.filter(Boolean);
 	if (ips.length > MAX_WHITELISTED_IPS) {
-		throw invalidParameter(
-			this,
-			itemIndex,
-			`The parameter "Whitelisted IPs" (whitelistedIps) lists ${ips.length} addresses, at most ${MAX_WHITELISTED_IPS} are allowed`,
-		);
+		const message = `${what} lists ${ips.length} addresses, at most ${MAX_WHITELISTED_IPS} are allowed`;
+		throw invalidParameter(ctx, itemIndex, message);
 	}
 	const wrong = ips.find((ip) => !isIpAddress(ip));
 	if (wrong !== undefined) {
+		const message = `${what} holds ${quoted(wrong)}, which is not an IPv4 or IPv6 address`;
+		throw invalidParameter(ctx, itemIndex, message);
+	}
+	return ips;
+}
+
+/** When the key expires, as the service writes it (UTC, offset); undefined when unset. */
+function readExpiresAt(ctx: IExecuteFunctions, itemIndex: number): string | undefined {
+	const expiresAt = ctx.getNodeParameter('expiresAt', itemIndex, '') as unknown;
+	if (expiresAt === '' || expiresAt === undefined || expiresAt === null) return undefined;
+	const what = 'The parameter "Expires At" (expiresAt)';
+	const parsed =
+		expiresAt instanceof Date
+			? DateTime.fromJSDate(expiresAt)
+			: DateTime.isDateTime(expiresAt)
+				? expiresAt
+				: DateTime.fromISO(checkedText(ctx, itemIndex, expiresAt, what), {
+						zone: ctx.getTimezone(),
+					});
+	if (!parsed.isValid) {
 		throw invalidParameter(
-			this,
+			ctx,
 			itemIndex,
-			`The parameter "Whitelisted IPs" (whitelistedIps) holds ${quoted(wrong)}, which is not an IPv4 or IPv6 address`,
+			`${what} is not a valid date and time: ${shown(expiresAt)}`,
+			'Use an ISO 8601 date and time such as 2027-01-31T23:59:00+04:00.',
 		);
 	}
-	if (ips.length) body.whitelisted_ips = ips;
+	return parsed.toUTC().toFormat("yyyy-MM-dd'T'HH:mm:ssZZ");
+}
 
-	const expiresAt = this.getNodeParameter('expiresAt', itemIndex, '') as unknown;
-	if (expiresAt !== '' && expiresAt !== undefined && expiresAt !== null) {
-		const what = 'The parameter "Expires At" (expiresAt)';
-		const parsed =
-			expiresAt instanceof Date
-				? DateTime.fromJSDate(expiresAt)
-				: DateTime.isDateTime(expiresAt)
-					? expiresAt
-					: DateTime.fromISO(checkedText(this, itemIndex, expiresAt, what), {
-							zone: this.getTimezone(),
-						});
-		if (!parsed.isValid) {
-			throw invalidParameter(
-				this,
-				itemIndex,
-				`${what} is not a valid date and time: ${shown(expiresAt)}`,
-				'Use an ISO 8601 date and time such as 2027-01-31T23:59:00+04:00.',
-			);
-		}
-		body.expires_at = parsed.toUTC().toFormat("yyyy-MM-dd'T'HH:mm:ssZZ");
-	}
-
-	const options = collectionParameter(this, 'options', 'Options', itemIndex);
+/** Where the new private key goes ("Private Key Output"), and the file's field for `binary`. */
+function readKeyOutput(ctx: IExecuteFunctions, itemIndex: number) {
+	const options = collectionParameter(ctx, 'options', 'Options', itemIndex);
 	const keyOutput = checkedOption(
-		this,
+		ctx,
 		itemIndex,
 		options.privateKeyOutput,
 		'The option "Private Key Output" (privateKeyOutput)',
@@ -209,8 +192,18 @@ export const plan = perItem(function (this: IExecuteFunctions, itemIndex) {
 	);
 	const binaryPropertyName =
 		keyOutput === 'binary'
-			? binaryFieldOption(this, itemIndex, options, 'Put Key File in Field', 'privateKey')
+			? binaryFieldOption(ctx, itemIndex, options, 'Put Key File in Field', 'privateKey')
 			: '';
+	return { keyOutput, binaryPropertyName };
+}
+
+export const plan = perItem(function (this: IExecuteFunctions, itemIndex) {
+	const body = readOwner(this, itemIndex);
+	const ips = readWhitelistedIps(this, itemIndex);
+	if (ips.length) body.whitelisted_ips = ips;
+	const expiresAt = readExpiresAt(this, itemIndex);
+	if (expiresAt) body.expires_at = expiresAt;
+	const { keyOutput, binaryPropertyName } = readKeyOutput(this, itemIndex);
 	return {
 		// One at a time, in input order: a failure stops the run before the next key is made.
 		sequential: true,

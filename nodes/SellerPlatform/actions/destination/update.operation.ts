@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { apiRequest } from '../../../api/request';
 import { EVENT_TYPE_PATTERN } from '../../../api/constants';
-import { concurrencyOption, optionsCollection } from '../descriptions';
+import { concurrencyOption, optionsCollection } from '../options';
 import { keyProblem, quoted } from '../../../api/values';
 import {
 	checkedBoolean,
@@ -140,6 +140,116 @@ export const description: INodeProperties[] = [
 	optionsCollection(show, [concurrencyOption]),
 ];
 
+/** An https:// address for the destination, or '' when the field is unset. */
+function readUrl(ctx: IExecuteFunctions, itemIndex: number, fields: IDataObject): string {
+	const url = checkedText(ctx, itemIndex, fields.url, 'The field "URL" (url)');
+	if (url === '') return url;
+	let parsed: URL | undefined;
+	try {
+		parsed = new URL(url);
+	} catch {
+		parsed = undefined;
+	}
+	if (parsed?.protocol !== 'https:') {
+		const message = `The field "URL" (url) must be an https:// address, got ${quoted(url)}`;
+		throw invalidParameter(ctx, itemIndex, message);
+	}
+	return url;
+}
+
+/** One header of "Headers": a valid HTTP header name, not a reserved key, and a text value. */
+function readHeader(ctx: IExecuteFunctions, itemIndex: number, header: IDataObject) {
+	const what = 'A header name in "Headers" (headers)';
+	const name = checkedText(ctx, itemIndex, header.name, what);
+	if (!HEADER_NAME.test(name)) {
+		const message = `The header name ${quoted(name)} in "Headers" (headers) is not a valid HTTP header name`;
+		throw invalidParameter(ctx, itemIndex, message);
+	}
+	const reserved = keyProblem(name, what);
+	if (reserved) throw invalidParameter(ctx, itemIndex, reserved);
+	const where = `The value of the header "${name}" in "Headers" (headers)`;
+	checkedText(ctx, itemIndex, header.value, where);
+	return {
+		name,
+		value: header.value === undefined || header.value === null ? '' : String(header.value),
+	};
+}
+
+/** The destination's headers (`credentials.values`): the given ones, none, or unchanged. */
+function readHeaders(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	fields: IDataObject,
+	removeAll: boolean,
+): IDataObject | undefined {
+	const list = (fields.headers as IDataObject | undefined)?.header;
+	const headers = checkedList(ctx, itemIndex, list, 'The field "Headers" (headers)');
+	if (headers.length && removeAll) {
+		const message =
+			'Set either "Headers" (headers) or "Remove All Headers" (removeAllHeaders), not both';
+		throw invalidParameter(ctx, itemIndex, message);
+	}
+	if (!headers.length) return removeAll ? { values: {} } : undefined;
+	// Header names are the user's: a map without a prototype, so no name reaches one.
+	const values = Object.create(null) as IDataObject;
+	for (const header of headers) {
+		const { name, value } = readHeader(ctx, itemIndex, header);
+		values[name] = value;
+	}
+	return { values };
+}
+
+/** The event types to subscribe or unsubscribe, each NAMESPACE::EVENT_NAME. */
+function readEventTypes(ctx: IExecuteFunctions, itemIndex: number, fields: IDataObject) {
+	const list = (fields.eventTypes as IDataObject | undefined)?.eventType;
+	const entries = checkedList(ctx, itemIndex, list, 'The field "Event Types" (eventTypes)');
+	return entries.map((entry) => {
+		const what = 'An event type in "Event Types" (eventTypes)';
+		const eventType = checkedText(ctx, itemIndex, entry.eventType, what);
+		if (!EVENT_TYPE_PATTERN.test(eventType)) {
+			const message = `The event type ${quoted(eventType)} in "Event Types" (eventTypes) must have the form NAMESPACE::EVENT_NAME, e.g. FBPI::ORDER_SYNC`;
+			throw invalidParameter(ctx, itemIndex, message);
+		}
+		const subscribed = checkedBoolean(
+			ctx,
+			itemIndex,
+			entry.isActive,
+			`"Subscribed" (isActive) of the event type "${eventType}" in "Event Types" (eventTypes)`,
+			true,
+		);
+		return { event_type: eventType, is_active: subscribed };
+	});
+}
+
+/** The update's body: only the fields the user set. */
+function readUpdate(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
+	const fields = collectionParameter(ctx, 'updateFields', 'Update Fields', itemIndex);
+	const body: IDataObject = {};
+	if (fields.destinationName !== undefined) {
+		const what = 'The field "Destination Name" (destinationName)';
+		const name = checkedText(ctx, itemIndex, fields.destinationName, what);
+		if (name) body.destination_name = name;
+	}
+	if (fields.isActive !== undefined) {
+		const what = 'The field "Is Active" (isActive)';
+		body.is_active = checkedBoolean(ctx, itemIndex, fields.isActive, what, true);
+	}
+	const removeAll = checkedBoolean(
+		ctx,
+		itemIndex,
+		fields.removeAllHeaders,
+		'The field "Remove All Headers" (removeAllHeaders)',
+		false,
+	);
+	const url = readUrl(ctx, itemIndex, fields);
+	if (url) body.url = url;
+	const headers = readHeaders(ctx, itemIndex, fields, removeAll);
+	if (headers) body.credentials = headers;
+	const eventTypes = readEventTypes(ctx, itemIndex, fields);
+	if (eventTypes.length) body.event_types = eventTypes;
+	return body;
+}
+
 export const plan = perItem(function (this: IExecuteFunctions, itemIndex) {
 	const destinationCode = requiredPathParameter(
 		this,
@@ -147,112 +257,7 @@ export const plan = perItem(function (this: IExecuteFunctions, itemIndex) {
 		'Destination Code',
 		itemIndex,
 	);
-	const fields = collectionParameter(this, 'updateFields', 'Update Fields', itemIndex);
-	const body: IDataObject = {};
-	const fail = (message: string) => invalidParameter(this, itemIndex, message);
-	const flag = (value: unknown, what: string, fallback: boolean) =>
-		checkedBoolean(this, itemIndex, value, what, fallback);
-
-	if (fields.destinationName !== undefined) {
-		const name = checkedText(
-			this,
-			itemIndex,
-			fields.destinationName,
-			'The field "Destination Name" (destinationName)',
-		);
-		if (name) body.destination_name = name;
-	}
-	if (fields.isActive !== undefined) {
-		body.is_active = flag(fields.isActive, 'The field "Is Active" (isActive)', true);
-	}
-	const removeAllHeaders = flag(
-		fields.removeAllHeaders,
-		'The field "Remove All Headers" (removeAllHeaders)',
-		false,
-	);
-	const url = checkedText(this, itemIndex, fields.url, 'The field "URL" (url)');
-	if (url !== '') {
-		let parsed: URL | undefined;
-		try {
-			parsed = new URL(url);
-		} catch {
-			parsed = undefined;
-		}
-		if (parsed?.protocol !== 'https:') {
-			throw fail(`The field "URL" (url) must be an https:// address, got ${quoted(url)}`);
-		}
-		body.url = url;
-	}
-
-	const headers = checkedList(
-		this,
-		itemIndex,
-		(fields.headers as IDataObject | undefined)?.header,
-		'The field "Headers" (headers)',
-	);
-	if (headers.length && removeAllHeaders) {
-		throw fail(
-			'Set either "Headers" (headers) or "Remove All Headers" (removeAllHeaders), not both',
-		);
-	}
-	if (headers.length) {
-		// Header names are the user's: a map without a prototype, so no name reaches one.
-		const values = Object.create(null) as IDataObject;
-		for (const header of headers) {
-			const name = checkedText(
-				this,
-				itemIndex,
-				header.name,
-				'A header name in "Headers" (headers)',
-			);
-			if (!HEADER_NAME.test(name)) {
-				throw fail(
-					`The header name ${quoted(name)} in "Headers" (headers) is not a valid HTTP header name`,
-				);
-			}
-			const reserved = keyProblem(name, 'A header name in "Headers" (headers)');
-			if (reserved) throw fail(reserved);
-			checkedText(
-				this,
-				itemIndex,
-				header.value,
-				`The value of the header "${name}" in "Headers" (headers)`,
-			);
-			values[name] =
-				header.value === undefined || header.value === null ? '' : String(header.value);
-		}
-		body.credentials = { values };
-	} else if (removeAllHeaders) {
-		body.credentials = { values: {} };
-	}
-
-	const eventTypes = checkedList(
-		this,
-		itemIndex,
-		(fields.eventTypes as IDataObject | undefined)?.eventType,
-		'The field "Event Types" (eventTypes)',
-	);
-	if (eventTypes.length) {
-		body.event_types = eventTypes.map((entry) => {
-			const eventType = checkedText(
-				this,
-				itemIndex,
-				entry.eventType,
-				'An event type in "Event Types" (eventTypes)',
-			);
-			if (!EVENT_TYPE_PATTERN.test(eventType)) {
-				throw fail(
-					`The event type ${quoted(eventType)} in "Event Types" (eventTypes) must have the form NAMESPACE::EVENT_NAME, e.g. FBPI::ORDER_SYNC`,
-				);
-			}
-			const subscribed = flag(
-				entry.isActive,
-				`"Subscribed" (isActive) of the event type "${eventType}" in "Event Types" (eventTypes)`,
-				true,
-			);
-			return { event_type: eventType, is_active: subscribed };
-		});
-	}
+	const body = readUpdate(this, itemIndex);
 	return {
 		send: async () => ({
 			json: await apiRequest.call(this, 'UpdateDestination', {

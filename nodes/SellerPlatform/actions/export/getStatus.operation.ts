@@ -8,16 +8,17 @@ import {
 import { MAX_TIMER_MS } from '../../../api/abort';
 import { apiRequest } from '../../../api/request';
 import { parseNumber } from '../../../api/values';
-import { concurrencyOption, optionsCollection, waitOptions } from '../descriptions';
+import { concurrencyOption, optionsCollection, waitOptions } from '../options';
 import {
 	binaryFieldOption,
 	checkedBoolean,
 	collectionParameter,
 	invalidParameter,
-	requiredString,
+	requiredTextParameter,
 } from '../parameters';
 import { perItem } from '../runner';
-import { normaliseStatus, pollUntilFinal, readWaitSettings } from '../wait';
+import { readWaitSettings } from '../options';
+import { normaliseStatus, pollUntilFinal } from '../wait';
 
 const show = { resource: ['export'], operation: ['getStatus'] };
 
@@ -116,7 +117,7 @@ export const plan = perItem(function (this: IExecuteFunctions, itemIndex) {
 			`The option "Download Timeout (Seconds)" (downloadTimeoutSeconds) must be a positive number of at most ${Math.floor(MAX_TIMER_MS / 1000)}`,
 		);
 	}
-	const exportCode = requiredString(this, 'exportCode', 'Export Code', itemIndex);
+	const exportCode = requiredTextParameter(this, 'exportCode', 'Export Code', itemIndex);
 	const wait = readWaitSettings(this, itemIndex);
 	return {
 		send: async () => {

@@ -3,13 +3,13 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { apiRequest } from '../../../api/request';
 import { quoted } from '../../../api/values';
-import { concurrencyOption, optionsCollection } from '../descriptions';
+import { concurrencyOption, optionsCollection } from '../options';
 import {
 	checkedList,
 	checkedText,
 	invalidParameter,
-	optionalString,
-	requiredString,
+	optionalTextParameter,
+	requiredTextParameter,
 } from '../parameters';
 import { perItem } from '../runner';
 
@@ -102,71 +102,66 @@ export const description: INodeProperties[] = [
 	optionsCollection(show, [concurrencyOption]),
 ];
 
-export const plan = perItem(function (this: IExecuteFunctions, itemIndex) {
-	const warehouseCode = requiredString(this, 'warehouseCode', 'Warehouse Code', itemIndex);
+/** The order's items: at least one, each with a known status and an optional Partner SKU. */
+function readItems(ctx: IExecuteFunctions, itemIndex: number): IDataObject[] {
 	const raw = checkedList(
-		this,
+		ctx,
 		itemIndex,
-		this.getNodeParameter('items.item', itemIndex, []),
+		ctx.getNodeParameter('items.item', itemIndex, []),
 		'The parameter "Items" (items)',
 	);
 	if (raw.length === 0) {
 		throw invalidParameter(
-			this,
+			ctx,
 			itemIndex,
 			'The parameter "Items" (items) needs at least one item',
 			'Add an item with the status it should be created in.',
 		);
 	}
-	const items = raw.map((entry, position) => {
-		const status = checkedText(
-			this,
-			itemIndex,
-			entry.status,
-			`The status of item ${position + 1} of "Items" (items)`,
-		);
+	return raw.map((entry, position) => {
+		const where = `item ${position + 1} of "Items" (items)`;
+		const status = checkedText(ctx, itemIndex, entry.status, `The status of ${where}`);
 		if (!ITEM_STATUSES.includes(status)) {
-			throw invalidParameter(
-				this,
-				itemIndex,
-				`Item ${position + 1} of "Items" (items) has the status ${quoted(status)}, but it must be one of ${ITEM_STATUSES.join(', ')}`,
-			);
+			const message = `Item ${position + 1} of "Items" (items) has the status ${quoted(status)}, but it must be one of ${ITEM_STATUSES.join(', ')}`;
+			throw invalidParameter(ctx, itemIndex, message);
 		}
-		const partnerSku = checkedText(
-			this,
-			itemIndex,
-			entry.partnerSku,
-			`The Partner SKU of item ${position + 1} of "Items" (items)`,
-		);
+		const partnerSku = checkedText(ctx, itemIndex, entry.partnerSku, `The Partner SKU of ${where}`);
 		return partnerSku ? { status, partner_sku: partnerSku } : { status };
 	});
+}
 
-	let idempotencyKey = optionalString(this, 'idempotencyKey', itemIndex, 'Idempotency Key');
-	if (idempotencyKey !== undefined && idempotencyKey.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
-		throw invalidParameter(
-			this,
-			itemIndex,
-			`The parameter "Idempotency Key" (idempotencyKey) must be at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters, got ${idempotencyKey.length}`,
-		);
+/** The given Idempotency Key (at most 24 characters), or a new random one. */
+function readIdempotencyKey(ctx: IExecuteFunctions, itemIndex: number): string {
+	const key = optionalTextParameter(ctx, 'idempotencyKey', 'Idempotency Key', itemIndex);
+	if (key !== undefined && key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+		const message = `The parameter "Idempotency Key" (idempotencyKey) must be at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters, got ${key.length}`;
+		throw invalidParameter(ctx, itemIndex, message);
 	}
-	idempotencyKey ??= randomBytes(8).toString('base64url').slice(0, MAX_IDEMPOTENCY_KEY_LENGTH);
+	return key ?? randomBytes(8).toString('base64url').slice(0, MAX_IDEMPOTENCY_KEY_LENGTH);
+}
 
+/** The marketplace country, lower case, one of the spec's; undefined when unset. */
+function readCountryCode(ctx: IExecuteFunctions, itemIndex: number): string | undefined {
+	const text = optionalTextParameter(ctx, 'countryCode', 'Country Code', itemIndex);
+	const countryCode = text?.toLowerCase();
+	if (countryCode !== undefined && !COUNTRY_CODES.includes(countryCode)) {
+		const message = `The parameter "Country Code" (countryCode) must be one of ${COUNTRY_CODES.join(', ')}, got ${quoted(countryCode)}`;
+		throw invalidParameter(ctx, itemIndex, message);
+	}
+	return countryCode;
+}
+
+export const plan = perItem(function (this: IExecuteFunctions, itemIndex) {
+	const warehouseCode = requiredTextParameter(this, 'warehouseCode', 'Warehouse Code', itemIndex);
+	const items = readItems(this, itemIndex);
+	const idempotencyKey = readIdempotencyKey(this, itemIndex);
 	const body: IDataObject = {
 		warehouse_code: warehouseCode,
 		idempotency_key: idempotencyKey,
 		items,
 	};
-	const countryCode = optionalString(this, 'countryCode', itemIndex, 'Country Code')?.toLowerCase();
-	if (countryCode !== undefined) {
-		if (!COUNTRY_CODES.includes(countryCode)) {
-			throw invalidParameter(
-				this,
-				itemIndex,
-				`The parameter "Country Code" (countryCode) must be one of ${COUNTRY_CODES.join(', ')}, got ${quoted(countryCode)}`,
-			);
-		}
-		body.country_code = countryCode;
-	}
+	const countryCode = readCountryCode(this, itemIndex);
+	if (countryCode !== undefined) body.country_code = countryCode;
 	return {
 		creates: {
 			describe: (json: IDataObject) =>

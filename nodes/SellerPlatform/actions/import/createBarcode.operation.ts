@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { shown } from '../../../api/values';
-import { concurrencyOption, optionsCollection, waitOptions } from '../descriptions';
-import { checkedOption, invalidParameter, requiredString } from '../parameters';
+import { concurrencyOption, optionsCollection, waitOptions } from '../options';
+import { checkedOption, invalidParameter, requiredTextParameter } from '../parameters';
 import { perItem, type Planned, type Task } from '../runner';
-import { readWaitSettings } from '../wait';
+import { readWaitSettings } from '../options';
 import { importFromInputItems } from './fromInputItems';
 import {
 	createImport,
@@ -196,7 +196,7 @@ const importPerItem = perItem(function (this: IExecuteFunctions, itemIndex) {
 	if (source === 'items') {
 		body.items = { data: mappingsDefinedBelow(this, itemIndex) };
 	} else if (source === 'fileUrl') {
-		const fileUrl = requiredString(this, 'fileUrl', 'File URL', itemIndex);
+		const fileUrl = requiredTextParameter(this, 'fileUrl', 'File URL', itemIndex);
 		if (!isImportFileUrl(fileUrl)) {
 			throw invalidParameter(
 				this,
@@ -206,7 +206,7 @@ const importPerItem = perItem(function (this: IExecuteFunctions, itemIndex) {
 		}
 		body.file_url = fileUrl;
 	} else if (source === 'bqTable') {
-		body.bq_table = requiredString(this, 'bqTable', 'Data Warehouse Table', itemIndex);
+		body.bq_table = requiredTextParameter(this, 'bqTable', 'Data Warehouse Table', itemIndex);
 	} else {
 		throw invalidParameter(
 			this,

@@ -4,13 +4,13 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { invalidParameter, requiredString, textProblem } from '../parameters';
+import { invalidParameter, requiredTextParameter, textProblem } from '../parameters';
 import { throwUnlessContinueOnFail, type Planned } from '../runner';
-import { readWaitSettings } from '../wait';
+import { readWaitSettings } from '../options';
 import {
 	createImport,
 	createsImport,
-	fieldText,
+	inputFieldText,
 	MAX_MAPPINGS_PER_IMPORT,
 	readClientReference,
 	readConfig,
@@ -23,8 +23,8 @@ import {
  */
 export function importFromInputItems(ctx: IExecuteFunctions, itemCount: number): Planned[] {
 	const items = ctx.getInputData();
-	const skuField = requiredString(ctx, 'partnerSkuField', 'Partner SKU Field', 0);
-	const barcodeField = requiredString(ctx, 'barcodeField', 'Barcode Field', 0);
+	const skuField = requiredTextParameter(ctx, 'partnerSkuField', 'Partner SKU Field', 0);
+	const barcodeField = requiredTextParameter(ctx, 'barcodeField', 'Barcode Field', 0);
 
 	const planned: Planned[] = [];
 	const mappings: IDataObject[] = [];
@@ -39,8 +39,8 @@ export function importFromInputItems(ctx: IExecuteFunctions, itemCount: number):
 			planned.push(throwUnlessContinueOnFail(ctx, invalidParameter(ctx, i, problem), i));
 			continue;
 		}
-		const partnerSku = fieldText(rawSku);
-		const barcode = fieldText(rawBarcode);
+		const partnerSku = inputFieldText(rawSku);
+		const barcode = inputFieldText(rawBarcode);
 		const missing = !partnerSku
 			? `"${skuField}" (Partner SKU Field)`
 			: !barcode

@@ -11,10 +11,11 @@ import {
 	checkedText,
 	collectionParameter,
 	invalidParameter,
-	requiredString,
+	requiredTextParameter,
 } from '../parameters';
 import type { Task } from '../runner';
-import { normaliseStatus, pollUntilFinal, type WaitSettings } from '../wait';
+import type { WaitSettings } from '../options';
+import { normaliseStatus, pollUntilFinal } from '../wait';
 import { findReplayedImport } from './reuse';
 
 /** The spec's limits: mappings per import, characters of client_reference. */
@@ -59,7 +60,7 @@ export function readClientReference(
 	itemIndex: number,
 	suffixLength = 0,
 ): string {
-	const reference = requiredString(ctx, 'clientReference', 'Client Reference', itemIndex);
+	const reference = requiredTextParameter(ctx, 'clientReference', 'Client Reference', itemIndex);
 	if (reference.length + suffixLength > MAX_CLIENT_REFERENCE_LENGTH) {
 		throw invalidParameter(
 			ctx,
@@ -178,7 +179,11 @@ export function readField(json: IDataObject, path: string): unknown {
 	return value;
 }
 
-export function fieldText(value: unknown): string {
+/**
+ * An input item's field as the text of a mapping, after `textProblem` accepted it: a text
+ * trimmed, a number or bigint written out; anything else (true, null, unset) is no value ('').
+ */
+export function inputFieldText(value: unknown): string {
 	if (typeof value === 'string') return value.trim();
 	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
 	if (typeof value === 'bigint') return value.toString();

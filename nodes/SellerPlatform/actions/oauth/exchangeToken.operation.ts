@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { apiRequest } from '../../../api/request';
-import { concurrencyOption, optionsCollection } from '../descriptions';
-import { requiredString } from '../parameters';
+import { concurrencyOption, optionsCollection } from '../options';
+import { requiredTextParameter } from '../parameters';
 import { perItem } from '../runner';
 
 const show = { resource: ['oauth'], operation: ['exchangeToken'] };
@@ -23,7 +23,7 @@ export const description: INodeProperties[] = [
 ];
 
 export const plan = perItem(function (this: IExecuteFunctions, itemIndex) {
-	const accessToken = requiredString(this, 'accessToken', 'Access Token', itemIndex);
+	const accessToken = requiredTextParameter(this, 'accessToken', 'Access Token', itemIndex);
 	return {
 		send: async () => ({
 			json: await apiRequest.call(this, 'ExchangeToken', {

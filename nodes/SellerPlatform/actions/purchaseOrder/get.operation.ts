@@ -2,7 +2,7 @@ import { DateTime } from 'luxon';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { apiRequest } from '../../../api/request';
-import { concurrencyOption, optionsCollection } from '../descriptions';
+import { concurrencyOption, optionsCollection } from '../options';
 import { requiredPathParameter } from '../parameters';
 import { perItem } from '../runner';
 

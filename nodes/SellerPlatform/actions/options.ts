@@ -1,0 +1,194 @@
+/**
+ * The options every operation shares, one home for each: its description, its default and the
+ * reading that checks it, side by side. The run's options (concurrency and the reliability limits)
+ * are read once per run, at item 0 (`readRunOptions`); the wait options for each item that waits
+ * (`readWaitSettings`).
+ */
+import type {
+	IDataObject,
+	IDisplayOptions,
+	IExecuteFunctions,
+	INodeProperties,
+} from 'n8n-workflow';
+
+import { RETRY_POLICY } from '../../api/policy';
+import { PACING } from '../../api/rateLimiter';
+import { setRunLimits, suggestedConcurrency } from '../../api/request';
+import { parseBoolean } from '../../api/values';
+import { checkedBoolean, checkedNumber, collectionParameter } from './parameters';
+
+/** 0: automatic (the default). */
+export const AUTO_CONCURRENCY = 0;
+export const MAX_CONCURRENCY = PACING.maxConcurrency;
+
+/** The defaults of the wait options. */
+const WAIT_DEFAULTS = { waitForCompletion: false, pollIntervalSeconds: 5, timeoutSeconds: 300 };
+
+/** The shortest poll interval. */
+export const MIN_POLL_INTERVAL_SECONDS = 0.1;
+
+/** How many items are in flight at once. */
+export const concurrencyOption: INodeProperties = {
+	displayName: 'Concurrency',
+	name: 'concurrency',
+	type: 'number',
+	typeOptions: { minValue: 0, maxValue: MAX_CONCURRENCY },
+	default: AUTO_CONCURRENCY,
+	description: `How many items are sent to the service at the same time. 0 (the default) sizes it automatically from the latency measured, up to ${MAX_CONCURRENCY}, so that the credential's rate plan alone sets the speed; a number from 1 to ${MAX_CONCURRENCY} pins it. Output keeps the input order.`,
+};
+
+/** Options of the operations that can wait for a long job to finish. */
+export const waitOptions: INodeProperties[] = [
+	{
+		displayName: 'Wait for Completion',
+		name: 'waitForCompletion',
+		type: 'boolean',
+		default: WAIT_DEFAULTS.waitForCompletion,
+		description:
+			'Whether to keep asking for the status until the job reaches a final state (or the timeout), and return the last status',
+	},
+	{
+		displayName: 'Poll Interval (Seconds)',
+		name: 'pollIntervalSeconds',
+		type: 'number',
+		typeOptions: { minValue: MIN_POLL_INTERVAL_SECONDS, numberPrecision: 1 },
+		default: WAIT_DEFAULTS.pollIntervalSeconds,
+		description: 'Time between two status requests while waiting',
+	},
+	{
+		displayName: 'Timeout (Seconds)',
+		name: 'timeoutSeconds',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: WAIT_DEFAULTS.timeoutSeconds,
+		description:
+			'Longest time to wait. When it passes, the last status is returned with waitTimedOut set to true.',
+	},
+];
+
+/** Limits of a run's waiting on the service, offered by every operation. */
+export const reliabilityOptions: INodeProperties[] = [
+	{
+		displayName: 'Waiting Budget (Seconds)',
+		name: 'waitingBudgetSeconds',
+		type: 'number',
+		typeOptions: { minValue: 0 },
+		default: RETRY_POLICY.waitingBudgetMs / 1000,
+		description:
+			'How long this run may wait in all for a throttling or failing service (Retry-After and backoff, however many items wait at once). A Retry-After beyond what is left fails the item at once, saying when the service takes requests again.',
+	},
+	{
+		displayName: 'Stop After Consecutive Failures',
+		name: 'stopAfterFailures',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: RETRY_POLICY.circuitBreakerLimit,
+		description:
+			'After this many 429 or 5xx answers in a row, across items, the run stops sending and fails the remaining items with a message saying so',
+	},
+];
+
+/** The `options` collection of an operation (the reliability options included). */
+export function optionsCollection(
+	show: IDisplayOptions['show'],
+	options: INodeProperties[],
+): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		displayOptions: { show },
+		options: [...options, ...reliabilityOptions].sort((a, b) =>
+			a.displayName.localeCompare(b.displayName),
+		),
+	};
+}
+
+export interface WaitSettings {
+	enabled: boolean;
+	intervalMs: number;
+	timeoutMs: number;
+	/** The execution's cancel signal: stopping the execution ends the wait at once. */
+	signal?: AbortSignal;
+}
+
+const option = (label: string, name: string) => `The option "${label}" (${name})`;
+
+/** The wait options of one item, each checked for that item before anything is sent. */
+export function readWaitSettings(ctx: IExecuteFunctions, itemIndex: number): WaitSettings {
+	const options = collectionParameter(ctx, 'options', 'Options', itemIndex);
+	const enabled = checkedBoolean(
+		ctx,
+		itemIndex,
+		options.waitForCompletion,
+		option('Wait for Completion', 'waitForCompletion'),
+		WAIT_DEFAULTS.waitForCompletion,
+	);
+	const interval = checkedNumber(
+		ctx,
+		itemIndex,
+		options.pollIntervalSeconds,
+		option('Poll Interval (Seconds)', 'pollIntervalSeconds'),
+		{ min: MIN_POLL_INTERVAL_SECONDS },
+		WAIT_DEFAULTS.pollIntervalSeconds,
+	);
+	const timeout = checkedNumber(
+		ctx,
+		itemIndex,
+		options.timeoutSeconds,
+		option('Timeout (Seconds)', 'timeoutSeconds'),
+		{ min: 0, aboveMin: true },
+		WAIT_DEFAULTS.timeoutSeconds,
+	);
+	return {
+		enabled,
+		intervalMs: interval * 1000,
+		timeoutMs: timeout * 1000,
+		signal: ctx.getExecutionCancelSignal?.(),
+	};
+}
+
+/**
+ * The run's concurrency: the number set, or (0, the default) automatic: the requests in flight
+ * that keep the rate plan busy at the latency measured (request.ts `suggestedConcurrency`), or the
+ * ceiling for tasks that wait for a job to finish (they mostly wait). Read before each start.
+ */
+function concurrencyOf(ctx: IExecuteFunctions, options: IDataObject, set: number): () => number {
+	if (set >= 1) {
+		const fixed = Math.min(MAX_CONCURRENCY, Math.floor(set));
+		return () => fixed;
+	}
+	if (parseBoolean(options.waitForCompletion) === true) return () => MAX_CONCURRENCY;
+	return () => suggestedConcurrency(ctx);
+}
+
+/**
+ * Reads the run's options once, at item 0: numbers, not negative, whole where they count
+ * something, never beyond 2^53 (refused, never rounded). Hands the reliability limits to the API
+ * layer for the run's requests and gives the concurrency.
+ */
+export function readRunOptions(ctx: IExecuteFunctions): { concurrency: () => number } {
+	const options = collectionParameter(ctx, 'options', 'Options', 0);
+	const number = (name: string, label: string, whole: boolean, fallback: number) =>
+		checkedNumber(ctx, 0, options[name], option(label, name), { whole }, fallback);
+	const concurrency = number('concurrency', 'Concurrency', true, AUTO_CONCURRENCY);
+	const budget = number(
+		'waitingBudgetSeconds',
+		'Waiting Budget (Seconds)',
+		false,
+		RETRY_POLICY.waitingBudgetMs / 1000,
+	);
+	const failures = number(
+		'stopAfterFailures',
+		'Stop After Consecutive Failures',
+		true,
+		RETRY_POLICY.circuitBreakerLimit,
+	);
+	setRunLimits(ctx, {
+		waitingBudgetMs: budget * 1000,
+		circuitBreakerLimit: failures >= 1 ? failures : RETRY_POLICY.circuitBreakerLimit,
+	});
+	return { concurrency: concurrencyOf(ctx, options, concurrency) };
+}

@@ -1,0 +1,76 @@
+/**
+ * The connection settings of a node run: the credential read and decrypted once per run and
+ * handed to every request of the run, with the Base URL checked and the rate plan's scope.
+ */
+import {
+	NodeOperationError,
+	type ICredentialDataDecryptedObject,
+	type ICredentialsDecrypted,
+} from 'n8n-workflow';
+
+import {
+	CREDENTIAL_TYPE,
+	DEFAULT_IMPORT_PREFIX,
+	DEFAULT_REQUESTS_PER_MINUTE,
+	DEFAULT_SANDBOX_ORDER_PREFIX,
+} from './constants';
+import type { PrefixSetting } from './endpoints';
+import type { RequestContext } from './request';
+import { perRun } from './state';
+import { baseUrlProblem, gatewayScope } from './url';
+
+export interface ConnectionSettings {
+	baseUrl: string;
+	/** Whose rate plan the request counts against: gateway and project. */
+	scope: string;
+	requestsPerMinute: number;
+	prefixes: Record<PrefixSetting, string>;
+	/**
+	 * The decrypted credential, read once per node run and handed to every request of the run,
+	 * so n8n does not read and decrypt it again per request. n8n writes a new session into this
+	 * same object when it logs in again (and stores it), so later requests of the run use it.
+	 */
+	credential: ICredentialsDecrypted;
+	/** `credential.data`. */
+	data: ICredentialDataDecryptedObject;
+}
+
+async function readSettings(ctx: RequestContext, itemIndex: number): Promise<ConnectionSettings> {
+	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE, itemIndex);
+	const reference = ctx.getNode().credentials?.[CREDENTIAL_TYPE];
+	const baseUrl = String(credentials.baseUrl ?? '').trim();
+	const problem = baseUrlProblem(baseUrl);
+	if (problem) throw new NodeOperationError(ctx.getNode(), problem);
+	const rpm = Number(credentials.requestsPerMinute);
+	return {
+		baseUrl,
+		// The quota belongs to the project (per operation); fall back to the key without one.
+		scope: gatewayScope(credentials),
+		requestsPerMinute: Number.isFinite(rpm) && rpm >= 1 ? rpm : DEFAULT_REQUESTS_PER_MINUTE,
+		prefixes: {
+			sandboxOrderPrefix: String(credentials.sandboxOrderPrefix ?? DEFAULT_SANDBOX_ORDER_PREFIX),
+			importPrefix: String(credentials.importPrefix ?? DEFAULT_IMPORT_PREFIX),
+		},
+		credential: {
+			id: reference?.id ?? '',
+			name: reference?.name ?? '',
+			type: CREDENTIAL_TYPE,
+			data: credentials,
+		},
+		data: credentials,
+	};
+}
+
+/** The connection settings of this node run, read once. */
+export async function connectionSettings(
+	ctx: RequestContext,
+	itemIndex: number,
+): Promise<ConnectionSettings> {
+	let pending = perRun.settings.get(ctx);
+	if (!pending) {
+		pending = readSettings(ctx, itemIndex);
+		perRun.settings.set(ctx, pending);
+		pending.catch(() => perRun.settings.delete(ctx));
+	}
+	return await pending;
+}
