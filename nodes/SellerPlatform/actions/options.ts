@@ -21,8 +21,11 @@ import { checkedBoolean, checkedNumber, collectionParameter } from './parameters
 export const AUTO_CONCURRENCY = 0;
 export const MAX_CONCURRENCY = PACING.maxConcurrency;
 
-/** The defaults of the wait options. */
-const WAIT_DEFAULTS = { waitForCompletion: false, pollIntervalSeconds: 5, timeoutSeconds: 300 };
+/** The options' defaults (the reliability limits: the API layer's, policy.ts `RETRY_POLICY`). */
+const DEFAULT_POLL_INTERVAL_SECONDS = 5;
+const DEFAULT_TIMEOUT_SECONDS = 300;
+const DEFAULT_WAITING_BUDGET_SECONDS = RETRY_POLICY.waitingBudgetMs / 1000;
+const DEFAULT_STOP_AFTER_FAILURES = RETRY_POLICY.circuitBreakerLimit;
 
 /** The shortest poll interval. */
 export const MIN_POLL_INTERVAL_SECONDS = 0.1;
@@ -37,22 +40,25 @@ export const concurrencyOption: INodeProperties = {
 	description: `How many items are sent to the service at the same time. 0 (the default) sizes it automatically from the latency measured, up to ${MAX_CONCURRENCY}, so that the credential's rate plan alone sets the speed; a number from 1 to ${MAX_CONCURRENCY} pins it. Output keeps the input order.`,
 };
 
+/** Wait for Completion: a literal default (n8n's lint rule for booleans); the reader takes it. */
+const waitForCompletionOption = {
+	displayName: 'Wait for Completion',
+	name: 'waitForCompletion',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to keep asking for the status until the job reaches a final state (or the timeout), and return the last status',
+} satisfies INodeProperties;
+
 /** Options of the operations that can wait for a long job to finish. */
 export const waitOptions: INodeProperties[] = [
-	{
-		displayName: 'Wait for Completion',
-		name: 'waitForCompletion',
-		type: 'boolean',
-		default: WAIT_DEFAULTS.waitForCompletion,
-		description:
-			'Whether to keep asking for the status until the job reaches a final state (or the timeout), and return the last status',
-	},
+	waitForCompletionOption,
 	{
 		displayName: 'Poll Interval (Seconds)',
 		name: 'pollIntervalSeconds',
 		type: 'number',
 		typeOptions: { minValue: MIN_POLL_INTERVAL_SECONDS, numberPrecision: 1 },
-		default: WAIT_DEFAULTS.pollIntervalSeconds,
+		default: DEFAULT_POLL_INTERVAL_SECONDS,
 		description: 'Time between two status requests while waiting',
 	},
 	{
@@ -60,7 +66,7 @@ export const waitOptions: INodeProperties[] = [
 		name: 'timeoutSeconds',
 		type: 'number',
 		typeOptions: { minValue: 1 },
-		default: WAIT_DEFAULTS.timeoutSeconds,
+		default: DEFAULT_TIMEOUT_SECONDS,
 		description:
 			'Longest time to wait. When it passes, the last status is returned with waitTimedOut set to true.',
 	},
@@ -73,7 +79,7 @@ export const reliabilityOptions: INodeProperties[] = [
 		name: 'waitingBudgetSeconds',
 		type: 'number',
 		typeOptions: { minValue: 0 },
-		default: RETRY_POLICY.waitingBudgetMs / 1000,
+		default: DEFAULT_WAITING_BUDGET_SECONDS,
 		description:
 			'How long this run may wait in all for a throttling or failing service (Retry-After and backoff, however many items wait at once). A Retry-After beyond what is left fails the item at once, saying when the service takes requests again.',
 	},
@@ -82,7 +88,7 @@ export const reliabilityOptions: INodeProperties[] = [
 		name: 'stopAfterFailures',
 		type: 'number',
 		typeOptions: { minValue: 1 },
-		default: RETRY_POLICY.circuitBreakerLimit,
+		default: DEFAULT_STOP_AFTER_FAILURES,
 		description:
 			'After this many 429 or 5xx answers in a row, across items, the run stops sending and fails the remaining items with a message saying so',
 	},
@@ -124,7 +130,7 @@ export function readWaitSettings(ctx: IExecuteFunctions, itemIndex: number): Wai
 		itemIndex,
 		options.waitForCompletion,
 		option('Wait for Completion', 'waitForCompletion'),
-		WAIT_DEFAULTS.waitForCompletion,
+		waitForCompletionOption.default,
 	);
 	const interval = checkedNumber(
 		ctx,
@@ -132,7 +138,7 @@ export function readWaitSettings(ctx: IExecuteFunctions, itemIndex: number): Wai
 		options.pollIntervalSeconds,
 		option('Poll Interval (Seconds)', 'pollIntervalSeconds'),
 		{ min: MIN_POLL_INTERVAL_SECONDS },
-		WAIT_DEFAULTS.pollIntervalSeconds,
+		DEFAULT_POLL_INTERVAL_SECONDS,
 	);
 	const timeout = checkedNumber(
 		ctx,
@@ -140,7 +146,7 @@ export function readWaitSettings(ctx: IExecuteFunctions, itemIndex: number): Wai
 		options.timeoutSeconds,
 		option('Timeout (Seconds)', 'timeoutSeconds'),
 		{ min: 0, aboveMin: true },
-		WAIT_DEFAULTS.timeoutSeconds,
+		DEFAULT_TIMEOUT_SECONDS,
 	);
 	return {
 		enabled,
@@ -178,17 +184,17 @@ export function readRunOptions(ctx: IExecuteFunctions): { concurrency: () => num
 		'waitingBudgetSeconds',
 		'Waiting Budget (Seconds)',
 		false,
-		RETRY_POLICY.waitingBudgetMs / 1000,
+		DEFAULT_WAITING_BUDGET_SECONDS,
 	);
 	const failures = number(
 		'stopAfterFailures',
 		'Stop After Consecutive Failures',
 		true,
-		RETRY_POLICY.circuitBreakerLimit,
+		DEFAULT_STOP_AFTER_FAILURES,
 	);
 	setRunLimits(ctx, {
 		waitingBudgetMs: budget * 1000,
-		circuitBreakerLimit: failures >= 1 ? failures : RETRY_POLICY.circuitBreakerLimit,
+		circuitBreakerLimit: failures >= 1 ? failures : DEFAULT_STOP_AFTER_FAILURES,
 	});
 	return { concurrency: concurrencyOf(ctx, options, concurrency) };
 }

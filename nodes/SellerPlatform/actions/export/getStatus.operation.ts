@@ -8,7 +8,7 @@ import {
 import { MAX_TIMER_MS } from '../../../api/abort';
 import { apiRequest } from '../../../api/request';
 import { parseNumber } from '../../../api/values';
-import { concurrencyOption, optionsCollection, waitOptions } from '../options';
+import { concurrencyOption, optionsCollection, readWaitSettings, waitOptions } from '../options';
 import {
 	binaryFieldOption,
 	checkedBoolean,
@@ -17,7 +17,6 @@ import {
 	requiredTextParameter,
 } from '../parameters';
 import { perItem } from '../runner';
-import { readWaitSettings } from '../options';
 import { normaliseStatus, pollUntilFinal } from '../wait';
 
 const show = { resource: ['export'], operation: ['getStatus'] };

@@ -1,10 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { shown } from '../../../api/values';
-import { concurrencyOption, optionsCollection, waitOptions } from '../options';
+import { concurrencyOption, optionsCollection, readWaitSettings, waitOptions } from '../options';
 import { checkedOption, invalidParameter, requiredTextParameter } from '../parameters';
 import { perItem, type Planned, type Task } from '../runner';
-import { readWaitSettings } from '../options';
 import { importFromInputItems } from './fromInputItems';
 import {
 	createImport,

@@ -1,9 +1,8 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { concurrencyOption, optionsCollection, waitOptions } from '../options';
+import { concurrencyOption, optionsCollection, readWaitSettings, waitOptions } from '../options';
 import { requiredPathParameter } from '../parameters';
 import { perItem } from '../runner';
-import { readWaitSettings } from '../options';
 import { fetchImportStatus } from './imports';
 
 const show = { resource: ['import'], operation: ['getStatus'] };
