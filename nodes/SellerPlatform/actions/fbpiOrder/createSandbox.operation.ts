@@ -130,7 +130,7 @@ function readItems(ctx: IExecuteFunctions, itemIndex: number): IDataObject[] {
 	});
 }
 
-/** The given Idempotency Key (at most 24 characters), or a new random one. */
+/** The given Idempotency Key (at most `MAX_IDEMPOTENCY_KEY_LENGTH` characters), or a new random one. */
 function readIdempotencyKey(ctx: IExecuteFunctions, itemIndex: number): string {
 	const key = optionalTextParameter(ctx, 'idempotencyKey', 'Idempotency Key', itemIndex);
 	if (key !== undefined && key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
