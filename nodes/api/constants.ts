@@ -23,7 +23,7 @@ export const DEFAULT_BASE_URL = 'https://noon-api-gateway.noon.partners';
 export const DEFAULT_SANDBOX_ORDER_PREFIX = '/fbpi';
 export const DEFAULT_IMPORT_PREFIX = '/catplat';
 
-/** The spec's rate plan: 1500 requests per 60 s, per operation. */
+/** The spec's rate plan: 1500 requests per 60 s, per endpoint (the spec's "operation"). */
 export const DEFAULT_REQUESTS_PER_MINUTE = 1500;
 
 export const LOGIN_PATH = '/identity/public/v1/api/login';

@@ -1,6 +1,6 @@
 /**
  * How requests wait: pacing under the rate plan before sending, waiting out 429 answers, and
- * repeating transient failures of repeatable operations. Every wait here has a bound: the run's
+ * repeating transient failures of repeatable endpoints. Every wait here has a bound: the run's
  * waiting budget, a circuit breaker after consecutive 429/5xx answers, and the user stopping the
  * execution (which ends every wait within a moment).
  */
@@ -13,7 +13,7 @@ import { rateLimitEchoes, sessions } from './state';
 export const RETRY_POLICY = {
 	/** 429 answers waited out per request before giving up. */
 	maxRateLimitRetries: 8,
-	/** Repeats of a repeatable operation after a 5xx, a reset connection or a timeout. */
+	/** Repeats of a request to a repeatable endpoint after a 5xx, a reset connection or a timeout. */
 	maxTransientRetries: 3,
 	baseDelayMs: 500,
 	maxDelayMs: 30_000,

@@ -6,7 +6,7 @@ export type { ThrottleKind };
  * Client-side pacing, so that the rate plan alone sets the speed: bulk runs stay under the plan
  * instead of provoking 429s, reach it whatever the latency, and share it with whoever else uses it.
  *
- * The plan is "N requests per 60 s" (per gateway, project and operation). One `PlanLimiter` per
+ * The plan is "N requests per 60 s" (per gateway, project and endpoint). One `PlanLimiter` per
  * plan is shared by every execution of this n8n process. It
  * - never starts more than the plan in any 60 s, nor a sixth of it in any 10 s (so a gateway that
  *   counts the plan in 10 s windows never sees a burst), each window stretched by 1% (a margin for

@@ -44,7 +44,7 @@ async function readSettings(ctx: RequestContext, itemIndex: number): Promise<Con
 	const rpm = Number(credentials.requestsPerMinute);
 	return {
 		baseUrl,
-		// The quota belongs to the project (per operation); fall back to the key without one.
+		// The quota belongs to the project (per endpoint); fall back to the key without one.
 		scope: gatewayScope(credentials),
 		requestsPerMinute: Number.isFinite(rpm) && rpm >= 1 ? rpm : DEFAULT_REQUESTS_PER_MINUTE,
 		prefixes: {
