@@ -70,16 +70,6 @@ const SECRET_HEADER = 'X-N8n-Seller-Platform-Secret';
 const SCHEMA_ROOT = join(REPO_ROOT, 'dist', 'nodes', 'SellerPlatform', '__schema__', 'v1.0.0');
 const MANUAL = 'Start';
 
-function assert(condition: unknown, message: string): asserts condition {
-	if (!condition) throw new Error(message);
-}
-
-function assertEqual<T>(actual: T, expected: T, what: string): void {
-	const a = JSON.stringify(actual);
-	const e = JSON.stringify(expected);
-	if (a !== e) throw new Error(`${what}: expected ${e}, got ${a}`);
-}
-
 // --- workflows the tests build ---------------------------------------------------------------------
 
 let nodeCounter = 0;
@@ -160,7 +150,10 @@ async function control<T>(
 		headers: body === undefined ? {} : { 'content-type': 'application/json' },
 		body: body === undefined ? undefined : JSON.stringify(body),
 	});
-	assert(response.ok, `${method} ${path} on the emulator: HTTP ${response.status}`);
+	// A 2xx answer (the failure shows the request and its status).
+	expect({ request: `${method} ${path}`, status: response.status, ok: response.ok }).toMatchObject({
+		ok: true,
+	});
 	return (await response.json()) as T;
 }
 
@@ -170,19 +163,29 @@ const destination = async (emulator: Emulator, code: string) =>
 		(d) => d.destination_code === code,
 	);
 
-function assertSucceeded(execution: Execution): void {
+/** The execution succeeded (the failure shows its id, and its error's message and description). */
+function expectSucceeded(execution: Execution): void {
 	const error = execution.data.resultData.error;
-	assert(
-		execution.status === 'success',
-		`execution ${execution.id} ended "${execution.status}"${error ? `: ${error.message}${error.description ? ` (${error.description})` : ''}` : ''}`,
-	);
+	expect({
+		execution: execution.id,
+		status: execution.status,
+		error: error && `${error.message}${error.description ? ` (${error.description})` : ''}`,
+	}).toMatchObject({ status: 'success' });
 }
 
+/** The one output item of `nodeName`. */
 function single(execution: Execution, nodeName: string): Record<string, unknown> {
 	const items = outputOf(execution, nodeName);
-	assertEqual(items.length, 1, `number of output items of "${nodeName}"`);
+	expect({ node: nodeName, items: items.length }).toEqual({ node: nodeName, items: 1 });
 	return items[0];
 }
+
+/** The lines of n8n's output that match `pattern`. */
+const outputLines = (pattern: RegExp) =>
+	n8nInstance
+		.output()
+		.split('\n')
+		.filter((line) => pattern.test(line));
 
 // Straight to stdout: Jest's console adds a stack line to every message.
 const log = (message: string) => process.stdout.write(`${message}\n`);
@@ -204,9 +207,9 @@ let examples: Map<string, StoredWorkflow>;
 let installedAt: string;
 
 const example = (file: string): StoredWorkflow => {
-	const found = examples.get(file);
-	assert(found, `example ${file} was not imported`);
-	return found;
+	// Imported by beforeAll.
+	expect([...examples.keys()]).toContain(file);
+	return examples.get(file)!;
 };
 
 beforeAll(async () => {
@@ -269,6 +272,716 @@ function check(name: string, body: () => Promise<void>, timeoutMs = 300_000): vo
 	);
 }
 
+// --- check 3: 200 purchase orders -------------------------------------------------------------------
+
+/**
+ * A credential of its own, as just saved by a user, with a key of its own: no session yet,
+ * neither stored nor shared by a login of another credential with the same values.
+ */
+async function freshCredential(name: string) {
+	const key = await control<{ key_id: string; private_key: string; project_code: string }>(
+		emu,
+		'POST',
+		'/credentials',
+		{},
+	);
+	const stored = await client.createCredential(name, CREDENTIAL_TYPE, {
+		...credentialData,
+		keyId: key.key_id,
+		privateKey: key.private_key,
+		projectCode: key.project_code,
+	});
+	return { key, credential: stored };
+}
+
+/** Manual trigger → 200 PO numbers (PO-BULK-1…200) → Get purchase order. */
+const bulkWorkflow = ({ credential: fresh }: { credential: StoredCredential }) =>
+	workflow(
+		'e2e: 200 purchase orders',
+		[
+			manualTrigger(),
+			code(
+				'200 PO numbers',
+				'return Array.from({ length: 200 }, (_, i) => ({ json: { po: `PO-BULK-${i + 1}` } }));',
+			),
+			sellerPlatform('Get purchase order', fresh, {
+				resource: 'purchaseOrder',
+				operation: 'get',
+				poNr: '={{ $json.po }}',
+			}),
+		],
+		[
+			[MANUAL, '200 PO numbers'],
+			['200 PO numbers', 'Get purchase order'],
+		],
+	);
+
+/** The bulk run succeeded with the 200 orders, in order, released, each with its release date. */
+function expectEveryOrderRead(execution: Execution, run: string): void {
+	expectSucceeded(execution);
+	const items = outputOf(execution, 'Get purchase order');
+	expect({ run, items: items.length }).toEqual({ run, items: 200 });
+	expect({ run, orders: items.map((item) => [item.po_nr, item.po_status]) }).toEqual({
+		run,
+		orders: items.map((_, i) => [`PO-BULK-${i + 1}`, 'PO_STATUS_RELEASED']),
+	});
+	expect({ run, releaseDates: items.map((item) => typeof item.po_release_date_iso) }).toEqual({
+		run,
+		releaseDates: items.map(() => 'string'),
+	});
+}
+
+/** When each login in the emulator's request log happened: after how many GetPurchaseOrder calls. */
+async function loginTimes(): Promise<string[]> {
+	const requests = await control<
+		Array<{ seq: number; operation: string | null; status: number | null }>
+	>(emu, 'GET', '/requests');
+	return requests
+		.map((entry, index) => ({
+			entry,
+			before: requests.slice(0, index).filter((e) => e.operation === 'GetPurchaseOrder').length,
+		}))
+		.filter(({ entry }) => entry.operation === LOGIN_OPERATION)
+		.map(
+			({ entry, before }) => `login (HTTP ${entry.status}) after ${before} GetPurchaseOrder calls`,
+		);
+}
+
+// --- check 4: every read operation ------------------------------------------------------------------
+
+const BARCODE_ROWS = [
+	{ partner_sku: 'SKU-TSHIRT-BLK-M', barcode: '6291041500213' },
+	{ partner_sku: 'SKU-MUG-WHT', barcode: '6291041500237' },
+	{ partner_sku: 'SKU-KETTLE-17L', barcode: 62910415002440 },
+];
+
+/** Manual trigger → each read operation, and the barcode rows → Create barcode import → Import status. */
+const readsWorkflow = () =>
+	workflow(
+		'e2e: every read operation',
+		[
+			manualTrigger(),
+			sellerPlatform('Exchange token', credential, {
+				resource: 'oauth',
+				operation: 'exchangeToken',
+				accessToken: SEEDED_OAUTH_TOKENS.issuesCredentials,
+			}),
+			sellerPlatform('Export status', credential, {
+				resource: 'export',
+				operation: 'getStatus',
+				exportCode: SEEDED_EXPORTS.complete,
+			}),
+			sellerPlatform('Purchase order', credential, {
+				resource: 'purchaseOrder',
+				operation: 'get',
+				poNr: SEEDED_PO.released,
+			}),
+			sellerPlatform('Customer data', credential, {
+				resource: 'fbpiOrder',
+				operation: 'getCustomerData',
+				fbpiOrderNr: SEEDED_FBPI_ORDERS.dubai,
+			}),
+			code('Barcode rows', `return ${JSON.stringify(BARCODE_ROWS)}.map((json) => ({ json }));`),
+			sellerPlatform('Create barcode import', credential, {
+				resource: 'import',
+				operation: 'createBarcode',
+				source: 'items',
+				itemsInput: 'fromInputItems',
+				partnerSkuField: 'partner_sku',
+				barcodeField: 'barcode',
+				clientReference: `e2e-barcodes-${Date.now()}`,
+				options: { waitForCompletion: true, pollIntervalSeconds: 0.2, timeoutSeconds: 60 },
+			}),
+			sellerPlatform('Import status', credential, {
+				resource: 'import',
+				operation: 'getStatus',
+				reference: '={{ $json.import_reference }}',
+			}),
+		],
+		[
+			[MANUAL, 'Exchange token'],
+			[MANUAL, 'Export status'],
+			[MANUAL, 'Purchase order'],
+			[MANUAL, 'Customer data'],
+			[MANUAL, 'Barcode rows'],
+			['Barcode rows', 'Create barcode import'],
+			['Create barcode import', 'Import status'],
+		],
+	);
+
+function expectExchangeToken(exchange: Record<string, unknown>): void {
+	expect(exchange.project_code).toEqual(emu.credential.project_code);
+	// The credential it issues (the failure shows the whole item).
+	expect(exchange).toMatchObject({
+		result: { client_id: expect.any(String), client_secret: expect.any(String) },
+	});
+}
+
+function expectExportStatus(exported: Record<string, unknown>): void {
+	expect(exported.export_code).toEqual(SEEDED_EXPORTS.complete);
+	expect(exported.export_status).toEqual('COMPLETE');
+	// The download address is the gateway's.
+	expect(exported.download_url).toEqual(expect.any(String));
+	expect((exported.download_url as string).slice(0, emu.baseUrl.length)).toBe(emu.baseUrl);
+}
+
+function expectPurchaseOrder(po: Record<string, unknown>): void {
+	expect(po.po_nr).toEqual(SEEDED_PO.released);
+	expect(po.po_status).toEqual('PO_STATUS_RELEASED');
+	expect(po.po_release_date_iso).toEqual('2024-03-15');
+	expect((po.po_lines as unknown[]).length).toEqual(3);
+}
+
+function expectCustomerData(customer: Record<string, unknown>): void {
+	const seeded = SEEDED_FBPI_CUSTOMERS[SEEDED_FBPI_ORDERS.dubai];
+	expect([
+		customer.fbpi_order_nr,
+		customer.first_name,
+		customer.last_name,
+		customer.city,
+		customer.administrative_division,
+	]).toEqual([
+		SEEDED_FBPI_ORDERS.dubai,
+		seeded.first_name,
+		seeded.last_name,
+		seeded.city,
+		seeded.administrative_division,
+	]);
+}
+
+/** The import waited for completion, its status reads the same, and the emulator lists it. */
+async function expectBarcodeImport(
+	created: Record<string, unknown>,
+	status: Record<string, unknown>,
+): Promise<void> {
+	expect(created.mappings_count).toEqual(3);
+	// import_status after waiting (the failure shows the whole item).
+	expect(created).toMatchObject({ import_status: 'IMPORT_STATUS_COMPLETED' });
+	expect(created.waitTimedOut).toEqual(false);
+
+	expect(status.import_reference).toEqual(created.import_reference);
+	expect(status.import_status).toEqual('IMPORT_STATUS_COMPLETED');
+	expect((status.report as { success_count?: number }).success_count).toEqual(3);
+	const imported = await control<Array<{ import_reference: string; mappings?: unknown[] }>>(
+		emu,
+		'GET',
+		'/imports',
+	);
+	expect(imported.map((i) => i.import_reference)).toContain(created.import_reference);
+}
+
+// --- check 6: the trigger ---------------------------------------------------------------------------
+
+/** The destination points at this n8n's webhook, with a fresh secret, subscribed to FBPI::ORDER_SYNC. */
+async function expectDestinationTaken(code: string): Promise<DestinationState> {
+	// n8n 2.x publishes an activation through its outbox: the destination changes a moment later.
+	const taken = await waitFor(`destination ${code} to point at n8n`, async () => {
+		const current = await destination(emu, code);
+		return current?.url.startsWith(n8nInstance.baseUrl) ? current : undefined;
+	});
+	// This n8n's (production) webhook.
+	expect(taken.url.slice(0, `${n8nInstance.baseUrl}/webhook/`.length)).toBe(
+		`${n8nInstance.baseUrl}/webhook/`,
+	);
+	expect(taken.is_active).toEqual(true);
+	expect(Object.keys(taken.credentials)).toEqual([SECRET_HEADER]);
+	// The secret: 32 random bytes in hex.
+	expect(taken.credentials[SECRET_HEADER]).toMatch(/^[0-9a-f]{64}$/);
+	expect(taken.event_types).toContainEqual(
+		expect.objectContaining({ event_type: 'FBPI::ORDER_SYNC', is_active: true }),
+	);
+	return taken;
+}
+
+/** The example "create a sandbox order" runs; its order's event runs the trigger workflow. */
+async function expectSandboxOrderRunsTrigger(trigger: StoredWorkflow, code: string): Promise<void> {
+	const before = (await client.executions(trigger.id)).length;
+	const sandbox = await client.runAndWait(example('create-sandbox-order.json'));
+	expectSucceeded(sandbox);
+	const orderNr = single(sandbox, 'Create sandbox order').fbpi_order_nr as string;
+	// An fbpi_order_nr from the sandbox order.
+	expect(orderNr).toEqual(expect.any(String));
+	expect(orderNr.length).toBeGreaterThan(0);
+	const sandboxOrders = await control<Array<{ warehouse_code?: string; fbpi_order_nr?: string }>>(
+		emu,
+		'GET',
+		'/sandbox-orders',
+	);
+	// The emulator has the sandbox order, in the Dubai warehouse.
+	expect(
+		sandboxOrders.filter(
+			(o) =>
+				JSON.stringify(o).includes(orderNr) && JSON.stringify(o).includes(SEEDED_WAREHOUSES.dubai),
+		),
+	).not.toHaveLength(0);
+
+	const runId = await waitFor('the trigger workflow to run', async () => {
+		const runs = await client.executions(trigger.id);
+		return runs.length > before ? runs[0].id : undefined;
+	});
+	const run = await client.waitForExecution(runId);
+	expectSucceeded(run);
+	const event = single(run, 'Seller Platform Trigger');
+	expect(event.event_type).toEqual('FBPI::ORDER_SYNC');
+	expect((event.payload as { order_nr?: string }).order_nr).toEqual(orderNr);
+	const customer = single(run, 'Customer');
+	// order_nr after Get customer data, and a city (the failure shows the whole item).
+	expect(customer).toMatchObject({ order_nr: orderNr, city: expect.stringMatching(/[\s\S]/) });
+
+	const deliveries = await control<
+		Array<{
+			body: { payload?: { order_nr?: string } };
+			outcome: string;
+			attempts: Array<{ status: number }>;
+		}>
+	>(emu, 'GET', `/deliveries?destinationCode=${code}`);
+	const delivery = deliveries.find((d) => d.body.payload?.order_nr === orderNr);
+	// The emulator recorded the delivery of the order: delivered, answered 200.
+	expect(delivery).toBeDefined();
+	expect([delivery!.outcome, delivery!.attempts.at(-1)?.status]).toEqual(['delivered', 200]);
+}
+
+/** A delivery without the secret header, and one with a wrong secret: 401, no execution. */
+async function expectForgedDeliveriesRefused(trigger: StoredWorkflow, url: string): Promise<void> {
+	const runsBefore = (await client.executions(trigger.id)).length;
+	const event401 = {
+		event_schema_version: '1.0',
+		event_type: 'FBPI::ORDER_SYNC',
+		metadata: {
+			published_at: new Date().toISOString(),
+			project_code: emu.credential.project_code,
+			message_id: `forged-${Date.now()}`,
+		},
+		payload: { order_nr: SEEDED_FBPI_ORDERS.dubai },
+	};
+	for (const [delivery, headers] of [
+		['without the secret header', {}],
+		['with a wrong secret', { [SECRET_HEADER]: '0'.repeat(64) }],
+	] as Array<[string, Record<string, string>]>) {
+		const response = await fetch(url, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', ...headers },
+			body: JSON.stringify(event401),
+		});
+		expect({ delivery, status: response.status }).toEqual({ delivery, status: 401 });
+	}
+	await sleep(1500);
+	// No execution after the forged deliveries.
+	expect((await client.executions(trigger.id)).length).toEqual(runsBefore);
+}
+
+/** After deactivation: the destination inactive, without headers, FBPI::ORDER_SYNC unsubscribed. */
+async function expectDestinationReleased(code: string): Promise<void> {
+	const released = await waitFor(`destination ${code} to be deactivated`, async () => {
+		const current = await destination(emu, code);
+		return current && !current.is_active ? current : undefined;
+	});
+	expect(released.is_active).toEqual(false);
+	expect(released.credentials).toEqual({});
+	expect(released.event_types).toContainEqual(
+		expect.objectContaining({ event_type: 'FBPI::ORDER_SYNC', is_active: false }),
+	);
+}
+
+// --- check 7: listening for a test event while active ----------------------------------------------
+
+const TRIGGER_NAME = 'Seller Platform Trigger';
+
+/** The destination once it points at this n8n's production webhook, with the secret header only. */
+async function productionDestination(code: string): Promise<DestinationState> {
+	const production = await waitFor(
+		`destination ${code} to point at this n8n's production webhook`,
+		async () => {
+			const current = await destination(emu, code);
+			return current?.is_active && current.url.startsWith(`${n8nInstance.baseUrl}/webhook/`)
+				? current
+				: undefined;
+		},
+	);
+	// The destination's headers after activation: the secret.
+	expect(production.credentials).toMatchObject({
+		[SECRET_HEADER]: expect.stringMatching(/[\s\S]/),
+	});
+	return production;
+}
+
+/**
+ * The editor's "Listen for test event": n8n registers the trigger's /webhook-test/ URL, which runs
+ * the trigger's checkExists/create; create must refuse, naming the production webhook.
+ */
+async function expectTestListeningRefused(trigger: StoredWorkflow, code: string): Promise<void> {
+	let answer: unknown;
+	let refusal: N8nRestError | undefined;
+	try {
+		answer = await client.listenForTestEvent(trigger, TRIGGER_NAME);
+	} catch (error) {
+		if (!(error instanceof N8nRestError)) throw error;
+		refusal = error;
+	}
+	if ((answer as { waitingForWebhook?: boolean } | undefined)?.waitingForWebhook) {
+		// n8n listens: stop listening, as the editor's "Stop listening" does (the trigger's delete runs).
+		await client.stopListening(trigger.id);
+		await sleep(1000);
+	}
+	// The failure shows what n8n answered instead, the refusal's body and the destination now.
+	expect({
+		answer,
+		refusal: refusal?.message,
+		body: refusal?.body,
+		destination: await destination(emu, code),
+	}).toMatchObject({
+		refusal: expect.stringContaining(
+			`Destination "${code}" is registered to this workflow's production webhook, so it cannot listen for test events now`,
+		),
+	});
+}
+
+/** A new event is still delivered to the production webhook and runs the workflow. */
+async function expectEventRunsProductionWorkflow(
+	trigger: StoredWorkflow,
+	code: string,
+	productionUrl: string,
+): Promise<void> {
+	const before = (await client.executions(trigger.id)).length;
+	const published = await control<{
+		message_id: string;
+		deliveries: Array<{ destination_code: string }>;
+	}>(emu, 'POST', '/events', {
+		event_type: 'FBPI::ORDER_SYNC',
+		payload: { order_nr: SEEDED_FBPI_ORDERS.dubai },
+	});
+	// The event is planned for the destination.
+	expect(published.deliveries.map((d) => d.destination_code)).toContain(code);
+	const runId = await waitFor('the trigger workflow to run for the new event', async () => {
+		const runs = await client.executions(trigger.id);
+		return runs.length > before ? runs[0].id : undefined;
+	});
+	const run = await client.waitForExecution(runId);
+	expectSucceeded(run);
+	// A production execution.
+	expect(run.mode).toEqual('webhook');
+	expect((single(run, TRIGGER_NAME).payload as { order_nr?: string }).order_nr).toEqual(
+		SEEDED_FBPI_ORDERS.dubai,
+	);
+	const deliveries = await control<
+		Array<{
+			message_id: string;
+			url?: string;
+			outcome: string;
+			attempts: Array<{ status: number }>;
+		}>
+	>(emu, 'GET', `/deliveries?destinationCode=${code}`);
+	const delivery = deliveries.find((d) => d.message_id === published.message_id);
+	// The emulator recorded the delivery of the event: to the production webhook, answered 200.
+	expect(delivery).toBeDefined();
+	expect([delivery!.url, delivery!.outcome, delivery!.attempts.at(-1)?.status]).toEqual([
+		productionUrl,
+		'delivered',
+		200,
+	]);
+}
+
+// --- check 8: stopping an execution -----------------------------------------------------------------
+
+const WAITER = 'Wait for export';
+
+/**
+ * After a stop n8n pushes nothing more about the node to the editor and saves nothing more (it
+ * skips nodeExecuteAfter once cancelled): its engine's log line is where the node's end shows.
+ */
+const WAITER_END_LINE = new RegExp(`^.*Running node "${WAITER}" finished.*$`, 'm');
+
+/** Manual trigger → Get export status, waiting for completion with a poll every `pollSeconds`. */
+const exportWaiterWorkflow = (exportCode: string, pollSeconds: number) =>
+	workflow(
+		'e2e: wait for an export that never finishes',
+		[
+			manualTrigger(),
+			sellerPlatform(WAITER, credential, {
+				resource: 'export',
+				operation: 'getStatus',
+				exportCode,
+				options: {
+					waitForCompletion: true,
+					pollIntervalSeconds: pollSeconds,
+					timeoutSeconds: 300,
+				},
+			}),
+		],
+		[[MANUAL, WAITER]],
+	);
+
+/** The GetExportStatus requests for `exportCode` in the emulator's request log. */
+const exportStatusCalls = async (exportCode: string) =>
+	(
+		await control<
+			Array<{
+				seq: number;
+				at: number;
+				operation: string | null;
+				body: unknown;
+				status: number | null;
+			}>
+		>(emu, 'GET', '/requests')
+	).filter(
+		(entry) =>
+			entry.operation === 'GetExportStatus' &&
+			(entry.body as { export_code?: string } | null)?.export_code === exportCode,
+	);
+
+/** When n8n logs the waiting node's end, within 15 s of `stopAt`: how long after, and the line. */
+async function waiterEnd(stopAt: number) {
+	while (Date.now() - stopAt < 15_000) {
+		const line = WAITER_END_LINE.exec(n8nInstance.output());
+		if (line) return { afterMs: Date.now() - stopAt, line: line[0].trim() };
+		await sleep(20);
+	}
+	return undefined;
+}
+
+// --- check 9: the installed package ----------------------------------------------------------------
+
+/**
+ * installPackageInto: npm pack, unpacked into the nodes folder, its dev and peer dependencies
+ * dropped, `npm install` there with n8n's flags (scripts off) plus --omit=dev; the data folder is
+ * outside the repository. The package alone, with no dependency of its own.
+ */
+function expectInstalledAsN8nInstallsIt(): void {
+	const manifest = JSON.parse(readFileSync(join(installedAt, 'package.json'), 'utf8')) as {
+		name: string;
+		dependencies?: Record<string, string>;
+	};
+	expect(manifest.name).toEqual(PACKAGE_NAME);
+	expect(manifest.dependencies ?? {}).toEqual({});
+	const own = join(installedAt, 'node_modules');
+	// No node_modules of its own.
+	expect(existsSync(own) ? readdirSync(own) : []).toEqual([]);
+	// The only package in n8n's nodes folder.
+	expect(
+		readdirSync(join(dataDir, '.n8n', 'nodes', 'node_modules')).filter(
+			(name) => !name.startsWith('.'),
+		),
+	).toEqual([PACKAGE_NAME]);
+	// The data folder is outside the repository.
+	expect(join(dataDir).startsWith(REPO_ROOT)).toBe(false);
+}
+
+/**
+ * What the package does not find beside itself, Node looks up on NODE_PATH, which n8n sets to its
+ * own module paths: n8n's own luxon and n8n-workflow come first there (not the repository's
+ * development copies, further up the same list).
+ */
+function expectN8nLookupFindsItsOwn(modules: string[]): void {
+	const n8nRequire = createRequire(join(n8nInstall().dir, 'node_modules', 'n8n', 'package.json'));
+	const n8nModules = join(n8nInstall().dir, 'node_modules');
+	for (const module of modules) {
+		const resolved = n8nRequire.resolve(module);
+		// Inside n8n's install (the failure shows where it was found).
+		expect({ module, resolved, inside: resolved.startsWith(n8nModules) }).toMatchObject({
+			inside: true,
+		});
+	}
+}
+
+// --- check 10: the AI Agent -------------------------------------------------------------------------
+
+/** Manual trigger → AI Agent, with the fake OpenAI chat model and the Seller Platform tool. */
+function agentWorkflow(openAi: StoredCredential): WorkflowJson {
+	const toolNode = {
+		...sellerPlatform('Seller Platform', credential, {
+			resource: 'purchaseOrder',
+			operation: 'get',
+			poNr: "={{ $fromAI('po_nr', 'The number of the purchase order, e.g. PO-1001', 'string') }}",
+		}),
+		type: TOOL_TYPE,
+	};
+	return {
+		name: 'e2e: AI agent with the Seller Platform tool',
+		nodes: [
+			manualTrigger(),
+			{
+				id: 'e2e-agent',
+				name: 'AI Agent',
+				type: '@n8n/n8n-nodes-langchain.agent',
+				// The newest AI Agent of each: 3.1 in n8n 2.x, 3 in 1.x.
+				typeVersion: N8N_MAJOR >= 2 ? 3.1 : 3,
+				position: [440, 300],
+				parameters: {
+					promptType: 'define',
+					text: `What is the status of purchase order ${SEEDED_PO.released}?`,
+					options: {},
+				},
+			},
+			{
+				id: 'e2e-model',
+				name: 'OpenAI Chat Model',
+				type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
+				typeVersion: 1.3,
+				position: [440, 500],
+				// Chat Completions (1.3 defaults to the Responses API).
+				parameters: {
+					model: { __rl: true, mode: 'id', value: 'fake-model' },
+					responsesApiEnabled: false,
+					options: {},
+				},
+				credentials: { openAiApi: { id: openAi.id, name: openAi.name } },
+			},
+			toolNode,
+		],
+		connections: {
+			[MANUAL]: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
+			'OpenAI Chat Model': {
+				ai_languageModel: [[{ node: 'AI Agent', type: 'ai_languageModel', index: 0 }]],
+			},
+			'Seller Platform': { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/**
+ * What the model was offered: the operation as a tool, described as an action, with the parameter
+ * the workflow left to the model; then a second request (tool call, then answer).
+ */
+function expectToolOffered(model: FakeOpenAi): void {
+	const first = model.requests[0];
+	// The chat model got a request.
+	expect(first).toBeDefined();
+	const tools = first.body.tools ?? [];
+	expect(tools.length).toEqual(1);
+	expect(tools[0].function.name).toEqual('Seller_Platform');
+	// The description is the operation's action.
+	expect(tools[0].function.description).toEqual('Get a purchase order in Seller Platform');
+	expect(tools[0].function.parameters?.properties).toEqual({
+		po_nr: {
+			type: 'string',
+			description: 'The number of the purchase order, e.g. PO-1001',
+		},
+	});
+	expect(model.requests.length).toEqual(2);
+}
+
+/** The tool ran the operation against the emulator, and its output went back to the model. */
+async function expectToolRanTheOperation(model: FakeOpenAi): Promise<void> {
+	const calls = (
+		await control<Array<{ operation: string | null; path: string; status: number | null }>>(
+			emu,
+			'GET',
+			'/requests',
+		)
+	).filter((entry) => entry.operation === 'GetPurchaseOrder');
+	expect(calls.map((c) => [c.path, c.status])).toEqual([
+		[`/fbpo/v1/po/${SEEDED_PO.released}/get`, 200],
+	]);
+	const toolMessage = model.requests[1].body.messages.find((m) => m.role === 'tool');
+	// The second request carries the tool result: the order.
+	expect(toolMessage).toBeDefined();
+	expect(String(toolMessage!.content)).toContain('"merchant_code"');
+}
+
+// --- check 11: n8n's HTTP Request node with the credential -----------------------------------------
+
+/** An entry of the emulator's request log. */
+type Logged = {
+	operation: string | null;
+	status: number | null;
+	headers: Record<string, string | string[]>;
+	body: unknown;
+};
+
+const requestLog = async () => await control<Logged[]>(emu, 'GET', '/requests');
+
+/** The operations and statuses of a request log, in order. */
+const summary = (log: Logged[]) => log.map((entry) => `${entry.operation} ${entry.status}`);
+
+/** n8n's HTTP Request node: GET the released purchase order with the Seller Platform credential. */
+const httpRequestNode = (fresh: StoredCredential): WorkflowNode => ({
+	id: 'e2e-http-request',
+	name: 'HTTP Request',
+	type: 'n8n-nodes-base.httpRequest',
+	typeVersion: 4.2,
+	position: [440, 300],
+	parameters: {
+		method: 'GET',
+		url: `${emu.baseUrl}/fbpo/v1/po/${SEEDED_PO.released}/get`,
+		authentication: 'predefinedCredentialType',
+		nodeCredentialType: CREDENTIAL_TYPE,
+		options: {},
+	},
+	credentials: { [CREDENTIAL_TYPE]: { id: fresh.id, name: fresh.name } },
+});
+
+/** Runs the workflow on an empty request log: it succeeds with the order. Its execution and log. */
+async function runHttpRequest(wf: StoredWorkflow, run: string) {
+	await control(emu, 'DELETE', '/requests');
+	const execution = await client.runAndWait(wf);
+	expectSucceeded(execution);
+	const item = single(execution, 'HTTP Request');
+	expect({ run, po_nr: item.po_nr, merchant_code: item.merchant_code }).toEqual({
+		run,
+		po_nr: SEEDED_PO.released,
+		merchant_code: 'STR10001',
+	});
+	return { execution, log: await requestLog() };
+}
+
+/** `text` holds none of the secrets (the failure names those it holds, not their values). */
+function expectNoSecrets(text: string, secrets: Record<string, string>): void {
+	const held = Object.entries(secrets)
+		.filter(([, secret]) => text.includes(secret))
+		.map(([name]) => name);
+	expect(held).toEqual([]);
+}
+
+/**
+ * The same node and credential pointed at another loopback server (a user of a shared credential
+ * typing their own URL): nothing reaches it, nor the gateway, and the execution says why.
+ */
+async function expectNothingSentToAnotherHost(
+	httpRequest: WorkflowNode,
+	secrets: Record<string, string>,
+): Promise<void> {
+	const foreign = await startForeignServer();
+	try {
+		const gateway = new URL(emu.baseUrl).origin;
+		for (const [method, path] of [
+			['GET', `/fbpo/v1/po/${SEEDED_PO.released}/get`],
+			['POST', '/identity/public/v1/api/login'],
+		] as const) {
+			const elsewhere = await client.createWorkflow(
+				workflow(
+					`e2e: HTTP Request with the credential to another host (${method})`,
+					[
+						manualTrigger(),
+						{
+							...httpRequest,
+							id: `e2e-http-request-elsewhere-${method}`,
+							parameters: { ...httpRequest.parameters, method, url: `${foreign.url}${path}` },
+						},
+					],
+					[[MANUAL, 'HTTP Request']],
+				),
+			);
+			await control(emu, 'DELETE', '/requests');
+			const execution = await client.runAndWait(elsewhere);
+			const error = execution.data.resultData.error;
+			expect({ method, status: execution.status, error: error?.message }).toEqual({
+				method,
+				status: 'error',
+				error: `The Seller Platform API credential sends its session and login token only to its Base URL (${gateway}): this request to ${foreign.url} was not sent`,
+			});
+			// No request to the gateway either (no login).
+			expect(summary(await requestLog())).toEqual([]);
+			// No secret in the failed execution.
+			expectNoSecrets(JSON.stringify(execution), secrets);
+		}
+		// Nothing reached the other host.
+		expect(foreign.received.length).toEqual(0);
+	} finally {
+		await foreign.close();
+	}
+}
+
 describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 	check(
 		'1. n8n loads the package: both nodes, the AI tool n8n makes of the action node and the credential type are known',
@@ -276,35 +989,26 @@ describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 			// The n8n asked for (E2E_N8N): its version as n8n reports it.
 			const { versionCli } = await client.request<{ versionCli: string }>('GET', '/rest/settings');
 			log(`e2e: n8n ${versionCli}`);
-			assertEqual(
-				versionCli.split('.')[0],
-				String(N8N_MAJOR),
-				`major version of n8n ${versionCli}`,
-			);
+			expect({ versionCli, major: versionCli.split('.')[0] }).toEqual({
+				versionCli,
+				major: String(N8N_MAJOR),
+			});
 			const nodes = await client.nodeTypeNames();
-			for (const type of [NODE_TYPE, TRIGGER_TYPE, TOOL_TYPE])
-				assert(
-					nodes.includes(type),
-					`node type ${type} is not among n8n's ${nodes.length} node types`,
-				);
+			expect(nodes).toEqual(expect.arrayContaining([NODE_TYPE, TRIGGER_TYPE, TOOL_TYPE]));
 			const credentials = await client.credentialTypeNames();
-			assert(
-				credentials.includes(CREDENTIAL_TYPE),
-				`credential type ${CREDENTIAL_TYPE} is not among n8n's credential types`,
-			);
-			assert(
-				!/Failed to load package "n8n-nodes-seller-platform"/.test(n8nInstance.output()),
-				'n8n logged a failure to load the package',
-			);
+			expect(credentials).toContain(CREDENTIAL_TYPE);
+			// n8n logged no failure to load the package.
+			expect(outputLines(/Failed to load package "n8n-nodes-seller-platform"/)).toEqual([]);
 		},
 	);
 
 	check("2a. the credential's Test logs in against the emulator", async () => {
 		const before = (await stats(emu)).logins;
 		const result = await client.testCredential(credential, credentialData);
-		assertEqual(result.status, 'OK', `Test result (${result.message})`);
+		// The whole result in the failure: its message says why.
+		expect(result).toMatchObject({ status: 'OK' });
 		// n8n logs in through preAuthentication when no session is stored, then the Test's own login request.
-		assert((await stats(emu)).logins - before >= 1, 'the Test made no login');
+		expect((await stats(emu)).logins - before).toBeGreaterThanOrEqual(1);
 	});
 
 	check("2b. Test with a wrong private key fails with the service's message", async () => {
@@ -314,237 +1018,56 @@ describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 			...credentialData,
 			privateKey: wrongKey,
 		});
-		assertEqual(result.status, 'Error', 'Test status');
-		assert(
-			result.message.includes('Seller Platform login failed: invalid token signature'),
-			`Test message: ${JSON.stringify(result.message)}`,
-		);
-		assert(!result.message.includes('PRIVATE KEY'), 'the message shows the private key');
+		expect(result.status).toEqual('Error');
+		expect(result.message).toContain('Seller Platform login failed: invalid token signature');
+		// The message does not show the private key.
+		expect(result.message).not.toContain('PRIVATE KEY');
 	});
 
 	check(
 		'3. 200 purchase orders in one run: one login; a second run none; after the sessions expire, one more',
 		async () => {
-			// A credential of its own, as just saved by a user, with a key of its own: no session yet,
-			// neither stored nor shared by a login of another credential with the same values.
-			const key = await control<{ key_id: string; private_key: string; project_code: string }>(
-				emu,
-				'POST',
-				'/credentials',
-				{},
-			);
-			const fresh = await client.createCredential('Seller Platform (e2e bulk)', CREDENTIAL_TYPE, {
-				...credentialData,
-				keyId: key.key_id,
-				privateKey: key.private_key,
-				projectCode: key.project_code,
-			});
 			const bulk = await client.createWorkflow(
-				workflow(
-					'e2e: 200 purchase orders',
-					[
-						manualTrigger(),
-						code(
-							'200 PO numbers',
-							'return Array.from({ length: 200 }, (_, i) => ({ json: { po: `PO-BULK-${i + 1}` } }));',
-						),
-						sellerPlatform('Get purchase order', fresh, {
-							resource: 'purchaseOrder',
-							operation: 'get',
-							poNr: '={{ $json.po }}',
-						}),
-					],
-					[
-						[MANUAL, '200 PO numbers'],
-						['200 PO numbers', 'Get purchase order'],
-					],
-				),
+				bulkWorkflow(await freshCredential('Seller Platform (e2e bulk)')),
 			);
-			const check = (execution: Execution, run: string) => {
-				assertSucceeded(execution);
-				const items = outputOf(execution, 'Get purchase order');
-				assertEqual(items.length, 200, `${run}: output items`);
-				items.forEach((item, i) => {
-					assertEqual(item.po_nr, `PO-BULK-${i + 1}`, `${run}: po_nr of item ${i}`);
-					assertEqual(item.po_status, 'PO_STATUS_RELEASED', `${run}: po_status of item ${i}`);
-					assert(
-						typeof item.po_release_date_iso === 'string',
-						`${run}: po_release_date_iso of item ${i}`,
-					);
-				});
-			};
 			await control(emu, 'DELETE', '/requests');
 			const s0 = await stats(emu);
-			check(await client.runAndWait(bulk), 'first run');
+			expectEveryOrderRead(await client.runAndWait(bulk), 'first run');
 			const s1 = await stats(emu);
-			const firstRunLogins = s1.logins - s0.logins;
-			if (firstRunLogins !== 1) {
-				// Say when the logins happened: how many GetPurchaseOrder calls were answered before each.
-				const log = await control<
-					Array<{ seq: number; operation: string | null; status: number | null }>
-				>(emu, 'GET', '/requests');
-				const when = log
-					.map((entry, index) => ({
-						entry,
-						before: log.slice(0, index).filter((e) => e.operation === 'GetPurchaseOrder').length,
-					}))
-					.filter(({ entry }) => entry.operation === LOGIN_OPERATION)
-					.map(
-						({ entry, before }) =>
-							`login (HTTP ${entry.status}) after ${before} GetPurchaseOrder calls`,
-					);
-				throw new Error(
-					`logins during the first run: expected 1, got ${firstRunLogins}: ${when.join('; ')}`,
-				);
-			}
-			assertEqual(
+			// One login; the failure says when each login happened.
+			expect({ logins: s1.logins - s0.logins, when: await loginTimes() }).toMatchObject({
+				logins: 1,
+			});
+			// GetPurchaseOrder calls of the first run.
+			expect(
 				(s1.byOperation.GetPurchaseOrder ?? 0) - (s0.byOperation.GetPurchaseOrder ?? 0),
-				200,
-				'GetPurchaseOrder calls of the first run',
-			);
+			).toEqual(200);
 
-			check(await client.runAndWait(bulk), 'second run');
+			expectEveryOrderRead(await client.runAndWait(bulk), 'second run');
 			const s2 = await stats(emu);
-			assertEqual(s2.logins - s1.logins, 0, 'logins during the second run (n8n kept the session)');
+			// No login during the second run (n8n kept the session).
+			expect(s2.logins - s1.logins).toEqual(0);
 
 			await control(emu, 'POST', '/sessions/expire', {});
-			check(await client.runAndWait(bulk), 'run after the sessions expired');
+			expectEveryOrderRead(await client.runAndWait(bulk), 'run after the sessions expired');
 			const s3 = await stats(emu);
-			assertEqual(s3.logins - s2.logins, 1, 'logins during the run after the sessions expired');
+			// One login during the run after the sessions expired.
+			expect(s3.logins - s2.logins).toEqual(1);
 		},
 	);
 
 	check(
 		'4. every read operation and a barcode import from input items give the expected outputs',
 		async () => {
-			const rows = [
-				{ partner_sku: 'SKU-TSHIRT-BLK-M', barcode: '6291041500213' },
-				{ partner_sku: 'SKU-MUG-WHT', barcode: '6291041500237' },
-				{ partner_sku: 'SKU-KETTLE-17L', barcode: 62910415002440 },
-			];
-			const reads = await client.createWorkflow(
-				workflow(
-					'e2e: every read operation',
-					[
-						manualTrigger(),
-						sellerPlatform('Exchange token', credential, {
-							resource: 'oauth',
-							operation: 'exchangeToken',
-							accessToken: SEEDED_OAUTH_TOKENS.issuesCredentials,
-						}),
-						sellerPlatform('Export status', credential, {
-							resource: 'export',
-							operation: 'getStatus',
-							exportCode: SEEDED_EXPORTS.complete,
-						}),
-						sellerPlatform('Purchase order', credential, {
-							resource: 'purchaseOrder',
-							operation: 'get',
-							poNr: SEEDED_PO.released,
-						}),
-						sellerPlatform('Customer data', credential, {
-							resource: 'fbpiOrder',
-							operation: 'getCustomerData',
-							fbpiOrderNr: SEEDED_FBPI_ORDERS.dubai,
-						}),
-						code('Barcode rows', `return ${JSON.stringify(rows)}.map((json) => ({ json }));`),
-						sellerPlatform('Create barcode import', credential, {
-							resource: 'import',
-							operation: 'createBarcode',
-							source: 'items',
-							itemsInput: 'fromInputItems',
-							partnerSkuField: 'partner_sku',
-							barcodeField: 'barcode',
-							clientReference: `e2e-barcodes-${Date.now()}`,
-							options: { waitForCompletion: true, pollIntervalSeconds: 0.2, timeoutSeconds: 60 },
-						}),
-						sellerPlatform('Import status', credential, {
-							resource: 'import',
-							operation: 'getStatus',
-							reference: '={{ $json.import_reference }}',
-						}),
-					],
-					[
-						[MANUAL, 'Exchange token'],
-						[MANUAL, 'Export status'],
-						[MANUAL, 'Purchase order'],
-						[MANUAL, 'Customer data'],
-						[MANUAL, 'Barcode rows'],
-						['Barcode rows', 'Create barcode import'],
-						['Create barcode import', 'Import status'],
-					],
-				),
-			);
-			const execution = await client.runAndWait(reads);
-			assertSucceeded(execution);
-
-			const exchange = single(execution, 'Exchange token');
-			assertEqual(exchange.project_code, emu.credential.project_code, 'ExchangeToken project_code');
-			const result = exchange.result as Record<string, unknown> | undefined;
-			assert(
-				result && typeof result.client_id === 'string' && typeof result.client_secret === 'string',
-				`ExchangeToken result: ${JSON.stringify(exchange)}`,
-			);
-
-			const exported = single(execution, 'Export status');
-			assertEqual(exported.export_code, SEEDED_EXPORTS.complete, 'export_code');
-			assertEqual(exported.export_status, 'COMPLETE', 'export_status');
-			assert(
-				typeof exported.download_url === 'string' && exported.download_url.startsWith(emu.baseUrl),
-				`download_url: ${exported.download_url}`,
-			);
-
-			const po = single(execution, 'Purchase order');
-			assertEqual(po.po_nr, SEEDED_PO.released, 'po_nr');
-			assertEqual(po.po_status, 'PO_STATUS_RELEASED', 'po_status');
-			assertEqual(po.po_release_date_iso, '2024-03-15', 'po_release_date_iso');
-			assertEqual((po.po_lines as unknown[]).length, 3, 'po_lines');
-
-			const customer = single(execution, 'Customer data');
-			const seeded = SEEDED_FBPI_CUSTOMERS[SEEDED_FBPI_ORDERS.dubai];
-			assertEqual(
-				[
-					customer.fbpi_order_nr,
-					customer.first_name,
-					customer.last_name,
-					customer.city,
-					customer.administrative_division,
-				],
-				[
-					SEEDED_FBPI_ORDERS.dubai,
-					seeded.first_name,
-					seeded.last_name,
-					seeded.city,
-					seeded.administrative_division,
-				],
-				'customer data',
-			);
-
-			const created = single(execution, 'Create barcode import');
-			assertEqual(created.mappings_count, 3, 'mappings_count');
-			assertEqual(
-				created.import_status,
-				'IMPORT_STATUS_COMPLETED',
-				`import_status after waiting (${JSON.stringify(created)})`,
-			);
-			assertEqual(created.waitTimedOut, false, 'waitTimedOut');
-
-			const status = single(execution, 'Import status');
-			assertEqual(status.import_reference, created.import_reference, 'import_reference');
-			assertEqual(status.import_status, 'IMPORT_STATUS_COMPLETED', 'import_status');
-			assertEqual(
-				(status.report as { success_count?: number }).success_count,
-				3,
-				'report.success_count',
-			);
-			const imported = await control<Array<{ import_reference: string; mappings?: unknown[] }>>(
-				emu,
-				'GET',
-				'/imports',
-			);
-			assert(
-				imported.some((i) => i.import_reference === created.import_reference),
-				'the emulator does not list the import',
+			const execution = await client.runAndWait(await client.createWorkflow(readsWorkflow()));
+			expectSucceeded(execution);
+			expectExchangeToken(single(execution, 'Exchange token'));
+			expectExportStatus(single(execution, 'Export status'));
+			expectPurchaseOrder(single(execution, 'Purchase order'));
+			expectCustomerData(single(execution, 'Customer data'));
+			await expectBarcodeImport(
+				single(execution, 'Create barcode import'),
+				single(execution, 'Import status'),
 			);
 		},
 	);
@@ -553,63 +1076,51 @@ describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 		'5a. example "released purchase orders to a sheet" runs: three released orders, one CSV file',
 		async () => {
 			const execution = await client.runAndWait(example('purchase-orders-to-sheet.json'));
-			assertSucceeded(execution);
+			expectSucceeded(execution);
 			const rows = outputOf(execution, 'Sheet rows');
-			assertEqual(
-				rows.map((row) => row.po_nr),
-				['PO-1001', 'PO-1002', 'PO-1003'],
-				'released orders',
-			);
-			assertEqual(
-				rows[0],
-				{
-					po_nr: 'PO-1001',
-					release_date: '2024-03-15',
-					currency: 'AED',
-					merchant_code: 'STR10001',
-					warehouse_code: 'WH-DXB-01',
-					lines: 3,
-					total_cost: 3934,
-				},
-				'first row',
-			);
+			// The released orders.
+			expect(rows.map((row) => row.po_nr)).toEqual(['PO-1001', 'PO-1002', 'PO-1003']);
+			expect(rows[0]).toEqual({
+				po_nr: 'PO-1001',
+				release_date: '2024-03-15',
+				currency: 'AED',
+				merchant_code: 'STR10001',
+				warehouse_code: 'WH-DXB-01',
+				lines: 3,
+				total_cost: 3934,
+			});
 			const files = binaryOf(execution, 'To CSV file');
-			assertEqual(files.length, 1, 'files');
-			assertEqual(files[0].data?.fileName, 'released-purchase-orders.csv', 'file name');
+			expect(files.length).toEqual(1);
+			expect(files[0].data?.fileName).toEqual('released-purchase-orders.csv');
 		},
 	);
 
 	check('5b. example "barcode import from a CSV file" runs: five mappings imported', async () => {
 		const execution = await client.runAndWait(example('barcode-import-from-csv.json'));
-		assertSucceeded(execution);
-		assertEqual(outputOf(execution, 'Extract rows').length, 5, 'CSV rows');
+		expectSucceeded(execution);
+		// The rows of the CSV file.
+		expect(outputOf(execution, 'Extract rows').length).toEqual(5);
 		const created = single(execution, 'Create barcode import');
-		assertEqual(
-			[created.mappings_count, created.import_status],
-			[5, 'IMPORT_STATUS_COMPLETED'],
-			'mappings_count and import_status',
-		);
+		expect([created.mappings_count, created.import_status]).toEqual([5, 'IMPORT_STATUS_COMPLETED']);
 	});
 
 	check(
 		'5c. example "wait for an export and download it" runs: the finished export\'s rows',
 		async () => {
 			const execution = await client.runAndWait(example('export-download.json'));
-			assertSucceeded(execution);
+			expectSucceeded(execution);
 			const status = single(execution, 'Get export and download');
-			assertEqual(
-				[status.export_code, status.export_status, status.waitTimedOut],
-				[SEEDED_EXPORTS.progressing, 'COMPLETE', false],
-				'export',
-			);
-			assertEqual(
-				binaryOf(execution, 'Get export and download')[0].data?.fileName,
+			expect([status.export_code, status.export_status, status.waitTimedOut]).toEqual([
+				SEEDED_EXPORTS.progressing,
+				'COMPLETE',
+				false,
+			]);
+			expect(binaryOf(execution, 'Get export and download')[0].data?.fileName).toEqual(
 				`${SEEDED_EXPORTS.progressing}.csv`,
-				'downloaded file',
 			);
 			const rows = outputOf(execution, 'Rows of the export');
-			assertEqual(rows.length, 3, 'rows of the export');
-			assertEqual(rows[0].order_nr, 'NAE10000001', 'first order of the export');
+			expect(rows.length).toEqual(3);
+			expect(rows[0].order_nr).toEqual('NAE10000001');
 		},
 	);
 
@@ -619,125 +1130,11 @@ describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 			const trigger = example('new-orders-customer-data.json');
 			const code = SEEDED_DESTINATIONS.active;
 			await client.activate(trigger.id);
-
-			// n8n 2.x publishes an activation through its outbox: the destination changes a moment later.
-			const taken = await waitFor(`destination ${code} to point at n8n`, async () => {
-				const current = await destination(emu, code);
-				return current?.url.startsWith(n8nInstance.baseUrl) ? current : undefined;
-			});
-			assert(
-				taken.url.startsWith(`${n8nInstance.baseUrl}/webhook/`),
-				`destination url ${taken.url} is not this n8n's webhook`,
-			);
-			assertEqual(taken.is_active, true, 'destination is_active after activation');
-			assertEqual(
-				Object.keys(taken.credentials),
-				[SECRET_HEADER],
-				'destination headers after activation',
-			);
-			assert(
-				/^[0-9a-f]{64}$/.test(taken.credentials[SECRET_HEADER]),
-				'the secret is not 32 random bytes in hex',
-			);
-			assert(
-				taken.event_types.some((e) => e.event_type === 'FBPI::ORDER_SYNC' && e.is_active),
-				`FBPI::ORDER_SYNC is not subscribed: ${JSON.stringify(taken.event_types)}`,
-			);
-
-			const before = (await client.executions(trigger.id)).length;
-			const sandbox = await client.runAndWait(example('create-sandbox-order.json'));
-			assertSucceeded(sandbox);
-			const orderNr = single(sandbox, 'Create sandbox order').fbpi_order_nr as string;
-			assert(
-				typeof orderNr === 'string' && orderNr.length > 0,
-				'no fbpi_order_nr from the sandbox order',
-			);
-			const sandboxOrders = await control<
-				Array<{ warehouse_code?: string; fbpi_order_nr?: string }>
-			>(emu, 'GET', '/sandbox-orders');
-			assert(
-				sandboxOrders.some(
-					(o) =>
-						JSON.stringify(o).includes(orderNr) &&
-						JSON.stringify(o).includes(SEEDED_WAREHOUSES.dubai),
-				),
-				`the emulator has no sandbox order ${orderNr} in ${SEEDED_WAREHOUSES.dubai}`,
-			);
-
-			const runId = await waitFor('the trigger workflow to run', async () => {
-				const runs = await client.executions(trigger.id);
-				return runs.length > before ? runs[0].id : undefined;
-			});
-			const run = await client.waitForExecution(runId);
-			assertSucceeded(run);
-			const event = single(run, 'Seller Platform Trigger');
-			assertEqual(event.event_type, 'FBPI::ORDER_SYNC', 'event_type');
-			assertEqual((event.payload as { order_nr?: string }).order_nr, orderNr, 'payload.order_nr');
-			const customer = single(run, 'Customer');
-			assertEqual(customer.order_nr, orderNr, 'order_nr after Get customer data');
-			assert(
-				typeof customer.city === 'string' && customer.city.length > 0,
-				`customer city: ${JSON.stringify(customer)}`,
-			);
-			const deliveries = await control<
-				Array<{
-					body: { payload?: { order_nr?: string } };
-					outcome: string;
-					attempts: Array<{ status: number }>;
-				}>
-			>(emu, 'GET', `/deliveries?destinationCode=${code}`);
-			const delivery = deliveries.find((d) => d.body.payload?.order_nr === orderNr);
-			assert(delivery, 'the emulator recorded no delivery of the order');
-			assertEqual(
-				[delivery.outcome, delivery.attempts.at(-1)?.status],
-				['delivered', 200],
-				'delivery outcome and status',
-			);
-
-			// A delivery without the secret header, and one with a wrong secret: 401, no execution.
-			const runsBefore = (await client.executions(trigger.id)).length;
-			const event401 = {
-				event_schema_version: '1.0',
-				event_type: 'FBPI::ORDER_SYNC',
-				metadata: {
-					published_at: new Date().toISOString(),
-					project_code: emu.credential.project_code,
-					message_id: `forged-${Date.now()}`,
-				},
-				payload: { order_nr: SEEDED_FBPI_ORDERS.dubai },
-			};
-			for (const headers of [{}, { [SECRET_HEADER]: '0'.repeat(64) }] as Array<
-				Record<string, string>
-			>) {
-				const response = await fetch(taken.url, {
-					method: 'POST',
-					headers: { 'content-type': 'application/json', ...headers },
-					body: JSON.stringify(event401),
-				});
-				assertEqual(
-					response.status,
-					401,
-					`status of a delivery ${Object.keys(headers).length ? 'with a wrong secret' : 'without the secret header'}`,
-				);
-			}
-			await sleep(1500);
-			assertEqual(
-				(await client.executions(trigger.id)).length,
-				runsBefore,
-				'executions after the forged deliveries',
-			);
-
+			const taken = await expectDestinationTaken(code);
+			await expectSandboxOrderRunsTrigger(trigger, code);
+			await expectForgedDeliveriesRefused(trigger, taken.url);
 			await client.deactivate(trigger.id);
-			const released = await waitFor(`destination ${code} to be deactivated`, async () => {
-				const current = await destination(emu, code);
-				return current && !current.is_active ? current : undefined;
-			});
-			assertEqual(released.is_active, false, 'destination is_active after deactivation');
-			assertEqual(released.credentials, {}, 'destination headers after deactivation');
-			assert(
-				released.event_types.some((e) => e.event_type === 'FBPI::ORDER_SYNC' && !e.is_active),
-				`FBPI::ORDER_SYNC is still subscribed: ${JSON.stringify(released.event_types)}`,
-			);
+			await expectDestinationReleased(code);
 		},
 	);
 
@@ -745,111 +1142,26 @@ describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 		'7. "listen for test event" while the trigger is active is refused; the destination stays on the production webhook, which still runs the workflow',
 		async () => {
 			const trigger = example('new-orders-customer-data.json');
-			const triggerName = 'Seller Platform Trigger';
 			const code = SEEDED_DESTINATIONS.active;
 			await client.activate(trigger.id);
 			try {
-				const production = await waitFor(
-					`destination ${code} to point at this n8n's production webhook`,
-					async () => {
-						const current = await destination(emu, code);
-						return current?.is_active && current.url.startsWith(`${n8nInstance.baseUrl}/webhook/`)
-							? current
-							: undefined;
-					},
-				);
-				const secret = production.credentials[SECRET_HEADER];
-				assert(
-					secret,
-					`destination headers after activation: ${JSON.stringify(production.credentials)}`,
-				);
+				const production = await productionDestination(code);
 				const updatesBefore = (await stats(emu)).byOperation.UpdateDestination ?? 0;
-
-				// The editor's "Listen for test event": n8n registers the trigger's /webhook-test/ URL,
-				// which runs the trigger's checkExists/create; create must refuse.
-				let answer: unknown;
-				let refusal: N8nRestError | undefined;
-				try {
-					answer = await client.listenForTestEvent(trigger, triggerName);
-				} catch (error) {
-					if (!(error instanceof N8nRestError)) throw error;
-					refusal = error;
-				}
-				if ((answer as { waitingForWebhook?: boolean } | undefined)?.waitingForWebhook) {
-					// n8n listens: stop listening, as the editor's "Stop listening" does (the trigger's delete runs).
-					await client.stopListening(trigger.id);
-					await sleep(1000);
-				}
+				await expectTestListeningRefused(trigger, code);
+				// The destination as it was: the production webhook, active, its secret, subscribed.
 				const after = await destination(emu, code);
-				const state = after
-					? `url ${after.url}, is_active ${after.is_active}, headers ${JSON.stringify(Object.keys(after.credentials))}`
-					: 'gone';
-				assert(
-					refusal,
-					`n8n did not refuse to listen: it answered ${JSON.stringify(answer)}; the destination is now: ${state}`,
+				expect(after).toBeDefined();
+				expect([after!.url, after!.is_active, after!.credentials]).toEqual([
+					production.url,
+					true,
+					{ [SECRET_HEADER]: production.credentials[SECRET_HEADER] },
+				]);
+				expect(after!.event_types).toContainEqual(
+					expect.objectContaining({ event_type: 'FBPI::ORDER_SYNC', is_active: true }),
 				);
-				assert(
-					refusal.message.includes(
-						`Destination "${code}" is registered to this workflow's production webhook, so it cannot listen for test events now`,
-					),
-					`n8n refused with another message: ${refusal.message} (body ${JSON.stringify(refusal.body)})`,
-				);
-				assert(after, `destination ${code} is gone`);
-				assertEqual(
-					[after.url, after.is_active, after.credentials],
-					[production.url, true, { [SECRET_HEADER]: secret }],
-					'destination (url, is_active, headers) after the refused test listening',
-				);
-				assert(
-					after.event_types.some((e) => e.event_type === 'FBPI::ORDER_SYNC' && e.is_active),
-					`FBPI::ORDER_SYNC is no longer subscribed: ${JSON.stringify(after.event_types)}`,
-				);
-				assertEqual(
-					(await stats(emu)).byOperation.UpdateDestination ?? 0,
-					updatesBefore,
-					'UpdateDestination calls made by the refused test listening',
-				);
-
-				// A new event is still delivered to the production webhook and runs the workflow.
-				const before = (await client.executions(trigger.id)).length;
-				const published = await control<{
-					message_id: string;
-					deliveries: Array<{ destination_code: string }>;
-				}>(emu, 'POST', '/events', {
-					event_type: 'FBPI::ORDER_SYNC',
-					payload: { order_nr: SEEDED_FBPI_ORDERS.dubai },
-				});
-				assert(
-					published.deliveries.some((d) => d.destination_code === code),
-					`the event was not planned for ${code}: ${JSON.stringify(published.deliveries)}`,
-				);
-				const runId = await waitFor('the trigger workflow to run for the new event', async () => {
-					const runs = await client.executions(trigger.id);
-					return runs.length > before ? runs[0].id : undefined;
-				});
-				const run = await client.waitForExecution(runId);
-				assertSucceeded(run);
-				assertEqual(run.mode, 'webhook', 'mode of the execution (a production one)');
-				assertEqual(
-					(single(run, triggerName).payload as { order_nr?: string }).order_nr,
-					SEEDED_FBPI_ORDERS.dubai,
-					'payload.order_nr',
-				);
-				const deliveries = await control<
-					Array<{
-						message_id: string;
-						url?: string;
-						outcome: string;
-						attempts: Array<{ status: number }>;
-					}>
-				>(emu, 'GET', `/deliveries?destinationCode=${code}`);
-				const delivery = deliveries.find((d) => d.message_id === published.message_id);
-				assert(delivery, 'the emulator recorded no delivery of the event');
-				assertEqual(
-					[delivery.url, delivery.outcome, delivery.attempts.at(-1)?.status],
-					[production.url, 'delivered', 200],
-					'delivery url, outcome and status',
-				);
+				// No UpdateDestination call made by the refused test listening.
+				expect((await stats(emu)).byOperation.UpdateDestination ?? 0).toEqual(updatesBefore);
+				await expectEventRunsProductionWorkflow(trigger, code, production.url);
 			} finally {
 				// Leave a clean state: deactivated, the destination released.
 				await client.deactivate(trigger.id);
@@ -874,74 +1186,26 @@ describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 				'/exports',
 				{ states: ['PENDING', 'RUNNING'] },
 			);
-			const nodeName = 'Wait for export';
-			const waiter = await client.createWorkflow(
-				workflow(
-					'e2e: wait for an export that never finishes',
-					[
-						manualTrigger(),
-						sellerPlatform(nodeName, credential, {
-							resource: 'export',
-							operation: 'getStatus',
-							exportCode,
-							options: {
-								waitForCompletion: true,
-								pollIntervalSeconds: pollSeconds,
-								timeoutSeconds: 300,
-							},
-						}),
-					],
-					[[MANUAL, nodeName]],
-				),
-			);
-			const statusCalls = async () =>
-				(
-					await control<
-						Array<{
-							seq: number;
-							at: number;
-							operation: string | null;
-							body: unknown;
-							status: number | null;
-						}>
-					>(emu, 'GET', '/requests')
-				).filter(
-					(entry) =>
-						entry.operation === 'GetExportStatus' &&
-						(entry.body as { export_code?: string } | null)?.export_code === exportCode,
-				);
-			// After a stop n8n pushes nothing more about the node to the editor and saves nothing more
-			// (it skips nodeExecuteAfter once cancelled): its engine's log line is where the node's end shows.
-			const nodeEndLine = new RegExp(`^.*Running node "${nodeName}" finished.*$`, 'm');
-
+			const waiter = await client.createWorkflow(exportWaiterWorkflow(exportCode, pollSeconds));
 			const executionId = await client.run(waiter);
-			const deadline = Date.now() + 30_000;
-			let calls = await statusCalls();
-			while (!(calls.length >= 2 && calls.every((c) => c.status !== null))) {
-				assert(
-					Date.now() < deadline,
-					`timed out waiting for two GetExportStatus requests (${calls.length} so far)`,
-				);
-				await sleep(50);
-				calls = await statusCalls();
-			}
-			assertEqual(
-				(await client.execution(executionId)).status,
-				'running',
-				'execution status before the stop',
+			const calls = await waitFor(
+				'two answered GetExportStatus requests',
+				async () => {
+					const answered = await exportStatusCalls(exportCode);
+					return answered.length >= 2 && answered.every((c) => c.status !== null)
+						? answered
+						: undefined;
+				},
+				30_000,
+				50,
 			);
-			assert(!nodeEndLine.test(n8nInstance.output()), `"${nodeName}" ended before the stop`);
+			// Before the stop: the execution runs, the node has not ended.
+			expect((await client.execution(executionId)).status).toEqual('running');
+			expect(outputLines(WAITER_END_LINE)).toEqual([]);
 
 			// The node now waits for its next poll: stop the execution (the editor's Stop button).
 			const stopAt = Date.now();
-			const nodeEnded = (async () => {
-				while (Date.now() - stopAt < 15_000) {
-					const line = nodeEndLine.exec(n8nInstance.output());
-					if (line) return { afterMs: Date.now() - stopAt, line: line[0].trim() };
-					await sleep(20);
-				}
-				return undefined;
-			})();
+			const nodeEnded = waiterEnd(stopAt);
 			const stopped = await client.stopExecution(executionId);
 			const stopMs = Date.now() - stopAt;
 			const ended = await waitFor(
@@ -952,76 +1216,30 @@ describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 				},
 				2_000,
 			);
-			assertEqual(
-				[stopped.status, ended.status],
-				['canceled', 'canceled'],
-				'status in the answer to the stop, and of the execution',
-			);
+			// The status in the answer to the stop, and of the execution.
+			expect([stopped.status, ended.status]).toEqual(['canceled', 'canceled']);
 
 			// No status request after the stop, through the time of the next poll and more.
 			await sleep((pollSeconds + 1) * 1000);
-			const later = (await statusCalls()).filter((c) => c.at > stopAt);
-			assertEqual(
-				later.map((c) => `#${c.seq} at +${c.at - stopAt} ms`),
-				[],
-				`GetExportStatus requests after the stop (${calls.length} before it)`,
-			);
+			const later = (await exportStatusCalls(exportCode)).filter((c) => c.at > stopAt);
+			expect(later.map((c) => `#${c.seq} at +${c.at - stopAt} ms`)).toEqual([]);
 
-			// The node itself returned at once, not at its next poll.
+			// The node itself returned at once, not at its next poll. n8n logs its end within 15 s
+			// (N8N_LOG_LEVEL must be debug).
 			const end = await nodeEnded;
-			assert(
-				end,
-				`n8n logged no end of "${nodeName}" within 15 s of the stop (N8N_LOG_LEVEL must be debug)`,
+			expect(end).toBeDefined();
+			log(
+				`e2e: "${WAITER}" ended ${end!.afterMs} ms after the stop request (answered in ${stopMs} ms; last poll answered ${stopAt - calls[calls.length - 1].at} ms before the stop, polls every ${pollSeconds} s): "${end!.line}"`,
 			);
-			assert(
-				end.afterMs <= 1_500,
-				`"${nodeName}" ended ${end.afterMs} ms after the stop request (answered in ${stopMs} ms; last poll answered ${stopAt - calls[calls.length - 1].at} ms before the stop, polls every ${pollSeconds} s), not within a second: "${end.line}"`,
-			);
+			expect(end!.afterMs).toBeLessThanOrEqual(1_500);
 		},
 	);
 
 	check(
 		'9. installed from the npm tarball as n8n installs it: no dependency of its own, luxon and n8n-workflow from n8n',
 		async () => {
-			// installPackageInto: npm pack, unpacked into the nodes folder, its dev and peer
-			// dependencies dropped, `npm install` there with n8n's flags (scripts off) plus
-			// --omit=dev; the data folder is outside the repository.
-			const manifest = JSON.parse(readFileSync(join(installedAt, 'package.json'), 'utf8')) as {
-				name: string;
-				dependencies?: Record<string, string>;
-			};
-			assertEqual(manifest.name, PACKAGE_NAME, 'installed package');
-			assertEqual(manifest.dependencies ?? {}, {}, 'dependencies of the installed package');
-			const own = join(installedAt, 'node_modules');
-			assertEqual(
-				existsSync(own) ? readdirSync(own) : [],
-				[],
-				'node_modules of the installed package',
-			);
-			assertEqual(
-				readdirSync(join(dataDir, '.n8n', 'nodes', 'node_modules')).filter(
-					(name) => !name.startsWith('.'),
-				),
-				[PACKAGE_NAME],
-				"packages in n8n's nodes folder",
-			);
-			assert(
-				!join(dataDir).startsWith(REPO_ROOT),
-				`the data folder ${dataDir} must be outside the repository`,
-			);
-			// What the package does not find beside itself, Node looks up on NODE_PATH, which n8n
-			// sets to its own module paths: n8n's own luxon and n8n-workflow come first there (not
-			// the repository's development copies, further up the same list).
-			const n8nRequire = createRequire(
-				join(n8nInstall().dir, 'node_modules', 'n8n', 'package.json'),
-			);
-			for (const module of ['luxon', 'n8n-workflow']) {
-				const resolved = n8nRequire.resolve(module);
-				assert(
-					resolved.startsWith(join(n8nInstall().dir, 'node_modules')),
-					`n8n's lookup finds ${module} at ${resolved}, outside its install`,
-				);
-			}
+			expectInstalledAsN8nInstallsIt();
+			expectN8nLookupFindsItsOwn(['luxon', 'n8n-workflow']);
 			// The code that needs luxon (a purchase order's release date) and n8n-workflow (the
 			// errors) works from what n8n provides.
 			const wf = await client.createWorkflow(
@@ -1039,12 +1257,10 @@ describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 				),
 			);
 			const execution = await client.runAndWait(wf);
-			assertSucceeded(execution);
-			assertEqual(single(execution, 'Released').po_release_date_iso, '2024-03-15', 'release date');
-			assert(
-				!/Cannot find module/.test(n8nInstance.output()),
-				'n8n logged a module that could not be found',
-			);
+			expectSucceeded(execution);
+			expect(single(execution, 'Released').po_release_date_iso).toEqual('2024-03-15');
+			// n8n logged no module that could not be found.
+			expect(outputLines(/Cannot find module/)).toEqual([]);
 		},
 	);
 
@@ -1064,112 +1280,20 @@ describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 					apiKey: 'sk-e2e-fake',
 					url: model.url,
 				});
-				const toolNode = {
-					...sellerPlatform('Seller Platform', credential, {
-						resource: 'purchaseOrder',
-						operation: 'get',
-						poNr: "={{ $fromAI('po_nr', 'The number of the purchase order, e.g. PO-1001', 'string') }}",
-					}),
-					type: TOOL_TYPE,
-				};
-				const agentWorkflow: WorkflowJson = {
-					name: 'e2e: AI agent with the Seller Platform tool',
-					nodes: [
-						manualTrigger(),
-						{
-							id: 'e2e-agent',
-							name: 'AI Agent',
-							type: '@n8n/n8n-nodes-langchain.agent',
-							// The newest AI Agent of each: 3.1 in n8n 2.x, 3 in 1.x.
-							typeVersion: N8N_MAJOR >= 2 ? 3.1 : 3,
-							position: [440, 300],
-							parameters: {
-								promptType: 'define',
-								text: `What is the status of purchase order ${SEEDED_PO.released}?`,
-								options: {},
-							},
-						},
-						{
-							id: 'e2e-model',
-							name: 'OpenAI Chat Model',
-							type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
-							typeVersion: 1.3,
-							position: [440, 500],
-							// Chat Completions (1.3 defaults to the Responses API).
-							parameters: {
-								model: { __rl: true, mode: 'id', value: 'fake-model' },
-								responsesApiEnabled: false,
-								options: {},
-							},
-							credentials: { openAiApi: { id: openAi.id, name: openAi.name } },
-						},
-						toolNode,
-					],
-					connections: {
-						[MANUAL]: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
-						'OpenAI Chat Model': {
-							ai_languageModel: [[{ node: 'AI Agent', type: 'ai_languageModel', index: 0 }]],
-						},
-						'Seller Platform': { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
-					},
-					settings: { executionOrder: 'v1' },
-				};
 				await control(emu, 'DELETE', '/requests');
-				const execution = await client.runAndWait(await client.createWorkflow(agentWorkflow));
-				assertSucceeded(execution);
-
-				// What the model was offered: the operation as a tool, described as an action, with the
-				// parameter the workflow left to the model.
-				const first = model.requests[0];
-				assert(first, 'the chat model got no request');
-				const tools = first.body.tools ?? [];
-				assertEqual(tools.length, 1, 'tools offered to the model');
-				assertEqual(tools[0].function.name, 'Seller_Platform', 'tool name');
-				assertEqual(
-					tools[0].function.description,
-					'Get a purchase order in Seller Platform',
-					"tool description (from the operation's action)",
+				const execution = await client.runAndWait(
+					await client.createWorkflow(agentWorkflow(openAi)),
 				);
-				assertEqual(
-					tools[0].function.parameters?.properties,
-					{
-						po_nr: {
-							type: 'string',
-							description: 'The number of the purchase order, e.g. PO-1001',
-						},
-					},
-					'tool parameters',
-				);
-				assertEqual(model.requests.length, 2, 'chat model requests (tool call, then answer)');
-
-				// The tool ran the operation against the emulator, and its output went back to the model.
-				const calls = (
-					await control<Array<{ operation: string | null; path: string; status: number | null }>>(
-						emu,
-						'GET',
-						'/requests',
-					)
-				).filter((entry) => entry.operation === 'GetPurchaseOrder');
-				assertEqual(
-					calls.map((c) => [c.path, c.status]),
-					[[`/fbpo/v1/po/${SEEDED_PO.released}/get`, 200]],
-					'GetPurchaseOrder requests',
-				);
-				const toolMessage = model.requests[1].body.messages.find((m) => m.role === 'tool');
-				assert(toolMessage, 'the second request carries no tool result');
-				assert(
-					String(toolMessage.content).includes('"merchant_code"'),
-					`the tool result is not the order: ${String(toolMessage.content).slice(0, 200)}`,
-				);
+				expectSucceeded(execution);
+				expectToolOffered(model);
+				await expectToolRanTheOperation(model);
 
 				const [answer] = outputOf(execution, 'AI Agent');
-				assertEqual(
-					answer.output,
+				expect(answer.output).toEqual(
 					`Purchase order ${SEEDED_PO.released} of merchant STR10001 is PO_STATUS_RELEASED, released on 2024-03-15.`,
-					"the agent's answer",
 				);
-				const everything = JSON.stringify(execution);
-				assert(!everything.includes('PRIVATE KEY'), 'the execution data holds a private key');
+				// The execution data holds no private key.
+				expect(JSON.stringify(execution)).not.toContain('PRIVATE KEY');
 			} finally {
 				await model?.close();
 			}
@@ -1179,37 +1303,10 @@ describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 	check(
 		"11. n8n's HTTP Request node with the Seller Platform credential: login on first use, the session cookie sent, a new login after the session expires, no secret in the output; pointed at another host, it sends neither token nor cookie and fails saying why",
 		async () => {
-			const key = await control<{ key_id: string; private_key: string; project_code: string }>(
-				emu,
-				'POST',
-				'/credentials',
-				{},
-			);
-			const fresh = await client.createCredential(
+			const { key, credential: fresh } = await freshCredential(
 				'Seller Platform (e2e HTTP Request)',
-				CREDENTIAL_TYPE,
-				{
-					...credentialData,
-					keyId: key.key_id,
-					privateKey: key.private_key,
-					projectCode: key.project_code,
-				},
 			);
-			const httpRequest: WorkflowNode = {
-				id: 'e2e-http-request',
-				name: 'HTTP Request',
-				type: 'n8n-nodes-base.httpRequest',
-				typeVersion: 4.2,
-				position: [440, 300],
-				parameters: {
-					method: 'GET',
-					url: `${emu.baseUrl}/fbpo/v1/po/${SEEDED_PO.released}/get`,
-					authentication: 'predefinedCredentialType',
-					nodeCredentialType: CREDENTIAL_TYPE,
-					options: {},
-				},
-				credentials: { [CREDENTIAL_TYPE]: { id: fresh.id, name: fresh.name } },
-			};
+			const httpRequest = httpRequestNode(fresh);
 			const wf = await client.createWorkflow(
 				workflow(
 					'e2e: HTTP Request with the credential',
@@ -1217,120 +1314,47 @@ describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 					[[MANUAL, 'HTTP Request']],
 				),
 			);
-			type Logged = {
-				operation: string | null;
-				status: number | null;
-				headers: Record<string, string | string[]>;
-				body: unknown;
-			};
-			const requests = async () => await control<Logged[]>(emu, 'GET', '/requests');
-			const runOnce = async (what: string) => {
-				await control(emu, 'DELETE', '/requests');
-				const execution = await client.runAndWait(wf);
-				assertSucceeded(execution);
-				const item = single(execution, 'HTTP Request');
-				assertEqual(item.po_nr, SEEDED_PO.released, `${what}: po_nr`);
-				assertEqual(item.merchant_code, 'STR10001', `${what}: merchant_code`);
-				return { execution, log: await requests() };
-			};
-			const summary = (log: Logged[]) => log.map((entry) => `${entry.operation} ${entry.status}`);
 
-			const first = await runOnce('first run');
-			assertEqual(
-				summary(first.log),
-				['Login 200', 'GetPurchaseOrder 200'],
-				'first run: a login on first use, then the request',
-			);
-			const cookie = first.log[1].headers.cookie;
-			assert(
-				typeof cookie === 'string' && cookie.length > 0,
-				'the request carried no session cookie',
-			);
+			const first = await runHttpRequest(wf, 'first run');
+			// A login on first use, then the request.
+			expect(summary(first.log)).toEqual(['Login 200', 'GetPurchaseOrder 200']);
+			// The request carried a session cookie, the login a token.
+			expect(first.log[1].headers.cookie).toEqual(expect.stringMatching(/[\s\S]/));
+			const cookie = first.log[1].headers.cookie as string;
 			const token = (first.log[0].body as { token?: string }).token;
-			assert(token, 'the login carried no token');
+			expect(token).toBeTruthy();
 
-			const second = await runOnce('second run');
-			assertEqual(
-				summary(second.log),
-				['GetPurchaseOrder 200'],
-				'second run: the stored session, no login',
-			);
-			assertEqual(second.log[0].headers.cookie, cookie, 'second run: the same session cookie');
+			const second = await runHttpRequest(wf, 'second run');
+			// The stored session, no login: the same session cookie.
+			expect(summary(second.log)).toEqual(['GetPurchaseOrder 200']);
+			expect(second.log[0].headers.cookie).toEqual(cookie);
 
 			await control(emu, 'POST', '/sessions/expire', {});
-			const third = await runOnce('after the session expired');
-			assertEqual(
-				summary(third.log),
-				['GetPurchaseOrder 401', 'Login 200', 'GetPurchaseOrder 200'],
-				'after the session expired: 401, one new login, the request repeated',
-			);
+			const third = await runHttpRequest(wf, 'after the session expired');
+			// 401, one new login, the request repeated with a new session.
+			expect(summary(third.log)).toEqual([
+				'GetPurchaseOrder 401',
+				'Login 200',
+				'GetPurchaseOrder 200',
+			]);
 			const newCookie = third.log[2].headers.cookie;
-			assert(
-				typeof newCookie === 'string' && newCookie !== cookie,
-				'the repeat did not use a new session',
-			);
+			expect(newCookie).toEqual(expect.any(String));
+			expect(newCookie).not.toEqual(cookie);
 
+			// No secret in the HTTP Request output.
+			const privateKeyLine = key.private_key.split('\n')[1];
 			for (const { execution } of [first, second, third]) {
-				const output = JSON.stringify(outputOf(execution, 'HTTP Request'));
-				for (const [name, secret] of [
-					['the session cookie', cookie],
-					['the new session cookie', newCookie],
-					['the login token', token],
-					['the private key', key.private_key.split('\n')[1]],
-				] as const) {
-					assert(!output.includes(secret), `the HTTP Request output holds ${name}`);
-				}
+				expectNoSecrets(JSON.stringify(outputOf(execution, 'HTTP Request')), {
+					'the session cookie': cookie,
+					'the new session cookie': newCookie as string,
+					'the login token': token!,
+					'the private key': privateKeyLine,
+				});
 			}
-
-			// The same node and credential pointed at another loopback server (a user of a shared
-			// credential typing their own URL): nothing reaches it, and the execution says why.
-			const foreign = await startForeignServer();
-			try {
-				const gateway = new URL(emu.baseUrl).origin;
-				for (const [method, path] of [
-					['GET', `/fbpo/v1/po/${SEEDED_PO.released}/get`],
-					['POST', '/identity/public/v1/api/login'],
-				] as const) {
-					const elsewhere = await client.createWorkflow(
-						workflow(
-							`e2e: HTTP Request with the credential to another host (${method})`,
-							[
-								manualTrigger(),
-								{
-									...httpRequest,
-									id: `e2e-http-request-elsewhere-${method}`,
-									parameters: { ...httpRequest.parameters, method, url: `${foreign.url}${path}` },
-								},
-							],
-							[[MANUAL, 'HTTP Request']],
-						),
-					);
-					await control(emu, 'DELETE', '/requests');
-					const execution = await client.runAndWait(elsewhere);
-					assertEqual(execution.status, 'error', `${method} to another host: execution status`);
-					const error = execution.data.resultData.error;
-					assertEqual(
-						error?.message,
-						`The Seller Platform API credential sends its session and login token only to its Base URL (${gateway}): this request to ${foreign.url} was not sent`,
-						`${method} to another host: the error message`,
-					);
-					assertEqual(
-						summary(await requests()),
-						[],
-						`${method} to another host: requests to the gateway (no login either)`,
-					);
-					const everything = JSON.stringify(execution);
-					for (const [name, secret] of [
-						['the session cookie', newCookie],
-						['the private key', key.private_key.split('\n')[1]],
-					] as const) {
-						assert(!everything.includes(secret), `the failed execution holds ${name}`);
-					}
-				}
-				assertEqual(foreign.received.length, 0, 'requests that reached the other host');
-			} finally {
-				await foreign.close();
-			}
+			await expectNothingSentToAnotherHost(httpRequest, {
+				'the session cookie': newCookie as string,
+				'the private key': privateKeyLine,
+			});
 		},
 	);
 
