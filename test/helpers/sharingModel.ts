@@ -7,8 +7,8 @@
  * tests of the controller; the benchmarks measure the real thing (separate Node processes, the
  * emulator, n8n-core).
  */
-import { PlanLimiter } from '../../nodes/api/rateLimiter';
-import { rateLimitDelay } from '../../nodes/api/policy';
+import { PlanLimiter } from '../../dist/nodes/api/rateLimiter';
+import { rateLimitDelay } from '../../dist/nodes/api/policy';
 import { VirtualClock } from './virtualTime';
 
 export type GatewayModel = 'sliding' | 'strict';

@@ -22,8 +22,8 @@ import fc from 'fast-check';
 import { request } from 'http';
 import type { IDataObject, INodeParameters, IPairedItemData } from 'n8n-workflow';
 
-import { MAX_TEXT_LENGTH } from '../../nodes/api/values';
-import { DELIVERY_HEADER } from '../../nodes/SellerPlatformTrigger/SellerPlatformTrigger.node';
+import { MAX_TEXT_LENGTH } from '../../dist/nodes/api/values';
+import { DELIVERY_HEADER } from '../../dist/nodes/SellerPlatformTrigger/SellerPlatformTrigger.node';
 import {
 	credentialFields,
 	SEEDED_API_USER,

@@ -7,7 +7,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { DELIVERY_HEADER } from '../../nodes/SellerPlatformTrigger/SellerPlatformTrigger.node';
+import { DELIVERY_HEADER } from '../../dist/nodes/SellerPlatformTrigger/SellerPlatformTrigger.node';
 import {
 	credentialFields,
 	SEEDED_API_USER,

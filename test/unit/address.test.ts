@@ -5,7 +5,7 @@
  * integration tests (download.test.ts) run a local gateway on loopback; the rules for a gateway
  * on a public address are checked here.
  */
-import { addressKind, downloadTargetProblem } from '../../nodes/api/address';
+import { addressKind, downloadTargetProblem } from '../../dist/nodes/api/address';
 
 /** The kind of the host of `url`, as parsed by the URL parser (as the node does). */
 const kindOf = (url: string) => addressKind(new URL(url).hostname);

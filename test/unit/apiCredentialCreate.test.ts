@@ -3,7 +3,7 @@
  * apiCredential/create.operation.ts: isIpAddress, which tells a plain IP address (v4 or v6) from a
  * host name in the addresses a new API credential may be limited to.
  */
-import { isIpAddress } from '../../nodes/SellerPlatform/actions/apiCredential/create.operation';
+import { isIpAddress } from '../../dist/nodes/SellerPlatform/actions/apiCredential/create.operation';
 
 describe('isIpAddress', () => {
 	it.each(['127.0.0.1', '0.0.0.0', '255.255.255.255', '192.168.10.254', '10.0.0.9'])(

@@ -5,10 +5,10 @@
  */
 import { NodeApiError, type INode } from 'n8n-workflow';
 
-import { parseErrorBody } from '../../nodes/api/errorBody';
-import { apiError, classify, SellerPlatformLoginError } from '../../nodes/api/errors';
-import { secretsIn } from '../../nodes/api/redact';
-import { parseRetryAfter } from '../../nodes/api/policy';
+import { parseErrorBody } from '../../dist/nodes/api/errorBody';
+import { apiError, classify, SellerPlatformLoginError } from '../../dist/nodes/api/errors';
+import { secretsIn } from '../../dist/nodes/api/redact';
+import { parseRetryAfter } from '../../dist/nodes/api/policy';
 
 const node: INode = {
 	id: '1',

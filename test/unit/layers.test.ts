@@ -136,3 +136,27 @@ describe('layers', () => {
 		expect(longFunctions('c.ts', `function h() {\n\treturn 1;\n}`, 60)).toEqual([]);
 	});
 });
+
+describe("the tests' one copy of the package", () => {
+	/** The .ts files under `folder`, without installed packages (test/e2e/installs). */
+	function testFiles(folder: string): string[] {
+		return readdirSync(join(ROOT, folder), { withFileTypes: true }).flatMap((entry) => {
+			const path = join(folder, entry.name);
+			if (entry.isDirectory()) {
+				return entry.name === 'node_modules' || path === join('test', 'e2e', 'installs')
+					? []
+					: testFiles(path);
+			}
+			return entry.name.endsWith('.ts') ? [path] : [];
+		});
+	}
+
+	it('is the compiled one in dist/, as n8n loads it: no test imports nodes/ or credentials/', () => {
+		const sourceImports = testFiles('test').flatMap((file) =>
+			localImports(file)
+				.filter((path) => /^(nodes|credentials)(\/|$)/.test(path))
+				.map((path) => `${file} imports ${path}`),
+		);
+		expect(sourceImports).toEqual([]);
+	});
+});

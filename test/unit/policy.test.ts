@@ -3,8 +3,8 @@
  * policy.ts, the run's limits: how long to wait after a 429 or a failure (Retry-After, backoff),
  * the waiting budget, the circuit breaker, cancellation. Real timers, short waits.
  */
-import { ExecutionStopped } from '../../nodes/api/abort';
-import { PolicyStop } from '../../nodes/api/errors';
+import { ExecutionStopped } from '../../dist/nodes/api/abort';
+import { PolicyStop } from '../../dist/nodes/api/errors';
 import {
 	backoffDelay,
 	paced,
@@ -13,9 +13,9 @@ import {
 	RETRY_POLICY,
 	RunPolicy,
 	withRetries,
-} from '../../nodes/api/policy';
-import { PlanLimiter } from '../../nodes/api/rateLimiter';
-import { limiters } from '../../nodes/api/state';
+} from '../../dist/nodes/api/policy';
+import { PlanLimiter } from '../../dist/nodes/api/rateLimiter';
+import { limiters } from '../../dist/nodes/api/state';
 
 /** The shape of an HTTP answer as n8n's request helpers reject with it. */
 const answer = (status: number, headers: Record<string, string> = {}) =>

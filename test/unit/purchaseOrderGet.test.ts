@@ -5,7 +5,7 @@
  */
 import { Settings } from 'luxon';
 
-import { releaseDateToIso } from '../../nodes/SellerPlatform/actions/purchaseOrder/get.operation';
+import { releaseDateToIso } from '../../dist/nodes/SellerPlatform/actions/purchaseOrder/get.operation';
 
 describe('releaseDateToIso', () => {
 	it.each([

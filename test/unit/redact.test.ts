@@ -6,8 +6,8 @@
  */
 import { NodeApiError, type INode } from 'n8n-workflow';
 
-import { parseErrorBody } from '../../nodes/api/errorBody';
-import { apiError } from '../../nodes/api/errors';
+import { parseErrorBody } from '../../dist/nodes/api/errorBody';
+import { apiError } from '../../dist/nodes/api/errors';
 import {
 	cookieSecrets,
 	redact,
@@ -15,7 +15,7 @@ import {
 	redactValue,
 	secretsIn,
 	WHOLE_WORD_BELOW,
-} from '../../nodes/api/redact';
+} from '../../dist/nodes/api/redact';
 
 const SECRET = 'Sésame "ouvre"-toi=42+/?\\';
 const MASK = '<redacted>';

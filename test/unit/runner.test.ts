@@ -3,7 +3,7 @@
  * runner.ts: runPool, which runs a run's items as tasks, started in index order, with at most
  * `limit()` of them at once (read again before each start).
  */
-import { runPool } from '../../nodes/SellerPlatform/actions/runner';
+import { runPool } from '../../dist/nodes/SellerPlatform/actions/runner';
 
 /** Tasks that each wait until the test finishes them, recording starts and the most at once. */
 function controlledTasks() {

@@ -6,8 +6,8 @@
 import { generateKeyPairSync } from 'crypto';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { loginFingerprint } from '../../nodes/api/login';
-import { authenticateRequest } from '../../nodes/api/session';
+import { loginFingerprint } from '../../dist/nodes/api/login';
+import { authenticateRequest } from '../../dist/nodes/api/session';
 
 const privateKey = generateKeyPairSync('rsa', { modulusLength: 2048 })
 	.privateKey.export({ type: 'pkcs8', format: 'pem' })

@@ -2,7 +2,7 @@
 /**
  * state.ts: the package's process-wide state, here the registry of the rate plan's limiters.
  */
-import { RateLimiterRegistry } from '../../nodes/api/state';
+import { RateLimiterRegistry } from '../../dist/nodes/api/state';
 import { FakeClock } from '../helpers/fakeClock';
 
 describe('RateLimiterRegistry', () => {

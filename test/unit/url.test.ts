@@ -3,7 +3,7 @@
  * url.ts: building request URLs, the User-Agent, the gateway and project in one spelling (the key
  * of the rate plan's limiters and of the trigger's destinations), and addresses fit for a log line.
  */
-import { PACKAGE_VERSION, USER_AGENT } from '../../nodes/api/constants';
+import { PACKAGE_VERSION, USER_AGENT } from '../../dist/nodes/api/constants';
 import {
 	addressForLog,
 	buildUrl,
@@ -11,7 +11,7 @@ import {
 	gatewayScope,
 	joinUrl,
 	normaliseBaseUrl,
-} from '../../nodes/api/url';
+} from '../../dist/nodes/api/url';
 import packageJson from '../../package.json';
 
 describe('URL building', () => {
