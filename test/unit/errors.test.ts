@@ -1,11 +1,9 @@
 /* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
- * errors.ts: failures mapped to NodeApiError (the service's message, codes, details; no secret),
- * and errorBody.ts: the service's error body read from whatever form it arrives in.
+ * errors.ts: failures mapped to NodeApiError (the service's message, codes, details; no secret).
  */
 import { NodeApiError, type INode } from 'n8n-workflow';
 
-import { parseErrorBody } from '../../dist/nodes/api/errorBody';
 import { apiError, classify, SellerPlatformLoginError } from '../../dist/nodes/api/errors';
 import { secretsIn } from '../../dist/nodes/api/redact';
 import { parseRetryAfter } from '../../dist/nodes/api/policy';
@@ -131,36 +129,5 @@ describe('secrets the request carried', () => {
 		expect(apiError(failed, { node, endpoint: 'GetPurchaseOrder', itemIndex: 0 }).message).toBe(
 			'Credential could not be decrypted',
 		);
-	});
-});
-
-describe('error bodies', () => {
-	const body = {
-		status_id: 5,
-		status_code: 'NOT_FOUND',
-		message: 'po not found',
-		details: [{ a: 1 }],
-	};
-
-	it('reads the spec error body from an object, a JSON string or a buffer', () => {
-		expect(parseErrorBody(body)).toEqual(body);
-		expect(parseErrorBody(JSON.stringify(body))).toEqual(body);
-		expect(parseErrorBody(Buffer.from(JSON.stringify(body)))).toEqual(body);
-	});
-
-	it('falls back to the raw text for a non-JSON body', () => {
-		expect(parseErrorBody('<html>Bad Gateway</html>')).toEqual({
-			message: '<html>Bad Gateway</html>',
-		});
-	});
-
-	it('tolerates missing fields (all four are optional)', () => {
-		expect(parseErrorBody({})).toEqual({});
-		expect(parseErrorBody({ message: 'x' })).toEqual({ message: 'x' });
-		expect(parseErrorBody(null)).toEqual({});
-		expect(parseErrorBody({ code: 8, message: 'slow down' })).toEqual({
-			status_id: 8,
-			message: 'slow down',
-		});
 	});
 });
