@@ -7,7 +7,10 @@
  * tests of the controller; the benchmarks measure the real thing (separate Node processes, the
  * emulator, n8n-core).
  */
+// dist/ exists once the package is built (npm test builds first; lint runs before the build).
+// eslint-disable-next-line import-x/no-unresolved
 import { PlanLimiter } from '../../dist/nodes/api/rateLimiter';
+// eslint-disable-next-line import-x/no-unresolved
 import { rateLimitDelay } from '../../dist/nodes/api/policy';
 import { VirtualClock } from './virtualTime';
 

@@ -1,4 +1,3 @@
-/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * Secrets the service echoes never reach what the user sees (the error's message and description,
  * the item "continue on fail" makes, the logs): whatever field of the answer carries them,
