@@ -17,43 +17,64 @@ import {
 	readField,
 } from './imports';
 
+/** The mappings the input items give, with the item each came from; refused items aside. */
+interface Mappings {
+	mappings: IDataObject[];
+	sources: number[];
+	refused: Planned[];
+}
+
+/** The mapping of input item `i`, or why it has none. */
+function mappingOf(
+	json: IDataObject,
+	i: number,
+	skuField: string,
+	barcodeField: string,
+): IDataObject | string {
+	const rawSku = readField(json, skuField);
+	const rawBarcode = readField(json, barcodeField);
+	const problem =
+		textProblem(rawSku, `Input item ${i}: the field "${skuField}" (Partner SKU Field)`) ??
+		textProblem(rawBarcode, `Input item ${i}: the field "${barcodeField}" (Barcode Field)`);
+	if (problem) return problem;
+	const partnerSku = inputFieldText(rawSku);
+	const barcode = inputFieldText(rawBarcode);
+	const missing = !partnerSku
+		? `"${skuField}" (Partner SKU Field)`
+		: !barcode
+			? `"${barcodeField}" (Barcode Field)`
+			: '';
+	if (missing) {
+		return `Input item ${i} has no value in the field ${missing}: every mapping needs partner_sku and barcode`;
+	}
+	return { partner_sku: partnerSku, barcode };
+}
+
+/** Reads every input item's mapping; an item without one is refused (see the runner). */
+function readMappings(ctx: IExecuteFunctions, itemCount: number): Mappings {
+	const items = ctx.getInputData();
+	const skuField = requiredTextParameter(ctx, 'partnerSkuField', 'Partner SKU Field', 0);
+	const barcodeField = requiredTextParameter(ctx, 'barcodeField', 'Barcode Field', 0);
+	const read: Mappings = { mappings: [], sources: [], refused: [] };
+	for (let i = 0; i < itemCount; i++) {
+		const mapping = mappingOf(items[i].json, i, skuField, barcodeField);
+		if (typeof mapping === 'string') {
+			read.refused.push(throwUnlessContinueOnFail(ctx, invalidParameter(ctx, i, mapping), i));
+			continue;
+		}
+		read.mappings.push(mapping);
+		read.sources.push(i);
+	}
+	return read;
+}
+
 /**
  * All input items become mappings of one import, or of several when there are more than
  * 10,000: one task per import, paired with the items it carries, sent one after the other.
  */
 export function importFromInputItems(ctx: IExecuteFunctions, itemCount: number): Planned[] {
-	const items = ctx.getInputData();
-	const skuField = requiredTextParameter(ctx, 'partnerSkuField', 'Partner SKU Field', 0);
-	const barcodeField = requiredTextParameter(ctx, 'barcodeField', 'Barcode Field', 0);
-
-	const planned: Planned[] = [];
-	const mappings: IDataObject[] = [];
-	const sources: number[] = [];
-	for (let i = 0; i < itemCount; i++) {
-		const rawSku = readField(items[i].json, skuField);
-		const rawBarcode = readField(items[i].json, barcodeField);
-		const problem =
-			textProblem(rawSku, `Input item ${i}: the field "${skuField}" (Partner SKU Field)`) ??
-			textProblem(rawBarcode, `Input item ${i}: the field "${barcodeField}" (Barcode Field)`);
-		if (problem) {
-			planned.push(throwUnlessContinueOnFail(ctx, invalidParameter(ctx, i, problem), i));
-			continue;
-		}
-		const partnerSku = inputFieldText(rawSku);
-		const barcode = inputFieldText(rawBarcode);
-		const missing = !partnerSku
-			? `"${skuField}" (Partner SKU Field)`
-			: !barcode
-				? `"${barcodeField}" (Barcode Field)`
-				: '';
-		if (missing) {
-			const message = `Input item ${i} has no value in the field ${missing}: every mapping needs partner_sku and barcode`;
-			planned.push(throwUnlessContinueOnFail(ctx, invalidParameter(ctx, i, message), i));
-			continue;
-		}
-		mappings.push({ partner_sku: partnerSku, barcode });
-		sources.push(i);
-	}
+	const { mappings, sources, refused } = readMappings(ctx, itemCount);
+	const planned: Planned[] = [...refused];
 	if (!mappings.length) return planned;
 
 	const chunks = Math.ceil(mappings.length / MAX_MAPPINGS_PER_IMPORT);
