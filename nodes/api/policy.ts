@@ -61,10 +61,7 @@ export function rateLimitDelay(
 	return Math.max(retryAfterMs, Math.round(floor + random() * floor));
 }
 
-/**
- * Connection failures a repeat may cure: the one list for API requests and the login (login.ts,
- * which never repeats a time-out: its deadline covers every attempt).
- */
+/** Connection failures a repeat may cure, for API requests and the login (login.ts). */
 export const CONNECTION_FAILURES: ReadonlySet<string> = new Set([
 	'ECONNRESET',
 	'ECONNREFUSED',
@@ -72,15 +69,14 @@ export const CONNECTION_FAILURES: ReadonlySet<string> = new Set([
 	'EAI_AGAIN',
 ]);
 
-/** Socket time-outs: repeated for API requests (each attempt has its own time). */
-const SOCKET_TIME_OUTS = [
+/** Worth a repeat of an API request: those and socket time-outs (never for the login). */
+const TRANSIENT_CODES = new Set([
+	...CONNECTION_FAILURES,
 	'ECONNABORTED',
 	'ETIMEDOUT',
 	'ESOCKETTIMEDOUT',
 	'ERR_SOCKET_CONNECTION_TIMEOUT',
-];
-
-const TRANSIENT_CODES = new Set([...CONNECTION_FAILURES, ...SOCKET_TIME_OUTS]);
+]);
 
 /** A 5xx answer or a connection failure; never a failed login. */
 export function isTransient(failure: Failure): boolean {
@@ -187,19 +183,26 @@ export class RunPolicy {
 			throw stop;
 		}
 		if (this.waiters++ === 0) this.waitingSince = this.now();
-		const signal = this.signal
-			? AbortSignal.any([this.signal, this.stopping.signal])
-			: this.stopping.signal;
 		try {
-			const failed = await wait(ms, signal).then(
-				() => undefined,
-				(error: unknown) => error as Error,
-			);
-			// Stopped by the run's own stop (not the user's): the item fails with the run's reason.
-			if (failed) throw this.stopped && !this.signal?.aborted ? this.stopped : failed;
+			await this.untilStopped(async (signal) => await wait(ms, signal));
 		} finally {
 			if (--this.waiters === 0) this.spentMs += this.now() - this.waitingSince;
 		}
+	}
+
+	/**
+	 * Runs a wait that ends when the user stops the execution, or when the run stops trying (with
+	 * the run's reason): then every wait of the run ends at once, those for a plan's slot included.
+	 */
+	async untilStopped<T>(waiting: (signal: AbortSignal) => Promise<T>): Promise<T> {
+		const signal = AbortSignal.any([this.stopping.signal, ...(this.signal ? [this.signal] : [])]);
+		let failed: unknown;
+		try {
+			return await abortable(waiting(signal), signal);
+		} catch (error) {
+			failed = error;
+		}
+		throw this.stopped && !this.signal?.aborted ? this.stopped : failed;
 	}
 }
 
@@ -268,7 +271,7 @@ export async function paced<T>(
 	// together: they take their slots after it.
 	const running = login === undefined ? undefined : sessions.inFlight.get(login);
 	if (running) await abortable(Promise.allSettled([running.task]), signal);
-	const slot = await abortable(limiter.acquire(signal), signal);
+	const slot = await policy.untilStopped(async (until) => await limiter.acquire(until));
 	if (limiter.controller.recurring)
 		policy.facts.lowestShare = Math.min(policy.facts.lowestShare, limiter.share());
 	let outcome: SlotOutcome = 'abandoned';

@@ -123,6 +123,28 @@ describe('waiting has limits', () => {
 		expect(requestsOf('GetPurchaseOrder')).toHaveLength(1);
 	});
 
+	it('ends every item of the run at once when the service asks for a wait beyond the budget, the items waiting for a slot included', async () => {
+		f = await startFixture({ ratePlan: null });
+		f.emulator.injectFaults({
+			count: 1000,
+			status: 429,
+			retryAfter: 3600,
+			operation: 'GetPurchaseOrder',
+		});
+		const started = Date.now();
+		const result = await f.env.runWorkflow(
+			workflowWithItems(bulkPoItems(10), GET_PO, { continueOnFail: true }),
+		);
+		const out = result.outputs('Seller Platform');
+		expect(out).toHaveLength(10);
+		for (const item of out) {
+			expect(item.json.error).toMatch(/\(Retry-After 3600 s\), beyond this run's waiting budget/);
+		}
+		// Before: the items queued for a slot waited out the plan's pause (60 s) one after the other.
+		expect(Date.now() - started).toBeLessThan(5000);
+		expect(requestsOf('GetPurchaseOrder').length).toBeLessThan(10);
+	});
+
 	it('still backs off on Retry-After: 0', async () => {
 		f = await startFixture({ ratePlan: null });
 		f.emulator.injectFaults({
