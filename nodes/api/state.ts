@@ -128,7 +128,7 @@ export const downloadSlots = new Slots(MAX_DOWNLOADS_IN_FLIGHT);
 
 /**
  * Per node run, keyed by the run's context: the connection settings with the credential read and
- * decrypted once (request.ts), the run's limits (policy.ts `RunPolicy`), the rate plan its last
+ * decrypted once (settings.ts), the run's limits (policy.ts `RunPolicy`), the rate plan its last
  * request used (the automatic concurrency follows it), and the login of the Session → Login
  * operation shared by the run's items (session.ts). Bound: weak, gone with the run's context.
  */
