@@ -14,8 +14,8 @@ import {
 	DEFAULT_IMPORT_PREFIX,
 	DEFAULT_REQUESTS_PER_MINUTE,
 	DEFAULT_SANDBOX_ORDER_PREFIX,
-	LOGIN_PATH,
 	USER_AGENT,
+	WHOAMI_PATH,
 } from '../nodes/api/constants';
 import { authenticateRequest, sharedLogin } from '../nodes/api/session';
 
@@ -133,15 +133,14 @@ export class SellerPlatformApi implements ICredentialType {
 		return await authenticateRequest(credentials, requestOptions);
 	}
 
-	// "Test" performs a real login with the values in the form: the request goes to the login
-	// endpoint and `authenticate` puts a freshly signed token in its body, and follows no redirect
-	// (a redirect would carry the token away from the Base URL). (When no session is stored yet,
-	// n8n logs in through preAuthentication first, which reports the service's message.)
+	// "Test": n8n first logs in with the values in the form (preAuthentication, which reports the
+	// service's message when the login is refused), then asks the gateway whose session it is. The
+	// login token itself is never handed to a request (session.ts refuses the login endpoint).
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
-			url: LOGIN_PATH,
-			method: 'POST',
+			url: WHOAMI_PATH,
+			method: 'GET',
 			headers: { Accept: 'application/json', 'User-Agent': USER_AGENT },
 		},
 		rules: [
@@ -150,7 +149,7 @@ export class SellerPlatformApi implements ICredentialType {
 				properties: {
 					value: 401,
 					message:
-						'The service refused the login: check the Key ID and the Private Key (and that the key is not expired or limited to other IP addresses)',
+						'The service refused the session: check the Key ID and the Private Key (and that the key is not expired or limited to other IP addresses)',
 				},
 			},
 			{
@@ -158,16 +157,9 @@ export class SellerPlatformApi implements ICredentialType {
 				properties: {
 					value: 403,
 					message:
-						'The service refused the login for this Project Code: check that the key belongs to that project',
+						'The service refused the session for this Project Code: check that the key belongs to that project',
 				},
 			},
-			...[301, 302, 303, 307, 308].map((value) => ({
-				type: 'responseCode' as const,
-				properties: {
-					value,
-					message: `The login at the Base URL answered with a redirect (HTTP ${value}), which is not followed so that the login token never leaves the Base URL: check the Base URL (its scheme, host and port)`,
-				},
-			})),
 		],
 	};
 }

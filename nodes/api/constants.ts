@@ -27,6 +27,8 @@ export const DEFAULT_IMPORT_PREFIX = '/catplat';
 export const DEFAULT_REQUESTS_PER_MINUTE = 1500;
 
 export const LOGIN_PATH = '/identity/public/v1/api/login';
+/** Who the session belongs to (user code and name): the credential's Test asks it after the login. */
+export const WHOAMI_PATH = '/identity/v1/whoami';
 
 /** An event type: `NAMESPACE::EVENT_NAME`, as FBPI::ORDER_SYNC or FBPO::PO_SYNC. */
 export const EVENT_TYPE_PATTERN = /^[A-Z][A-Z0-9_]*::[A-Z][A-Z0-9_]*$/;

@@ -15,12 +15,12 @@ import type {
 	IHttpRequestOptions,
 } from 'n8n-workflow';
 
+import { addressKind } from './address';
 import { abortable, sharedTask, signalOf, type SharedTask } from './abort';
 import { CREDENTIAL_TYPE, LOGIN_PATH } from './constants';
 import { apiError, SellerPlatformLoginError } from './errors';
 import { login, loginFingerprint } from './login';
 import { noteSessionSent, perRun, refusedRequests, retireSession, sessions } from './state';
-import { loginBody } from './token';
 import { baseUrlProblem, joinUrl, requestTarget } from './url';
 
 /**
@@ -159,12 +159,61 @@ function isLoginRequest(target: URL, baseUrl: string): boolean {
 	return withoutTrailingSlashes(target.pathname) === withoutTrailingSlashes(login.pathname);
 }
 
+/** The options of a request that n8n's helpers (and the legacy ones of the HTTP Request node) read. */
+type RouteOptions = IHttpRequestOptions & {
+	rejectUnauthorized?: boolean;
+	strictSSL?: boolean;
+	agentOptions?: { rejectUnauthorized?: boolean };
+};
+
+/**
+ * Why the request would not go straight to the gateway, or undefined: a proxy (whoever runs it
+ * reads the session) or certificate checks turned off (anyone on the way can pose as the gateway).
+ * Allowed for a loopback Base URL (a local emulator), where nothing crosses a network.
+ */
+function indirectRoute(options: RouteOptions, baseUrl: string): string | undefined {
+	if (addressKind(new URL(baseUrl).hostname) === 'loopback') return undefined;
+	if (options.proxy) return 'through a proxy';
+	const checksOff =
+		options.skipSslCertificateValidation === true ||
+		options.rejectUnauthorized === false ||
+		options.strictSSL === false ||
+		options.agentOptions?.rejectUnauthorized === false;
+	return checksOff ? 'with certificate checks turned off (Ignore SSL Issues)' : undefined;
+}
+
+/**
+ * Refuses a request `authenticate` must not add a secret to: one to the login endpoint (the
+ * credential logs in by itself; a token handed to another node would be a working login, and
+ * the answer's session cookie would show in its output) or one sent indirectly (see above).
+ */
+function refuseUnsafeRoute(
+	credentials: ICredentialDataDecryptedObject,
+	options: RouteOptions,
+	target: URL,
+	baseUrl: string,
+): void {
+	const route = isLoginRequest(target, baseUrl)
+		? 'to the login endpoint'
+		: indirectRoute(options, baseUrl);
+	if (!route) return;
+	const refusal = new SellerPlatformLoginError(
+		`The Seller Platform API credential adds its session or login token only to requests that go straight to its Base URL: this request ${route} was not sent`,
+		{
+			description:
+				'The credential logs in by itself, and never through a proxy or with certificate checks turned off. Send the request without a proxy and with "Ignore SSL Issues" off; to check a login, use the credential\'s Test button or the Session → Log In operation.',
+		},
+	);
+	refusedRequests.set(credentials, refusal);
+	throw refusal;
+}
+
 /**
  * The credential's `authenticate`, run by n8n just before every request it sends for us:
  * - a request to any origin but the Base URL's is refused (nothing is sent);
- * - a request to the Base URL's login endpoint (the credential's "Test") gets a freshly signed
- *   token, so "Test" always performs a real login with the values in the form, and follows no
- *   redirect (a 307 would post the token on);
+ * - so is a request to the login endpoint, or through a proxy, or with certificate checks off
+ *   (unless the Base URL is a loopback emulator): no node but the credential's own login ever gets
+ *   a login token, and the session never crosses a route the user can read;
  * - any other request gets the session cookies, unless they were obtained with other credential
  *   values: then none are sent, the service answers 401 and n8n logs in again with the new values.
  */
@@ -182,14 +231,7 @@ export async function authenticateRequest(
 	const baseUrl = String(credentials.baseUrl ?? '').trim();
 	const problem = baseUrlProblem(baseUrl);
 	if (problem) throw new SellerPlatformLoginError(problem);
-	if (isLoginRequest(gatewayTarget(credentials, options), baseUrl)) {
-		options.body = await loginBody(credentials);
-		options.json = true;
-		// No redirect, in n8n's request helpers and in its legacy ones (the HTTP Request node's).
-		options.disableFollowRedirect = true;
-		Object.assign(options, { followRedirect: false, followAllRedirects: false });
-		return options;
-	}
+	refuseUnsafeRoute(credentials, options, gatewayTarget(credentials, options), baseUrl);
 	const identity = loginFingerprint(credentials);
 	let session = typeof credentials.sessionCookie === 'string' ? credentials.sessionCookie : '';
 	// A session this process already replaced would only earn a 401: send the newest instead, and

@@ -1,4 +1,5 @@
 /** URL building for the login and every API request. */
+import { addressKind } from './address';
 import { ENDPOINTS, type Endpoint, type PrefixSetting } from './endpoints';
 
 function trimTrailingSlashes(value: string): string {
@@ -48,9 +49,27 @@ export function buildUrl(
 }
 
 /**
- * Checks the credential's Base URL: an http(s) address without a user name or password (which
- * would otherwise travel in every request and in error messages). Returns what is wrong, or
- * undefined. Never echoes the value.
+ * Host names that never leave a local network: a single label (`emulator`, as a container or
+ * host file names it) or a name under a suffix reserved for local use.
+ */
+const LOCAL_NAME = /^[^.]+$|\.(localhost|local|internal|lan|home\.arpa)$/;
+
+/**
+ * Whether plain http: may carry the login token and the session to `hostname`: a loopback,
+ * private or link-local address, or a local name (see `LOCAL_NAME`), as written in the URL.
+ */
+export function isLocalHost(hostname: string): boolean {
+	const kind = addressKind(hostname);
+	if (kind === 'loopback' || kind === 'private' || kind === 'link-local') return true;
+	const name = hostname.toLowerCase().replace(/\.$/, '');
+	return kind === 'public' && !name.includes(':') && LOCAL_NAME.test(name);
+}
+
+/**
+ * Checks the credential's Base URL: an https address (http only for a local host: the login token
+ * and the session would otherwise cross the internet in clear text) without a user name or
+ * password (which would otherwise travel in every request and in error messages). Returns what is
+ * wrong, or undefined. Never echoes the value.
  */
 export function baseUrlProblem(baseUrl: string): string | undefined {
 	let url: URL;
@@ -61,6 +80,9 @@ export function baseUrlProblem(baseUrl: string): string | undefined {
 	}
 	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
 		return 'The "Base URL" field of the credential must start with https:// (or http:// for a local emulator)';
+	}
+	if (url.protocol === 'http:' && !isLocalHost(url.hostname)) {
+		return `The "Base URL" field of the credential must start with https:// for ${url.hostname}: http:// would send the login token and the session in clear text, so it is accepted only for a loopback or private address or a local host name (such as a local emulator)`;
 	}
 	if (url.username || url.password) {
 		return 'The "Base URL" field of the credential must not contain a user name or password';

@@ -982,6 +982,41 @@ async function expectNothingSentToAnotherHost(
 	}
 }
 
+/**
+ * The HTTP Request node posting to the gateway's login endpoint with "Full Response" on: refused
+ * before anything is sent, so no login token and no `Set-Cookie` session reach its output.
+ */
+async function expectNoLoginThroughTheNode(httpRequest: WorkflowNode): Promise<void> {
+	const wf = await client.createWorkflow(
+		workflow(
+			'e2e: HTTP Request with the credential to the login endpoint',
+			[
+				manualTrigger(),
+				{
+					...httpRequest,
+					id: 'e2e-http-request-login',
+					parameters: {
+						...httpRequest.parameters,
+						method: 'POST',
+						url: `${emu.baseUrl}/identity/public/v1/api/login`,
+						options: { response: { response: { fullResponse: true } } },
+					},
+				},
+			],
+			[[MANUAL, 'HTTP Request']],
+		),
+	);
+	await control(emu, 'DELETE', '/requests');
+	const execution = await client.runAndWait(wf);
+	expect({ status: execution.status, error: execution.data.resultData.error?.message }).toEqual({
+		status: 'error',
+		error:
+			'The Seller Platform API credential adds its session or login token only to requests that go straight to its Base URL: this request to the login endpoint was not sent',
+	});
+	expect(summary(await requestLog())).toEqual([]);
+	expect(JSON.stringify(execution)).not.toMatch(/set-cookie/i);
+}
+
 describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 	check(
 		'1. n8n loads the package: both nodes, the AI tool n8n makes of the action node and the credential type are known',
@@ -1002,13 +1037,14 @@ describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 		},
 	);
 
-	check("2a. the credential's Test logs in against the emulator", async () => {
-		const before = (await stats(emu)).logins;
+	check("2a. the credential's Test checks a session against the emulator", async () => {
+		await control(emu, 'DELETE', '/requests');
 		const result = await client.testCredential(credential, credentialData);
 		// The whole result in the failure: its message says why.
 		expect(result).toMatchObject({ status: 'OK' });
-		// n8n logs in through preAuthentication when no session is stored, then the Test's own login request.
-		expect((await stats(emu)).logins - before).toBeGreaterThanOrEqual(1);
+		// n8n logs in through preAuthentication when it has no session to use (or the service
+		// refuses it), then the Test asks whose session it is.
+		expect(summary(await requestLog())).toContain('Whoami 200');
 	});
 
 	check("2b. Test with a wrong private key fails with the service's message", async () => {
@@ -1301,7 +1337,7 @@ describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 	);
 
 	check(
-		"11. n8n's HTTP Request node with the Seller Platform credential: login on first use, the session cookie sent, a new login after the session expires, no secret in the output; pointed at another host, it sends neither token nor cookie and fails saying why",
+		"11. n8n's HTTP Request node with the Seller Platform credential: login on first use, the session cookie sent, a new login after the session expires, no secret in the output; pointed at another host, it sends neither token nor cookie and fails saying why; to the login endpoint (Full Response) it sends nothing",
 		async () => {
 			const { key, credential: fresh } = await freshCredential(
 				'Seller Platform (e2e HTTP Request)',
@@ -1355,6 +1391,7 @@ describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 				'the session cookie': newCookie as string,
 				'the private key': privateKeyLine,
 			});
+			await expectNoLoginThroughTheNode(httpRequest);
 		},
 	);
 

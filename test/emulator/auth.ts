@@ -117,6 +117,16 @@ async function login({ state, body, remoteAddress, now }: ApiRouteContext): Prom
 	};
 }
 
+/** Who the session belongs to: the service account's user code and name. */
+function whoami({ state, session }: ApiRouteContext): ApiResult {
+	const credential = state.credentials.get(session!.keyId);
+	return {
+		body: { user_code: session!.userCode, username: credential?.channelIdentifier ?? '' },
+	};
+}
+
+export const WHOAMI_PATH = '/identity/v1/whoami';
+
 export const loginRoutes: RouteModule = () => [
 	{
 		operation: LOGIN_OPERATION,
@@ -125,6 +135,14 @@ export const loginRoutes: RouteModule = () => [
 		auth: 'public',
 		rateLimited: false,
 		handler: login,
+	},
+	{
+		operation: 'Whoami',
+		method: 'GET',
+		path: WHOAMI_PATH,
+		auth: 'session',
+		rateLimited: true,
+		handler: whoami,
 	},
 ];
 

@@ -116,6 +116,11 @@ export class TestHttpRequest implements INodeType {
 				type: 'string',
 				default: 'requestWithAuthentication',
 			},
+			// The HTTP Request node's options: Proxy (http://host:port), Ignore SSL Issues, and the
+			// full response (status, headers, body) as the output.
+			{ displayName: 'Proxy', name: 'proxy', type: 'string', default: '' },
+			{ displayName: 'Ignore SSL Issues', name: 'ignoreSsl', type: 'boolean', default: false },
+			{ displayName: 'Full Response', name: 'fullResponse', type: 'boolean', default: false },
 		],
 	};
 
@@ -126,28 +131,53 @@ export class TestHttpRequest implements INodeType {
 			const method = this.getNodeParameter('method', i) as IHttpRequestMethods;
 			const raw = this.getNodeParameter('body', i) as string | IDataObject;
 			const body = typeof raw === 'string' ? (raw ? jsonParse<IDataObject>(raw) : undefined) : raw;
-			const response =
-				this.getNodeParameter('helper', i) === 'httpRequestWithAuthentication'
-					? await this.helpers.httpRequestWithAuthentication.call(this, 'sellerPlatformApi', {
-							url,
-							method,
-							body,
-							json: true,
-						})
-					: await this.helpers.requestWithAuthentication.call(
-							this,
-							'sellerPlatformApi',
-							{
-								uri: url,
-								method,
-								body,
-								json: true,
-								followRedirect: true,
-								followAllRedirects: true,
+			const proxy = this.getNodeParameter('proxy', i) as string;
+			const ignoreSsl = this.getNodeParameter('ignoreSsl', i) as boolean;
+			const fullResponse = this.getNodeParameter('fullResponse', i) as boolean;
+			let response: unknown;
+			if (this.getNodeParameter('helper', i) === 'httpRequestWithAuthentication') {
+				const proxyUrl = proxy ? new URL(proxy) : undefined;
+				response = await this.helpers.httpRequestWithAuthentication.call(
+					this,
+					'sellerPlatformApi',
+					{
+						url,
+						method,
+						body,
+						json: true,
+						returnFullResponse: fullResponse,
+						skipSslCertificateValidation: ignoreSsl,
+						...(proxyUrl && {
+							proxy: {
+								protocol: proxyUrl.protocol.replace(':', ''),
+								host: proxyUrl.hostname,
+								port: Number(proxyUrl.port),
 							},
-							undefined,
-							i,
-						);
+						}),
+					},
+				);
+			} else {
+				// As n8n's HTTP Request node (v3/v4) sets them: always the full response (the node
+				// picks the body unless "Full Response" is on), rejectUnauthorized, proxy as a string.
+				const answer = (await this.helpers.requestWithAuthentication.call(
+					this,
+					'sellerPlatformApi',
+					{
+						uri: url,
+						method,
+						body,
+						json: true,
+						followRedirect: true,
+						followAllRedirects: true,
+						resolveWithFullResponse: true,
+						rejectUnauthorized: !ignoreSsl,
+						...(proxy && { proxy }),
+					},
+					undefined,
+					i,
+				)) as { body: unknown; headers: unknown; statusCode: number };
+				response = fullResponse ? answer : answer.body;
+			}
 			output.push({ json: response as IDataObject, pairedItem: { item: i } });
 		}
 		return [output];

@@ -9,8 +9,9 @@
  * runs first, then `authenticate` adds the session cookies. A failed login reaches the test as a
  * `NodeApiError` and the test answers its `message`.
  *
- * The test request is itself a login: the credential's `authenticate` signs a fresh token for
- * it, so every "Test" checks the values in the form, whether or not a session is stored.
+ * The test request asks the gateway whose session it is (`GET /identity/v1/whoami`): with no
+ * session, or one the service refuses, or one obtained with other values than the form's, n8n
+ * logs in with the form's values first. No login token is ever handed to the test request.
  */
 import { generateKeyPairSync } from 'crypto';
 import { createServer } from 'net';
@@ -20,9 +21,10 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { credentialFields, startEmulator, type Emulator } from '../emulator';
 import { createTestEnvironment, type TestEnvironment } from '../helpers';
 
-/** Anything but the login: the test must not need any other endpoint. */
+/** Anything but the login: the test request (whoami). */
 const isOtherRequest = (path: string) => path !== LOGIN_PATH;
 const LOGIN_PATH = '/identity/public/v1/api/login';
+const WHOAMI_PATH = '/identity/v1/whoami';
 const JWT = /eyJ[\w-]+\.[\w-]+\.[\w-]*/;
 
 let emulator: Emulator;
@@ -65,25 +67,26 @@ async function closedPort(): Promise<number> {
 }
 
 describe('credential Test with a valid credential', () => {
-	it('answers OK after a real login, and stores the session', async () => {
+	it('answers OK after a real login and a check of the session, and stores the session', async () => {
 		saveCredential('cred-1');
 
 		const result = await env.testCredential('cred-1');
 
 		expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
 		// No session yet: n8n logs in through preAuthentication (storing the session), then the
-		// test request is itself a login with a freshly signed token.
-		expect(emulator.stats().logins).toBe(2);
-		const [, testLogin] = loginRequests();
-		expect(testLogin.method).toBe('POST');
-		expect(testLogin.status).toBe(200);
-		expect(testLogin.headers['user-agent']).toMatch(/^n8n-nodes-seller-platform\//);
-		expect(testLogin.body).toEqual({
+		// test request asks the gateway whose session it is. No token is handed to the request.
+		const [login] = loginRequests();
+		expect(loginRequests()).toHaveLength(1);
+		expect(login.status).toBe(200);
+		expect(login.headers['user-agent']).toMatch(/^n8n-nodes-seller-platform\//);
+		expect(login.body).toEqual({
 			token: expect.stringMatching(JWT),
 			default_project_code: emulator.credential.project_code,
 		});
-		const tokens = loginRequests().map((r) => (r.body as { token: string }).token);
-		expect(new Set(tokens).size).toBe(2);
+		expect(testRequests().map((r) => [r.method, r.path, r.status])).toEqual([
+			['GET', WHOAMI_PATH, 200],
+		]);
+		expect(testRequests()[0].headers.cookie).toMatch(/_npsid=/);
 
 		expect(env.credentialData('cred-1').sessionCookie).toMatch(/_npsid=/);
 		expect(env.logins).toEqual([
@@ -98,10 +101,10 @@ describe('credential Test with a valid credential', () => {
 			status: 'OK',
 			message: 'Connection successful!',
 		});
-		expect(loginRequests().map((r) => r.status)).toEqual([200, 200]);
+		expect(testRequests().map((r) => [r.path, r.status])).toEqual([[WHOAMI_PATH, 200]]);
 	});
 
-	it('pressing Test again performs a real login each time, even with a session stored', async () => {
+	it('pressing Test again checks the stored session (a login only when the service refuses it)', async () => {
 		saveCredential('cred-1');
 		await env.testCredential('cred-1');
 
@@ -109,13 +112,8 @@ describe('credential Test with a valid credential', () => {
 			status: 'OK',
 			message: 'Connection successful!',
 		});
-		expect(await env.testCredential('cred-1')).toEqual({
-			status: 'OK',
-			message: 'Connection successful!',
-		});
-
-		expect(emulator.stats().logins).toBe(4);
-		expect(testRequests()).toHaveLength(0);
+		expect(emulator.stats().logins).toBe(1);
+		expect(testRequests().map((r) => r.status)).toEqual([200, 200]);
 	});
 
 	it('after the stored session expired, Test logs in and answers OK', async () => {
@@ -126,7 +124,8 @@ describe('credential Test with a valid credential', () => {
 		const result = await env.testCredential('cred-1');
 
 		expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
-		expect(emulator.stats().logins).toBe(3);
+		expect(emulator.stats().logins).toBe(2);
+		expect(testRequests().map((r) => r.status)).toEqual([200, 401, 200]);
 	});
 
 	it('a wrong private key typed into the form is reported even while a session is stored', async () => {
@@ -136,9 +135,7 @@ describe('credential Test with a valid credential', () => {
 		const result = await env.testCredential('cred-1', { data: { privateKey: otherRsaKey() } });
 
 		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(
-			/invalid token signature|^The service refused the login: check the Key ID/,
-		);
+		expect(result.message).toMatch(/invalid token signature/);
 	});
 });
 
@@ -236,5 +233,18 @@ describe('credential Test with an unreachable Base URL', () => {
 			/^Could not reach the Seller Platform login at .*ECONNREFUSED$/,
 		);
 		expect(emulator.requests()).toHaveLength(0);
+	});
+});
+
+describe('credential Test with a plain http:// Base URL on the internet', () => {
+	it('answers Error saying why, and sends nothing in clear text', async () => {
+		saveCredential('cred-1', { baseUrl: 'http://gateway.example.com' });
+
+		const result = await env.testCredential('cred-1');
+
+		const why =
+			'The "Base URL" field of the credential must start with https:// for gateway.example.com: http:// would send the login token and the session in clear text, so it is accepted only for a loopback or private address or a local host name (such as a local emulator)';
+		expect(result).toEqual({ status: 'Error', message: why });
+		expect(env.logins[0].error?.message).toBe(why);
 	});
 });

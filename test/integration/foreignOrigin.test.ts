@@ -11,6 +11,7 @@
 import { createServer, type IncomingHttpHeaders } from 'http';
 import type { AddressInfo } from 'net';
 
+import { loginFingerprint } from '../../dist/nodes/api/login';
 import { credentialFields, LOGIN_PATH, SEEDED_PO, startEmulator, type Emulator } from '../emulator';
 import { chain, createTestEnvironment, type TestEnvironment, type TestWorkflow } from '../helpers';
 
@@ -64,7 +65,7 @@ afterEach(async () => {
 function requestWorkflow(
 	url: string,
 	helper: string,
-	extra: Record<string, string> = {},
+	extra: Record<string, string | boolean> = {},
 ): TestWorkflow {
 	return {
 		nodes: [
@@ -154,31 +155,7 @@ describe('the origin is compared as URLs normalise it', () => {
 });
 
 describe('a login token never follows a redirect', () => {
-	it("n8n's HTTP Request node posting to the login endpoint: a 307 elsewhere is not followed", async () => {
-		await env.runWorkflow(
-			requestWorkflow(`${emulator.baseUrl}${PO_PATH}`, 'requestWithAuthentication'),
-		);
-		emulator.injectFaults({
-			count: 1,
-			operation: 'Login',
-			redirect: { location: `${foreign.url}${LOGIN_PATH}`, status: 307 },
-		});
-
-		await env.runWorkflow(
-			requestWorkflow(`${emulator.baseUrl}${LOGIN_PATH}`, 'requestWithAuthentication', {
-				method: 'POST',
-			}),
-		);
-
-		expect(logins().map((r) => r.status)).toContain(307);
-		expect(foreign.received).toEqual([]);
-	});
-
 	it("the credential's Test: a 307 from the login endpoint is not followed, and the message says so", async () => {
-		expect(await env.testCredential('cred-1')).toEqual({
-			status: 'OK',
-			message: 'Connection successful!',
-		});
 		emulator.injectFaults({
 			count: 1,
 			operation: 'Login',
@@ -187,12 +164,85 @@ describe('a login token never follows a redirect', () => {
 
 		const result = await env.testCredential('cred-1');
 
-		expect(result).toEqual({
-			status: 'Error',
-			message:
-				'The login at the Base URL answered with a redirect (HTTP 307), which is not followed so that the login token never leaves the Base URL: check the Base URL (its scheme, host and port)',
-		});
-		expect(logins().at(-1)?.status).toBe(307);
+		expect(result.status).toBe('Error');
+		expect(env.logins[0].error?.message).toBe(
+			`The Seller Platform login was redirected to another origin (${foreign.url}) and was not followed`,
+		);
+		expect(logins().map((r) => r.status)).toEqual([307]);
 		expect(foreign.received).toEqual([]);
+	});
+});
+
+/**
+ * A user of a shared credential must not get its login token or session through a route they
+ * control: a proxy of theirs (TLS terminated there), certificate checks turned off, or the login
+ * endpoint's answer shown as a full response.
+ */
+describe('secrets only on a straight route to the gateway', () => {
+	/** A gateway that is not a loopback address (only a loopback emulator may be reached otherwise). */
+	const GATEWAY = 'http://gateway.internal:8443';
+	const SESSION = '_npsid=session-of-the-test; _npgw=gateway-of-the-test';
+
+	/** The credential on `GATEWAY`, with a session as n8n would have stored it after a login. */
+	function remoteCredential(baseUrl = GATEWAY): void {
+		const fields = credentialFields(emulator, { baseUrl });
+		env.addCredential('cred-1', 'sellerPlatformApi', {
+			...fields,
+			sessionCookie: SESSION,
+			sessionFingerprint: loginFingerprint({ ...fields }),
+		});
+	}
+
+	describe.each(['requestWithAuthentication', 'httpRequestWithAuthentication'])('%s', (helper) => {
+		it.each([
+			['GET', PO_PATH],
+			['POST', LOGIN_PATH],
+		])(
+			'through a proxy: a %s to %s is not sent, the proxy receives nothing',
+			async (method, path) => {
+				remoteCredential();
+				const result = await env.runWorkflow(
+					requestWorkflow(`${GATEWAY}${path}`, helper, { method, proxy: foreign.url }),
+				);
+				const route = path === LOGIN_PATH ? 'to the login endpoint' : 'through a proxy';
+				expect(result.nodeError(NODE)?.message).toBe(
+					`The Seller Platform API credential adds its session or login token only to requests that go straight to its Base URL: this request ${route} was not sent`,
+				);
+				expect(foreign.received).toEqual([]);
+				expect(JSON.stringify(result.run)).not.toContain('session-of-the-test');
+			},
+		);
+
+		it('with certificate checks turned off: not sent', async () => {
+			remoteCredential('https://gateway.example.com');
+			const result = await env.runWorkflow(
+				requestWorkflow(`https://gateway.example.com${PO_PATH}`, helper, { ignoreSsl: true }),
+			);
+			expect(result.nodeError(NODE)?.message).toMatch(
+				/this request with certificate checks turned off \(Ignore SSL Issues\) was not sent$/,
+			);
+		});
+
+		it('to the login endpoint with the full response: refused, no session in the output', async () => {
+			const result = await env.runWorkflow(
+				requestWorkflow(`${emulator.baseUrl}${LOGIN_PATH}`, helper, {
+					method: 'POST',
+					fullResponse: true,
+				}),
+			);
+			expect(result.nodeError(NODE)?.message).toMatch(
+				/this request to the login endpoint was not sent$/,
+			);
+			// The credential's own login (n8n runs it before the request) is the only one.
+			expect(logins()).toHaveLength(1);
+			expect(JSON.stringify(result.run)).not.toMatch(/set-cookie|_npsid|_npgw/i);
+		});
+
+		it('a loopback emulator may be reached with certificate checks off (nothing crosses a network)', async () => {
+			const result = await env.runWorkflow(
+				requestWorkflow(`${emulator.baseUrl}${PO_PATH}`, helper, { ignoreSsl: true }),
+			);
+			expect(result.json(NODE)[0]).toMatchObject({ po_nr: SEEDED_PO.released });
+		});
 	});
 });

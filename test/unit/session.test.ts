@@ -74,25 +74,55 @@ describe("the credential's authenticate: only the Base URL's origin", () => {
 		}
 	});
 
-	it("signs a login token only for the Base URL's login path, and that request follows no redirect", async () => {
+	it("refuses the Base URL's login path in any spelling (the credential logs in by itself)", async () => {
 		const data = credentials('https://gw.example/base/');
-		const login = await authenticateRequest(data, {
-			baseURL: 'https://GW.example:443/base',
-			url: '/identity/public/v1/api/login/',
-		});
-		expect((login.body as { token?: string }).token).toMatch(/^eyJ/);
-		expect(login.headers?.Cookie).toBeUndefined();
-		expect(login).toMatchObject({
-			disableFollowRedirect: true,
-			followRedirect: false,
-			followAllRedirects: false,
-		});
-
+		for (const url of ['/identity/public/v1/api/login/', '/identity/public/v1/api/login?x=1']) {
+			await expect(
+				authenticateRequest(data, { baseURL: 'https://GW.example:443/base', url, method: 'POST' }),
+			).rejects.toThrow('this request to the login endpoint was not sent');
+		}
 		const elsewhere = await authenticateRequest(data, {
 			url: 'https://gw.example/other/identity/public/v1/api/login',
 			method: 'POST',
 		});
 		expect(elsewhere.body).toBeUndefined();
 		expect(elsewhere.headers?.Cookie).toBe('_npsid=s1; _nprtnetid=g1');
+	});
+});
+
+describe("the credential's authenticate: only a straight route", () => {
+	const url = 'https://gw.example/fbpo/v1/po/PO-1/get';
+	it.each([
+		['a proxy (n8n helpers)', { proxy: { host: 'proxy.example', port: 8080, protocol: 'http' } }],
+		['a proxy (HTTP Request node)', { proxy: 'http://proxy.example:8080' }],
+		['Ignore SSL Issues (n8n helpers)', { skipSslCertificateValidation: true }],
+		['Ignore SSL Issues (HTTP Request node)', { rejectUnauthorized: false }],
+		['strictSSL off', { strictSSL: false }],
+		['an agent without certificate checks', { agentOptions: { rejectUnauthorized: false } }],
+	])('refuses a request with %s', async (_what, extra) => {
+		await expect(
+			authenticateRequest(credentials('https://gw.example'), { url, ...extra } as never),
+		).rejects.toThrow(
+			/only to requests that go straight to its Base URL: this request (through a proxy|with certificate checks turned off \(Ignore SSL Issues\)) was not sent$/,
+		);
+	});
+
+	it('takes the same options with certificate checks on and no proxy', async () => {
+		const options = await authenticateRequest(credentials('https://gw.example'), {
+			url,
+			proxy: '',
+			rejectUnauthorized: true,
+			skipSslCertificateValidation: false,
+		} as never);
+		expect(options.headers?.Cookie).toBe('_npsid=s1; _nprtnetid=g1');
+	});
+
+	it('a loopback emulator takes them (nothing crosses a network)', async () => {
+		const options = await authenticateRequest(credentials('http://127.0.0.1:8080'), {
+			url: 'http://127.0.0.1:8080/x',
+			proxy: 'http://127.0.0.1:3128',
+			rejectUnauthorized: false,
+		} as never);
+		expect(options.headers?.Cookie).toBe('_npsid=s1; _nprtnetid=g1');
 	});
 });

@@ -6,6 +6,7 @@
 import { PACKAGE_VERSION, USER_AGENT } from '../../dist/nodes/api/constants';
 import {
 	addressForLog,
+	baseUrlProblem,
 	buildUrl,
 	fillPath,
 	gatewayScope,
@@ -94,5 +95,34 @@ describe('an address in a log line', () => {
 		['not a url?token=abc', 'not a url'],
 	])('%s is logged as %s', (address, logged) => {
 		expect(addressForLog(address)).toBe(logged);
+	});
+});
+
+describe('plain http: only for a local Base URL', () => {
+	it.each([
+		'http://127.0.0.1:8080',
+		'http://localhost:3000/',
+		'http://[::1]:9000',
+		'http://10.0.0.5',
+		'http://192.168.1.20:8080',
+		'http://[fd00::2]',
+		'http://emulator:8080',
+		'http://seller-platform.local',
+		'http://gateway.internal:8443',
+		'https://noon-api-gateway.noon.partners',
+		'https://203.0.113.7',
+	])('accepts %s', (baseUrl) => {
+		expect(baseUrlProblem(baseUrl)).toBeUndefined();
+	});
+
+	it.each([
+		['http://noon-api-gateway.noon.partners', 'noon-api-gateway.noon.partners'],
+		['http://203.0.113.7:8080', '203.0.113.7'],
+		['HTTP://Example.COM/', 'example.com'],
+		['http://localhost.example.com', 'localhost.example.com'],
+	])('refuses %s, naming the host and why', (baseUrl, host) => {
+		expect(baseUrlProblem(baseUrl)).toBe(
+			`The "Base URL" field of the credential must start with https:// for ${host}: http:// would send the login token and the session in clear text, so it is accepted only for a loopback or private address or a local host name (such as a local emulator)`,
+		);
 	});
 });
