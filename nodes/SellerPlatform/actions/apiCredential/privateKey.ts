@@ -11,7 +11,15 @@ import { PEM_PRIVATE_KEY, redactValue } from '../../../api/redact';
 /** A field that holds the private key: `private_key`, `privateKey`, `PRIVATE-KEY`… */
 const isKeyField = (name: string) => name.toLowerCase().replace(/[^a-z]/g, '') === 'privatekey';
 
-/** A PEM block as it was written: JSON-escaped ones (`\n` as two characters) unescaped. */
+/**
+ * A PEM block as it was written: JSON-escaped ones (`\n` as two characters) unescaped, with the
+ * line break a PEM file ends with.
+ */
+function asPem(block: string): string {
+	const text = unescaped(block);
+	return text.endsWith('-----') ? `${text}\n` : text;
+}
+
 function unescaped(block: string): string {
 	let text = block;
 	for (let depth = 0; depth < 3 && !text.includes('\n') && text.includes('\\'); depth++) {
@@ -32,7 +40,7 @@ export function takePrivateKeys(
 	const keys = new Set<string>();
 	const cut = (text: string) =>
 		text.replace(PEM_PRIVATE_KEY, (block) => {
-			keys.add(unescaped(block));
+			keys.add(asPem(block));
 			return placeholder;
 		});
 	const walk = (node: unknown): unknown => {
@@ -57,7 +65,8 @@ export function takePrivateKeys(
 	const bodies = [...keys].map((key) =>
 		key.replace(/-----(BEGIN|END) [A-Z0-9 ]*-----/g, '').replace(/\s+/g, ''),
 	);
-	const secrets = [...keys, ...bodies].filter((text) => text.length >= 16);
+	const trimmed = [...keys].map((key) => key.trim());
+	const secrets = [...keys, ...trimmed, ...bodies].filter((text) => text.length >= 16);
 	return { json: secrets.length ? redactValue(json, secrets, placeholder) : json, keys: [...keys] };
 }
 
