@@ -9,6 +9,7 @@
  * A secret of any length is removed. A form shorter than WHOLE_WORD_BELOW characters is removed
  * only where it stands alone (not inside a longer word or number): a one-letter header value would
  * otherwise cut every word holding that letter into pieces, and the holes would spell it out.
+ * A PEM private key block is removed always, whoever sent it and whatever the secrets.
  */
 import type { JsonObject } from 'n8n-workflow';
 
@@ -84,11 +85,18 @@ function matchers(secrets: string[]): RegExp[] {
 	});
 }
 
-/** A function that replaces every form of every secret in a text by `mask`. */
+/**
+ * A PEM private key block (PKCS#8, `RSA`, `EC`, `ENCRYPTED`…), as sent or JSON-escaped; without
+ * its END line (a cut text), up to the end. Always a secret, whoever sent it.
+ */
+export const PEM_PRIVATE_KEY =
+	/-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY-----(?:[\s\S]*?-----END \1PRIVATE KEY-----|[\s\S]*$)/g;
+
+/** A function that replaces every form of every secret, and every PEM private key, by `mask`. */
 function redactor(secrets: string[], mask: string): (text: string) => string {
-	const expressions = matchers(secrets);
+	const expressions = [...matchers(secrets), PEM_PRIVATE_KEY];
 	return (text) => {
-		if (!expressions.length || !text) return text;
+		if (!text) return text;
 		const spans: Array<[number, number]> = [];
 		for (const expression of expressions) {
 			expression.lastIndex = 0;
@@ -122,11 +130,11 @@ export function redactAndCut(text: string, secrets: string[], max: number, mask 
 }
 
 /**
- * `redact` for every string inside any JSON value (keys included); a number that is a secret
+ * `redact` for every string inside any JSON value (keys included; PEM private keys always); a
+ * number that is a secret
  * (a header value `12345678` echoed as a number) becomes the mask.
  */
 export function redactValue<T>(value: T, secrets: string[], mask = MASK): T {
-	if (!secrets.length) return value;
 	const clean = redactor(secrets, mask);
 	const walk = (node: unknown): unknown => {
 		if (typeof node === 'string') return clean(node);

@@ -1,4 +1,5 @@
 /** Injected faults: a FIFO queue of specs, each consumed by the API requests it applies to. */
+import { validateAnswerShape } from './answer';
 import { validateEcho } from './echo';
 import { invalidArgument } from './errors';
 import { validateSlow } from './slow';
@@ -53,15 +54,24 @@ export function validateFaultSpec(input: unknown): FaultSpec {
 		}
 	}
 	validateSlow(spec);
+	validateAnswerShape(spec.answer);
+	if (spec.answer !== undefined && (spec.status !== undefined || spec.redirect || spec.reset)) {
+		throw invalidArgument(
+			"an answer fault reshapes the operation's own answer: it takes no status, redirect or reset",
+		);
+	}
 	if (
 		spec.status === undefined &&
 		spec.delayMs === undefined &&
 		!spec.reset &&
 		!spec.redirect &&
 		!spec.hang &&
-		spec.trickleMs === undefined
+		spec.trickleMs === undefined &&
+		spec.answer === undefined
 	) {
-		throw invalidArgument('a fault needs status, delayMs, reset, redirect, hang or trickleMs');
+		throw invalidArgument(
+			'a fault needs status, delayMs, reset, redirect, hang, trickleMs or answer',
+		);
 	}
 	return { ...(input as FaultSpec) };
 }

@@ -34,6 +34,7 @@ import {
 } from './delivery';
 import { ApiError, codeForHttpStatus, invalidArgument, toApiError } from './errors';
 import { echoAnswer } from './echo';
+import { reshapeAnswer } from './answer';
 import { FaultQueue } from './faults';
 import { hang, trickle } from './slow';
 import {
@@ -610,7 +611,12 @@ export class EmulatorServer implements Emulator {
 				query: new URLSearchParams(queryStart === -1 ? '' : target.slice(queryStart + 1)),
 				baseUrl: req.headers.host ? `http://${req.headers.host}` : this.origin,
 			});
-			respond(result.status ?? 200, result.body, result.headers, result.contentType);
+			// An `answer` fault: the operation's own answer, in another shape (answer.ts).
+			const shaped =
+				fault?.answer && result.contentType === undefined
+					? reshapeAnswer(result.body, fault.answer)
+					: { body: result.body, contentType: result.contentType };
+			respond(result.status ?? 200, shaped.body, result.headers, shaped.contentType);
 			if (session) this.countTowardsExpiry();
 		} catch (error) {
 			const apiError = toApiError(error);

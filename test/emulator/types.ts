@@ -120,6 +120,27 @@ export interface FaultSpec {
 	 * once and its body one byte every `trickleMs` (1 to 60000): no idle time-out ever ends it.
 	 */
 	trickleMs?: number;
+	/**
+	 * The operation runs as usual, and its own successful answer comes in another shape: unwrapped,
+	 * with fields set, wrapped, in an array, or as text after a prefix (answer.ts).
+	 */
+	answer?: AnswerShape;
+}
+
+/** How an `answer` fault reshapes the operation's own successful answer (answer.ts). */
+export interface AnswerShape {
+	/** The answer is the value of this field of the operation's answer (`credential`). */
+	unwrap?: string;
+	/** Top-level fields set on the answer (after `unwrap`), e.g. an odd `po_release_date`. */
+	set?: Record<string, unknown>;
+	/** The answer sits inside these fields, outermost first: `['result']` gives `{ result: … }`. */
+	wrap?: string[];
+	/** The answer is a one-element array. */
+	array?: boolean;
+	/** The answer is sent as text: this prefix, then its JSON (e.g. `)]}'\n`). */
+	prefix?: string;
+	/** Content type of a prefixed answer; default `application/json; charset=utf-8`. */
+	contentType?: string;
 }
 
 /** Where and how an echoing fault repeats the secrets a request carried. */

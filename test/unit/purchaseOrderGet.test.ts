@@ -3,9 +3,35 @@
  * purchaseOrder/get.operation.ts: releaseDateToIso, the spec's date object (year, month, day) of a
  * purchase order as the ISO date the node adds to its output (po_release_date_iso).
  */
-import { Settings } from 'luxon';
+import fc from 'fast-check';
+import { DateTime, Settings } from 'luxon';
 
-import { releaseDateToIso } from '../../dist/nodes/SellerPlatform/actions/purchaseOrder/get.operation';
+import {
+	readReleaseDate,
+	releaseDateToIso,
+} from '../../dist/nodes/SellerPlatform/actions/purchaseOrder/get.operation';
+
+/** Any value a part of the date may have: every JSON type, and numbers JSON cannot write. */
+const anyPart = fc.oneof(
+	fc.jsonValue(),
+	fc.integer({ min: -40, max: 10_050 }),
+	fc.stringMatching(/^\s?[+-]?\d{1,5}\s?$/),
+	fc.double(),
+	fc.constantFrom(
+		undefined,
+		null,
+		NaN,
+		Infinity,
+		-Infinity,
+		-0,
+		1e20,
+		2 ** 53,
+		true,
+		false,
+		{},
+		[],
+	),
+);
 
 describe('releaseDateToIso', () => {
 	it.each([
@@ -47,6 +73,69 @@ describe('releaseDateToIso', () => {
 			expect(releaseDateToIso(date)).toBeNull();
 		},
 	);
+
+	it.each([
+		['a year "x"', { year: 'x', month: 3, day: 15 }],
+		['a month true', { year: 2024, month: true, day: 15 }],
+		['a day {}', { year: 2024, month: 3, day: {} }],
+		['a day [15]', { year: 2024, month: 3, day: [15] }],
+		['a month NaN', { year: 2024, month: NaN, day: 15 }],
+		['a year Infinity', { year: Infinity, month: 1, day: 1 }],
+		['a year 1e20', { year: 1e20, month: 1, day: 1 }],
+		['a year 10000', { year: 10_000, month: 1, day: 1 }],
+		['a day "15th"', { year: 2024, month: 3, day: '15th' }],
+		['a text', '2024-03-15'],
+		['an array', [2024, 3, 15]],
+	])('gives null, never throws, and says it could not be read, for %s', (_, date) => {
+		expect(releaseDateToIso(date)).toBeNull();
+		expect(readReleaseDate(date)).toEqual({ iso: null, unreadable: true });
+	});
+
+	it.each([
+		['no date', undefined],
+		['null', null],
+		['all zeros', { year: 0, month: 0, day: 0 }],
+		['parts left out (proto3 zeros)', { year: 2024 }],
+		['a part null', { year: 2024, month: null, day: 1 }],
+	])('%s is a date not set, not an unreadable one', (_, date) => {
+		expect(readReleaseDate(date)).toEqual({ iso: null, unreadable: false });
+	});
+
+	it('never throws for any JSON value (or odd number) in any part, and gives only real dates', () => {
+		fc.assert(
+			fc.property(
+				fc.record({ year: anyPart, month: anyPart, day: anyPart }, { requiredKeys: [] }),
+				(date) => {
+					const iso = releaseDateToIso(date);
+					if (iso === null) return;
+					// A date only from whole numbers (or texts of digits) that make that very day.
+					const parsed = DateTime.fromISO(iso, { zone: 'utc' });
+					expect(parsed.isValid).toBe(true);
+					expect([parsed.year, parsed.month, parsed.day]).toEqual(
+						[date.year, date.month, date.day].map(Number),
+					);
+				},
+			),
+			{ seed: 26, numRuns: 5000 },
+		);
+	});
+
+	it('reads every part the same, whatever JSON type the others have', () => {
+		fc.assert(
+			fc.property(anyPart, fc.constantFrom('year', 'month', 'day'), (odd, part) => {
+				const date: Record<string, unknown> = { year: 2024, month: 3, day: 15, [part]: odd };
+				const read = readReleaseDate(date);
+				expect(
+					read.iso === null || read.iso.startsWith('2024-03-') || read.iso.endsWith('-15'),
+				).toBe(true);
+				// 15 March exists in every year and the 15th in every month: null is a 0 or unreadable.
+				const zero =
+					odd == null || odd === 0 || (typeof odd === 'string' && /^\s*[+-]?0+\s*$/.test(odd));
+				expect(read.unreadable).toBe(read.iso === null && !zero);
+			}),
+			{ seed: 26, numRuns: 3000 },
+		);
+	});
 
 	describe('in any time zone of the process', () => {
 		// Both the process's zone (JavaScript's Date) and Luxon's default zone.

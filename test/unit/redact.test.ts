@@ -182,3 +182,29 @@ describe('redaction', () => {
 		expect(clean).toEqual([{ echoed: '<redacted>', '<redacted>': 1, nested: ['<redacted>'] }]);
 	});
 });
+
+describe('a PEM private key, known or not', () => {
+	const PEM = [
+		'-----BEGIN PRIVATE KEY-----',
+		'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKB',
+		'wQIDAQAB',
+		'-----END PRIVATE KEY-----',
+	].join('\n');
+
+	it.each([
+		['as sent', `key: ${PEM} (end)`, 'key: <redacted> (end)'],
+		['JSON-escaped', `{"k":${JSON.stringify(PEM)}}`, '{"k":"<redacted>"}'],
+		['PKCS#1 (RSA)', PEM.replace(/ PRIVATE/g, ' RSA PRIVATE'), '<redacted>'],
+		['cut before its END line', `key: ${PEM.slice(0, 60)}`, 'key: <redacted>'],
+	])('is removed %s, with no secrets given', (_, text, clean) => {
+		expect(redact(text, [])).toBe(clean);
+	});
+
+	it('is removed from every string of a JSON value and from an error body', () => {
+		expect(redactValue({ details: [{ pem: PEM }] }, [])).toEqual({
+			details: [{ pem: '<redacted>' }],
+		});
+		const body = parseErrorBody({ message: `exists: ${PEM}`, details: [PEM] });
+		expect(JSON.stringify(body)).not.toMatch(/PRIVATE KEY|MIIEvQ/);
+	});
+});

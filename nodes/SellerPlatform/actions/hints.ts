@@ -25,6 +25,8 @@ export interface RunSummary {
 	lowestShare: number;
 	/** Logins of the run's credential while it ran. */
 	logins: number;
+	/** Notes of the items that succeeded (a field that could not be read), one per item and note. */
+	notes?: string[];
 }
 
 const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -105,9 +107,16 @@ function itemHints({ outputs, createdBeforeFailure }: RunSummary): NodeExecution
 	return hints;
 }
 
-/** The run's hints, in the order: items, waits, throttling, logins. */
+/** One hint per note of the run's items, with the count of items it applies to. */
+function noteHints(notes: string[] = []): NodeExecutionHint[] {
+	const counts = new Map<string, number>();
+	for (const note of notes) counts.set(note, (counts.get(note) ?? 0) + 1);
+	return [...counts].map(([note, n]) => hint('info', `For ${count(n, 'item')}, ${note}`));
+}
+
+/** The run's hints, in the order: items, waits, notes, throttling, logins. */
 export function runHints(summary: RunSummary): NodeExecutionHint[] {
-	const hints = [...itemHints(summary), ...throttlingHints(summary)];
+	const hints = [...itemHints(summary), ...noteHints(summary.notes), ...throttlingHints(summary)];
 	if (summary.logins > 0) {
 		hints.push(
 			hint('info', `The credential logged in ${count(summary.logins, 'time')} during this run`),
@@ -121,6 +130,7 @@ export function addRunHints(
 	ctx: IExecuteFunctions,
 	outputs: INodeExecutionData[],
 	createdBeforeFailure: Array<{ item: number; name: string }>,
+	notes: string[] = [],
 ) {
 	if (typeof ctx.addExecutionHints !== 'function') return;
 	const policy = runPolicy(ctx);
@@ -133,6 +143,7 @@ export function addRunHints(
 		waitedMs: policy.waitedMs(),
 		lowestShare: policy.facts.lowestShare,
 		logins: loginsDuringRun(policy),
+		notes,
 	});
 	if (hints.length) ctx.addExecutionHints(...hints);
 }

@@ -26,6 +26,8 @@ import { readRunOptions } from './options';
 export interface TaskOutput {
 	json: IDataObject;
 	binary?: IBinaryKeyData;
+	/** Facts about an item that succeeded (a field that could not be read): the run's hints. */
+	notes?: string[];
 }
 
 export interface Task {
@@ -213,6 +215,8 @@ async function planRun(
 interface Sent {
 	results: INodeExecutionData[];
 	created: Array<{ item: number; name: string; advice: string }>;
+	/** The notes of the items that succeeded, one entry per item and note. */
+	notes: string[];
 	/** The failure with the lowest item index stops the run (without "continue on fail"). */
 	stop: { item: number; error?: Error; firstFailed: number };
 }
@@ -232,6 +236,7 @@ async function sendEntry(ctx: IExecuteFunctions, entry: Planned, index: number, 
 			const { describe, advice } = entry.creates;
 			sent.created.push({ item, name: describe(output.json), advice });
 		}
+		sent.notes.push(...(output.notes ?? []));
 		results[index] = output.binary
 			? { json: output.json, binary: output.binary, pairedItem: pairing(entry) }
 			: { json: output.json, pairedItem: pairing(entry) };
@@ -260,6 +265,7 @@ export async function runOperation(
 	const sent: Sent = {
 		results: new Array(planned.length),
 		created: [],
+		notes: [],
 		stop: { item: Infinity, firstFailed: Infinity },
 	};
 	// No task starts after a failure that stops the run.
@@ -272,6 +278,6 @@ export async function runOperation(
 		.sort((a, b) => a.item - b.item)
 		.map(({ result }) => result);
 	const createdBeforeFailure = sent.created.filter((entry) => entry.item < sent.stop.firstFailed);
-	addRunHints(this, outputs, createdBeforeFailure);
+	addRunHints(this, outputs, createdBeforeFailure, sent.notes);
 	return outputs;
 }

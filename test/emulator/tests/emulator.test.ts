@@ -527,10 +527,51 @@ describe('faults', () => {
 		expect(res.status).toBe(308);
 		expect(res.headers.get('location')).toBe('http://127.0.0.2:9/elsewhere');
 		expect(() => emulator.injectFaults({ count: 1, echo: true })).toThrow(
-			'a fault needs status, delayMs, reset, redirect, hang or trickleMs',
+			'a fault needs status, delayMs, reset, redirect, hang, trickleMs or answer',
 		);
 		expect(() => emulator.injectFaults({ count: 1, redirect: { location: '' } })).toThrow(
 			'fault redirect needs a location',
+		);
+	});
+
+	it('answers in another shape (set over the control API): fields set, wrapped, in an array, after a prefix', async () => {
+		const set = await fetch(`${emulator.controlUrl}/faults`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({
+				count: 1,
+				operation: 'GetPurchaseOrder',
+				answer: {
+					set: { po_release_date: { year: 'x' } },
+					wrap: ['result', 'po'],
+					array: true,
+					prefix: ")]}'\n",
+				},
+			}),
+		});
+		expect(set.status).toBe(200);
+		const res = await getPurchaseOrder(SEEDED_PO.released, cookie);
+		expect(res.status).toBe(200);
+		expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+		const text = await res.text();
+		expect(text.startsWith(")]}'\n")).toBe(true);
+		const [answer] = JSON.parse(text.slice(5)) as Array<{
+			result: { po: Record<string, unknown> };
+		}>;
+		expect(answer.result.po).toMatchObject({
+			po_nr: SEEDED_PO.released,
+			po_release_date: { year: 'x' },
+		});
+		// Once: the next answer has the operation's own shape.
+		expect(await (await getPurchaseOrder(SEEDED_PO.released, cookie)).json()).toMatchObject({
+			po_nr: SEEDED_PO.released,
+			po_release_date: { year: 2024, month: 3, day: 15 },
+		});
+		expect(() => emulator.injectFaults({ count: 1, status: 500, answer: { array: true } })).toThrow(
+			'an answer fault reshapes the operation',
+		);
+		expect(() => emulator.injectFaults({ count: 1, answer: { wrap: 'result' } as never })).toThrow(
+			'fault answer wrap must be an array of field names',
 		);
 	});
 

@@ -13,6 +13,7 @@ import {
 	nonBlankTextParameter,
 } from '../parameters';
 import { perItem, type TaskOutput } from '../runner';
+import { describeCreated, findKeyId, takePrivateKeys } from './privateKey';
 
 const show = { resource: ['apiCredential'], operation: ['create'] };
 
@@ -208,8 +209,7 @@ export const plan = perItem(function (this: IExecuteFunctions, itemIndex) {
 		// One at a time, in input order: a failure stops the run before the next key is made.
 		sequential: true,
 		creates: {
-			describe: (json: IDataObject) =>
-				`key ID ${String((json.credential as IDataObject | undefined)?.key_id ?? 'unknown')}`,
+			describe: describeCreated,
 			advice:
 				'Their private keys cannot be shown again: deactivate these keys if nobody has them, or turn on "Continue On Fail" so the output keeps every key created before a failure.',
 		},
@@ -220,7 +220,10 @@ export const plan = perItem(function (this: IExecuteFunctions, itemIndex) {
 	};
 });
 
-/** Puts the new private key where the "Private Key Output" option says. */
+/**
+ * Puts the new private key where the "Private Key Output" option says, whatever the shape of the
+ * answer (privateKey.ts): with `binary` and `none` the JSON holds no trace of it.
+ */
 async function placePrivateKey(
 	ctx: IExecuteFunctions,
 	created: IDataObject,
@@ -228,15 +231,16 @@ async function placePrivateKey(
 	binaryPropertyName: string,
 ): Promise<TaskOutput> {
 	if (keyOutput === 'json') return { json: created };
-	const credential = { ...((created.credential ?? {}) as IDataObject) };
-	const privateKey = typeof credential.private_key === 'string' ? credential.private_key : '';
-	delete credential.private_key;
-	const json: IDataObject = { ...created, credential };
-	if (keyOutput === 'none' || !privateKey) return { json };
+	const placeholder =
+		keyOutput === 'none'
+			? '[removed: Private Key Output is Nowhere]'
+			: `[moved to the binary field "${binaryPropertyName}"]`;
+	const { json, keys } = takePrivateKeys(created, placeholder);
+	if (keyOutput === 'none' || !keys.length) return { json };
 
 	const file = await ctx.helpers.prepareBinaryData(
-		Buffer.from(privateKey, 'utf8'),
-		`${String(credential.key_id ?? 'private-key')}.pem`,
+		Buffer.from(keys.join('\n'), 'utf8'),
+		`${findKeyId(json) ?? 'private-key'}.pem`,
 		'application/x-pem-file',
 	);
 	return { json, binary: { [binaryPropertyName]: file } };

@@ -1,0 +1,63 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
+/**
+ * An answer of another shape (fault `answer`): the operation runs as usual (its state changes
+ * too), then its own successful answer is reshaped, as another version of the service, a gateway
+ * or a proxy might send it. In this order:
+ *
+ * - `unwrap`: the answer is the value of that field of the operation's answer (`credential`: the
+ *   credential's fields, private key included, at the top level);
+ * - `set`: these top-level fields are set on the answer (a `po_release_date` of odd parts);
+ * - `wrap`: the answer sits inside these fields, outermost first (`['result']`: `{ result: … }`);
+ * - `array`: the answer is a one-element array;
+ * - `prefix`: the answer is sent as text, this prefix and then its JSON (`)]}'\n`, an XSSI guard),
+ *   with the content type `contentType` (default `application/json; charset=utf-8`).
+ */
+import { invalidArgument } from './errors';
+import type { AnswerShape } from './types';
+
+const FIELD = /^[^\s]{1,100}$/;
+
+/** Checks `answer` of a fault spec given as untrusted input (control API). */
+export function validateAnswerShape(answer: unknown): void {
+	if (answer === undefined) return;
+	if (answer === null || typeof answer !== 'object' || Array.isArray(answer)) {
+		throw invalidArgument('fault answer must be an object');
+	}
+	const { unwrap, set, wrap, array, prefix, contentType } = answer as Record<string, unknown>;
+	if (unwrap !== undefined && !(typeof unwrap === 'string' && FIELD.test(unwrap))) {
+		throw invalidArgument('fault answer unwrap must be a field name');
+	}
+	if (set !== undefined && (set === null || typeof set !== 'object' || Array.isArray(set))) {
+		throw invalidArgument('fault answer set must be an object of fields');
+	}
+	if (
+		wrap !== undefined &&
+		!(Array.isArray(wrap) && wrap.every((field) => typeof field === 'string' && FIELD.test(field)))
+	) {
+		throw invalidArgument('fault answer wrap must be an array of field names');
+	}
+	if (array !== undefined && typeof array !== 'boolean')
+		throw invalidArgument('fault answer array must be a boolean');
+	if (prefix !== undefined && typeof prefix !== 'string')
+		throw invalidArgument('fault answer prefix must be a string');
+	if (contentType !== undefined && !(typeof contentType === 'string' && contentType)) {
+		throw invalidArgument('fault answer contentType must be a non-empty string');
+	}
+}
+
+/** The operation's answer reshaped; `contentType` set when it is sent as raw text. */
+export function reshapeAnswer(
+	body: unknown,
+	shape: AnswerShape,
+): { body: unknown; contentType?: string } {
+	let answer = body;
+	if (shape.unwrap !== undefined) answer = (answer as Record<string, unknown>)?.[shape.unwrap];
+	if (shape.set) answer = { ...(answer as object), ...structuredClone(shape.set) };
+	for (const field of [...(shape.wrap ?? [])].reverse()) answer = { [field]: answer };
+	if (shape.array) answer = [answer];
+	if (shape.prefix === undefined) return { body: answer };
+	return {
+		body: shape.prefix + JSON.stringify(answer),
+		contentType: shape.contentType ?? 'application/json; charset=utf-8',
+	};
+}
