@@ -169,3 +169,13 @@ export interface DestinationOwner {
  * the instance's view. Bound: one entry per destination a trigger of this process registered.
  */
 export const destinationOwners = new Map<string, DestinationOwner>();
+
+/**
+ * What the Create Barcode Import operation sent under each client reference and the service
+ * accepted: the digest of the request (actions/import/sentRequests.ts), keyed `<gateway and
+ * project>\0<client_reference>`, oldest first. The memory that proves a re-run of a manual
+ * execution (whose static data n8n does not save) is the same request; the node's static data is
+ * the other. Bound: the newest `MAX_REMEMBERED_IMPORT_REQUESTS` references of this process.
+ */
+export const MAX_REMEMBERED_IMPORT_REQUESTS = 2000;
+export const importRequests = new Map<string, string>();

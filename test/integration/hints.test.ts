@@ -147,7 +147,7 @@ describe('execution hints', () => {
 			expect.objectContaining({
 				type: 'info',
 				message:
-					'1 import was found instead of created (alreadyExisted: true): its client reference had been used for the same request before',
+					'1 import was found instead of created (alreadyExisted: true): the same request (same source, settings and mappings) was accepted under its client reference before',
 			}),
 		]);
 	});

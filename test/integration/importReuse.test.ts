@@ -1,14 +1,20 @@
 /* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * A client_reference is an idempotency key (CreateBarcodeImport): it replays only the import it
- * was first used for. An identical re-run finds that import; a reuse for other mappings, another
- * file or table, or other settings is refused with the service's message and the import that
- * holds the reference, and nothing of the new data is reported as imported.
+ * was first used for, and only when this is provably the same request. An identical re-run finds
+ * that import; a reuse for other mappings (the same number of them included: the status record
+ * shows a count, not the mappings), another file or table, or other settings is refused with the
+ * service's message and the import that holds the reference, and so is a reuse for mappings that
+ * nothing proves are the same (no record of what was sent under the reference). Nothing of the
+ * new data is reported as imported.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import fc from 'fast-check';
+import type { IDataObject, INodeParameters, IPairedItemData } from 'n8n-workflow';
+
+import * as packageState from '../../dist/nodes/api/state';
 
 import { credentialFields } from '../emulator';
 import { startFixture, workflowWithItems, type Fixture } from './fixture';
@@ -53,6 +59,40 @@ const createsWith = (reference: string) =>
 async function run(parameters: INodeParameters, items: object[] = [{}], settings = {}) {
 	return await f.env.runWorkflow(workflowWithItems(items, parameters, settings));
 }
+
+/** A production execution (n8n saves the node's static data after it; not after manual ones). */
+async function runInProduction(parameters: INodeParameters, items: object[] = [{}], id?: string) {
+	const workflow = { ...workflowWithItems(items, parameters), id };
+	return await f.env.runWorkflow(workflow, { mode: 'trigger' });
+}
+
+/**
+ * What an n8n restart does to the package: its process memory is gone (static data is in n8n's
+ * database). Looked up by name: the code before the fix had no such memory.
+ */
+const restartN8n = () =>
+	(packageState as unknown as { importRequests?: Map<string, string> }).importRequests?.clear();
+
+const savedRequests = (workflowId?: string) =>
+	(f.env.workflowStaticData(workflowId)['node:Seller Platform'] as IDataObject | undefined)
+		?.importRequests as string[][] | undefined;
+
+/** `defineBelow(count)` with its mappings changed by `change`. */
+const changedMappings = (count: number, change: (mapping: IDataObject[]) => void) => {
+	const parameters = defineBelow(count);
+	change((parameters.mappings as { mapping: IDataObject[] }).mapping);
+	return parameters;
+};
+
+/** Create Barcode Import from input items `{ sku, ean }`. */
+const fromItems = (clientReference: string): INodeParameters => ({
+	...IMPORT,
+	source: 'items',
+	itemsInput: 'fromInputItems',
+	partnerSkuField: 'sku',
+	barcodeField: 'ean',
+	clientReference,
+});
 
 interface ApiErrorShape {
 	message: string;
@@ -138,6 +178,179 @@ describe('a reused client reference', () => {
 		expect(created.pairedItem).toEqual({ item: 1 });
 		expect(created.json).toMatchObject({ client_reference: 'reuse-cof-new' });
 		expect(created.json.alreadyExisted).toBeUndefined();
+	});
+});
+
+describe('a reused client reference with the same number of mappings', () => {
+	// The status record shows how many mappings an import has, not which: the count is no proof.
+	const changed = (change: (mapping: IDataObject[]) => void) => changedMappings(3, change);
+	it.each([
+		['one other barcode', changed((m) => void (m[1].barcode = '6291041500213'))],
+		['one other partner SKU', changed((m) => void (m[2].partnerSku = 'SKU-NEW'))],
+		['Force Sync on one mapping', changed((m) => void (m[0].forceSync = true))],
+		['the same mappings in another order', changed((m) => m.reverse())],
+	])(
+		'and %s is refused, naming the import; nothing is reported as imported',
+		async (name, second) => {
+			const clientReference = `count-${name.replace(/\W+/g, '-')}`;
+			const made = await run({ ...defineBelow(3), clientReference });
+			expect(made.status).toBe('success');
+			const existing = made.json('Seller Platform')[0].import_reference as string;
+
+			const result = await run({ ...second, clientReference });
+			expect(result.status).toBe('error');
+			expect(result.outputs('Seller Platform')).toEqual([]);
+			const error = result.nodeError('Seller Platform') as unknown as ApiErrorShape;
+			expect(error.message).toContain(
+				`client_reference "${clientReference}" is already used by import ${existing}`,
+			);
+			expect(error.httpCode).toBe('409');
+			expect(error.description).toContain(
+				`already used by import ${existing} (client reference ${clientReference}), which differs from this request: other mappings`,
+			);
+			expect(error.description).toContain('Use a new Client Reference');
+			expect(error.description).toContain('run again with exactly the request first sent');
+			expect(error.context.existingImport).toEqual({
+				import_reference: existing,
+				client_reference: clientReference,
+			});
+			expect(importsWith(clientReference)).toHaveLength(1);
+		},
+	);
+
+	it('from input items, with continue on fail, gives an error item paired with every item and no alreadyExisted', async () => {
+		const items = [
+			{ sku: 'SKU-A', ean: '4000000000001' },
+			{ sku: 'SKU-B', ean: '4000000000002' },
+			{ sku: 'SKU-C', ean: '4000000000003' },
+		];
+		const made = await run(fromItems('daily-barcodes'), items);
+		const existing = made.json('Seller Platform')[0].import_reference as string;
+		const today = items.map((item, i) => (i === 1 ? { ...item, ean: '4000000000099' } : item));
+
+		const result = await run(fromItems('daily-barcodes'), today, { continueOnFail: true });
+		const out = result.outputs('Seller Platform');
+		expect(out).toHaveLength(1);
+		expect(out[0].json.alreadyExisted).toBeUndefined();
+		expect(out[0].json.error).toContain(`is already used by import ${existing}`);
+		expect((out[0].json.details as IDataObject).description).toContain('other mappings');
+		expect((out[0].pairedItem as IPairedItemData[]).map((p) => p.item)).toEqual([0, 1, 2]);
+		expect(importsWith('daily-barcodes')).toHaveLength(1);
+	});
+
+	it('is replayed exactly when every mapping is the same (property)', async () => {
+		let n = 0;
+		const mapping = fc.record({
+			sku: fc.stringMatching(/^[A-Z0-9-]{1,10}$/),
+			ean: fc.stringMatching(/^\d{8,14}$/),
+		});
+		const change = fc.record({
+			at: fc.nat(),
+			kind: fc.constantFrom('sku', 'ean', 'swap'),
+		});
+		await fc.assert(
+			fc.asyncProperty(
+				fc.array(mapping, { minLength: 1, maxLength: 6 }),
+				change,
+				async (mappings, { at, kind }) => {
+					const clientReference = `prop-${++n}`;
+					const i = at % mappings.length;
+					const j = (i + 1) % mappings.length;
+					const other = mappings.map((m) => ({ ...m }));
+					if (kind === 'swap' && JSON.stringify(other[i]) !== JSON.stringify(other[j])) {
+						[other[i], other[j]] = [other[j], other[i]];
+					} else if (kind === 'ean') {
+						other[i].ean = `${other[i].ean.slice(0, -1)}${(Number(other[i].ean.at(-1)) + 1) % 10}`;
+					} else {
+						other[i].sku = `${other[i].sku}X`;
+					}
+					const made = await run(fromItems(clientReference), mappings);
+					const existing = made.json('Seller Platform')[0].import_reference;
+
+					const same = await run(fromItems(clientReference), mappings);
+					expect(same.json('Seller Platform')).toEqual([
+						expect.objectContaining({
+							import_reference: existing,
+							alreadyExisted: true,
+							mappings_count: mappings.length,
+						}),
+					]);
+					const differing = await run(fromItems(clientReference), other);
+					expect(differing.status).toBe('error');
+					expect(differing.nodeError('Seller Platform')?.message).toContain(
+						`is already used by import ${existing}`,
+					);
+					expect(importsWith(clientReference)).toHaveLength(1);
+				},
+			),
+			{ seed: 26, numRuns: 15 },
+		);
+	});
+});
+
+describe('what was sent under each client reference', () => {
+	it('is kept in the static data of production runs: a re-run after a restart still finds the same import and refuses other mappings', async () => {
+		const parameters = { ...defineBelow(3), clientReference: 'kept-1' };
+		const made = await runInProduction(parameters);
+		expect(made.status).toBe('success');
+		expect(savedRequests()).toContainEqual(['kept-1', expect.any(String), expect.any(String)]);
+
+		restartN8n();
+		const again = await runInProduction(parameters);
+		expect(again.json('Seller Platform')[0]).toMatchObject({
+			import_reference: made.json('Seller Platform')[0].import_reference,
+			alreadyExisted: true,
+			mappings_count: 3,
+		});
+		restartN8n();
+		const other = changedMappings(3, (m) => void (m[1].barcode = '6291041500213'));
+		const refused = await runInProduction({ ...other, clientReference: 'kept-1' });
+		expect(refused.status).toBe('error');
+		expect(
+			(refused.nodeError('Seller Platform') as unknown as ApiErrorShape).description,
+		).toContain('which differs from this request: other mappings');
+		expect(importsWith('kept-1')).toHaveLength(1);
+	});
+
+	it('of a manual run is in memory only: after a restart nothing proves the request, and the reuse is refused', async () => {
+		const parameters = { ...defineBelow(2), clientReference: 'manual-1' };
+		const made = await run(parameters);
+		const existing = made.json('Seller Platform')[0].import_reference as string;
+		expect((await run(parameters)).json('Seller Platform')[0].alreadyExisted).toBe(true);
+
+		restartN8n();
+		const result = await run(parameters);
+		expect(result.status).toBe('error');
+		const error = result.nodeError('Seller Platform') as unknown as ApiErrorShape;
+		expect(error.description).toContain(
+			`already used by import ${existing} (client reference manual-1), which is not shown to be this request: nothing shows that its mappings are these`,
+		);
+		expect(error.description).toContain(
+			`Use a new Client Reference to import this data; to see what ${existing} holds, use Import → Get Status`,
+		);
+	});
+
+	it('is kept for the newest 500 client references of the node', async () => {
+		// Static data saved by earlier executions: 500 client references already.
+		const older = Array.from({ length: 500 }, (_, i) => [`older-${i}`, 'tag', 'digest']);
+		const saved = await f.env.createWorkflow(
+			{ ...workflowWithItems([{}], {}), id: 'bound-workflow' },
+			{ 'node:Seller Platform': { importRequests: older } },
+		);
+		saved.staticData.__dataChanged = true;
+		f.env.saveStaticData(saved);
+
+		const made = await runInProduction(
+			{ ...defineBelow(1), clientReference: 'bound-newest' },
+			[{}],
+			'bound-workflow',
+		);
+		expect(made.status).toBe('success');
+		const references = (savedRequests('bound-workflow') ?? []).map(([reference]) => reference);
+		expect(references).toHaveLength(500);
+		expect(references.at(-1)).toBe('bound-newest');
+		expect(references).not.toContain('older-0');
+		expect(references[0]).toBe('older-1');
 	});
 });
 
@@ -251,31 +464,40 @@ describe('an identical re-run', () => {
 
 describe('a found import, as a service that leaves out empty fields reports it', () => {
 	// A gateway on loopback that answers like a proto3 service: empty strings, false flags and an
-	// empty report are left out of the status record.
+	// empty report are left out of the status record (so it shows no count of mappings). It creates
+	// an import per new client reference; `sparse-elsewhere` was used before, not by this n8n.
 	let server: Server;
 	let baseUrl: string;
+	const used = new Set(['sparse-elsewhere']);
 	beforeAll(async () => {
 		server = createServer((req, res) => {
 			const send = (status: number, body: unknown, headers: Record<string, string> = {}) =>
 				res
 					.writeHead(status, { 'content-type': 'application/json', ...headers })
 					.end(JSON.stringify(body));
-			req.resume();
+			const chunks: Buffer[] = [];
+			req.on('data', (chunk: Buffer) => chunks.push(chunk));
 			req.on('end', () => {
 				if (req.url === '/identity/public/v1/api/login')
 					return send(200, {}, { 'set-cookie': '_npsid=loopback-session; Path=/' });
 				if (req.url === '/catplat/v1/import/barcode') {
+					const reference = String(JSON.parse(Buffer.concat(chunks).toString()).client_reference);
+					if (!used.has(reference)) {
+						used.add(reference);
+						return send(200, { import_reference: 'IMP-SPARSE', client_reference: reference });
+					}
 					return send(409, {
 						status_code: 'ALREADY_EXISTS',
 						status_id: 6,
 						message: 'client_reference must be unique',
 					});
 				}
-				if (req.url === '/catplat/v1/import/status/sparse-1') {
+				const reference = /^\/catplat\/v1\/import\/status\/(.+)$/.exec(req.url ?? '')?.[1];
+				if (reference && used.has(reference)) {
 					return send(200, {
 						import_type: 'barcode',
 						import_reference: 'IMP-SPARSE',
-						client_reference: 'sparse-1',
+						client_reference: reference,
 						import_status: 'IMPORT_STATUS_PENDING',
 						sub_status: 'QUEUED',
 					});
@@ -289,25 +511,43 @@ describe('a found import, as a service that leaves out empty fields reports it',
 	});
 	afterAll(async () => await new Promise((resolve) => server.close(resolve)));
 
-	const runSparse = async (parameters: INodeParameters) => {
-		const workflow = workflowWithItems([{}], { ...parameters, clientReference: 'sparse-1' });
+	const runSparse = async (parameters: INodeParameters, clientReference: string) => {
+		const workflow = workflowWithItems([{}], { ...parameters, clientReference });
 		workflow.nodes[1].credentials = { sellerPlatformApi: 'sparse' };
 		return await f.env.runWorkflow(workflow);
 	};
 
-	it('resumes the mappings import it matches, with no mappings count the record does not give', async () => {
-		const result = await runSparse(defineBelow(2));
+	it('resumes the mappings import this n8n made, with the count of this very request', async () => {
+		expect((await runSparse(defineBelow(2), 'sparse-1')).status).toBe('success');
+		const result = await runSparse(defineBelow(2), 'sparse-1');
 		expect(result.status).toBe('success');
 		const [out] = result.json('Seller Platform');
-		expect(out).toMatchObject({ import_reference: 'IMP-SPARSE', alreadyExisted: true });
-		expect(out).not.toHaveProperty('mappings_count');
+		expect(out).toMatchObject({
+			import_reference: 'IMP-SPARSE',
+			alreadyExisted: true,
+			mappings_count: 2,
+		});
+	});
+
+	it('refuses mappings under a reference used before without a record of what was sent, naming the import', async () => {
+		const result = await runSparse(defineBelow(2), 'sparse-elsewhere');
+		expect(result.status).toBe('error');
+		const error = result.nodeError('Seller Platform') as unknown as ApiErrorShape;
+		expect(error.message).toBe(
+			'client_reference must be unique (existing import IMP-SPARSE, client reference sparse-elsewhere)',
+		);
+		expect(error.description).toContain(
+			'which is not shown to be this request: nothing shows that its mappings are these',
+		);
+		expect(error.description).toContain('Use a new Client Reference to import this data');
+		expect(error.context.differences).toHaveLength(1);
 	});
 
 	it('refuses a table the record does not show, naming the import', async () => {
-		const result = await runSparse(fromTable('proj.ds.t'));
+		const result = await runSparse(fromTable('proj.ds.t'), 'sparse-elsewhere');
 		const error = result.nodeError('Seller Platform') as unknown as ApiErrorShape;
 		expect(error.message).toBe(
-			'client_reference must be unique (existing import IMP-SPARSE, client reference sparse-1)',
+			'client_reference must be unique (existing import IMP-SPARSE, client reference sparse-elsewhere)',
 		);
 		expect(error.description).toContain('bq_table none instead of "proj.ds.t"');
 	});

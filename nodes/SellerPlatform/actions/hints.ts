@@ -100,7 +100,7 @@ function itemHints({ outputs, createdBeforeFailure }: RunSummary): NodeExecution
 		hints.push(
 			hint(
 				'info',
-				`${count(found, 'import was', 'imports were')} found instead of created (alreadyExisted: true): ${found === 1 ? 'its' : 'their'} client reference had been used for the same request before`,
+				`${count(found, 'import was', 'imports were')} found instead of created (alreadyExisted: true): the same request (same source, settings and mappings) was accepted under ${found === 1 ? 'its' : 'their'} client reference before`,
 			),
 		);
 	}

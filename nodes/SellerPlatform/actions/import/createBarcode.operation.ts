@@ -151,7 +151,7 @@ export const description: INodeProperties[] = [
 		required: true,
 		placeholder: 'e.g. barcodes-{{ $now.toFormat("yyyyMMdd-HHmm") }}',
 		description:
-			'Your own unique reference of the import, at most 100 characters. When From Input Items needs several imports, they get -1, -2, … appended. Running the same import again finds the one made before; a reference already used for other data is refused.',
+			'Your own unique reference of the import, at most 100 characters. When From Input Items needs several imports, they get -1, -2, … appended. Running exactly the same import again (same source, settings and mappings, in the same order) finds the one made before; a reference already used for other data, or for mappings this n8n has no record of sending, is refused.',
 		displayOptions: { show },
 	},
 	{

@@ -17,6 +17,7 @@ import type { Task } from '../runner';
 import type { WaitSettings } from '../options';
 import { normaliseStatus, pollUntilFinal } from '../wait';
 import { findReplayedImport } from './reuse';
+import { rememberRequest } from './sentRequests';
 
 /** The spec's limits: mappings per import, characters of client_reference. */
 export const MAX_MAPPINGS_PER_IMPORT = 10_000;
@@ -137,9 +138,30 @@ export function mappingsDefinedBelow(ctx: IExecuteFunctions, itemIndex: number):
 }
 
 /**
- * Creates an import, or finds the one that already has its client_reference when it is this very
- * request (the reference is an idempotency key: a re-run after a failure completes the job without
- * a duplicate; reuse.ts). A found import is returned with `alreadyExisted: true`.
+ * Sends the import; once the service accepted it, remembers what was sent under its client
+ * reference (sentRequests.ts), the proof a later re-run needs to find it instead.
+ */
+async function sendImport(
+	ctx: IExecuteFunctions,
+	body: IDataObject,
+	itemIndex: number,
+): Promise<IDataObject> {
+	let created: IDataObject | undefined;
+	try {
+		created = await apiRequest.call(ctx, 'CreateBarcodeImport', { body, itemIndex });
+	} catch (error) {
+		return await findReplayedImport(ctx, body, error, itemIndex);
+	}
+	// Outside the try: the import exists, whatever happens while remembering it.
+	await rememberRequest(ctx, body, itemIndex);
+	const count = (body.items as { data?: unknown[] } | undefined)?.data?.length;
+	return count === undefined ? { ...created } : { ...created, mappings_count: count };
+}
+
+/**
+ * Creates an import, or finds the one that already has its client_reference when it is provably
+ * this very request (the reference is an idempotency key: a re-run after a failure completes the
+ * job without a duplicate; reuse.ts). A found import is returned with `alreadyExisted: true`.
  */
 export async function createImport(
 	ctx: IExecuteFunctions,
@@ -147,14 +169,7 @@ export async function createImport(
 	wait: WaitSettings,
 	itemIndex: number,
 ): Promise<IDataObject> {
-	let result: IDataObject;
-	try {
-		const created = await apiRequest.call(ctx, 'CreateBarcodeImport', { body, itemIndex });
-		const count = (body.items as { data?: unknown[] } | undefined)?.data?.length;
-		result = count === undefined ? { ...created } : { ...created, mappings_count: count };
-	} catch (error) {
-		result = await findReplayedImport(ctx, body, error, itemIndex);
-	}
+	const result = await sendImport(ctx, body, itemIndex);
 	if (!wait.enabled) return result;
 	const reference = String(
 		result.import_reference ?? result.client_reference ?? body.client_reference,

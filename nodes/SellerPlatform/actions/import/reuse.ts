@@ -1,13 +1,16 @@
 /**
- * A client_reference is an idempotency key: it replays only the import it was first used for.
- * When the service refuses a reference because an import already has it, that import is returned
- * only if its status record shows this very request (same source, same file or table, same
- * settings, same number of mappings where the report gives one); otherwise the run fails, naming
- * the import that holds the reference.
+ * A client_reference is an idempotency key: it replays only the import it was first used for, and
+ * only when this is provably the same request. When the service refuses a reference because an
+ * import already has it, that import is returned only if its status record shows this request
+ * (same source, same file or table, same settings, the same number of mappings where the report
+ * gives one) and, for mappings, which the record does not show, the node knows that exactly these
+ * mappings were sent under the reference before (sentRequests.ts). Otherwise the item fails,
+ * naming the import that holds the reference: the number of mappings is no proof.
  */
 import type { IDataObject, IExecuteFunctions, NodeApiError } from 'n8n-workflow';
 
 import { apiRequest } from '../../../api/request';
+import { MAX_SAVED_IMPORT_REQUESTS, sentBefore, type SentBefore } from './sentRequests';
 
 /** The service refused the client_reference because an import already uses it. */
 export function referenceTaken(error: unknown): boolean {
@@ -56,22 +59,37 @@ export function differences(body: IDataObject, record: IDataObject): string[] {
 	return found;
 }
 
+/** Why the mappings are not shown to be these, when the record shows nothing else. */
+const MAPPINGS_NOT_SAME: Record<Exclude<SentBefore, 'same'>, string> = {
+	other:
+		'other mappings: the mappings sent under this client reference before are not exactly these (compared by a digest of every mapping, in order)',
+	unknown: `nothing shows that its mappings are these: the service does not return an import's mappings, and this n8n has no record of what was sent under this client reference (it keeps that for the newest ${MAX_SAVED_IMPORT_REQUESTS} client references of the node, in the workflow's static data, saved after production executions; and in its memory until it restarts)`,
+};
+
 /**
  * The service's refusal, kept (message, HTTP code, status_code), naming the import that holds the
- * reference and how it differs from this request.
+ * reference, how it differs from this request (or that nothing shows it is this request), and
+ * what to do.
  */
 export function reusedReferenceError(
 	refused: NodeApiError,
 	record: IDataObject,
 	clientReference: string,
 	found: string[],
+	unproven = false,
 ): NodeApiError {
 	const importReference = text(record.import_reference) || '(reference not returned)';
 	const existing = `import ${importReference} (client reference ${clientReference})`;
 	if (!refused.message.includes(importReference)) {
 		refused.message = `${refused.message} (existing import ${importReference}, client reference ${clientReference})`;
 	}
-	const note = `The client reference is already used by ${existing}, which differs from this request: ${found.join('; ')}. A client reference replays only the import it was first used for, so this data was not imported. Use a new Client Reference for new data.`;
+	const how = unproven
+		? 'which is not shown to be this request'
+		: 'which differs from this request';
+	const todo = unproven
+		? `Use a new Client Reference to import this data; to see what ${importReference} holds, use Import → Get Status with its reference.`
+		: 'Use a new Client Reference for new data, or run again with exactly the request first sent under this one (same source, settings and mappings, in the same order) to find that import.';
+	const note = `The client reference is already used by ${existing}, ${how}: ${found.join('; ')}. A client reference replays only the import it was first used for, and only when this is provably the same request, so this data was not imported. ${todo}`;
 	refused.description = refused.description ? `${note}\n\n${refused.description}` : note;
 	Object.assign(refused.context, {
 		existingImport: { import_reference: importReference, client_reference: clientReference },
@@ -81,9 +99,9 @@ export function reusedReferenceError(
 }
 
 /**
- * After the service refused `body`: the import that holds its client_reference, when it is this
- * very request (marked `alreadyExisted`, `mappings_count` as its report gives it); otherwise the
- * refusal, naming that import.
+ * After the service refused `body`: the import that holds its client_reference, when it is
+ * provably this very request (marked `alreadyExisted`, with `mappings_count`, this request's);
+ * otherwise the refusal, naming that import.
  */
 export async function findReplayedImport(
 	ctx: IExecuteFunctions,
@@ -98,13 +116,23 @@ export async function findReplayedImport(
 		itemIndex,
 	});
 	const found = differences(body, record);
-	if (found.length)
-		throw reusedReferenceError(refused as NodeApiError, record, clientReference, found);
-	const count = reportedCount(record);
+	const mappings = (body.items as { data?: unknown[] } | undefined)?.data;
+	// The record shows the source and the settings; the mappings only the node's memory can prove.
+	const known = mappings ? await sentBefore(ctx, body, itemIndex) : 'same';
+	if (
+		known !== 'same' &&
+		!found.some((difference) => difference.includes(' mappings instead of '))
+	) {
+		found.push(MAPPINGS_NOT_SAME[known]);
+	}
+	if (found.length) {
+		const unproven = known === 'unknown' && found.length === 1;
+		throw reusedReferenceError(refused as NodeApiError, record, clientReference, found, unproven);
+	}
 	return {
 		...record,
 		client_reference: clientReference,
 		alreadyExisted: true,
-		...(body.items && count !== undefined ? { mappings_count: count } : {}),
+		...(mappings ? { mappings_count: mappings.length } : {}),
 	};
 }
