@@ -192,7 +192,7 @@ describe('Seller Platform Trigger: a memory of deliveries per registration', () 
 });
 
 describe('Seller Platform Trigger: the memory of deliveries is bounded and not copied', () => {
-	it('the pending records share one list of at most 1,000 keys; deactivating releases the memory', async () => {
+	it('the pending records share one list of at most 1,000 keys, the newest', async () => {
 		const workflow = triggerWorkflow({}, 'memory-workflow');
 		const handle = await activate(workflow);
 		const old = Array.from({ length: MAX_REMEMBERED_DELIVERIES }, (_, i) => `id:old-${i}`);
@@ -228,10 +228,30 @@ describe('Seller Platform Trigger: the memory of deliveries is bounded and not c
 			received: true,
 			ignored: 'duplicate delivery',
 		});
+	});
 
-		expect(memoryEntriesOf('memory-workflow')).not.toEqual([]);
+	it('deactivating releases the memory of the registration, also when another workflow has taken the destination', async () => {
+		const workflow = triggerWorkflow({}, 'released-workflow');
+		const handle = await activate(workflow);
+		expect(await post(handle.webhookUrl, 'm-1')).toEqual({ received: true });
+		await handle.waitForExecutions(1);
+		await handle.settled();
+		expect(memoryEntriesOf('released-workflow')).toHaveLength(2); // keys and pending records
+
 		await handle.deactivate();
-		expect(memoryEntriesOf('memory-workflow')).toEqual([]);
+		expect(memoryEntriesOf('released-workflow')).toEqual([]);
+
+		// Taken over by another workflow meanwhile: the release leaves the destination, and the
+		// memory goes all the same.
+		const again = await activate(workflow);
+		expect(await post(again.webhookUrl, 'm-1')).toEqual({ received: true });
+		await again.waitForExecutions(1);
+		await activate(triggerWorkflow({}, 'other-workflow'));
+		await again.settled();
+		expect(memoryEntriesOf('released-workflow')).toHaveLength(2);
+		await again.deactivate();
+		expect(destination().is_active).toBe(true);
+		expect(memoryEntriesOf('released-workflow')).toEqual([]);
 	});
 });
 
