@@ -9,7 +9,7 @@ import {
 
 import { NODE_DESCRIPTION } from '../api/constants';
 import { authenticate } from './authentication';
-import { deliveryKey, receivedBefore, rememberDelivery, repairRecord } from './deliveries';
+import { deliveryKey, firstDelivery, memoryKey } from './deliveries';
 import { DEDUPLICATE_OPTION, deduplicates, SECRET_GRACE_OPTION } from './parameters';
 import { DELIVERY_HEADER, destinationWebhookMethods, triggerId } from './registration';
 
@@ -107,7 +107,6 @@ export class SellerPlatformTrigger implements INodeType {
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const current = authenticate(this);
 		if (!current) return refuse(this, 401, 'Unauthorized');
-		repairRecord(current);
 
 		const delivery = deliveryOf(this);
 		if (!delivery) return refuse(this, 400, 'The delivery must be a JSON object');
@@ -118,13 +117,11 @@ export class SellerPlatformTrigger implements INodeType {
 			};
 		}
 
-		if (deduplicates(this)) {
-			const key = deliveryKey(delivery);
-			const trigger = triggerId(this);
-			if (receivedBefore(trigger, key, current)) {
-				return { webhookResponse: { received: true, ignored: 'duplicate delivery' } };
-			}
-			rememberDelivery(trigger, key, current);
+		if (
+			deduplicates(this) &&
+			!firstDelivery(memoryKey(triggerId(this), current), deliveryKey(delivery), current)
+		) {
+			return { webhookResponse: { received: true, ignored: 'duplicate delivery' } };
 		}
 
 		// Answering here (rather than letting n8n answer) makes n8n save the static data changed

@@ -6,12 +6,8 @@
 import { createHash, timingSafeEqual } from 'crypto';
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import {
-	DELIVERY_HEADER,
-	previousSecret,
-	savedRegistration,
-	type Registration,
-} from './registration';
+import { previousSecret, savedRegistration, type Registration } from './record';
+import { DELIVERY_HEADER } from './registration';
 
 /** Compares in constant time (both sides hashed to one length first). */
 function sameSecret(expected: string, given: unknown): boolean {
@@ -24,7 +20,7 @@ function sameSecret(expected: string, given: unknown): boolean {
 /** The registration the delivery authenticates for; undefined when there is none or it does not. */
 export function authenticate(ctx: IWebhookFunctions): Registration | undefined {
 	const current = savedRegistration(ctx);
-	if (!current) return undefined;
+	if (!current?.secret) return undefined;
 	const given = (ctx.getHeaderData() as IDataObject)[DELIVERY_HEADER.toLowerCase()];
 	const previous = previousSecret(ctx);
 	const authentic =

@@ -1,9 +1,9 @@
 /**
  * What the trigger keeps about deliveries: a bounded key per delivery, remembered in this process
- * (nodes/api/state.ts `recentDeliveries`, the first line of the de-duplication) and in the node's
- * static data (the registration record's `seen`, the second); and a registration record whose lists
- * are repaired when the saved data has another shape (a string or an object where a list belongs),
- * so that no delivery fails on it.
+ * per registration (nodes/api/state.ts `recentDeliveries`, the first line of the de-duplication)
+ * and in the node's static data (the registration record's `seen`, the second). Per delivery the
+ * memory costs O(1) (a Set answers membership, one list shared by the pending records is what they
+ * save); only the saved list n8n read for the delivery is looked through.
  */
 import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
@@ -11,13 +11,14 @@ import type { IDataObject } from 'n8n-workflow';
 import {
 	MAX_PENDING_RECORDS,
 	MAX_REMEMBERED_DELIVERIES,
+	MAX_REMEMBERED_REGISTRATIONS,
 	pendingRecords,
 	recentDeliveries,
+	type RememberedKeys,
 } from '../api/state';
-import type { Registration } from './registration';
+import { MAX_DELIVERY_KEY_LENGTH, type Registration } from './record';
 
-/** No delivery key is longer: longer message ids are hashed. */
-export const MAX_DELIVERY_KEY_LENGTH = 128;
+export { MAX_DELIVERY_KEY_LENGTH };
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -32,73 +33,72 @@ export function deliveryKey(delivery: IDataObject): string {
 }
 
 /**
- * Whether the trigger node `trigger` (`triggerId`) received the delivery `key` before: n8n does
- * not save static data that `webhook()` changed when an execution starts, so the process's memory
- * of deliveries is the first line, the static data record the second.
+ * The key of one registration's memory: `<trigger id>\0<webhook URL>` (registration.ts
+ * `triggerId`). The production webhook and the test webhook of one trigger are two registrations.
  */
-export function receivedBefore(trigger: string, key: string, record: Registration): boolean {
-	return (
-		recentDeliveries.get(trigger)?.includes(key) === true || record.seen?.includes(key) === true
-	);
+export function memoryKey(trigger: string, record: Pick<Registration, 'webhookUrl'>): string {
+	return `${trigger}\u0000${record.webhookUrl}`;
 }
 
-/** Adds `key` at the end of `list`, keeping the newest `MAX_REMEMBERED_DELIVERIES`. */
-function rememberKey(list: string[] | undefined, key: string): string[] {
-	return [...(list ?? []).filter((k) => k !== key), key].slice(-MAX_REMEMBERED_DELIVERIES);
-}
-
-/** Both lists' keys, oldest first, the newest `MAX_REMEMBERED_DELIVERIES` kept. */
-function mergeKeys(saved: string[] | undefined, known: string[]): string[] {
-	const merged = new Set([...(saved ?? []), ...known]);
-	return [...merged].slice(-MAX_REMEMBERED_DELIVERIES);
+/** The registration's memory, now the most recently used (the least recent dropped beyond the bound). */
+function memoryOf(registration: string): RememberedKeys {
+	const memory = recentDeliveries.get(registration) ?? { keys: new Set<string>(), list: [] };
+	recentDeliveries.delete(registration);
+	recentDeliveries.set(registration, memory);
+	if (recentDeliveries.size > MAX_REMEMBERED_REGISTRATIONS) {
+		forgetDeliveries(recentDeliveries.keys().next().value as string);
+	}
+	return memory;
 }
 
 /**
- * Remembers the delivery `key` of the trigger node `trigger` in this process, and writes every key
- * it remembers into `record` (the delivery's static data) and into the records of the latest
- * deliveries before it. n8n reads the static data from its database for each delivery and saves it
- * after: of concurrent deliveries, the last save wins. So every delivery of this process whose save
- * may still be to come gets every key this process knows: no key is lost to a later save.
+ * Adds the saved keys this process does not know (another process's, or from before a restart) as
+ * older than those it knows, as many as there is room for: what the saved list and the memory
+ * merged, newest `MAX_REMEMBERED_DELIVERIES` kept, would hold. Rebuilds only when there are such
+ * keys and room for them.
  */
-export function rememberDelivery(trigger: string, key: string, record: Registration): void {
-	const known = rememberKey(recentDeliveries.get(trigger), key);
-	recentDeliveries.set(trigger, known);
-	const records = [...(pendingRecords.get(trigger) ?? []), record].slice(-MAX_PENDING_RECORDS);
-	pendingRecords.set(trigger, records);
-	for (const pending of records) pending.seen = mergeKeys(pending.seen, known);
+function addSavedKeys(memory: RememberedKeys, saved: readonly string[]): void {
+	const room = MAX_REMEMBERED_DELIVERIES - memory.keys.size;
+	if (room <= 0) return;
+	const unknown = saved.filter((key) => !memory.keys.has(key));
+	if (!unknown.length) return;
+	memory.list = [...new Set(unknown)].slice(-room).concat(memory.list);
+	memory.keys = new Set(memory.list);
 }
 
-/** A new registration starts with no remembered deliveries. */
-export function forgetDeliveries(trigger: string): void {
-	recentDeliveries.delete(trigger);
-	pendingRecords.delete(trigger);
-}
-
-/** The strings of a list as saved: a list, a comma-separated text, or an object's values. */
-function stringList(value: unknown): string[] {
-	const entries =
-		typeof value === 'string'
-			? value.split(/[\s,]+/)
-			: Array.isArray(value)
-				? value
-				: value && typeof value === 'object'
-					? Object.values(value)
-					: [];
-	return entries.filter((entry): entry is string => typeof entry === 'string' && entry !== '');
+/** Adds `key` as the newest, dropping the oldest beyond `MAX_REMEMBERED_DELIVERIES`. */
+function addKey(memory: RememberedKeys, key: string): void {
+	memory.keys.add(key);
+	memory.list.push(key);
+	while (memory.list.length > MAX_REMEMBERED_DELIVERIES) {
+		memory.keys.delete(memory.list.shift() as string);
+	}
 }
 
 /**
- * Puts the record's lists back in shape, in place (static data is saved as changed): `events` a
- * list of event types, `seen` a list of at most `MAX_REMEMBERED_DELIVERIES` bounded keys.
+ * Whether the delivery `key` is new to the registration `registration` (`memoryKey`); if so,
+ * remembers it. n8n reads the static data from its database for each delivery and saves it after:
+ * of concurrent deliveries, the last save wins. So every delivery of this process whose save may
+ * still be to come (the latest `MAX_PENDING_RECORDS`) has, as its `seen`, the one list of every
+ * key this process knows for the registration: no key is lost to a later save, and no record
+ * holds a copy.
  */
-export function repairRecord(record: Registration): Registration {
-	if (!Array.isArray(record.events) || record.events.some((e) => typeof e !== 'string')) {
-		record.events = stringList(record.events);
-	}
-	const seen: unknown = record.seen;
-	const valid = (key: unknown) => typeof key === 'string' && key.length <= MAX_DELIVERY_KEY_LENGTH;
-	if (seen !== undefined && (!Array.isArray(seen) || !seen.every(valid))) {
-		record.seen = stringList(seen).filter(valid).slice(-MAX_REMEMBERED_DELIVERIES);
-	}
-	return record;
+export function firstDelivery(registration: string, key: string, record: Registration): boolean {
+	const memory = memoryOf(registration);
+	const saved = record.seen ?? [];
+	if (memory.keys.has(key) || saved.includes(key)) return false;
+	addSavedKeys(memory, saved);
+	addKey(memory, key);
+	const records = pendingRecords.get(registration) ?? [];
+	records.push(record);
+	if (records.length > MAX_PENDING_RECORDS) records.shift();
+	pendingRecords.set(registration, records);
+	for (const pending of records) if (pending.seen !== memory.list) pending.seen = memory.list;
+	return true;
+}
+
+/** Forgets the registration's deliveries (a new registration, a release, beyond the bound). */
+export function forgetDeliveries(registration: string): void {
+	recentDeliveries.delete(registration);
+	pendingRecords.delete(registration);
 }

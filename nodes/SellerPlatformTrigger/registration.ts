@@ -3,7 +3,11 @@
  * webhook methods: `checkExists`, `create`, `delete`):
  * - the process knows which trigger owns each destination (state.ts `destinationOwners`), so a
  *   test listener never re-points a destination an active workflow owns, and a release never
- *   touches a destination another workflow has taken since;
+ *   touches a destination another workflow has taken since; each registration records when it
+ *   took the destination (`since`), so after a restart the newest one owns it again, whatever
+ *   order n8n calls `checkExists` in;
+ * - each registration (the production webhook, the test webhook) has its own memory of
+ *   deliveries (deliveries.ts), which a new registration and a release clear;
  * - a re-registration within the grace period (publishing a new version: n8n calls `delete`, then
  *   `create`) keeps the secret, so deliveries already sent with it still pass;
  * - taking over a destination from another URL is logged.
@@ -12,7 +16,6 @@ import { randomBytes } from 'crypto';
 import {
 	NodeApiError,
 	NodeOperationError,
-	type IDataObject,
 	type IHookFunctions,
 	type INodeType,
 	type IWebhookFunctions,
@@ -21,54 +24,31 @@ import {
 
 import { CREDENTIAL_TYPE } from '../api/constants';
 import { apiRequest } from '../api/request';
-import { destinationOwners, type DestinationOwner } from '../api/state';
+import {
+	destinationOwners,
+	nextRegistrationStamp,
+	registrationClock,
+	type DestinationOwner,
+} from '../api/state';
 import { addressForLog, gatewayScope } from '../api/url';
-import { forgetDeliveries } from './deliveries';
+import { forgetDeliveries, memoryKey } from './deliveries';
 import { checkTriggerOptions, chosenEvents, destinationCode, secretGraceMs } from './parameters';
+import { previousSecret, savedRegistration, type Registration, type Released } from './record';
 
 /** Header that carries the secret of this n8n on every delivery. */
 export const DELIVERY_HEADER = 'X-N8n-Seller-Platform-Secret';
 
-/** What an activation registered, kept in the node's static data (`registration`). */
-export interface Registration {
-	destinationCode: string;
-	webhookUrl: string;
-	events: string[];
-	secret: string;
-	seen?: string[];
-}
-
-/**
- * The secret of the last release, kept in the node's static data (`released`) for a
- * re-registration or late deliveries.
- */
-interface Released {
-	destinationCode: string;
-	secret: string;
-	until: number;
-}
+export type { Registration };
 
 type TriggerContext = IHookFunctions | IWebhookFunctions;
 
 /**
  * `<workflow id>\0<node id>` of this trigger: the owner of its destination (state.ts
- * `destinationOwners`), the key of the deliveries it remembers (`recentDeliveries`).
+ * `destinationOwners`); with a registration's webhook URL, the key of the deliveries that
+ * registration remembers (deliveries.ts `memoryKey`).
  */
 export function triggerId(ctx: TriggerContext): string {
 	return `${ctx.getWorkflow().id ?? ''}\u0000${ctx.getNode().id ?? ctx.getNode().name}`;
-}
-
-/** The registration saved in the node's static data, if it has a secret. */
-export function savedRegistration(ctx: TriggerContext): Registration | undefined {
-	const data = ctx.getWorkflowStaticData('node') as IDataObject;
-	const value = data.registration as Registration | undefined;
-	return value && typeof value.secret === 'string' && value.secret ? value : undefined;
-}
-
-/** The secret of the last release saved in the node's static data, while its grace period lasts. */
-export function previousSecret(ctx: TriggerContext): Released | undefined {
-	const value = (ctx.getWorkflowStaticData('node') as IDataObject).released as Released | undefined;
-	return value && typeof value.secret === 'string' && value.until > Date.now() ? value : undefined;
 }
 
 /** n8n serves test webhooks ("listen for test event") under /webhook-test/. */
@@ -81,24 +61,32 @@ async function destinationKey(ctx: IHookFunctions, code: string): Promise<string
 	return `${gatewayScope(await ctx.getCredentials(CREDENTIAL_TYPE))}|${code}`;
 }
 
-/** Webhook method `checkExists`: whether the saved registration is the one the node asks for. */
+/**
+ * Webhook method `checkExists`: whether the saved registration is the one the node asks for. After
+ * a restart, n8n calls it for every active workflow: the one whose registration took the
+ * destination last owns it again, in whatever order the calls come.
+ */
 export async function isRegistered(this: IHookFunctions): Promise<boolean> {
 	const current = savedRegistration(this);
-	if (!current) return false;
+	if (!current?.secret) return false;
 	const exists =
 		current.destinationCode === destinationCode(this) &&
 		current.webhookUrl === this.getNodeWebhookUrl('default') &&
 		current.events.join(',') === chosenEvents(this).join(',');
-	// n8n restarted with the workflow active: remember that this trigger owns the destination.
+	if (!exists) return false;
+	const since = current.since ?? 0;
+	registrationClock.last = Math.max(registrationClock.last, since);
 	const key = await destinationKey(this, current.destinationCode);
-	if (exists && !destinationOwners.has(key)) {
+	const owner = destinationOwners.get(key);
+	if (!owner || owner.since < since) {
 		destinationOwners.set(key, {
 			owner: triggerId(this),
 			webhookUrl: current.webhookUrl,
 			mode: isTestWebhookUrl(current.webhookUrl) ? 'test' : 'production',
+			since,
 		});
 	}
-	return exists;
+	return true;
 }
 
 /**
@@ -173,6 +161,7 @@ export async function registerDestination(this: IHookFunctions): Promise<boolean
 			`Seller Platform Trigger took over destination "${code}"; where it pointed before is not known (the API has no read of a destination)`,
 		);
 	}
+	const since = nextRegistrationStamp(Date.now());
 	const data = this.getWorkflowStaticData('node');
 	data.registration = {
 		destinationCode: code,
@@ -180,12 +169,14 @@ export async function registerDestination(this: IHookFunctions): Promise<boolean
 		events,
 		secret,
 		seen: [],
+		since,
 	} satisfies Registration;
-	forgetDeliveries(triggerId(this));
+	forgetDeliveries(memoryKey(triggerId(this), { webhookUrl }));
 	destinationOwners.set(key, {
 		owner: triggerId(this),
 		webhookUrl,
 		mode: test ? 'test' : 'production',
+		since,
 	});
 	return true;
 }
@@ -223,20 +214,25 @@ export async function releaseDestination(this: IHookFunctions): Promise<boolean>
 	// registration of the production webhook.
 	const url = this.getNodeWebhookUrl('default') ?? '';
 	if (current.webhookUrl !== url && isTestWebhookUrl(url)) return true;
+	// A registration whose URL was not saved as a text (record.ts) was this webhook's.
+	current.webhookUrl ||= url;
 	const data = this.getWorkflowStaticData('node');
 	const key = await destinationKey(this, current.destinationCode);
 	const owner = destinationOwners.get(key);
+	const memory = memoryKey(triggerId(this), current);
 	if (owner && (owner.owner !== triggerId(this) || owner.webhookUrl !== current.webhookUrl)) {
 		// Another workflow (or this one's other webhook) has taken the destination since: leave it.
 		this.logger.info(
 			`Seller Platform Trigger leaves destination "${current.destinationCode}" as it is: another registration owns it now`,
 		);
+		forgetDeliveries(memory);
 		delete data.registration;
 		return true;
 	}
 	await deactivateDestination(this, current);
 	destinationOwners.delete(key);
-	if (!isTestWebhookUrl(current.webhookUrl)) {
+	forgetDeliveries(memory);
+	if (current.secret && !isTestWebhookUrl(current.webhookUrl)) {
 		data.released = {
 			destinationCode: current.destinationCode,
 			secret: current.secret,

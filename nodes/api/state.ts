@@ -140,17 +140,29 @@ export const perRun = {
 };
 
 /**
- * Delivery keys the trigger saw recently, oldest first, per workflow and trigger node (`<workflow
- * id>\0<node id>`): the first line of its de-duplication (static data is the second; the trigger's
- * deliveries.ts reads and writes both). Bound: at most `MAX_REMEMBERED_DELIVERIES` keys per trigger
- * node, one entry per trigger node that received a delivery in this process.
+ * What the trigger remembers of its deliveries in this process, per registration (deliveries.ts
+ * `memoryKey`: `<workflow id>\0<node id>\0<webhook URL>`, so a trigger's production webhook and
+ * its "listen for test event" webhook are two registrations that never share or wipe each
+ * other's memory): the first line of its de-duplication (static data, the registration record's
+ * `seen`, is the second). `keys` answers membership in O(1); `list` holds the same keys, oldest
+ * first, and is the one array every pending record's `seen` points at (no record holds a copy).
+ * Bound: at most `MAX_REMEMBERED_DELIVERIES` keys per registration, and at most
+ * `MAX_REMEMBERED_REGISTRATIONS` registrations (the one whose last delivery is oldest is dropped
+ * beyond); an entry goes when its registration is released or registered again.
  */
 export const MAX_REMEMBERED_DELIVERIES = 1000;
-export const recentDeliveries = new Map<string, string[]>();
+export const MAX_REMEMBERED_REGISTRATIONS = 100;
+export interface RememberedKeys {
+	keys: Set<string>;
+	list: string[];
+}
+export const recentDeliveries = new Map<string, RememberedKeys>();
 
 /**
- * The static data records (`{ seen }`) of the latest deliveries per trigger node, whose saves by
- * n8n may still be to come. Bound: `MAX_PENDING_RECORDS` per trigger node.
+ * The static data records (`{ seen }`) of the latest deliveries per registration (same key as
+ * `recentDeliveries`), whose saves by n8n may still be to come; each record's `seen` is the
+ * registration's shared `list`. Bound: `MAX_PENDING_RECORDS` per registration, and the
+ * registrations of `recentDeliveries` (dropped and released with them).
  */
 export const MAX_PENDING_RECORDS = 64;
 export const pendingRecords = new Map<string, Array<{ seen?: string[] }>>();
@@ -161,12 +173,27 @@ export interface DestinationOwner {
 	owner: string;
 	webhookUrl: string;
 	mode: 'production' | 'test';
+	/** When the registration took the destination (its record's `since`): the newest one owns it. */
+	since: number;
+}
+
+/**
+ * The last `since` stamp given to a registration, or read from one (`nextRegistrationStamp`):
+ * stamps only grow, so the newest registration has the highest. Bound: one number.
+ */
+export const registrationClock = { last: 0 };
+
+/** A stamp for a registration taking a destination now: later than every stamp known. */
+export function nextRegistrationStamp(now: number): number {
+	registrationClock.last = Math.max(now, registrationClock.last + 1);
+	return registrationClock.last;
 }
 
 /**
  * Which trigger of this process owns each destination, keyed `<gateway>|<project>|<destination
  * code>`. Webhook registration runs on n8n's main process only (queue mode included), so this is
- * the instance's view. Bound: one entry per destination a trigger of this process registered.
+ * the instance's view. After a restart, n8n's `checkExists` calls rebuild it in any order: the
+ * registration with the highest `since` wins, as it did before the restart. Bound: one entry per destination a trigger of this process registered.
  */
 export const destinationOwners = new Map<string, DestinationOwner>();
 

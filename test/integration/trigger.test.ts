@@ -161,6 +161,7 @@ describe('Seller Platform Trigger: activation', () => {
 			events: [ORDER_CREATED, ORDER_SYNC],
 			secret,
 			seen: [],
+			since: expect.any(Number), // when it took the destination: the newest registration owns it
 		});
 		expect(env.workflowStaticData('trigger-workflow')).toEqual(handle.staticData());
 	});
