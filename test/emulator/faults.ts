@@ -1,6 +1,7 @@
 /** Injected faults: a FIFO queue of specs, each consumed by the API requests it applies to. */
 import { validateEcho } from './echo';
 import { invalidArgument } from './errors';
+import { validateHuge } from './huge';
 import { validateSlow } from './slow';
 import type { FaultSpec } from './types';
 
@@ -53,15 +54,22 @@ export function validateFaultSpec(input: unknown): FaultSpec {
 		}
 	}
 	validateSlow(spec);
+	validateHuge(spec.huge);
+	if (spec.huge && (spec.hang || spec.reset || spec.redirect || spec.trickleMs !== undefined)) {
+		throw invalidArgument('a huge answer takes no hang, reset, redirect or trickleMs');
+	}
 	if (
 		spec.status === undefined &&
 		spec.delayMs === undefined &&
 		!spec.reset &&
 		!spec.redirect &&
 		!spec.hang &&
-		spec.trickleMs === undefined
+		spec.trickleMs === undefined &&
+		!spec.huge
 	) {
-		throw invalidArgument('a fault needs status, delayMs, reset, redirect, hang or trickleMs');
+		throw invalidArgument(
+			'a fault needs status, delayMs, reset, redirect, hang, trickleMs or huge',
+		);
 	}
 	return { ...(input as FaultSpec) };
 }

@@ -35,6 +35,7 @@ import {
 import { ApiError, codeForHttpStatus, invalidArgument, toApiError } from './errors';
 import { echoAnswer } from './echo';
 import { FaultQueue } from './faults';
+import { sendHuge } from './huge';
 import { hang, trickle } from './slow';
 import {
 	loggedBody,
@@ -568,6 +569,11 @@ export class EmulatorServer implements Emulator {
 				const gone = () => (entry.clientClosedAt ??= Date.now());
 				if (fault.hang) return hang(res, gone);
 				if (fault.trickleMs !== undefined) trickle(res, fault.trickleMs, gone);
+				if (fault.huge) {
+					const status = fault.status ?? 200;
+					const sent = () => this.log.complete(entry, status);
+					return sendHuge(res, fault.huge, status, gone, sent);
+				}
 				if (fault.reset) {
 					this.log.complete(entry, null);
 					req.socket.destroy();

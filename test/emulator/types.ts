@@ -8,6 +8,7 @@ import type {
 	PublishResult,
 	WaitForDeliveriesOptions,
 } from './delivery';
+import type { HugeSpec } from './huge';
 import type { RatePlan } from './ratePlan';
 import type { AddDestinationOptions, DestinationState } from './state/destinations';
 import type { EmulatorEventListener, EmulatorEventName } from './state/events';
@@ -120,6 +121,12 @@ export interface FaultSpec {
 	 * once and its body one byte every `trickleMs` (1 to 60000): no idle time-out ever ends it.
 	 */
 	trickleMs?: number;
+	/**
+	 * Answers `status` (default 200) with a JSON body of `megabytes` MiB, generated as it is sent;
+	 * `gzip: true` sends it as a gzip bomb (`Content-Encoding: gzip`, about 1 KB per MB on the
+	 * wire). A client that closes the connection before the end is noted (`clientClosedAt`).
+	 */
+	huge?: HugeSpec;
 }
 
 /** Where and how an echoing fault repeats the secrets a request carried. */
@@ -155,7 +162,7 @@ export interface RequestLogEntry {
 	status: number | null;
 	/**
 	 * When the client closed the connection before the whole answer was sent (ms since the
-	 * epoch); set for requests a `hang` or `trickleMs` fault held.
+	 * epoch); set for requests a `hang`, `trickleMs` or `huge` fault held.
 	 */
 	clientClosedAt?: number;
 	remoteAddress: string;
