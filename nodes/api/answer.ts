@@ -67,7 +67,10 @@ export async function readCapped(
 			if (received > MAX_ANSWER_BYTES) throw new AnswerTooLarge(what, httpStatus);
 			chunks.push(asBuffer(chunk));
 		}
-		return Buffer.concat(chunks).toString('utf8');
+		// As n8n's client reads text: without a byte order mark.
+		return Buffer.concat(chunks)
+			.toString('utf8')
+			.replace(/^\uFEFF/, '');
 	} catch (error) {
 		failed = error;
 	}
