@@ -6,8 +6,9 @@
  * - where it goes (address.ts): https: only, or the Base URL's own scheme and host; no loopback,
  *   private or link-local address unless the Base URL is one; at most 3 redirects, each checked
  *   the same way (n8n follows none itself); every answer not read is destroyed;
- * - at most `MAX_DOWNLOADS_IN_FLIGHT` downloads at once in the process (state.ts), the others
- *   waiting in line;
+ * - at most `MAX_DOWNLOADS_IN_FLIGHT` downloads at once in the process, and at most
+ *   `MAX_DOWNLOADS_PER_CREDENTIAL` of one credential (state.ts), the others waiting in line for
+ *   at most the run's waiting budget;
  * - a total deadline for the whole file (not an idle time-out), the size cap, the user's stop.
  */
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
@@ -18,8 +19,8 @@ import { CREDENTIAL_TYPE, USER_AGENT } from './constants';
 import { apiError, PolicyStop } from './errors';
 import { RETRY_POLICY, withRetries, type RunPolicy } from './policy';
 import { runPolicy } from './request';
-import { downloadSlots } from './state';
-import { baseUrlProblem } from './url';
+import { downloadSlots, MAX_DOWNLOADS_IN_FLIGHT, MAX_DOWNLOADS_PER_CREDENTIAL } from './state';
+import { baseUrlProblem, gatewayScope } from './url';
 
 /** Default of the "Max File Size (MB)" option. */
 export const DEFAULT_MAX_DOWNLOAD_MB = 512;
@@ -81,13 +82,41 @@ function parseLink(link: string): URL {
 	}
 }
 
-/** The credential's Base URL: the rules of address.ts compare the link with it. */
-async function gatewayOf(ctx: IExecuteFunctions, itemIndex: number): Promise<URL> {
+/**
+ * The credential's Base URL (the rules of address.ts compare the link with it), and its gateway
+ * and project: whose share of the download places the download takes.
+ */
+async function gatewayOf(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+): Promise<{ base: URL; scope: string }> {
 	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE, itemIndex);
 	const baseUrl = String(credentials.baseUrl ?? '').trim();
 	const problem = baseUrlProblem(baseUrl);
 	if (problem) throw new PolicyStop(problem, 'Check the Base URL of the credential.');
-	return new URL(baseUrl);
+	return { base: new URL(baseUrl), scope: gatewayScope(credentials) };
+}
+
+/** The error of a download that found no free place within its wait. */
+const downloadsBusy = (waitMs: number) =>
+	new PolicyStop(
+		`Export downloads are busy: no download place was free within ${Math.ceil(waitMs / 1000)} s, so the export file was not downloaded`,
+		`This n8n downloads at most ${MAX_DOWNLOADS_IN_FLIGHT} export files at once, ${MAX_DOWNLOADS_PER_CREDENTIAL} per credential, and other downloads held the places the whole time. Run the workflow again later, or raise the node option "Waiting Budget (Seconds)" to wait longer for a place.`,
+	);
+
+/**
+ * A place among the process's downloads (state.ts `downloadSlots`): waited for at most the run's
+ * waiting budget; a stop ends the wait at once.
+ */
+async function downloadPlace(scope: string, policy: RunPolicy): Promise<() => void> {
+	const limit = deadline(policy.waitingBudgetMs, policy.signal);
+	let failed: unknown;
+	try {
+		return await downloadSlots.acquire(scope, limit.signal);
+	} catch (error) {
+		failed = error;
+	}
+	throw limit.passed() ? downloadsBusy(policy.waitingBudgetMs) : failed;
 }
 
 /** One GET, no redirect followed: the file's answer, or where a redirect leads. */
@@ -248,13 +277,13 @@ export async function downloadFile(
 	const context = { node: this.getNode(), endpoint: 'DownloadExport', itemIndex };
 	try {
 		const link = parseLink(url);
-		const base = await gatewayOf(this, itemIndex);
+		const { base, scope } = await gatewayOf(this, itemIndex);
 		const problem = downloadTargetProblem(link, base);
 		if (problem) {
 			throw refused(`The download link of the export (download_url) was not followed: ${problem}`);
 		}
 		// The deadline starts once the download has its slot: waiting in line is not downloading.
-		const release = await downloadSlots.acquire(policy.signal);
+		const release = await downloadPlace(scope, policy);
 		try {
 			return await fetchFile(this, link, base, policy, options);
 		} finally {

@@ -14,6 +14,7 @@ import {
 } from 'n8n-workflow';
 
 import { deadline, ExecutionStopped, wait, withinDeadline, type Deadline } from './abort';
+import { AnswerTooLarge, readCapped } from './answer';
 import { LOGIN_PATH, USER_AGENT } from './constants';
 import { parseErrorBody } from './errorBody';
 import { SellerPlatformLoginError } from './errors';
@@ -70,28 +71,37 @@ async function postLogin(
 ): Promise<LoginResponse> {
 	let failed: unknown;
 	try {
-		return (await withinDeadline(
+		return await withinDeadline(
 			limit,
-			async (abortSignal) =>
-				await ctx.helpers.httpRequest({
+			async (signal) => {
+				const own = new AbortController();
+				const response = (await ctx.helpers.httpRequest({
 					method: 'POST',
 					url,
 					body,
 					json: true,
+					// Read within the size cap (answer.ts), not buffered whole by n8n's client.
+					encoding: 'stream',
 					headers: { Accept: 'application/json', 'User-Agent': USER_AGENT },
 					returnFullResponse: true,
 					ignoreHttpStatusErrors: true,
 					disableFollowRedirect: true,
 					timeout: limit.left(),
-					abortSignal,
-				}),
+					abortSignal: AbortSignal.any([signal, own.signal]),
+				})) as { statusCode: number; headers: IDataObject; body: unknown };
+				const stop = () => own.abort();
+				return { ...response, body: await readCapped(response.body, 'login', stop) };
+			},
 			() => new Error(TIMED_OUT),
-		)) as LoginResponse;
+		);
 	} catch (error) {
 		failed = error;
 	}
 	if (limit.passed()) return { networkError: TIMED_OUT };
 	if (failed instanceof ExecutionStopped) throw failed;
+	if (failed instanceof AnswerTooLarge) {
+		throw new SellerPlatformLoginError(failed.message, { description: failed.description });
+	}
 	// A transport failure: the HTTP client's error carries the request, and so the JWT. Keep
 	// only its code; the caller reports it.
 	const { code, message } = failed as { code?: string; message?: string };

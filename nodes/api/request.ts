@@ -15,6 +15,7 @@ import {
 } from 'n8n-workflow';
 
 import { deadline, DeadlineExceeded, withinDeadline, withSignal } from './abort';
+import { readCapped, readErrorBody } from './answer';
 import { CREDENTIAL_TYPE, USER_AGENT } from './constants';
 import { apiError, classify, PolicyStop } from './errors';
 import { ENDPOINTS, type Endpoint } from './endpoints';
@@ -135,11 +136,42 @@ function requestTo(call: Call, url: string): IHttpRequestOptions {
 		url,
 		headers: { Accept: 'application/json', 'User-Agent': USER_AGENT },
 		json: true,
+		// Read here within the size cap (answer.ts), not buffered whole by n8n's client.
+		encoding: 'stream',
 		timeout: RETRY_POLICY.requestTimeoutMs,
 		disableFollowRedirect: true,
 	};
 	if (call.body) request.body = call.body;
 	return request;
+}
+
+/**
+ * One attempt: n8n's authenticated request, its answer (or the failure's) read within the size
+ * cap before the deadline. Closing the connection (`own`) also ends a body nobody reads further.
+ */
+async function sendOnce(
+	call: Call,
+	url: string,
+	data: ICredentialDataDecryptedObject,
+	signal: AbortSignal,
+): Promise<unknown> {
+	const { ctx, settings } = call;
+	const own = new AbortController();
+	const stop = () => own.abort();
+	let failed: unknown;
+	try {
+		const body = await ctx.helpers.httpRequestWithAuthentication.call(
+			ctx,
+			CREDENTIAL_TYPE,
+			withSignal(requestTo(call, url), AbortSignal.any([signal, own.signal])),
+			{ credentialsDecrypted: { ...settings.credential, data } },
+		);
+		return await readCapped(body, 'API', stop);
+	} catch (error) {
+		failed = error;
+	}
+	await readErrorBody(failed, stop);
+	throw failed;
 }
 
 /**
@@ -158,13 +190,7 @@ async function sendTo(
 	const send = async () =>
 		await withinDeadline(
 			deadline(RETRY_POLICY.requestTimeoutMs, policy.signal),
-			async (signal) =>
-				(await ctx.helpers.httpRequestWithAuthentication.call(
-					ctx,
-					CREDENTIAL_TYPE,
-					withSignal(requestTo(call, url), signal),
-					{ credentialsDecrypted: { ...settings.credential, data } },
-				)) as unknown,
+			async (signal) => await sendOnce(call, url, data, signal),
 			() => timedOut(call.endpoint),
 		);
 	let failed: unknown;

@@ -1,11 +1,25 @@
-/** A bounded number of holders at once, the others waiting in line (abort.ts: the user's stop). */
+/**
+ * A bounded number of holders at once, at most `perScope` of them of one scope (a credential's
+ * gateway and project), the others waiting in line: one scope never holds every slot, so another
+ * scope's holder starts at once while the first one's slow holders keep their share. A wait ends
+ * when its signal aborts (abort.ts: the user's stop, or the wait's deadline).
+ */
 import { ExecutionStopped } from './abort';
+
+interface Waiter {
+	scope: string;
+	granted(): void;
+}
 
 export class Slots {
 	private holders = 0;
-	private readonly line: Array<() => void> = [];
+	private readonly byScope = new Map<string, number>();
+	private readonly line: Waiter[] = [];
 
-	constructor(readonly limit: number) {}
+	constructor(
+		readonly limit: number,
+		readonly perScope: number = limit,
+	) {}
 
 	/** Holders now, and waiting in line. */
 	get inUse(): number {
@@ -16,42 +30,77 @@ export class Slots {
 		return this.line.length;
 	}
 
+	/** Holders of `scope` now. */
+	heldBy(scope: string): number {
+		return this.byScope.get(scope) ?? 0;
+	}
+
 	/**
-	 * Resolves with the release of a slot once one is free, in the order of asking; rejects with
-	 * `ExecutionStopped` (and leaves the line) as soon as `signal` aborts. Call the release once
-	 * done, whatever happened: it hands the slot to the next in line.
+	 * Resolves with the release of a slot once one is free for `scope`, in the order of asking
+	 * among those that may take it; rejects with `ExecutionStopped` (and leaves the line) as soon
+	 * as `signal` aborts. Call the release once done, whatever happened: it hands the slot on.
 	 */
-	async acquire(signal?: AbortSignal): Promise<() => void> {
+	async acquire(scope: string, signal?: AbortSignal): Promise<() => void> {
 		if (signal?.aborted) throw new ExecutionStopped();
-		if (this.holders < this.limit) {
-			this.holders++;
-			return this.release();
+		// After every hand-on, no waiter in line has room: one with room now goes ahead fairly.
+		if (this.hasRoom(scope)) {
+			this.take(scope);
+			return this.release(scope);
 		}
 		await new Promise<void>((resolve, reject) => {
-			const granted = () => {
-				signal?.removeEventListener('abort', stopped);
-				resolve();
+			const waiter: Waiter = {
+				scope,
+				granted: () => {
+					signal?.removeEventListener('abort', stopped);
+					resolve();
+				},
 			};
 			const stopped = () => {
-				const place = this.line.indexOf(granted);
+				const place = this.line.indexOf(waiter);
 				if (place >= 0) this.line.splice(place, 1);
 				reject(new ExecutionStopped());
 			};
-			this.line.push(granted);
+			this.line.push(waiter);
 			signal?.addEventListener('abort', stopped, { once: true });
+			// Another scope's waiters may be ahead yet unable to start: this one may.
+			this.handOn();
 		});
-		return this.release();
+		return this.release(scope);
 	}
 
-	private release(): () => void {
+	private hasRoom(scope: string): boolean {
+		return this.holders < this.limit && this.heldBy(scope) < this.perScope;
+	}
+
+	private take(scope: string) {
+		this.holders++;
+		this.byScope.set(scope, this.heldBy(scope) + 1);
+	}
+
+	/** Gives free slots to the first waiters in line whose scope has room. */
+	private handOn() {
+		for (let i = 0; i < this.line.length && this.holders < this.limit;) {
+			const waiter = this.line[i];
+			if (!this.hasRoom(waiter.scope)) {
+				i++;
+				continue;
+			}
+			this.line.splice(i, 1);
+			this.take(waiter.scope);
+			waiter.granted();
+		}
+	}
+
+	private release(scope: string): () => void {
 		let released = false;
 		return () => {
 			if (released) return;
 			released = true;
-			const next = this.line.shift();
-			// The slot goes straight to the next in line: the count of holders stays.
-			if (next) next();
-			else this.holders--;
+			this.holders--;
+			const held = this.heldBy(scope) - 1;
+			if (held > 0) this.byScope.set(scope, held);
+			else this.byScope.delete(scope);
+			this.handOn();
 		};
 	}
 }

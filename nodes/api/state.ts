@@ -120,11 +120,14 @@ export const rateLimitEchoes = new WeakSet<object>();
 /**
  * Export downloads in flight in this process (download.ts): at most `MAX_DOWNLOADS_IN_FLIGHT` at
  * once, so that n8n's in-memory binary data mode never holds more files than that while they
- * arrive; the others wait in line (a stop takes them out). Bound: the line, one entry per
- * waiting download.
+ * arrive, and at most `MAX_DOWNLOADS_PER_CREDENTIAL` of one credential's gateway and project
+ * (url.ts `gatewayScope`), so that one credential's slow downloads never hold every place; the
+ * others wait in line, each for a bounded time (a stop takes them out). Bound: the line, one entry
+ * per waiting download; one count per scope with a download in flight.
  */
 export const MAX_DOWNLOADS_IN_FLIGHT = 4;
-export const downloadSlots = new Slots(MAX_DOWNLOADS_IN_FLIGHT);
+export const MAX_DOWNLOADS_PER_CREDENTIAL = 2;
+export const downloadSlots = new Slots(MAX_DOWNLOADS_IN_FLIGHT, MAX_DOWNLOADS_PER_CREDENTIAL);
 
 /**
  * Per node run, keyed by the run's context: the connection settings with the credential read and

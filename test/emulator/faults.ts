@@ -2,6 +2,7 @@
 import { validateAnswerShape } from './answer';
 import { validateEcho } from './echo';
 import { invalidArgument } from './errors';
+import { validateHuge } from './huge';
 import { validateSlow } from './slow';
 import type { FaultSpec } from './types';
 
@@ -60,6 +61,10 @@ export function validateFaultSpec(input: unknown): FaultSpec {
 			"an answer fault reshapes the operation's own answer: it takes no status, redirect or reset",
 		);
 	}
+	validateHuge(spec.huge);
+	if (spec.huge && (spec.hang || spec.reset || spec.redirect || spec.trickleMs !== undefined)) {
+		throw invalidArgument('a huge answer takes no hang, reset, redirect or trickleMs');
+	}
 	if (
 		spec.status === undefined &&
 		spec.delayMs === undefined &&
@@ -67,10 +72,11 @@ export function validateFaultSpec(input: unknown): FaultSpec {
 		!spec.redirect &&
 		!spec.hang &&
 		spec.trickleMs === undefined &&
-		spec.answer === undefined
+		spec.answer === undefined &&
+		!spec.huge
 	) {
 		throw invalidArgument(
-			'a fault needs status, delayMs, reset, redirect, hang, trickleMs or answer',
+			'a fault needs status, delayMs, reset, redirect, hang, trickleMs, answer or huge',
 		);
 	}
 	return { ...(input as FaultSpec) };

@@ -36,6 +36,7 @@ import { ApiError, codeForHttpStatus, invalidArgument, toApiError } from './erro
 import { echoAnswer } from './echo';
 import { reshapeAnswer } from './answer';
 import { FaultQueue } from './faults';
+import { sendHuge } from './huge';
 import { hang, trickle } from './slow';
 import {
 	loggedBody,
@@ -569,6 +570,11 @@ export class EmulatorServer implements Emulator {
 				const gone = () => (entry.clientClosedAt ??= Date.now());
 				if (fault.hang) return hang(res, gone);
 				if (fault.trickleMs !== undefined) trickle(res, fault.trickleMs, gone);
+				if (fault.huge) {
+					const status = fault.status ?? 200;
+					const sent = () => this.log.complete(entry, status);
+					return sendHuge(res, fault.huge, status, gone, sent);
+				}
 				if (fault.reset) {
 					this.log.complete(entry, null);
 					req.socket.destroy();

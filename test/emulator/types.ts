@@ -8,6 +8,7 @@ import type {
 	PublishResult,
 	WaitForDeliveriesOptions,
 } from './delivery';
+import type { HugeSpec } from './huge';
 import type { RatePlan } from './ratePlan';
 import type { AddDestinationOptions, DestinationState } from './state/destinations';
 import type { EmulatorEventListener, EmulatorEventName } from './state/events';
@@ -125,6 +126,12 @@ export interface FaultSpec {
 	 * with fields set, wrapped, in an array, or as text after a prefix (answer.ts).
 	 */
 	answer?: AnswerShape;
+	/**
+	 * Answers `status` (default 200) with a JSON body of `megabytes` MiB, generated as it is sent;
+	 * `gzip: true` sends it as a gzip bomb (`Content-Encoding: gzip`, about 1 KB per MB on the
+	 * wire). A client that closes the connection before the end is noted (`clientClosedAt`).
+	 */
+	huge?: HugeSpec;
 }
 
 /** How an `answer` fault reshapes the operation's own successful answer (answer.ts). */
@@ -176,7 +183,7 @@ export interface RequestLogEntry {
 	status: number | null;
 	/**
 	 * When the client closed the connection before the whole answer was sent (ms since the
-	 * epoch); set for requests a `hang` or `trickleMs` fault held.
+	 * epoch); set for requests a `hang`, `trickleMs` or `huge` fault held.
 	 */
 	clientClosedAt?: number;
 	remoteAddress: string;

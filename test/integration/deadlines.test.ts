@@ -188,3 +188,75 @@ describe('stopping the execution', () => {
 		await expectOrdinaryRun();
 	});
 });
+
+describe('an answer beyond the size cap', () => {
+	const BOMB = { megabytes: 128, gzip: true };
+	const tooLarge = (what: string) =>
+		`The answer of the Seller Platform ${what} was larger than 16 MB (decoded), so it was not read`;
+	const megabytesOf = (bytes: number) => Math.round(bytes / 1024 / 1024);
+
+	it('fails an API answer that decodes beyond 16 MB (a gzip bomb) at once, reading no further, and the process goes on', async () => {
+		f = await startFixture({ ratePlan: null });
+		await expectOrdinaryRun();
+		f.emulator.clearRequests();
+		// 128 MiB of JSON once decoded, about 130 KB on the wire.
+		f.emulator.injectFaults({ count: 1, huge: BOMB, operation: 'GetPurchaseOrder' });
+		const rssBefore = process.memoryUsage().rss;
+		const result = await f.env.runWorkflow(
+			workflowWithItems(bulkPoItems(1), GET_PO, { continueOnFail: true }),
+		);
+		const grown = megabytesOf(process.memoryUsage().rss - rssBefore);
+		const [item] = result.json('Seller Platform');
+		expect(item.error).toBe(tooLarge('API'));
+		expect(item.details).toMatchObject({
+			description: expect.stringContaining('at most 16 MB of an answer (after gzip decoding)'),
+		});
+		// Not repeated, and its connection closed before the emulator had sent it all.
+		expect(requestsOf('GetPurchaseOrder')).toHaveLength(1);
+		expect(await closedAt('GetPurchaseOrder')).toEqual(expect.any(Number));
+		expect(requestsOf('GetPurchaseOrder')[0].status).toBeNull();
+		// At most the cap was held, never the 128 MiB decoded.
+		expect(grown).toBeLessThan(100);
+		await expectOrdinaryRun();
+	});
+
+	it('fails a plain answer beyond 16 MB the same way', async () => {
+		f = await startFixture({ ratePlan: null });
+		f.emulator.injectFaults({ count: 1, huge: { megabytes: 64 }, operation: 'GetPurchaseOrder' });
+		const result = await f.env.runWorkflow(
+			workflowWithItems(bulkPoItems(1), GET_PO, { continueOnFail: true }),
+		);
+		expect(result.json('Seller Platform')[0].error).toBe(tooLarge('API'));
+		expect(await closedAt('GetPurchaseOrder')).toEqual(expect.any(Number));
+		await expectOrdinaryRun();
+	});
+
+	it('drops an error body beyond 16 MB unread and keeps the answer status', async () => {
+		f = await startFixture({ ratePlan: null });
+		f.emulator.injectFaults({
+			count: 1,
+			status: 400,
+			huge: BOMB,
+			operation: 'GetPurchaseOrder',
+		});
+		const result = await f.env.runWorkflow(
+			workflowWithItems(bulkPoItems(1), GET_PO, { continueOnFail: true }),
+		);
+		const [item] = result.json('Seller Platform');
+		expect(item.error).toBe('The Seller Platform API answered HTTP 400');
+		expect(await closedAt('GetPurchaseOrder')).toEqual(expect.any(Number));
+		await expectOrdinaryRun();
+	});
+
+	it('fails a login whose answer decodes beyond 16 MB, reading no further', async () => {
+		f = await startFixture({ ratePlan: null });
+		f.emulator.injectFaults({ count: 1, huge: BOMB, operation: 'Login' });
+		const result = await f.env.runWorkflow(
+			workflowWithItems(bulkPoItems(2), GET_PO, { continueOnFail: true }),
+		);
+		for (const item of result.json('Seller Platform')) expect(item.error).toBe(tooLarge('login'));
+		expect(await closedAt('Login')).toEqual(expect.any(Number));
+		expect(requestsOf('GetPurchaseOrder')).toHaveLength(0);
+		await expectOrdinaryRun();
+	});
+});

@@ -1,8 +1,9 @@
 /* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
- * The export download goes only where it should, a few at a time, within its deadline: the
- * emulator answers the download_url it is told to, and a loopback server of the test serves the
- * files, the redirects and the slow answers, counting what reaches it. The emulator's Base URL is
+ * The export download goes only where it should, a few at a time (two per credential), each
+ * waiting for its place a bounded time, within its deadline: the emulator answers the
+ * download_url it is told to, and a loopback server of the test serves the files, the redirects
+ * and the slow answers, counting what reaches it. The emulator's Base URL is
  * on loopback (127.0.0.1), so the file server on 127.0.0.1 is the Base URL's own host; the rules
  * for a gateway on a public address are in test/unit/address.test.ts.
  */
@@ -11,6 +12,7 @@ import type { AddressInfo, Socket } from 'node:net';
 
 import type { INodeParameters } from 'n8n-workflow';
 
+import { credentialFields } from '../emulator';
 import { startFixture, workflowWithItems, type Fixture } from './fixture';
 
 const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
@@ -103,10 +105,31 @@ beforeEach(() => {
 	f.emulator.clearRequests();
 });
 
+/** Another credential of the emulator, in its own project: its own share of the downloads. */
+async function otherCredential(id: string): Promise<Credential> {
+	const projectCode = `PRJ-${id.toUpperCase()}`;
+	const credential = await f.emulator.addCredential({ projectCode });
+	f.env.addCredential(
+		id,
+		'sellerPlatformApi',
+		credentialFields({ baseUrl: f.emulator.baseUrl, credential }),
+	);
+	return { id, projectCode };
+}
+
+interface Credential {
+	id: string;
+	projectCode?: string;
+}
+
 /** A workflow that gets one complete export per link and downloads it (continue on fail). */
-function downloads(links: string[], options: INodeParameters = {}) {
+function downloads(links: string[], options: INodeParameters = {}, credential?: Credential) {
 	const items = links.map((downloadUrl) => ({
-		code: f.emulator.addExport({ states: ['COMPLETE'], downloadUrl }).export_code,
+		code: f.emulator.addExport({
+			states: ['COMPLETE'],
+			downloadUrl,
+			projectCode: credential?.projectCode,
+		}).export_code,
 	}));
 	return workflowWithItems(
 		items,
@@ -116,14 +139,21 @@ function downloads(links: string[], options: INodeParameters = {}) {
 			exportCode: '={{ $json.code }}',
 			options: { download: true, concurrency: 10, ...options },
 		},
-		{ continueOnFail: true },
+		{
+			continueOnFail: true,
+			...(credential ? { credentials: { sellerPlatformApi: credential.id } } : {}),
+		},
 	);
 }
 
-async function run(links: string[], options: INodeParameters = {}) {
-	const result = await f.env.runWorkflow(downloads(links, options));
+async function run(links: string[], options: INodeParameters = {}, credential?: Credential) {
+	const result = await f.env.runWorkflow(downloads(links, options, credential));
 	return result.outputs('Seller Platform');
 }
+
+/** Settles like `promise`, or with 'still waiting' after `ms` (an old code's endless wait). */
+const within = async <T>(promise: Promise<T>, ms: number) =>
+	await Promise.race([promise, sleep(ms).then(() => 'still waiting' as const)]);
 
 const errorsOf = (items: Awaited<ReturnType<typeof run>>) => items.map((item) => item.json.error);
 const fileOf = (item: Awaited<ReturnType<typeof run>>[number]) =>
@@ -229,36 +259,97 @@ describe('where the export download may go', () => {
 });
 
 describe('how many downloads at once, and for how long', () => {
-	it('keeps at most 4 downloads of the process in flight; the others wait their turn', async () => {
+	it('keeps at most 2 downloads of a credential and 4 of the process in flight; the others wait their turn', async () => {
 		const links = Array.from({ length: 10 }, (_, i) => `${files.origin}/slow/part-${i}.csv`);
 		const items = await run(links);
 		expect(errorsOf(items)).toEqual(links.map(() => undefined));
 		expect(items.map((item) => item.binary?.data.fileName)).toEqual(
 			links.map((_, i) => `part-${i}.csv`),
 		);
+		expect(files.mostInFlight()).toBe(2);
+
+		// Three credentials at once: two each, four in all.
+		files.reset();
+		const credentials = [undefined, await otherCredential('b'), await otherCredential('c')];
+		const runs = await Promise.all(
+			credentials.map(async (credential) => await run(links.slice(0, 4), {}, credential)),
+		);
+		expect(runs.flatMap(errorsOf)).toEqual(Array.from({ length: 12 }, () => undefined));
 		expect(files.mostInFlight()).toBe(4);
+	});
+
+	it('starts another credential’s download at once while one credential’s slow downloads hold their share', async () => {
+		const b = await otherCredential('share');
+		// Credential 1's downloads never end: they hold its two places, the others wait in line.
+		const holding = await f.env.startExecution(
+			downloads(Array.from({ length: 6 }, () => `${files.origin}/hold`)),
+		);
+		await waitFor(() => files.seen.length >= 2);
+		await sleep(300);
+		const startedAt = Date.now();
+		const items = await within(run([`${files.origin}/file/b.csv`], {}, b), 5000);
+		const took = Date.now() - startedAt;
+		holding.cancel();
+		await holding.finished;
+		expect(items).not.toBe('still waiting');
+		const [item] = items as Awaited<ReturnType<typeof run>>;
+		expect(item.json.error).toBeUndefined();
+		expect(fileOf(item)).toBe(CSV);
+		expect(took).toBeLessThan(2000);
+		expect(files.seen.filter((path) => path === '/hold')).toHaveLength(2);
+		await waitFor(() => files.openSockets() === 0, 3000);
+	});
+
+	it('fails a download that finds no free place within the waiting budget, saying downloads are busy', async () => {
+		const holding = await f.env.startExecution(
+			downloads(Array.from({ length: 4 }, () => `${files.origin}/hold`)),
+		);
+		await waitFor(() => files.seen.length >= 2);
+		await sleep(300);
+		const startedAt = Date.now();
+		const items = await within(
+			run([`${files.origin}/file/late.csv`], { waitingBudgetSeconds: 1 }),
+			5000,
+		);
+		const took = Date.now() - startedAt;
+		holding.cancel();
+		await holding.finished;
+		expect(items).not.toBe('still waiting');
+		const [item] = items as Awaited<ReturnType<typeof run>>;
+		expect(item.json.error).toBe(
+			'Export downloads are busy: no download place was free within 1 s, so the export file was not downloaded',
+		);
+		expect(item.json.details).toMatchObject({
+			description: expect.stringContaining(
+				'at most 4 export files at once, 2 per credential, and other downloads held the places the whole time',
+			),
+		});
+		expect(took).toBeGreaterThanOrEqual(900);
+		expect(took).toBeLessThan(3000);
+		expect(files.seen).not.toContain('/file/late.csv');
+		await waitFor(() => files.openSockets() === 0, 3000);
 	});
 
 	it('ends the downloads waiting in line at once when the user stops the execution', async () => {
 		const started = await f.env.startExecution(
 			downloads(Array.from({ length: 8 }, () => `${files.origin}/hold`)),
 		);
-		await waitFor(() => files.seen.length >= 4);
+		await waitFor(() => files.seen.length >= 2);
 		await sleep(500);
-		// Four answers that never end hold the four places; the other four wait in line.
-		expect(files.seen).toHaveLength(4);
+		// Two answers that never end hold the credential's two places; the other six wait in line.
+		expect(files.seen).toHaveLength(2);
 		const stoppedAt = Date.now();
 		started.cancel();
 		await started.finished;
 		expect(Date.now() - stoppedAt).toBeLessThan(1000);
 		await sleep(300);
-		expect(files.seen).toHaveLength(4);
+		expect(files.seen).toHaveLength(2);
 		await waitFor(() => files.openSockets() === 0, 3000);
 	});
 
 	it('ends a trickling download at its total deadline, then downloads as usual in the same process', async () => {
 		const startedAt = Date.now();
-		// Five slow files for four places: the fifth starts when the first four have timed out.
+		// Five slow files for the credential's two places: three rounds of 1 s.
 		const slow = await run(
 			Array.from({ length: 5 }, () => `${files.origin}/trickle`),
 			{ downloadTimeoutSeconds: 1 },
@@ -270,7 +361,7 @@ describe('how many downloads at once, and for how long', () => {
 		expect(slow[0].json.details).toMatchObject({
 			description: expect.stringContaining('"Download Timeout (Seconds)"'),
 		});
-		expect(took).toBeGreaterThanOrEqual(2000);
+		expect(took).toBeGreaterThanOrEqual(3000);
 		expect(took).toBeLessThan(8000);
 		await waitFor(() => files.openSockets() === 0, 3000);
 

@@ -81,7 +81,7 @@ export const reliabilityOptions: INodeProperties[] = [
 		typeOptions: { minValue: 0 },
 		default: DEFAULT_WAITING_BUDGET_SECONDS,
 		description:
-			'How long this run may wait in all for a throttling or failing service (Retry-After and backoff, however many items wait at once). A Retry-After beyond what is left fails the item at once, saying when the service takes requests again.',
+			'How long this run may wait in all for a throttling or failing service (Retry-After and backoff, however many items wait at once). A Retry-After beyond what is left fails the item at once, saying when the service takes requests again. Also the longest an export download waits for a free download place.',
 	},
 	{
 		displayName: 'Stop After Consecutive Failures',

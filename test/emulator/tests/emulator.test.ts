@@ -5,6 +5,7 @@
  */
 import { createPrivateKey, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
+import { gunzipSync } from 'node:zlib';
 
 import { SignJWT } from 'jose';
 
@@ -527,7 +528,7 @@ describe('faults', () => {
 		expect(res.status).toBe(308);
 		expect(res.headers.get('location')).toBe('http://127.0.0.2:9/elsewhere');
 		expect(() => emulator.injectFaults({ count: 1, echo: true })).toThrow(
-			'a fault needs status, delayMs, reset, redirect, hang, trickleMs or answer',
+			'a fault needs status, delayMs, reset, redirect, hang, trickleMs, answer or huge',
 		);
 		expect(() => emulator.injectFaults({ count: 1, redirect: { location: '' } })).toThrow(
 			'fault redirect needs a location',
@@ -648,6 +649,50 @@ describe('faults', () => {
 		const [left] = emulator.requests();
 		expect(left).toMatchObject({ status: 200, clientClosedAt: expect.any(Number) });
 		expect((await getPurchaseOrder(SEEDED_PO.released, cookie)).status).toBe(200);
+	});
+
+	it('answers a huge body, plain or as a gzip bomb, generated as it is sent; a client leaving early is noted', async () => {
+		emulator.injectFaults({ count: 1, huge: { megabytes: 64, gzip: true } });
+		const wire = await new Promise<{ encoding?: string; bytes: Buffer }>((resolve, reject) => {
+			const url = `${emulator.baseUrl}/fbpo/v1/po/${SEEDED_PO.released}/get`;
+			httpRequest(url, { headers: { cookie, 'user-agent': USER_AGENT } }, (res) => {
+				const parts: Buffer[] = [];
+				res.on('data', (chunk: Buffer) => parts.push(chunk));
+				res.on('end', () =>
+					resolve({ encoding: res.headers['content-encoding'], bytes: Buffer.concat(parts) }),
+				);
+				res.on('error', reject);
+			})
+				.on('error', reject)
+				.end();
+		});
+		expect(wire.encoding).toBe('gzip');
+		// A bomb: well under 1 MB on the wire, 64 MiB of JSON once decoded.
+		expect(wire.bytes.length).toBeLessThan(1024 * 1024);
+		const decoded = gunzipSync(wire.bytes);
+		expect(decoded.length).toBe(64 * 1024 * 1024);
+		expect(decoded.subarray(0, 12).toString()).toBe('{"padding":"');
+		expect(decoded.subarray(-2).toString()).toBe('"}');
+		// Plain: a reader that stops after the first chunk closes the connection before the end.
+		emulator.clearRequests();
+		emulator.injectFaults({ count: 1, huge: { megabytes: 256 }, operation: 'GetPurchaseOrder' });
+		const leaving = await fetch(`${emulator.baseUrl}/fbpo/v1/po/${SEEDED_PO.released}/get`, {
+			headers: { cookie, 'user-agent': USER_AGENT },
+		});
+		expect(leaving.status).toBe(200);
+		const reader = leaving.body!.getReader();
+		expect((await reader.read()).done).toBe(false);
+		await reader.cancel();
+		await new Promise((resolve) => setTimeout(resolve, 100));
+		const [left] = emulator.requests();
+		expect(left).toMatchObject({ status: null, clientClosedAt: expect.any(Number) });
+		expect((await getPurchaseOrder(SEEDED_PO.released, cookie)).status).toBe(200);
+		expect(() => emulator.injectFaults({ count: 1, huge: { megabytes: 0 } })).toThrow(
+			'fault huge.megabytes must be a number from 1 to 4096',
+		);
+		expect(() =>
+			emulator.injectFaults({ count: 1, huge: { megabytes: 1 }, trickleMs: 10 }),
+		).toThrow('a huge answer takes no hang, reset, redirect or trickleMs');
 	});
 
 	it('refuses a hanging fault with an answer, and a trickle outside 1-60000 ms', () => {

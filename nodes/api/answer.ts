@@ -1,0 +1,107 @@
+/**
+ * Answers are read with a size cap: n8n's HTTP client would buffer a whole answer, however large,
+ * and decode a gzip answer whole (a small compressed body can decode to gigabytes). So every API
+ * answer and the login's arrive as a stream (`encoding: 'stream'`; the client still decodes gzip,
+ * deflate and brotli on the way), read here up to `MAX_ANSWER_BYTES` of decoded bytes: beyond,
+ * the request is aborted, its connection closed and the rest never read.
+ */
+import { PolicyStop } from './errors';
+
+/** Largest answer of the API or the login read, in decoded bytes (after gzip). */
+export const MAX_ANSWER_MB = 16;
+export const MAX_ANSWER_BYTES = MAX_ANSWER_MB * 1024 * 1024;
+
+/** An answer beyond the cap: not read further, never repeated. */
+export class AnswerTooLarge extends PolicyStop {
+	constructor(what: string, httpStatus?: number) {
+		super(
+			`The answer of the Seller Platform ${what} was larger than ${MAX_ANSWER_MB} MB (decoded), so it was not read`,
+			`The node reads at most ${MAX_ANSWER_MB} MB of an answer (after gzip decoding) and closed the connection there. An answer that large is not one the API gives: check the Base URL of the credential, or try again later.`,
+			httpStatus,
+		);
+		this.name = 'AnswerTooLarge';
+	}
+}
+
+/** A body the HTTP client hands as a stream. */
+interface BodyStream extends AsyncIterable<unknown> {
+	destroy(error?: Error): unknown;
+}
+
+function isStream(body: unknown): body is BodyStream {
+	return (
+		typeof body === 'object' &&
+		body !== null &&
+		typeof (body as Partial<BodyStream>)[Symbol.asyncIterator] === 'function' &&
+		typeof (body as Partial<BodyStream>).destroy === 'function'
+	);
+}
+
+const sizeOf = (chunk: unknown) =>
+	chunk instanceof Uint8Array || typeof chunk === 'string' ? chunk.length : 0;
+
+function asBuffer(chunk: unknown): Buffer {
+	if (Buffer.isBuffer(chunk)) return chunk;
+	if (typeof chunk === 'string') return Buffer.from(chunk, 'utf8');
+	return chunk instanceof Uint8Array ? Buffer.from(chunk) : Buffer.alloc(0);
+}
+
+/**
+ * The text of a streamed body, read up to the cap; beyond it `stop()` closes the connection (it
+ * aborts the request), the stream is destroyed and `AnswerTooLarge` thrown. A body that is not a
+ * stream (already read by n8n) comes back as it is.
+ */
+export async function readCapped(
+	body: unknown,
+	what: string,
+	stop: () => void,
+	httpStatus?: number,
+): Promise<unknown> {
+	if (!isStream(body)) return body;
+	const chunks: Buffer[] = [];
+	let received = 0;
+	let failed: unknown;
+	try {
+		for await (const chunk of body) {
+			received += sizeOf(chunk);
+			if (received > MAX_ANSWER_BYTES) throw new AnswerTooLarge(what, httpStatus);
+			chunks.push(asBuffer(chunk));
+		}
+		// As n8n's client reads text: without a byte order mark.
+		return Buffer.concat(chunks)
+			.toString('utf8')
+			.replace(/^\uFEFF/, '');
+	} catch (error) {
+		failed = error;
+	}
+	chunks.length = 0;
+	stop();
+	body.destroy();
+	throw failed;
+}
+
+interface WithResponse {
+	cause?: unknown;
+	response?: { status?: number; data?: unknown; body?: unknown };
+}
+
+/**
+ * Reads the streamed body of a failed request's answer (in the error or one of its causes) in
+ * place, within the cap: the error then reads like one with a buffered body (errors.ts `classify`).
+ * An error body beyond the cap is dropped unread (the answer's status stays).
+ */
+export async function readErrorBody(error: unknown, stop: () => void): Promise<void> {
+	let e = error as WithResponse | undefined;
+	for (let depth = 0; e && typeof e === 'object' && depth < 5; depth++, e = e.cause as never) {
+		const response = e.response;
+		if (!response || typeof response !== 'object') continue;
+		for (const key of ['data', 'body'] as const) {
+			if (!isStream(response[key])) continue;
+			try {
+				response[key] = await readCapped(response[key], 'API', stop);
+			} catch {
+				response[key] = undefined;
+			}
+		}
+	}
+}
