@@ -15,6 +15,11 @@
  * forgotten within seconds: a gateway hiccup, a short burst of another tool) and at most
  * `maxRecoveryMs` (others have shared the plan for minutes: the share stays near what they leave
  * for most of that time, and is whole again within it once they stop).
+ *
+ * A 429 also tells how much the others use when this process had sent only a part of the window
+ * that overflowed (`measureShare`): its share drops to that part at once (processes that start
+ * together settle near their share after the first episode, not after several), and the episode
+ * is sharing from the start: the way back takes at least `sharedRecoveryMs`.
  */
 export const SHARING = {
 	/** After an episode the share is this much of the share measured before it (CUBIC's beta). */
@@ -45,7 +50,7 @@ export const SHARING = {
 	sharedRecoveryMs: 60_000,
 };
 
-/** What this process used of the plan before a 429 (see `PlanLimiter.measuredShare`). */
+/** What this process used of the plan before a 429 (`measureShare`). */
 export interface MeasuredShare {
 	/** The share of the plan it used. */
 	share: number;
