@@ -8,58 +8,16 @@ import { abortable, DeadlineExceeded, ExecutionStopped, wait } from './abort';
 import { classify, PolicyStop, type Failure } from './errors';
 import { PACING, type PlanLimiter, type SlotOutcome } from './rateLimiter';
 import { rateLimitEchoes, sessions } from './state';
+import {
+	backoffDelay,
+	beyondBudget,
+	parseRetryAfter,
+	rateLimitDelay,
+	RETRY_POLICY,
+	type WaitReason,
+} from './waits';
 
-/** Bounds of the waiting and repeating. */
-export const RETRY_POLICY = {
-	/** 429 answers waited out per request before giving up. */
-	maxRateLimitRetries: 8,
-	/** Repeats of a request to a repeatable endpoint after a 5xx, a reset connection or a timeout. */
-	maxTransientRetries: 3,
-	baseDelayMs: 500,
-	maxDelayMs: 30_000,
-	/** A `Retry-After` of 0 or in the past still waits at least this (plus jitter up to twice). */
-	minRetryAfterMs: 250,
-	/**
-	 * Deadline of one request: its whole answer, body included (request.ts). A request that timed
-	 * out is not repeated: the wait stays within this deadline.
-	 */
-	requestTimeoutMs: 60_000,
-	/** Defaults of the node options "Waiting Budget" and "Stop After Consecutive Failures". */
-	waitingBudgetMs: 300_000,
-	circuitBreakerLimit: 20,
-};
-
-/** Exponential backoff with jitter: a random delay in [d/2, d], d = base * 2^attempt, capped. */
-export function backoffDelay(attempt: number, random: () => number = Math.random): number {
-	const ceiling = Math.min(RETRY_POLICY.maxDelayMs, RETRY_POLICY.baseDelayMs * 2 ** attempt);
-	return Math.round(ceiling / 2 + random() * (ceiling / 2));
-}
-
-/** Reads a Retry-After header: delay in seconds or an HTTP date; 0 for a date in the past. */
-export function parseRetryAfter(value: unknown, nowMs: number = Date.now()): number | undefined {
-	const raw = Array.isArray(value) ? value[0] : value;
-	if (raw === undefined || raw === null || String(raw).trim() === '') return undefined;
-	const text = String(raw).trim();
-	let ms: number;
-	if (/^\d+(\.\d+)?$/.test(text)) ms = Number(text) * 1000;
-	else {
-		const date = Date.parse(text);
-		if (Number.isNaN(date)) return undefined;
-		ms = date - nowMs;
-	}
-	return Math.max(0, Math.round(ms));
-}
-
-/** How long to wait after a 429: its Retry-After (never less than a jittered minimum), else backoff. */
-export function rateLimitDelay(
-	retryAfterMs: number | undefined,
-	attempt: number,
-	random = Math.random,
-) {
-	if (retryAfterMs === undefined) return backoffDelay(attempt, random);
-	const floor = RETRY_POLICY.minRetryAfterMs;
-	return Math.max(retryAfterMs, Math.round(floor + random() * floor));
-}
+export { backoffDelay, parseRetryAfter, rateLimitDelay, RETRY_POLICY } from './waits';
 
 /** Connection failures a repeat may cure, for API requests and the login (login.ts). */
 export const CONNECTION_FAILURES: ReadonlySet<string> = new Set([
@@ -84,8 +42,6 @@ export function isTransient(failure: Failure): boolean {
 	if (failure.httpStatus !== undefined) return failure.httpStatus >= 500;
 	return failure.code !== undefined && TRANSIENT_CODES.has(failure.code);
 }
-
-const seconds = (ms: number) => `${Math.ceil(ms / 1000)} s`;
 
 /** What a run met on its way, for the hints n8n shows after it. */
 export interface RunFacts {
@@ -163,20 +119,20 @@ export class RunPolicy {
 		return this.spentMs + (this.waiters ? this.now() - this.waitingSince : 0);
 	}
 
-	/** Waits `ms` out of the budget; fails at once when the wait would go beyond it. */
-	async waitOut(ms: number, httpStatus: number | undefined, retryAfter: boolean) {
-		const left = this.waitingBudgetMs - this.spent();
-		if (ms > left) {
-			const until = new Date(this.now() + ms).toISOString();
-			const stop = new PolicyStop(
-				retryAfter
-					? `The Seller Platform API takes requests again at ${until} (Retry-After ${seconds(ms)}), beyond this run's waiting budget`
-					: `The Seller Platform API kept failing (HTTP ${httpStatus}) beyond this run's waiting budget`,
-				`This run may wait ${seconds(this.waitingBudgetMs)} in all (${seconds(Math.max(0, left))} left); raise the node option "Waiting Budget (Seconds)" to wait longer, or run the workflow again after ${until}.`,
-				httpStatus,
-			);
-			// The service's own date is beyond the budget: the run's other items fail at once too.
-			if (retryAfter && !this.stopped) {
+	/**
+	 * Waits `ms` out of the budget; fails at once when the wait would go beyond it, or when the
+	 * service said it takes requests again only beyond it (`reason.earlier`). When the service's own
+	 * time is beyond the budget, the run's other items fail at once too.
+	 */
+	async waitOut(ms: number, httpStatus: number | undefined, reason: WaitReason | boolean) {
+		const why: WaitReason = typeof reason === 'boolean' ? { retryAfter: reason } : reason;
+		const now = this.now();
+		const at = Math.max(why.earlier?.at ?? -Infinity, now + ms);
+		const leftMs = Math.max(0, this.waitingBudgetMs - this.spent());
+		if (at - now > leftMs) {
+			const wait = { ms: at - now, at, leftMs, budgetMs: this.waitingBudgetMs };
+			const stop = beyondBudget(wait, why, httpStatus);
+			if (why.retryAfter && !this.stopped) {
 				this.stopped = stop;
 				this.stopping.abort();
 			}
@@ -265,8 +221,11 @@ export async function paced<T>(
 ): Promise<T> {
 	const signal = policy.signal;
 	// A pause for a 429 (this run's or another's) is waiting on a 429: out of the run's budget.
+	// When the service said it takes requests again only beyond the budget, the run fails at once.
 	const pause = limiter.pauseLeft();
-	if (pause > 0) await policy.waitOut(pause, 429, true);
+	if (pause > 0) {
+		await policy.waitOut(pause, 429, { retryAfter: true, earlier: { at: limiter.backAt() } });
+	}
 	// While this credential logs in, requests would only queue up behind the login and then leave
 	// together: they take their slots after it.
 	const running = login === undefined ? undefined : sessions.inFlight.get(login);

@@ -15,6 +15,11 @@
  * forgotten within seconds: a gateway hiccup, a short burst of another tool) and at most
  * `maxRecoveryMs` (others have shared the plan for minutes: the share stays near what they leave
  * for most of that time, and is whole again within it once they stop).
+ *
+ * A 429 also tells how much the others use when this process had sent only a part of the window
+ * that overflowed (`measureShare`): its share drops to that part at once (processes that start
+ * together settle near their share after the first episode, not after several), and the episode
+ * is sharing from the start: the way back takes at least `sharedRecoveryMs`.
  */
 export const SHARING = {
 	/** After an episode the share is this much of the share measured before it (CUBIC's beta). */
@@ -34,7 +39,59 @@ export const SHARING = {
 	periodGapMs: 90_000,
 	/** ...unless the share was back at this much of the plan before the next one. */
 	whole: 0.95,
+	/**
+	 * A 429 that comes while this process had sent between these shares of the plan's window
+	 * (of its 10 s or of its minute, the larger) says that others used the rest: the episode is
+	 * sharing, not a lone hiccup (below the lower bound it may be either: a small plan, a burst of
+	 * another tool when a run starts; above the upper one this process filled the window itself).
+	 */
+	othersEvidence: { from: 0.1, to: 0.9 },
+	/** The way back after an episode that says others share the plan: at least this long. */
+	sharedRecoveryMs: 60_000,
 };
+
+/** What this process used of the plan before a 429 (`measureShare`). */
+export interface MeasuredShare {
+	/** The share of the plan it used. */
+	share: number;
+	/** Whether the 429 says that others used the rest of the window (`SHARING.othersEvidence`). */
+	others: boolean;
+}
+
+/** The plan's windows, as the limiter counts them (with its margin). */
+interface PlanWindows {
+	plan: number;
+	windowMs: number;
+	tenth: { limit: number; windowMs: number };
+}
+
+/**
+ * What this process used of the plan before a 429 at `now` that pauses it `pauseMs`, from its
+ * `starts` (oldest first). Its share: its rate in the last 10 s (over less when it began sending
+ * later; its pauses count as time it used nothing), and when the 429 may be a 10 s window's (a
+ * pause shorter than 10 s: such a gateway asks to wait until its window ends), at most what it
+ * sent of that window, whose rest the others used. Whether others used the plan: it sent a part
+ * of the 10 s window or of the minute (the larger), not (nearly) all of it.
+ */
+export function measureShare(
+	windows: PlanWindows,
+	starts: readonly number[],
+	at: { now: number; busySince: number; pauseMs: number },
+): MeasuredShare {
+	const { plan, windowMs, tenth } = windows;
+	let inTenth = 0;
+	for (let i = starts.length - 1; i >= 0 && starts[i] > at.now - tenth.windowMs; i--) inTenth++;
+	const span = Math.min(tenth.windowMs, Math.max(1000, at.now - at.busySince));
+	const rate = (inTenth * windowMs) / (span * plan);
+	const tenthWindow = at.pauseMs < tenth.windowMs;
+	const ofTenth = tenthWindow ? inTenth / tenth.limit : 0;
+	const part = Math.max(ofTenth, starts.length / plan);
+	const { from, to } = SHARING.othersEvidence;
+	return {
+		share: tenthWindow ? Math.min(rate, ofTenth) : rate,
+		others: part >= from && part <= to,
+	};
+}
 
 /** A share's curve after an episode: `wMax + c·(t − k)³`, t in seconds since the episode ended. */
 interface Curve {
@@ -68,15 +125,20 @@ export class ShareController {
 	/**
 	 * A throttling episode began at `now`; `measured` is the share this process used just before.
 	 * The share drops to `beta` times the lower of the measured and the allowed share, and stays
-	 * there until `ended`.
+	 * there until `ended`. When the 429 says that others used the rest of the window, the way
+	 * back takes at least `sharedRecoveryMs`, as after sharing that has lasted that long.
 	 */
-	congestion(now: number, measured: number): void {
+	congestion(now: number, measured: MeasuredShare): void {
 		// A period of throttling ends when episodes stop for a while, or when the share was whole
 		// again before this one (the others had gone: this is a new period).
 		const whole = this.share(now) >= SHARING.whole;
 		if (whole || now - this.lastEpisode > SHARING.periodGapMs) this.periodStart = now;
+		if (measured.others) {
+			this.periodStart = Math.min(this.periodStart, now - SHARING.sharedRecoveryMs);
+		}
 		this.lastEpisode = now;
-		const used = Math.min(1, Math.max(SHARING.minShare, Math.min(this.share(now), measured)));
+		const share = Math.min(this.share(now), measured.share);
+		const used = Math.min(1, Math.max(SHARING.minShare, share));
 		const wMax = SHARING.plateau * used;
 		const drop = Math.max(0, wMax - Math.max(SHARING.minShare, SHARING.beta * used));
 		// share(0) = wMax − drop and share(horizon) = 1: cbrt(c)·(horizon − k) = cbrt(1 − wMax),
@@ -121,7 +183,7 @@ export type ThrottleKind = 'new' | 'echo';
  * the share (`controller.congestion`); the others lengthen the pause.
  */
 export class Episodes {
-	private open?: { pausedUntil: number; probe?: object };
+	private open?: { pausedUntil: number; backAt: number; probe?: object };
 	/** When the last episode ended: 429s to requests granted before it are stale echoes. */
 	private lastEnd = -Infinity;
 	/** Called when the probe's answer is in (or it was abandoned): the next caller may go. */
@@ -132,6 +194,14 @@ export class Episodes {
 	/** Until when every request waits (-Infinity: no pause). */
 	get pausedUntil(): number {
 		return this.open?.pausedUntil ?? -Infinity;
+	}
+
+	/**
+	 * When the service said it takes requests again (its Retry-After, not capped like the pause;
+	 * -Infinity: no episode). A failed probe's answer replaces what the earlier answers said.
+	 */
+	get backAt(): number {
+		return this.open?.backAt ?? -Infinity;
 	}
 
 	get active(): boolean {
@@ -149,26 +219,31 @@ export class Episodes {
 	}
 
 	/**
-	 * A 429 for `slot` at `now`: a new episode (pause until `pausedUntil`; the share is cut when
-	 * `evidence`, from `measured()`), a failed probe (the pause starts again), or an echo.
+	 * A 429 for `slot` at `now`: a new episode (pause until `pause.until`, the service back at
+	 * `pause.backAt`; the share is cut when `evidence`, from `measured()`), a failed probe (the
+	 * pause starts again), or an echo.
 	 */
 	throttled(
 		slot: object,
 		granted: number,
 		now: number,
-		pausedUntil: number,
+		pause: { until: number; backAt: number },
 		evidence: boolean,
-		measured: () => number,
+		measured: () => MeasuredShare,
 	): ThrottleKind {
 		if (granted < this.lastEnd) return 'echo';
 		const open = this.open;
 		if (!open) {
-			this.open = { pausedUntil };
+			this.open = { pausedUntil: pause.until, backAt: pause.backAt };
 			if (evidence) this.controller.congestion(now, measured());
 			return 'new';
 		}
-		open.pausedUntil = Math.max(open.pausedUntil, pausedUntil);
-		if (open.probe !== slot) return 'echo';
+		open.pausedUntil = Math.max(open.pausedUntil, pause.until);
+		if (open.probe !== slot) {
+			open.backAt = Math.max(open.backAt, pause.backAt);
+			return 'echo';
+		}
+		open.backAt = pause.backAt;
 		open.probe = undefined;
 		this.onProbeDone();
 		return 'new';

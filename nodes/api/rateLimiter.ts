@@ -1,4 +1,5 @@
-import { Episodes, ShareController, type ThrottleKind } from './rateController';
+import { Episodes, measureShare, ShareController, type ThrottleKind } from './rateController';
+import { RoundTrips } from './roundTrips';
 
 export type { ThrottleKind };
 
@@ -19,7 +20,7 @@ export type { ThrottleKind };
  * - dates each request at the moment it was granted, or at the end of a login it had to wait for
  *   (it left after that): a request's dating never depends on the latency or its jitter;
  * - measures round trips, from which the node sizes its requests in flight (Little's law:
- *   in flight = rate x round trip; see `suggestedConcurrency`);
+ *   in flight = rate x round trip; see `suggestedConcurrency` and roundTrips.ts);
  * - treats the 429 answers of one throttling episode as one event: the first pauses every request
  *   of the process until its Retry-After and cuts the share once; the answers to requests already
  *   on their way, and the repeated Retry-After of the same episode, only lengthen the pause. After
@@ -61,8 +62,6 @@ export const PACING = {
 	safetyFactor: 1.01,
 	/** A pause for a 429 lasts at most a window (a longer Retry-After fails the run that got it). */
 	maxPauseMs: 60_000,
-	/** Round trips kept for the concurrency estimate. */
-	roundTripSamples: 64,
 	/** Starts within a slice are at least this share of the slice's even spacing apart. */
 	spacing: 0.9,
 	/** Requests in flight before any round trip is known, and the ceiling. */
@@ -84,8 +83,7 @@ export class PlanLimiter {
 	private busyUntil = -Infinity;
 	readonly controller = new ShareController();
 	private readonly episodes = new Episodes(this.controller);
-	private readonly roundTrips: number[] = [];
-	private roundTripIndex = 0;
+	private readonly roundTrips = new RoundTrips();
 	/** The window of the dated starts, with the margin. */
 	readonly windowMs: number;
 
@@ -121,10 +119,9 @@ export class PlanLimiter {
 		return (this.allowance() * 1000) / this.windowMs;
 	}
 
-	/** Mean round trip of the recent requests, in ms (undefined before the first answer). */
+	/** The round trip of the recent requests, in ms (undefined before the first answer). */
 	meanRoundTrip(): number | undefined {
-		if (!this.roundTrips.length) return undefined;
-		return this.roundTrips.reduce((sum, value) => sum + value, 0) / this.roundTrips.length;
+		return this.roundTrips.estimate();
 	}
 
 	/**
@@ -167,7 +164,7 @@ export class PlanLimiter {
 				if (sentAfter !== undefined && sentAfter > now) {
 					this.redate(now, Math.min(sentAfter, end));
 				} else if (outcome === 'answered') {
-					this.recordRoundTrip(end - now);
+					this.roundTrips.record(end - now);
 				}
 				this.episodes.finished(slot, outcome === 'answered', end);
 			},
@@ -185,15 +182,25 @@ export class PlanLimiter {
 	 */
 	rateLimited(slot: Pick<Slot, 'granted'>, pauseMs: number, evidence = true): ThrottleKind {
 		const now = this.clock.now();
-		const pausedUntil = now + Math.min(Math.max(0, pauseMs), PACING.maxPauseMs);
-		this.busyUntil = Math.max(this.busyUntil, pausedUntil);
-		const measured = () => this.measuredShare(now);
-		return this.episodes.throttled(slot, slot.granted, now, pausedUntil, evidence, measured);
+		const wait = Math.max(0, pauseMs);
+		const pause = { until: now + Math.min(wait, PACING.maxPauseMs), backAt: now + wait };
+		this.busyUntil = Math.max(this.busyUntil, pause.until);
+		const measured = () =>
+			measureShare(this, this.starts, { now, busySince: this.busySince, pauseMs });
+		return this.episodes.throttled(slot, slot.granted, now, pause, evidence, measured);
 	}
 
 	/** How long the pause for a 429 lasts from now (0: none). */
 	pauseLeft(): number {
 		return Math.max(0, this.episodes.pausedUntil - this.clock.now());
+	}
+
+	/**
+	 * When the service said it takes requests again (its last Retry-After, which may reach far
+	 * beyond the pause; -Infinity when no throttling episode is open).
+	 */
+	backAt(): number {
+		return this.episodes.backAt;
 	}
 
 	/**
@@ -223,18 +230,6 @@ export class PlanLimiter {
 		return Math.max(0, wait);
 	}
 
-	/**
-	 * The share of the plan this process used in the last 10 s (over less when it began sending
-	 * later; its pauses count as time it used nothing).
-	 */
-	private measuredShare(now: number): number {
-		const since = now - this.tenth.windowMs;
-		let count = 0;
-		for (let i = this.starts.length - 1; i >= 0 && this.starts[i] > since; i--) count++;
-		const span = Math.min(this.tenth.windowMs, Math.max(1000, now - this.busySince));
-		return (count * this.windowMs) / (span * this.plan);
-	}
-
 	private async waitForSlot(signal?: AbortSignal): Promise<Slot> {
 		for (;;) {
 			if (signal?.aborted) throw new Error('aborted');
@@ -257,11 +252,6 @@ export class PlanLimiter {
 			};
 			signal?.addEventListener('abort', onAbort, { once: true });
 		});
-	}
-
-	private recordRoundTrip(ms: number) {
-		this.roundTrips[this.roundTripIndex] = ms;
-		this.roundTripIndex = (this.roundTripIndex + 1) % PACING.roundTripSamples;
 	}
 
 	/** Moves one dated start to a later time (keeping the list sorted). */

@@ -103,7 +103,9 @@ export class RateLimiterRegistry {
 /**
  * Rate limiters, one per (gateway and project, endpoint, plan): shared by every execution in
  * this process. Bound: credentials × 9 endpoints × plans in use; each limiter keeps at most one
- * window of start times.
+ * window of start times, 64 round trips, and while a throttling episode is open the service's
+ * last Retry-After (a later run fails at once while it lies beyond the run's waiting budget; a
+ * minute after the last refusal one request probes, and an answer without a 429 clears it).
  */
 export const limiters = new RateLimiterRegistry({
 	now: () => Date.now(),

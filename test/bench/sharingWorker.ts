@@ -5,7 +5,7 @@
  * executions of purchaseOrder/get back to back on one credential until it is told to stop or its
  * time is up. Reports to the parent over IPC: executions, items in and out, failures.
  *
- * argv: JSON { baseUrl, credential, label, seconds, itemsPerExecution }
+ * argv: JSON { baseUrl, credential, label, seconds, itemsPerExecution, maxExecutions? }
  */
 import '../setup/env';
 
@@ -24,6 +24,8 @@ interface WorkerArgs {
 	index: number;
 	seconds: number;
 	itemsPerExecution: number;
+	/** At most this many executions (unbounded when absent). */
+	maxExecutions?: number;
 	requestsPerMinute: number;
 }
 
@@ -59,7 +61,8 @@ async function main() {
 		failures: [],
 	};
 	let next = 1;
-	while (!stop && Date.now() < deadline) {
+	const more = () => report.executions < (args.maxExecutions ?? Infinity);
+	while (!stop && Date.now() < deadline && more()) {
 		const items = Array.from({ length: args.itemsPerExecution }, (_, i) => ({
 			po: `PO-BULK-${args.index * PROCESS_STRIDE + next + i}`,
 		}));

@@ -145,6 +145,104 @@ describe('waiting has limits', () => {
 		expect(requestsOf('GetPurchaseOrder').length).toBeLessThan(10);
 	});
 
+	it('fails the items at once on a Retry-After beyond any date, saying so, keeps the item that succeeded, and leaves other credentials alone (issue 26, 7)', async () => {
+		f = await startFixture({ ratePlan: null });
+		// The first request is answered (a moment late), every later one 429 with 10^13 s: a date
+		// beyond what JavaScript can name ("Invalid time value" before).
+		f.emulator.injectFaults({ count: 1, delayMs: 1, operation: 'GetPurchaseOrder' });
+		f.emulator.injectFaults({
+			count: 1000,
+			status: 429,
+			retryAfter: 10_000_000_000_000,
+			operation: 'GetPurchaseOrder',
+		});
+		const message =
+			"The Seller Platform API takes requests again only after Retry-After 10000000000000 s, beyond any date, beyond this run's waiting budget";
+		const started = Date.now();
+		const result = await f.env.runWorkflow(
+			workflowWithItems(
+				bulkPoItems(4),
+				{ ...GET_PO, options: { concurrency: 1 } },
+				{ continueOnFail: true },
+			),
+		);
+		const out = result.outputs('Seller Platform');
+		expect(out).toHaveLength(4);
+		expect(out[0].json).toMatchObject({ po_nr: 'PO-BULK-1' });
+		for (const item of out.slice(1)) {
+			expect(item.json.error).toBe(message);
+			expect(item.json.details).toMatchObject({ httpCode: '429' });
+			expect(JSON.stringify(item.json)).not.toContain('Invalid time value');
+		}
+		// All at once: before, each item waited the plan's 60 s pause in turn.
+		expect(Date.now() - started).toBeLessThan(5000);
+		expect(requestsOf('GetPurchaseOrder')).toHaveLength(2);
+
+		// Then, in the same process: without "continue on fail" the node fails with that message.
+		const again = await f.env.runWorkflow(workflowWithItems(bulkPoItems(3, 10), GET_PO));
+		expect(again.nodeError('Seller Platform')?.message).toMatch(
+			/takes requests again only after its Retry-After to an earlier request: \d+ s from now, beyond any date/,
+		);
+		expect(requestsOf('GetPurchaseOrder')).toHaveLength(2);
+		// Another credential (another project, so another plan) is not held up at all.
+		f.emulator.clearFaults();
+		const other = await f.emulator.addCredential({ projectCode: 'PRJ-OTHER' });
+		f.env.addCredential(
+			'cred-other',
+			'sellerPlatformApi',
+			credentialFields({ baseUrl: f.emulator.baseUrl, credential: other }),
+		);
+		const workflow = workflowWithItems(bulkPoItems(3, 20), GET_PO);
+		workflow.nodes[1].credentials = { sellerPlatformApi: 'cred-other' };
+		const startedOther = Date.now();
+		const theirs = await f.env.runWorkflow(workflow);
+		expect(theirs.nodeError('Seller Platform')?.message).toBeUndefined();
+		expect(theirs.outputs('Seller Platform')).toHaveLength(3);
+		expect(Date.now() - startedOther).toBeLessThan(5000);
+	});
+
+	it('fails a later run at once while the last Retry-After reaches beyond its budget, quoting the time and sending nothing (issue 26, 15)', async () => {
+		f = await startFixture({ ratePlan: null });
+		f.emulator.injectFaults({
+			count: 1,
+			status: 429,
+			retryAfter: 86_400,
+			operation: 'GetPurchaseOrder',
+		});
+		const first = await f.env.runWorkflow(
+			workflowWithItems(bulkPoItems(1), GET_PO, { continueOnFail: true }),
+		);
+		const [refused] = first.outputs('Seller Platform');
+		const said = /takes requests again at (\S+) \(Retry-After 86400 s\)/.exec(
+			String(refused.json.error),
+		);
+		expect(said).not.toBeNull();
+		const until = Date.parse(said![1]);
+		expect(requestsOf('GetPurchaseOrder')).toHaveLength(1);
+
+		const started = Date.now();
+		const second = await f.env.runWorkflow(
+			workflowWithItems(bulkPoItems(3, 10), GET_PO, { continueOnFail: true }),
+		);
+		// Before: it waited the plan's 60 s pause, then sent a probe, before it learnt anything.
+		expect(Date.now() - started).toBeLessThan(5000);
+		const out = second.outputs('Seller Platform');
+		expect(out).toHaveLength(3);
+		for (const item of out) {
+			const error = String(item.json.error);
+			const quoted =
+				/takes requests again at (\S+) \(its Retry-After to an earlier request: \d+ s from now\), beyond this run's waiting budget$/.exec(
+					error,
+				);
+			expect(quoted).not.toBeNull();
+			expect(Math.abs(Date.parse(quoted![1]) - until)).toBeLessThan(1000);
+			expect((item.json.details as { description: string }).description).toContain(
+				'Nothing was sent',
+			);
+		}
+		expect(requestsOf('GetPurchaseOrder')).toHaveLength(1);
+	});
+
 	it('still backs off on Retry-After: 0', async () => {
 		f = await startFixture({ ratePlan: null });
 		f.emulator.injectFaults({

@@ -16,6 +16,7 @@ import {
 } from '../../dist/nodes/api/policy';
 import { PlanLimiter } from '../../dist/nodes/api/rateLimiter';
 import { limiters } from '../../dist/nodes/api/state';
+import { VirtualClock } from '../helpers/virtualTime';
 
 /** The shape of an HTTP answer as n8n's request helpers reject with it. */
 const answer = (status: number, headers: Record<string, string> = {}) =>
@@ -173,5 +174,84 @@ describe('waiting', () => {
 		expect(new Set(samples).size).toBeGreaterThan(1);
 		expect(Math.min(...samples)).toBeGreaterThanOrEqual(1000);
 		expect(Math.max(...samples)).toBeLessThanOrEqual(2000);
+	});
+});
+
+describe('a Retry-After far beyond any run (issue 26, 15), on virtual time', () => {
+	const DAY_S = 86_400;
+
+	/** A run of `items` through `paced` and `withRetries`, on the limiter's virtual clock. */
+	async function run(
+		limiter: PlanLimiter,
+		clock: VirtualClock,
+		items: number,
+		send: () => Promise<string>,
+	) {
+		const policy = new RunPolicy(undefined, RETRY_POLICY.waitingBudgetMs, 20, () => clock.now());
+		const results = Array.from({ length: items }, () =>
+			withRetries(true, async () => await paced(limiter, send, policy), policy).catch(
+				(error: unknown) => error as PolicyStop,
+			),
+		);
+		await clock.advance(1000);
+		return await Promise.all(results);
+	}
+
+	it('fails a run at once while the service is back only in a day, quoting the time; one probe a minute', async () => {
+		const clock = new VirtualClock(Date.UTC(2026, 0, 1));
+		const limiter = new PlanLimiter(1500, clock);
+		const sent: number[] = [];
+		let back = false;
+		const send = async () => {
+			sent.push(clock.now());
+			if (back) return 'ok';
+			throw answer(429, { 'retry-after': String(DAY_S) });
+		};
+		const until = new Date(clock.now() + DAY_S * 1000).toISOString();
+
+		// The run that meets the 429: every item fails at once with the service's time.
+		const first = await run(limiter, clock, 3, send);
+		expect(sent).toHaveLength(1);
+		for (const error of first) {
+			expect(error).toBeInstanceOf(PolicyStop);
+			expect((error as PolicyStop).message).toBe(
+				`The Seller Platform API takes requests again at ${until} (Retry-After ${DAY_S} s), beyond this run's waiting budget`,
+			);
+		}
+
+		// A run 10 s later learns it at once (before: it waited out the rest of the 60 s pause).
+		await clock.advance(9000);
+		const second = await run(limiter, clock, 3, send);
+		expect(sent).toHaveLength(1);
+		for (const error of second) {
+			expect((error as PolicyStop).message).toBe(
+				`The Seller Platform API takes requests again at ${until} (its Retry-After to an earlier request: ${DAY_S - 10} s from now), beyond this run's waiting budget`,
+			);
+			expect((error as PolicyStop).description).toContain('Nothing was sent');
+		}
+
+		// A minute after the refusal, a run sends one request (the probe) to find out.
+		await clock.advance(60_000);
+		const third = await run(limiter, clock, 3, send);
+		expect(sent).toHaveLength(2);
+		for (const error of third) {
+			expect((error as PolicyStop).message).toMatch(
+				/takes requests again at .* \(Retry-After 86400 s\)/,
+			);
+		}
+
+		// The service is back: a run a minute later finds out with its probe, and all its items go.
+		back = true;
+		await clock.advance(60_000);
+		const fourth = await run(limiter, clock, 3, send);
+		expect(fourth).toEqual(['ok', 'ok', 'ok']);
+		expect(sent).toHaveLength(5);
+		expect(limiter.backAt()).toBe(-Infinity);
+	});
+
+	it('reads a Retry-After of hundreds of digits as a finite wait', () => {
+		const ms = parseRetryAfter('9'.repeat(400), 0);
+		expect(Number.isFinite(ms)).toBe(true);
+		expect(ms).toBeGreaterThan(1e300);
 	});
 });

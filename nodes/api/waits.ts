@@ -1,0 +1,106 @@
+/**
+ * How long a request waits: the bounds of the waiting and repeating, the backoff, the service's
+ * `Retry-After` read (seconds or an HTTP date, whatever its size) and told back to the user, also
+ * when it lies beyond any date (policy.ts does the waiting).
+ */
+import { PolicyStop } from './errors';
+
+/** Bounds of the waiting and repeating. */
+export const RETRY_POLICY = {
+	/** 429 answers waited out per request before giving up. */
+	maxRateLimitRetries: 8,
+	/** Repeats of a request to a repeatable endpoint after a 5xx, a reset connection or a timeout. */
+	maxTransientRetries: 3,
+	baseDelayMs: 500,
+	maxDelayMs: 30_000,
+	/** A `Retry-After` of 0 or in the past still waits at least this (plus jitter up to twice). */
+	minRetryAfterMs: 250,
+	/**
+	 * Deadline of one request: its whole answer, body included (request.ts). A request that timed
+	 * out is not repeated: the wait stays within this deadline.
+	 */
+	requestTimeoutMs: 60_000,
+	/** Defaults of the node options "Waiting Budget" and "Stop After Consecutive Failures". */
+	waitingBudgetMs: 300_000,
+	circuitBreakerLimit: 20,
+};
+
+/** Exponential backoff with jitter: a random delay in [d/2, d], d = base * 2^attempt, capped. */
+export function backoffDelay(attempt: number, random: () => number = Math.random): number {
+	const ceiling = Math.min(RETRY_POLICY.maxDelayMs, RETRY_POLICY.baseDelayMs * 2 ** attempt);
+	return Math.round(ceiling / 2 + random() * (ceiling / 2));
+}
+
+/**
+ * Reads a Retry-After header: delay in seconds or an HTTP date; 0 for a date in the past. A delay
+ * too long for a number (hundreds of digits) is the longest a number holds, never Infinity.
+ */
+export function parseRetryAfter(value: unknown, nowMs: number = Date.now()): number | undefined {
+	const raw = Array.isArray(value) ? value[0] : value;
+	if (raw === undefined || raw === null || String(raw).trim() === '') return undefined;
+	const text = String(raw).trim();
+	let ms: number;
+	if (/^\d+(\.\d+)?$/.test(text)) ms = Number(text) * 1000;
+	else {
+		const date = Date.parse(text);
+		if (Number.isNaN(date)) return undefined;
+		ms = date - nowMs;
+	}
+	return Math.min(Number.MAX_VALUE, Math.max(0, Math.round(ms)));
+}
+
+/** How long to wait after a 429: its Retry-After (never less than a jittered minimum), else backoff. */
+export function rateLimitDelay(
+	retryAfterMs: number | undefined,
+	attempt: number,
+	random = Math.random,
+) {
+	if (retryAfterMs === undefined) return backoffDelay(attempt, random);
+	const floor = RETRY_POLICY.minRetryAfterMs;
+	return Math.max(retryAfterMs, Math.round(floor + random() * floor));
+}
+
+export const seconds = (ms: number) => `${Math.ceil(ms / 1000)} s`;
+
+/** A time as ISO 8601, or undefined beyond the dates JavaScript can name (year 275760). */
+export function isoTime(ms: number): string | undefined {
+	const date = new Date(ms);
+	return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
+
+/** Where a wait comes from. */
+export interface WaitReason {
+	/** The service's Retry-After (else backoff after failures). */
+	retryAfter: boolean;
+	/** The Retry-After the service gave an earlier request of this process: back `at`. */
+	earlier?: { at: number };
+}
+
+/**
+ * The error of a wait of `ms` (until `at`) beyond what is left of the run's budget (`leftMs` of
+ * `budgetMs`): when the service takes requests again, however far away that is.
+ */
+export function beyondBudget(
+	wait: { ms: number; at: number; leftMs: number; budgetMs: number },
+	reason: WaitReason,
+	httpStatus: number | undefined,
+): PolicyStop {
+	const until = isoTime(wait.at);
+	const earlier = reason.earlier !== undefined;
+	const said = earlier
+		? `its Retry-After to an earlier request: ${seconds(wait.ms)} from now`
+		: `Retry-After ${seconds(wait.ms)}`;
+	const when = until ? `at ${until} (${said})` : `only after ${said}, beyond any date`;
+	const message = reason.retryAfter
+		? `The Seller Platform API takes requests again ${when}, beyond this run's waiting budget`
+		: `The Seller Platform API kept failing (HTTP ${httpStatus}) beyond this run's waiting budget`;
+	const again = until ? `after ${until}` : 'later';
+	const probe = earlier
+		? ' Nothing was sent: a run a minute after the last refusal sends one request to learn whether the service is back.'
+		: '';
+	return new PolicyStop(
+		message,
+		`This run may wait ${seconds(wait.budgetMs)} in all (${seconds(wait.leftMs)} left); raise the node option "Waiting Budget (Seconds)" to wait longer, or run the workflow again ${again}.${probe}`,
+		httpStatus,
+	);
+}
