@@ -16,6 +16,7 @@ import { randomBytes } from 'crypto';
 import {
 	NodeApiError,
 	NodeOperationError,
+	type IDataObject,
 	type IHookFunctions,
 	type INodeType,
 	type IWebhookFunctions,
@@ -206,9 +207,32 @@ async function deactivateDestination(ctx: IHookFunctions, current: Registration)
 	throw new NodeApiError(ctx.getNode(), failed as JsonObject);
 }
 
+/**
+ * The registration `delete` releases: the saved one, or, when one was saved in a shape that names
+ * no destination (a text, a list, a code that is no text), the node's own destination, so that a
+ * deactivation still releases it.
+ */
+function registrationToRelease(ctx: IHookFunctions): Registration | undefined {
+	const saved = savedRegistration(ctx);
+	const stored = (ctx.getWorkflowStaticData('node') as IDataObject).registration;
+	if (saved || stored === undefined || stored === null) return saved;
+	try {
+		const webhookUrl = ctx.getNodeWebhookUrl('default') ?? '';
+		return {
+			destinationCode: destinationCode(ctx),
+			webhookUrl,
+			events: chosenEvents(ctx),
+			secret: '',
+		};
+	} catch {
+		// No destination the node names either: nothing is known to release.
+		return undefined;
+	}
+}
+
 /** Webhook method `delete`: gives the destination back, unless another registration owns it now. */
 export async function releaseDestination(this: IHookFunctions): Promise<boolean> {
-	const current = savedRegistration(this);
+	const current = registrationToRelease(this);
 	if (!current) return true;
 	// Removing a test webhook (also after a refused "listen for test event") must not undo the
 	// registration of the production webhook.

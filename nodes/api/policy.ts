@@ -221,9 +221,10 @@ export async function paced<T>(
 ): Promise<T> {
 	const signal = policy.signal;
 	// A pause for a 429 (this run's or another's) is waiting on a 429: out of the run's budget.
-	// When the service said it takes requests again only beyond the budget, the run fails at once.
+	// When the service said it takes requests again only beyond the budget, the run fails at once,
+	// during the pause and while the episode's probe is out alike (the minute's one probe is sent).
 	const pause = limiter.pauseLeft();
-	if (pause > 0) {
+	if (pause > 0 || limiter.probeOut()) {
 		await policy.waitOut(pause, 429, { retryAfter: true, earlier: { at: limiter.backAt() } });
 	}
 	// While this credential logs in, requests would only queue up behind the login and then leave

@@ -203,6 +203,11 @@ export class PlanLimiter {
 		return this.episodes.backAt;
 	}
 
+	/** Whether the probe of an open throttling episode is out: the others wait for its answer. */
+	probeOut(): boolean {
+		return this.episodes.probing;
+	}
+
 	/**
 	 * How long the next caller would wait now (0 when it may go; Infinity while a probe is out:
 	 * the caller waits for its answer).

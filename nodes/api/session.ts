@@ -128,8 +128,6 @@ export async function loginForRun(ctx: IExecuteFunctions, itemIndex: number): Pr
 	throw apiError(failed, { node: ctx.getNode(), endpoint: 'Login', itemIndex });
 }
 
-const withoutTrailingSlashes = (path: string) => path.replace(/\/+$/, '');
-
 /**
  * The request's address, when it is on the gateway: the origin (scheme, host, port, compared as
  * URLs normalise them) of the credential's Base URL. Any other address is refused before anything
@@ -153,33 +151,55 @@ function gatewayTarget(
 	throw refusal;
 }
 
-/** The Base URL's login endpoint (trailing slashes and query aside). */
+/**
+ * A path as a lenient gateway may route it: percent-escapes decoded, `;` parameters and repeated
+ * or trailing slashes dropped, lower case.
+ */
+function routedPath(pathname: string): string {
+	let path = pathname;
+	try {
+		path = decodeURIComponent(pathname);
+	} catch {
+		// A malformed escape: compared as written.
+	}
+	return path
+		.replace(/;[^/]*/g, '')
+		.replace(/\/{2,}/g, '/')
+		.replace(/\/+$/, '')
+		.toLowerCase();
+}
+
+/** The Base URL's login endpoint, in any spelling a gateway may route to it. */
 function isLoginRequest(target: URL, baseUrl: string): boolean {
 	const login = new URL(joinUrl(baseUrl, LOGIN_PATH));
-	return withoutTrailingSlashes(target.pathname) === withoutTrailingSlashes(login.pathname);
+	return routedPath(target.pathname) === routedPath(login.pathname);
 }
 
 /** The options of a request that n8n's helpers (and the legacy ones of the HTTP Request node) read. */
 type RouteOptions = IHttpRequestOptions & {
 	rejectUnauthorized?: boolean;
 	strictSSL?: boolean;
-	agentOptions?: { rejectUnauthorized?: boolean };
+	agentOptions?: { rejectUnauthorized?: boolean; ca?: unknown };
 };
 
 /**
  * Why the request would not go straight to the gateway, or undefined: a proxy (whoever runs it
- * reads the session) or certificate checks turned off (anyone on the way can pose as the gateway).
- * Allowed for a loopback Base URL (a local emulator), where nothing crosses a network.
+ * reads the session; refused even for a loopback Base URL, which may be a tunnel to the real
+ * gateway), certificate checks turned off or a certificate authority of the request's own (anyone
+ * on the way can pose as the gateway; allowed for a loopback Base URL, where nothing crosses a
+ * network).
  */
 function indirectRoute(options: RouteOptions, baseUrl: string): string | undefined {
-	if (addressKind(new URL(baseUrl).hostname) === 'loopback') return undefined;
 	if (options.proxy) return 'through a proxy';
+	if (addressKind(new URL(baseUrl).hostname) === 'loopback') return undefined;
 	const checksOff =
 		options.skipSslCertificateValidation === true ||
 		options.rejectUnauthorized === false ||
 		options.strictSSL === false ||
 		options.agentOptions?.rejectUnauthorized === false;
-	return checksOff ? 'with certificate checks turned off (Ignore SSL Issues)' : undefined;
+	if (checksOff) return 'with certificate checks turned off (Ignore SSL Issues)';
+	const ownAuthority = options.agentOptions?.ca !== undefined;
+	return ownAuthority ? 'with a certificate authority of its own (SSL Certificates)' : undefined;
 }
 
 /**
@@ -201,7 +221,7 @@ function refuseUnsafeRoute(
 		`The Seller Platform API credential adds its session or login token only to requests that go straight to its Base URL: this request ${route} was not sent`,
 		{
 			description:
-				'The credential logs in by itself, and never through a proxy or with certificate checks turned off. Send the request without a proxy and with "Ignore SSL Issues" off; to check a login, use the credential\'s Test button or the Session → Log In operation.',
+				'The credential logs in by itself, and never through a proxy or with certificate checks turned off. Send the request without a proxy, with "Ignore SSL Issues" off and without "SSL Certificates"; to check a login, use the credential\'s Test button or the Session → Log In operation.',
 		},
 	);
 	refusedRequests.set(credentials, refusal);

@@ -293,6 +293,29 @@ describe('Seller Platform Trigger: static data of another shape, on every path',
 	);
 });
 
+describe('Seller Platform Trigger: a saved registration of another shape as a whole', () => {
+	it.each([
+		['a text', 'DST-1001'],
+		['a list', [{ destinationCode: 'DST-1001' }]],
+		['a number', 42],
+		['an object whose destination code is an object', { destinationCode: { code: 'DST-1001' } }],
+	])('%s: deactivation still releases the destination', async (_name, value) => {
+		const workflow = triggerWorkflow();
+		const handle = await activate(workflow);
+		const saved = await env.createWorkflow(workflow);
+		(saved.staticData[STATIC_KEY] as IDataObject).registration = value as never;
+		saved.staticData.__dataChanged = true;
+		env.saveStaticData(saved);
+		emulator.clearRequests();
+
+		await handle.deactivate();
+
+		expect(updateDestinationRequests()).toHaveLength(1);
+		expect(destination()).toMatchObject({ is_active: false, credentials: {} });
+		expect(registrationOf(env.workflowStaticData('trigger-workflow'))).toBeUndefined();
+	});
+});
+
 describe('Seller Platform Trigger: the owner of a destination, before and after a restart', () => {
 	it.each([
 		['A, then B', ['A', 'B']],

@@ -249,6 +249,44 @@ describe('a Retry-After far beyond any run (issue 26, 15), on virtual time', () 
 		expect(limiter.backAt()).toBe(-Infinity);
 	});
 
+	it("fails a run at once while the minute's probe is out, sending nothing", async () => {
+		const clock = new VirtualClock(Date.UTC(2026, 0, 1));
+		const limiter = new PlanLimiter(1500, clock);
+		const sent: number[] = [];
+		let answerProbe: (() => void) | undefined;
+		const send = async () => {
+			sent.push(clock.now());
+			// The first request is answered at once; the probe a minute later takes 5 s.
+			if (sent.length > 1) await new Promise<void>((resolve) => (answerProbe = resolve));
+			throw answer(429, { 'retry-after': String(DAY_S) });
+		};
+		await run(limiter, clock, 1, send);
+		await clock.advance(61_000);
+		const policy = () =>
+			new RunPolicy(undefined, RETRY_POLICY.waitingBudgetMs, 20, () => clock.now());
+		const probe = withRetries(true, async () => await paced(limiter, send, policy()), policy());
+		const probeFailed = probe.catch((error: unknown) => error as PolicyStop);
+		await clock.advance(100);
+		expect(sent).toHaveLength(2);
+		expect(limiter.probeOut()).toBe(true);
+
+		// Another run starts while the probe is out: it fails at once and sends nothing.
+		const later = await Promise.race([
+			withRetries(true, async () => await paced(limiter, send, policy()), policy()).catch(
+				(error: unknown) => error as PolicyStop,
+			),
+			clock.advance(1000).then(() => 'still waiting'),
+		]);
+		expect(later).toBeInstanceOf(PolicyStop);
+		expect((later as PolicyStop).message).toMatch(
+			/takes requests again at .* beyond this run's waiting budget/,
+		);
+		expect(sent).toHaveLength(2);
+
+		answerProbe!();
+		expect(await probeFailed).toBeInstanceOf(PolicyStop);
+	});
+
 	it('reads a Retry-After of hundreds of digits as a finite wait', () => {
 		const ms = parseRetryAfter('9'.repeat(400), 0);
 		expect(Number.isFinite(ms)).toBe(true);

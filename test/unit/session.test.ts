@@ -76,7 +76,14 @@ describe("the credential's authenticate: only the Base URL's origin", () => {
 
 	it("refuses the Base URL's login path in any spelling (the credential logs in by itself)", async () => {
 		const data = credentials('https://gw.example/base/');
-		for (const url of ['/identity/public/v1/api/login/', '/identity/public/v1/api/login?x=1']) {
+		for (const url of [
+			'/identity/public/v1/api/login/',
+			'/identity/public/v1/api/login?x=1',
+			'/identity//public/v1//api/login',
+			'/Identity/Public/V1/API/Login',
+			'/identity/public/v1/api/%6Cogin',
+			'/identity/public/v1/api/login;x=1',
+		]) {
 			await expect(
 				authenticateRequest(data, { baseURL: 'https://GW.example:443/base', url, method: 'POST' }),
 			).rejects.toThrow('this request to the login endpoint was not sent');
@@ -99,11 +106,12 @@ describe("the credential's authenticate: only a straight route", () => {
 		['Ignore SSL Issues (HTTP Request node)', { rejectUnauthorized: false }],
 		['strictSSL off', { strictSSL: false }],
 		['an agent without certificate checks', { agentOptions: { rejectUnauthorized: false } }],
+		['a certificate authority of its own', { agentOptions: { ca: '-----BEGIN CERTIFICATE-----' } }],
 	])('refuses a request with %s', async (_what, extra) => {
 		await expect(
 			authenticateRequest(credentials('https://gw.example'), { url, ...extra } as never),
 		).rejects.toThrow(
-			/only to requests that go straight to its Base URL: this request (through a proxy|with certificate checks turned off \(Ignore SSL Issues\)) was not sent$/,
+			/only to requests that go straight to its Base URL: this request (through a proxy|with certificate checks turned off \(Ignore SSL Issues\)|with a certificate authority of its own \(SSL Certificates\)) was not sent$/,
 		);
 	});
 
@@ -117,12 +125,19 @@ describe("the credential's authenticate: only a straight route", () => {
 		expect(options.headers?.Cookie).toBe('_npsid=s1; _nprtnetid=g1');
 	});
 
-	it('a loopback emulator takes them (nothing crosses a network)', async () => {
+	it('a loopback emulator takes certificate checks off (nothing crosses a network), never a proxy', async () => {
 		const options = await authenticateRequest(credentials('http://127.0.0.1:8080'), {
 			url: 'http://127.0.0.1:8080/x',
-			proxy: 'http://127.0.0.1:3128',
 			rejectUnauthorized: false,
+			agentOptions: { ca: 'x' },
 		} as never);
 		expect(options.headers?.Cookie).toBe('_npsid=s1; _nprtnetid=g1');
+		// A loopback Base URL may be a tunnel to the real gateway: a proxy would read its session.
+		await expect(
+			authenticateRequest(credentials('http://127.0.0.1:8080'), {
+				url: 'http://127.0.0.1:8080/x',
+				proxy: 'http://127.0.0.1:3128',
+			} as never),
+		).rejects.toThrow('this request through a proxy was not sent');
 	});
 });
