@@ -5,7 +5,7 @@
  * deactivation (`delete`), the editor's "listen for test event", against the real emulator, whose
  * deliveries go to the in-process webhook listener.
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 // The package as the kit runs it (from dist/, as n8n loads it).
 import { MAX_DELIVERY_KEY_LENGTH } from '../../dist/nodes/SellerPlatformTrigger/deliveries';
@@ -19,21 +19,19 @@ import {
 	type Emulator,
 	type RequestLogEntry,
 } from '../emulator';
-import { chain, type ActiveWorkflow, type TestEnvironment, type TestWorkflow } from '../helpers';
+import { chain, type TestEnvironment, type TestWorkflow } from '../helpers';
 // fixture.ts also holds every Seller Platform output to its output schema.
 import { CREDENTIAL_ID, startFixture, type Fixture } from './fixture';
+import { Activations, ORDER_SYNC, STATIC_KEY, TRIGGER, triggerWorkflow } from './triggerFixture';
 
-const TRIGGER = 'Seller Platform Trigger';
-const ORDER_SYNC = 'FBPI::ORDER_SYNC';
 const PO_SYNC = 'FBPO::PO_SYNC';
 const ORDER_CREATED = 'FBPI::ORDER_CREATED';
 const DESTINATION = SEEDED_DESTINATIONS.active;
-const STATIC_KEY = `node:${TRIGGER}`;
 
 let f: Fixture;
 let emulator: Emulator;
 let env: TestEnvironment;
-const handles: ActiveWorkflow[] = [];
+const activations = new Activations();
 
 beforeEach(async () => {
 	f = await startFixture();
@@ -41,36 +39,13 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-	for (const handle of handles.splice(0)) await handle.close();
+	await activations.closeAll();
 	await env.close();
 	await f.close();
 });
 
-/** Trigger → a pass-through node ("Received"), or the nodes given. */
-function triggerWorkflow(parameters: INodeParameters = {}, id = 'trigger-workflow'): TestWorkflow {
-	return {
-		id,
-		nodes: [
-			{
-				name: TRIGGER,
-				type: 'sellerPlatformTrigger',
-				parameters: { destinationCode: DESTINATION, events: [ORDER_SYNC], ...parameters },
-				credentials: { sellerPlatformApi: CREDENTIAL_ID },
-			},
-			{ name: 'Received', type: 'testNoOp' },
-		],
-		connections: chain(TRIGGER, 'Received'),
-	};
-}
-
-async function activate(
-	workflow: TestWorkflow,
-	mode: 'trigger' | 'manual' = 'trigger',
-): Promise<ActiveWorkflow> {
-	const handle = await env.activateWorkflow(workflow, { mode });
-	handles.push(handle);
-	return handle;
-}
+const activate = async (workflow: TestWorkflow, mode?: 'trigger' | 'manual') =>
+	await activations.activate(env, workflow, mode);
 
 const updateDestinationRequests = (): RequestLogEntry[] =>
 	emulator.requests().filter((r) => r.operation === 'UpdateDestination');

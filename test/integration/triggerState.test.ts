@@ -8,7 +8,7 @@
  * - static data of another shape never stops an activation or a deactivation;
  * - of two workflows on one destination, the one that took it last owns it, after a restart too.
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 // The package as the kit runs it (from dist/, as n8n loads it).
 import {
@@ -24,19 +24,17 @@ import {
 	type Registration,
 } from '../../dist/nodes/SellerPlatformTrigger/registration';
 import { SEEDED_DESTINATIONS, type Emulator, type RequestLogEntry } from '../emulator';
-import { chain, type ActiveWorkflow, type TestEnvironment, type TestWorkflow } from '../helpers';
-import { CREDENTIAL_ID, startFixture, type Fixture } from './fixture';
+import { type TestEnvironment, type TestWorkflow } from '../helpers';
+import { startFixture, type Fixture } from './fixture';
+import { Activations, ORDER_SYNC, STATIC_KEY, TRIGGER, triggerWorkflow } from './triggerFixture';
 
-const TRIGGER = 'Seller Platform Trigger';
-const ORDER_SYNC = 'FBPI::ORDER_SYNC';
 const LIVE = SEEDED_DESTINATIONS.active;
 const TESTING = SEEDED_DESTINATIONS.inactive;
-const STATIC_KEY = `node:${TRIGGER}`;
 
 let f: Fixture;
 let emulator: Emulator;
 let env: TestEnvironment;
-const handles: ActiveWorkflow[] = [];
+const activations = new Activations();
 
 beforeEach(async () => {
 	f = await startFixture();
@@ -44,35 +42,13 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-	for (const handle of handles.splice(0)) handle.close();
+	await activations.closeAll();
 	await env.close();
 	await f.close();
 });
 
-function triggerWorkflow(parameters: INodeParameters = {}, id = 'trigger-workflow'): TestWorkflow {
-	return {
-		id,
-		nodes: [
-			{
-				name: TRIGGER,
-				type: 'sellerPlatformTrigger',
-				parameters: { destinationCode: LIVE, events: [ORDER_SYNC], ...parameters },
-				credentials: { sellerPlatformApi: CREDENTIAL_ID },
-			},
-			{ name: 'Received', type: 'testNoOp' },
-		],
-		connections: chain(TRIGGER, 'Received'),
-	};
-}
-
-async function activate(
-	workflow: TestWorkflow,
-	mode: 'trigger' | 'manual' = 'trigger',
-): Promise<ActiveWorkflow> {
-	const handle = await env.activateWorkflow(workflow, { mode });
-	handles.push(handle);
-	return handle;
-}
+const activate = async (workflow: TestWorkflow, mode?: 'trigger' | 'manual') =>
+	await activations.activate(env, workflow, mode);
 
 const destination = (code: string = LIVE) => {
 	const found = emulator.destinations().find((d) => d.destination_code === code);
@@ -88,9 +64,14 @@ const registrationOf = (staticData: IDataObject): Registration | undefined =>
 
 /** Changes the workflow's saved registration as given (static data of another shape). */
 async function changeSavedRegistration(workflow: TestWorkflow, change: IDataObject) {
+	await saveRegistration(workflow, (saved) => ({ ...(saved as IDataObject), ...change }));
+}
+
+/** Saves the workflow's registration as `replace` makes it from the saved one. */
+async function saveRegistration(workflow: TestWorkflow, replace: (saved: unknown) => unknown) {
 	const saved = await env.createWorkflow(workflow);
 	const node = saved.staticData[STATIC_KEY] as IDataObject;
-	node.registration = { ...(node.registration as IDataObject), ...change };
+	node.registration = replace(node.registration) as IDataObject;
 	saved.staticData.__dataChanged = true;
 	env.saveStaticData(saved);
 }
@@ -302,10 +283,7 @@ describe('Seller Platform Trigger: a saved registration of another shape as a wh
 	])('%s: deactivation still releases the destination', async (_name, value) => {
 		const workflow = triggerWorkflow();
 		const handle = await activate(workflow);
-		const saved = await env.createWorkflow(workflow);
-		(saved.staticData[STATIC_KEY] as IDataObject).registration = value as never;
-		saved.staticData.__dataChanged = true;
-		env.saveStaticData(saved);
+		await saveRegistration(workflow, () => value);
 		emulator.clearRequests();
 
 		await handle.deactivate();
