@@ -10,14 +10,15 @@ import type {
 } from 'n8n-workflow';
 
 import {
+	authenticateRequest,
 	DEFAULT_BASE_URL,
 	DEFAULT_IMPORT_PREFIX,
 	DEFAULT_REQUESTS_PER_MINUTE,
 	DEFAULT_SANDBOX_ORDER_PREFIX,
+	sharedLogin,
 	USER_AGENT,
 	WHOAMI_PATH,
-} from '../nodes/api/constants';
-import { authenticateRequest, sharedLogin } from '../nodes/api/session';
+} from '../nodes/shared';
 
 export class SellerPlatformApi implements ICredentialType {
 	name = 'sellerPlatformApi';

@@ -1,7 +1,6 @@
 /**
- * The Seller Platform session: the login (a signed token posted to the login endpoint; the session
- * lives in the cookies the 200 answer sets), logins shared between concurrent callers, and the
- * cookie put on every request.
+ * The Seller Platform session shared in this process: logins shared between concurrent callers,
+ * the newest session per login identity, and the login of the Session → Log In operation.
  *
  * Used by the credential's `preAuthentication`, so n8n runs it when the stored session is empty,
  * when a request answers 401, and when the user presses "Test". Nothing here ever puts the private
@@ -12,16 +11,80 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestHelper,
-	IHttpRequestOptions,
 } from 'n8n-workflow';
 
-import { addressKind } from './address';
-import { abortable, sharedTask, signalOf, type SharedTask } from './abort';
-import { CREDENTIAL_TYPE, LOGIN_PATH } from './constants';
-import { apiError, SellerPlatformLoginError } from './errors';
+import { abortable, sharedTask, type SharedTask } from '../common/abort';
+import { CREDENTIAL_TYPE } from '../common/constants';
+import { apiError } from '../errors/errors';
+import type { LoginGate } from '../pacing/paced';
 import { login, loginFingerprint } from './login';
-import { noteSessionSent, perRun, refusedRequests, retireSession, sessions } from './state';
-import { baseUrlProblem, joinUrl, requestTarget } from './url';
+
+/**
+ * Logins, per login identity (the fingerprint of base URL, key id, key and project; login.ts
+ * `loginFingerprint`). Bound: one entry per identity this process has logged in with, each
+ * holding at most one running login, one session and `MAX_RETIRED_SESSIONS` retired ones.
+ */
+export const sessions = {
+	/** The login running now: callers that arrive meanwhile share it (each may leave on a stop). */
+	inFlight: new Map<string, SharedTask<IDataObject>>(),
+	/** The newest session this process obtained. */
+	newest: new Map<string, string>(),
+	/** Sessions this process replaced by a newer login: known to be older than the newest. */
+	retired: new Map<string, Set<string>>(),
+	/** When the last login of each identity ended (requests waiting for it left after that). */
+	lastLoginEnd: new Map<string, number>(),
+	/** When the login that obtained the newest session started, per identity. */
+	newestStartedAt: new Map<string, number>(),
+	/**
+	 * When this process first sent each session (its own or one another n8n process stored in
+	 * the credential): a session first sent before our newest login started is older than it.
+	 */
+	firstSent: new Map<string, number>(),
+	/** How many logins of each identity this process completed (the run's hints count them). */
+	loginsDone: new Map<string, number>(),
+};
+
+export const MAX_RETIRED_SESSIONS = 50;
+
+/** Notes the first time this process sends `session` (the oldest dropped beyond the bound). */
+export function noteSessionSent(session: string, now: number) {
+	if (sessions.firstSent.has(session)) return;
+	sessions.firstSent.set(session, now);
+	if (sessions.firstSent.size > MAX_RETIRED_SESSIONS) {
+		sessions.firstSent.delete(sessions.firstSent.keys().next().value as string);
+	}
+}
+
+/** Keeps `session` among the retired ones of `identity` (oldest dropped beyond the bound). */
+function retireSession(identity: string, session: string | undefined) {
+	if (!session) return;
+	const retired = sessions.retired.get(identity) ?? new Set<string>();
+	retired.add(session);
+	if (retired.size > MAX_RETIRED_SESSIONS) retired.delete(retired.values().next().value as string);
+	sessions.retired.set(identity, retired);
+}
+
+/**
+ * The refusal of a request `authenticate` did not send (its address is not the gateway's), per
+ * decrypted credentials object: n8n's legacy request helper logs in again after any failure, and
+ * gets this refusal instead of a login (`sharedLogin`; authenticate.ts sets it). Bound: weak,
+ * gone with the object.
+ */
+export const refusedRequests = new WeakMap<object, Error>();
+
+/**
+ * The login of the Session → Log In operation, per node run (keyed by the run's context) and
+ * shared by the run's items (`loginForRun`). Bound: weak, gone with the run's context.
+ */
+const runLogins = new WeakMap<object, Promise<RunLogin>>();
+
+/** The login of `identity` as pacing waits for it (pacing/paced.ts). */
+export function loginGate(identity: string): LoginGate {
+	return {
+		running: () => sessions.inFlight.get(identity)?.task,
+		endedAt: () => sessions.lastLoginEnd.get(identity),
+	};
+}
 
 /**
  * Logins shared across concurrent callers, per login identity (base URL, key id, key, project).
@@ -104,7 +167,7 @@ export interface RunLogin {
  * NodeApiError as a request's (errors.ts).
  */
 export async function loginForRun(ctx: IExecuteFunctions, itemIndex: number): Promise<RunLogin> {
-	let pending = perRun.logins.get(ctx);
+	let pending = runLogins.get(ctx);
 	if (!pending) {
 		pending = (async () => {
 			const credentials = await ctx.getCredentials(CREDENTIAL_TYPE, itemIndex);
@@ -116,7 +179,7 @@ export async function loginForRun(ctx: IExecuteFunctions, itemIndex: number): Pr
 				loggedInAt: new Date().toISOString(),
 			};
 		})();
-		perRun.logins.set(ctx, pending);
+		runLogins.set(ctx, pending);
 	}
 	let failed: unknown;
 	try {
@@ -126,148 +189,6 @@ export async function loginForRun(ctx: IExecuteFunctions, itemIndex: number): Pr
 		failed = error;
 	}
 	throw apiError(failed, { node: ctx.getNode(), endpoint: 'Login', itemIndex });
-}
-
-/**
- * The request's address, when it is on the gateway: the origin (scheme, host, port, compared as
- * URLs normalise them) of the credential's Base URL. Any other address is refused before anything
- * is sent, so neither a login token nor the session ever leaves the gateway, whatever URL a user
- * types into n8n's HTTP Request node with this credential.
- */
-function gatewayTarget(
-	credentials: ICredentialDataDecryptedObject,
-	options: IHttpRequestOptions,
-): URL {
-	const gateway = new URL(String(credentials.baseUrl).trim()).origin;
-	const target = requestTarget(options);
-	if (target?.origin === gateway) return target;
-	const refusal = new SellerPlatformLoginError(
-		`The Seller Platform API credential sends its session and login token only to its Base URL (${gateway}): this request to ${target && target.origin !== 'null' ? target.origin : 'an address that is not a full http(s) URL'} was not sent`,
-		{
-			description: `Use this credential only for requests to ${gateway}, or correct the Base URL of the credential. For another service, use a credential of its own.`,
-		},
-	);
-	refusedRequests.set(credentials, refusal);
-	throw refusal;
-}
-
-/**
- * A path as a lenient gateway may route it: percent-escapes decoded, `;` parameters and repeated
- * or trailing slashes dropped, lower case.
- */
-function routedPath(pathname: string): string {
-	let path = pathname;
-	try {
-		path = decodeURIComponent(pathname);
-	} catch {
-		// A malformed escape: compared as written.
-	}
-	return path
-		.replace(/;[^/]*/g, '')
-		.replace(/\/{2,}/g, '/')
-		.replace(/\/+$/, '')
-		.toLowerCase();
-}
-
-/** The Base URL's login endpoint, in any spelling a gateway may route to it. */
-function isLoginRequest(target: URL, baseUrl: string): boolean {
-	const login = new URL(joinUrl(baseUrl, LOGIN_PATH));
-	return routedPath(target.pathname) === routedPath(login.pathname);
-}
-
-/** The options of a request that n8n's helpers (and the legacy ones of the HTTP Request node) read. */
-type RouteOptions = IHttpRequestOptions & {
-	rejectUnauthorized?: boolean;
-	strictSSL?: boolean;
-	agentOptions?: { rejectUnauthorized?: boolean; ca?: unknown };
-};
-
-/**
- * Why the request would not go straight to the gateway, or undefined: a proxy (whoever runs it
- * reads the session; refused even for a loopback Base URL, which may be a tunnel to the real
- * gateway), certificate checks turned off or a certificate authority of the request's own (anyone
- * on the way can pose as the gateway; allowed for a loopback Base URL, where nothing crosses a
- * network).
- */
-function indirectRoute(options: RouteOptions, baseUrl: string): string | undefined {
-	if (options.proxy) return 'through a proxy';
-	if (addressKind(new URL(baseUrl).hostname) === 'loopback') return undefined;
-	const checksOff =
-		options.skipSslCertificateValidation === true ||
-		options.rejectUnauthorized === false ||
-		options.strictSSL === false ||
-		options.agentOptions?.rejectUnauthorized === false;
-	if (checksOff) return 'with certificate checks turned off (Ignore SSL Issues)';
-	const ownAuthority = options.agentOptions?.ca !== undefined;
-	return ownAuthority ? 'with a certificate authority of its own (SSL Certificates)' : undefined;
-}
-
-/**
- * Refuses a request `authenticate` must not add a secret to: one to the login endpoint (the
- * credential logs in by itself; a token handed to another node would be a working login, and
- * the answer's session cookie would show in its output) or one sent indirectly (see above).
- */
-function refuseUnsafeRoute(
-	credentials: ICredentialDataDecryptedObject,
-	options: RouteOptions,
-	target: URL,
-	baseUrl: string,
-): void {
-	const route = isLoginRequest(target, baseUrl)
-		? 'to the login endpoint'
-		: indirectRoute(options, baseUrl);
-	if (!route) return;
-	const refusal = new SellerPlatformLoginError(
-		`The Seller Platform API credential adds its session or login token only to requests that go straight to its Base URL: this request ${route} was not sent`,
-		{
-			description:
-				'The credential logs in by itself, and never through a proxy or with certificate checks turned off. Send the request without a proxy, with "Ignore SSL Issues" off and without "SSL Certificates"; to check a login, use the credential\'s Test button or the Session → Log In operation.',
-		},
-	);
-	refusedRequests.set(credentials, refusal);
-	throw refusal;
-}
-
-/**
- * The credential's `authenticate`, run by n8n just before every request it sends for us:
- * - a request to any origin but the Base URL's is refused (nothing is sent);
- * - so is a request to the login endpoint, or through a proxy, or with certificate checks off
- *   (unless the Base URL is a loopback emulator): no node but the credential's own login ever gets
- *   a login token, and the session never crosses a route the user can read;
- * - any other request gets the session cookies, unless they were obtained with other credential
- *   values: then none are sent, the service answers 401 and n8n logs in again with the new values.
- */
-export async function authenticateRequest(
-	credentials: ICredentialDataDecryptedObject,
-	requestOptions: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
-	const options: IHttpRequestOptions = {
-		...requestOptions,
-		headers: { ...(requestOptions.headers ?? {}) },
-		// The request's deadline, where n8n put the execution's cancel signal alone (abort.ts).
-		abortSignal: signalOf(requestOptions) ?? requestOptions.abortSignal,
-	};
-	refusedRequests.delete(credentials);
-	const baseUrl = String(credentials.baseUrl ?? '').trim();
-	const problem = baseUrlProblem(baseUrl);
-	if (problem) throw new SellerPlatformLoginError(problem);
-	refuseUnsafeRoute(credentials, options, gatewayTarget(credentials, options), baseUrl);
-	const identity = loginFingerprint(credentials);
-	let session = typeof credentials.sessionCookie === 'string' ? credentials.sessionCookie : '';
-	// A session this process already replaced would only earn a 401: send the newest instead, and
-	// note it on the request's own copy of the credential, so a 401 is answered for the session
-	// that was really used.
-	const newest = sessions.newest.get(identity);
-	if (newest && session && session !== newest && sessions.retired.get(identity)?.has(session)) {
-		session = newest;
-		credentials.sessionCookie = newest;
-		credentials.sessionFingerprint = identity;
-	}
-	if (session && credentials.sessionFingerprint === identity) {
-		options.headers!.Cookie = session;
-		noteSessionSent(session, Date.now());
-	}
-	return options;
 }
 
 /**

@@ -1,0 +1,156 @@
+/**
+ * The credential's `authenticate`: which requests may carry the session or a login token (only
+ * those that go straight to the credential's Base URL, never to its login endpoint), and the
+ * session cookie put on each of them (session.ts keeps the newest).
+ */
+import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
+
+import { signalOf } from '../common/abort';
+import { LOGIN_PATH } from '../common/constants';
+import { SellerPlatformLoginError } from '../errors/errors';
+import { addressKind } from '../gateway/address';
+import { baseUrlProblem, joinUrl, requestTarget } from '../gateway/url';
+import { loginFingerprint } from './login';
+import { noteSessionSent, refusedRequests, sessions } from './session';
+
+/**
+ * The request's address, when it is on the gateway: the origin (scheme, host, port, compared as
+ * URLs normalise them) of the credential's Base URL. Any other address is refused before anything
+ * is sent, so neither a login token nor the session ever leaves the gateway, whatever URL a user
+ * types into n8n's HTTP Request node with this credential.
+ */
+function gatewayTarget(
+	credentials: ICredentialDataDecryptedObject,
+	options: IHttpRequestOptions,
+): URL {
+	const gateway = new URL(String(credentials.baseUrl).trim()).origin;
+	const target = requestTarget(options);
+	if (target?.origin === gateway) return target;
+	const refusal = new SellerPlatformLoginError(
+		`The Seller Platform API credential sends its session and login token only to its Base URL (${gateway}): this request to ${target && target.origin !== 'null' ? target.origin : 'an address that is not a full http(s) URL'} was not sent`,
+		{
+			description: `Use this credential only for requests to ${gateway}, or correct the Base URL of the credential. For another service, use a credential of its own.`,
+		},
+	);
+	refusedRequests.set(credentials, refusal);
+	throw refusal;
+}
+
+/**
+ * A path as a lenient gateway may route it: percent-escapes decoded, `;` parameters and repeated
+ * or trailing slashes dropped, lower case.
+ */
+function routedPath(pathname: string): string {
+	let path = pathname;
+	try {
+		path = decodeURIComponent(pathname);
+	} catch {
+		// A malformed escape: compared as written.
+	}
+	return path
+		.replace(/;[^/]*/g, '')
+		.replace(/\/{2,}/g, '/')
+		.replace(/\/+$/, '')
+		.toLowerCase();
+}
+
+/** The Base URL's login endpoint, in any spelling a gateway may route to it. */
+function isLoginRequest(target: URL, baseUrl: string): boolean {
+	const login = new URL(joinUrl(baseUrl, LOGIN_PATH));
+	return routedPath(target.pathname) === routedPath(login.pathname);
+}
+
+/** The options of a request that n8n's helpers (and the legacy ones of the HTTP Request node) read. */
+type RouteOptions = IHttpRequestOptions & {
+	rejectUnauthorized?: boolean;
+	strictSSL?: boolean;
+	agentOptions?: { rejectUnauthorized?: boolean; ca?: unknown };
+};
+
+/**
+ * Why the request would not go straight to the gateway, or undefined: a proxy (whoever runs it
+ * reads the session; refused even for a loopback Base URL, which may be a tunnel to the real
+ * gateway), certificate checks turned off or a certificate authority of the request's own (anyone
+ * on the way can pose as the gateway; allowed for a loopback Base URL, where nothing crosses a
+ * network).
+ */
+function indirectRoute(options: RouteOptions, baseUrl: string): string | undefined {
+	if (options.proxy) return 'through a proxy';
+	if (addressKind(new URL(baseUrl).hostname) === 'loopback') return undefined;
+	const checksOff =
+		options.skipSslCertificateValidation === true ||
+		options.rejectUnauthorized === false ||
+		options.strictSSL === false ||
+		options.agentOptions?.rejectUnauthorized === false;
+	if (checksOff) return 'with certificate checks turned off (Ignore SSL Issues)';
+	const ownAuthority = options.agentOptions?.ca !== undefined;
+	return ownAuthority ? 'with a certificate authority of its own (SSL Certificates)' : undefined;
+}
+
+/**
+ * Refuses a request `authenticate` must not add a secret to: one to the login endpoint (the
+ * credential logs in by itself; a token handed to another node would be a working login, and
+ * the answer's session cookie would show in its output) or one sent indirectly (see above).
+ */
+function refuseUnsafeRoute(
+	credentials: ICredentialDataDecryptedObject,
+	options: RouteOptions,
+	target: URL,
+	baseUrl: string,
+): void {
+	const route = isLoginRequest(target, baseUrl)
+		? 'to the login endpoint'
+		: indirectRoute(options, baseUrl);
+	if (!route) return;
+	const refusal = new SellerPlatformLoginError(
+		`The Seller Platform API credential adds its session or login token only to requests that go straight to its Base URL: this request ${route} was not sent`,
+		{
+			description:
+				'The credential logs in by itself, and never through a proxy or with certificate checks turned off. Send the request without a proxy, with "Ignore SSL Issues" off and without "SSL Certificates"; to check a login, use the credential\'s Test button or the Session → Log In operation.',
+		},
+	);
+	refusedRequests.set(credentials, refusal);
+	throw refusal;
+}
+
+/**
+ * The credential's `authenticate`, run by n8n just before every request it sends for us:
+ * - a request to any origin but the Base URL's is refused (nothing is sent);
+ * - so is a request to the login endpoint, or through a proxy, or with certificate checks off
+ *   (unless the Base URL is a loopback emulator): no node but the credential's own login ever gets
+ *   a login token, and the session never crosses a route the user can read;
+ * - any other request gets the session cookies, unless they were obtained with other credential
+ *   values: then none are sent, the service answers 401 and n8n logs in again with the new values.
+ */
+export async function authenticateRequest(
+	credentials: ICredentialDataDecryptedObject,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
+	const options: IHttpRequestOptions = {
+		...requestOptions,
+		headers: { ...(requestOptions.headers ?? {}) },
+		// The request's deadline, where n8n put the execution's cancel signal alone (abort.ts).
+		abortSignal: signalOf(requestOptions) ?? requestOptions.abortSignal,
+	};
+	refusedRequests.delete(credentials);
+	const baseUrl = String(credentials.baseUrl ?? '').trim();
+	const problem = baseUrlProblem(baseUrl);
+	if (problem) throw new SellerPlatformLoginError(problem);
+	refuseUnsafeRoute(credentials, options, gatewayTarget(credentials, options), baseUrl);
+	const identity = loginFingerprint(credentials);
+	let session = typeof credentials.sessionCookie === 'string' ? credentials.sessionCookie : '';
+	// A session this process already replaced would only earn a 401: send the newest instead, and
+	// note it on the request's own copy of the credential, so a 401 is answered for the session
+	// that was really used.
+	const newest = sessions.newest.get(identity);
+	if (newest && session && session !== newest && sessions.retired.get(identity)?.has(session)) {
+		session = newest;
+		credentials.sessionCookie = newest;
+		credentials.sessionFingerprint = identity;
+	}
+	if (session && credentials.sessionFingerprint === identity) {
+		options.headers!.Cookie = session;
+		noteSessionSent(session, Date.now());
+	}
+	return options;
+}
