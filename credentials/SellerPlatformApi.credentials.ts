@@ -136,7 +136,7 @@ export class SellerPlatformApi implements ICredentialType {
 
 	// "Test": n8n first logs in with the values in the form (preAuthentication, which reports the
 	// service's message when the login is refused), then asks the gateway whose session it is. The
-	// login token itself is never handed to a request (session.ts refuses the login endpoint).
+	// login token itself is never handed to a request (auth/authenticate.ts refuses the login endpoint).
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
