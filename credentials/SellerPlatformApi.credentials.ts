@@ -10,14 +10,15 @@ import type {
 } from 'n8n-workflow';
 
 import {
+	authenticateRequest,
 	DEFAULT_BASE_URL,
 	DEFAULT_IMPORT_PREFIX,
 	DEFAULT_REQUESTS_PER_MINUTE,
 	DEFAULT_SANDBOX_ORDER_PREFIX,
+	sharedLogin,
 	USER_AGENT,
 	WHOAMI_PATH,
-} from '../nodes/api/constants';
-import { authenticateRequest, sharedLogin } from '../nodes/api/session';
+} from '../nodes/shared';
 
 export class SellerPlatformApi implements ICredentialType {
 	name = 'sellerPlatformApi';
@@ -135,7 +136,7 @@ export class SellerPlatformApi implements ICredentialType {
 
 	// "Test": n8n first logs in with the values in the form (preAuthentication, which reports the
 	// service's message when the login is refused), then asks the gateway whose session it is. The
-	// login token itself is never handed to a request (session.ts refuses the login endpoint).
+	// login token itself is never handed to a request (auth/authenticate.ts refuses the login endpoint).
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',

@@ -6,7 +6,7 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { NODE_DESCRIPTION } from '../api/constants';
+import { NODE_DESCRIPTION } from '../shared';
 import { resources, router } from './actions/router';
 
 export class SellerPlatform implements INodeType {

@@ -7,7 +7,7 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { NODE_DESCRIPTION } from '../api/constants';
+import { NODE_DESCRIPTION } from '../shared';
 import { authenticate } from './authentication';
 import { deliveryKey, firstDelivery, memoryKey } from './deliveries';
 import { DEDUPLICATE_OPTION, deduplicates, SECRET_GRACE_OPTION } from './parameters';

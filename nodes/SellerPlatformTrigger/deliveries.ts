@@ -1,6 +1,6 @@
 /**
  * What the trigger keeps about deliveries: a bounded key per delivery, remembered in this process
- * per registration (nodes/api/state.ts `recentDeliveries`, the first line of the de-duplication)
+ * per registration (`recentDeliveries`, the first line of the de-duplication)
  * and in the node's static data (the registration record's `seen`, the second). Per delivery the
  * memory costs O(1) (a Set answers membership, one list shared by the pending records is what they
  * save); only the saved list n8n read for the delivery is looked through.
@@ -8,17 +8,38 @@
 import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import {
-	MAX_PENDING_RECORDS,
-	MAX_REMEMBERED_DELIVERIES,
-	MAX_REMEMBERED_REGISTRATIONS,
-	pendingRecords,
-	recentDeliveries,
-	type RememberedKeys,
-} from '../api/state';
-import { MAX_DELIVERY_KEY_LENGTH, type Registration } from './record';
+import { MAX_DELIVERY_KEY_LENGTH, MAX_REMEMBERED_DELIVERIES, type Registration } from './record';
 
 export { MAX_DELIVERY_KEY_LENGTH };
+
+export const MAX_REMEMBERED_REGISTRATIONS = 100;
+export const MAX_PENDING_RECORDS = 64;
+
+export interface RememberedKeys {
+	keys: Set<string>;
+	list: string[];
+}
+
+/**
+ * What the trigger remembers of its deliveries in this process, per registration (`memoryKey`:
+ * `<workflow id>\0<node id>\0<webhook URL>`, so a trigger's production webhook and its "listen for
+ * test event" webhook are two registrations that never share or wipe each other's memory): the
+ * first line of its de-duplication (static data, the registration record's `seen`, is the
+ * second). `keys` answers membership in O(1); `list` holds the same keys, oldest first, and is
+ * the one array every pending record's `seen` points at (no record holds a copy).
+ * Bound: at most `MAX_REMEMBERED_DELIVERIES` keys per registration, and at most
+ * `MAX_REMEMBERED_REGISTRATIONS` registrations (the one whose last delivery is oldest is dropped
+ * beyond); an entry goes when its registration is released or registered again.
+ */
+export const recentDeliveries = new Map<string, RememberedKeys>();
+
+/**
+ * The static data records (`{ seen }`) of the latest deliveries per registration (same key as
+ * `recentDeliveries`), whose saves by n8n may still be to come; each record's `seen` is the
+ * registration's shared `list`. Bound: `MAX_PENDING_RECORDS` per registration, and the
+ * registrations of `recentDeliveries` (dropped and released with them).
+ */
+export const pendingRecords = new Map<string, Array<{ seen?: string[] }>>();
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 

@@ -1,5 +1,5 @@
 /**
- * Reading the trigger's parameters with the package's rules (nodes/api/values.ts): a value the
+ * Reading the trigger's parameters with the package's rules (nodes/shared/common/values.ts): a value the
  * rules refuse fails the activation with a NodeOperationError naming the parameter, before the
  * destination is touched. The "Options" the node shows are defined here, beside their readers.
  */
@@ -11,16 +11,16 @@ import {
 	type IWebhookFunctions,
 } from 'n8n-workflow';
 
-import { EVENT_TYPE_PATTERN } from '../api/constants';
 import {
 	booleanProblem,
 	collectionProblem,
+	EVENT_TYPE_PATTERN,
 	numberProblem,
 	parseBoolean,
 	quoted,
 	shown,
 	textProblem,
-} from '../api/values';
+} from '../shared';
 
 type TriggerContext = IHookFunctions | IWebhookFunctions;
 

@@ -7,10 +7,11 @@
  */
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
-import { MAX_REMEMBERED_DELIVERIES } from '../api/state';
-
 /** No delivery key is longer: longer message ids are hashed (deliveries.ts `deliveryKey`). */
 export const MAX_DELIVERY_KEY_LENGTH = 128;
+
+/** Delivery keys remembered per registration, in this process and in `seen` (deliveries.ts). */
+export const MAX_REMEMBERED_DELIVERIES = 1000;
 
 /** What an activation registered, kept in the node's static data (`registration`). */
 export interface Registration {
@@ -21,7 +22,7 @@ export interface Registration {
 	secret: string;
 	seen?: string[];
 	/**
-	 * When this registration took the destination (state.ts `nextRegistrationStamp`): of two
+	 * When this registration took the destination (owners.ts `nextRegistrationStamp`): of two
 	 * workflows on one destination, the one with the higher stamp owns it, also after a restart.
 	 * 0 for a registration saved before the stamp existed.
 	 */

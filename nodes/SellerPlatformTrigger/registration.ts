@@ -1,7 +1,7 @@
 /**
  * Taking over a destination and giving it back, carefully (n8n calls these as the trigger's
  * webhook methods: `checkExists`, `create`, `delete`):
- * - the process knows which trigger owns each destination (state.ts `destinationOwners`), so a
+ * - the process knows which trigger owns each destination (owners.ts `destinationOwners`), so a
  *   test listener never re-points a destination an active workflow owns, and a release never
  *   touches a destination another workflow has taken since; each registration records when it
  *   took the destination (`since`), so after a restart the newest one owns it again, whatever
@@ -23,16 +23,14 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE } from '../api/constants';
-import { apiRequest } from '../api/request';
+import { addressForLog, apiRequest, CREDENTIAL_TYPE, gatewayScope } from '../shared';
+import { forgetDeliveries, memoryKey } from './deliveries';
 import {
 	destinationOwners,
 	nextRegistrationStamp,
 	registrationClock,
 	type DestinationOwner,
-} from '../api/state';
-import { addressForLog, gatewayScope } from '../api/url';
-import { forgetDeliveries, memoryKey } from './deliveries';
+} from './owners';
 import { checkTriggerOptions, chosenEvents, destinationCode, secretGraceMs } from './parameters';
 import { previousSecret, savedRegistration, type Registration, type Released } from './record';
 
@@ -44,7 +42,7 @@ export type { Registration };
 type TriggerContext = IHookFunctions | IWebhookFunctions;
 
 /**
- * `<workflow id>\0<node id>` of this trigger: the owner of its destination (state.ts
+ * `<workflow id>\0<node id>` of this trigger: the owner of its destination (owners.ts
  * `destinationOwners`); with a registration's webhook URL, the key of the deliveries that
  * registration remembers (deliveries.ts `memoryKey`).
  */

@@ -12,7 +12,7 @@ import { startBenchEmulator, type BenchEmulator } from './emulator';
 import type { BenchContext, BenchOutcome, Benchmark, Metric } from './types';
 
 // The kit runs the package from dist/: tune the login time-out of that copy.
-const { LOGIN_POLICY } = require('../../dist/nodes/api/login') as {
+const { LOGIN_POLICY } = require('../../dist/nodes/shared/auth/login') as {
 	LOGIN_POLICY: { timeoutMs: number };
 };
 

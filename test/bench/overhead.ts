@@ -5,8 +5,8 @@
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 
-import { buildUrl } from '../../dist/nodes/api/url';
-import { USER_AGENT } from '../../dist/nodes/api/constants';
+import { buildUrl } from '../../dist/nodes/shared/gateway/url';
+import { USER_AGENT } from '../../dist/nodes/shared/common/constants';
 import { startBenchEmulator, type BenchEmulator } from './emulator';
 import {
 	CREDENTIAL_ID,

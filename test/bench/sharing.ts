@@ -1,6 +1,6 @@
 /* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
- * 7. Sharing the plan without lasting harm (the rate controller, nodes/api/rateController.ts),
+ * 7. Sharing the plan without lasting harm (the rate controller, nodes/shared/pacing/rateController.ts),
  * against both of the emulator's plan models (the 60 s sliding window; strict: also fixed 10 s
  * windows of a sixth of the plan), plan 1500 per 60 s, latency 50 ms, default node settings:
  * - sequence: one process meets a throttling episode (the server's plan cut to 5 per 2 s for an

@@ -1,5 +1,5 @@
 /* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
-import type { Clock } from '../../dist/nodes/api/rateLimiter';
+import type { Clock } from '../../dist/nodes/shared/pacing/rateLimiter';
 
 /** A clock whose time only moves when the test says so. */
 export class FakeClock implements Clock {

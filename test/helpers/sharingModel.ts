@@ -9,9 +9,9 @@
  */
 // dist/ exists once the package is built (npm test builds first; lint runs before the build).
 // eslint-disable-next-line import-x/no-unresolved
-import { PlanLimiter } from '../../dist/nodes/api/rateLimiter';
+import { PlanLimiter } from '../../dist/nodes/shared/pacing/rateLimiter';
 // eslint-disable-next-line import-x/no-unresolved
-import { rateLimitDelay } from '../../dist/nodes/api/policy';
+import { rateLimitDelay } from '../../dist/nodes/shared/pacing/waits';
 import { VirtualClock } from './virtualTime';
 
 export type GatewayModel = 'sliding' | 'strict';

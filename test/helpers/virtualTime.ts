@@ -4,7 +4,7 @@
  * and simulations: `sleep` registers a timer; `run` jumps from timer to timer (in time order),
  * letting every woken caller run before the next one.
  */
-import type { Clock } from '../../dist/nodes/api/rateLimiter';
+import type { Clock } from '../../dist/nodes/shared/pacing/rateLimiter';
 
 interface Timer {
 	at: number;

@@ -6,8 +6,8 @@
  * ends the wait at once; and the same process goes on working afterwards.
  */
 // The kit runs the package as n8n loads it, from dist/: tune the instance it runs.
-import { LOGIN_POLICY } from '../../dist/nodes/api/login';
-import { RETRY_POLICY } from '../../dist/nodes/api/policy';
+import { LOGIN_POLICY } from '../../dist/nodes/shared/auth/login';
+import { RETRY_POLICY } from '../../dist/nodes/shared/pacing/waits';
 import { bulkPoItems, GET_PO, startFixture, workflowWithItems, type Fixture } from './fixture';
 
 let f: Fixture;

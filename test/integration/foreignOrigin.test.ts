@@ -11,7 +11,7 @@
 import { createServer, type IncomingHttpHeaders } from 'http';
 import type { AddressInfo } from 'net';
 
-import { loginFingerprint } from '../../dist/nodes/api/login';
+import { loginFingerprint } from '../../dist/nodes/shared/auth/login';
 import { credentialFields, LOGIN_PATH, SEEDED_PO, startEmulator, type Emulator } from '../emulator';
 import { chain, createTestEnvironment, type TestEnvironment, type TestWorkflow } from '../helpers';
 

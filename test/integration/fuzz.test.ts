@@ -22,7 +22,7 @@ import fc from 'fast-check';
 import { request } from 'http';
 import type { IDataObject, INodeParameters, IPairedItemData } from 'n8n-workflow';
 
-import { MAX_TEXT_LENGTH } from '../../dist/nodes/api/values';
+import { MAX_TEXT_LENGTH } from '../../dist/nodes/shared/common/values';
 import { DELIVERY_HEADER } from '../../dist/nodes/SellerPlatformTrigger/SellerPlatformTrigger.node';
 import {
 	credentialFields,

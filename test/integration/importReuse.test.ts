@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import type { IDataObject, INodeParameters, IPairedItemData } from 'n8n-workflow';
 
-import * as packageState from '../../dist/nodes/api/state';
+import { importRequests } from '../../dist/nodes/SellerPlatform/actions/import/sentRequests';
 
 import { credentialFields } from '../emulator';
 import { startFixture, workflowWithItems, type Fixture } from './fixture';
@@ -70,8 +70,7 @@ async function runInProduction(parameters: INodeParameters, items: object[] = [{
  * What an n8n restart does to the package: its process memory is gone (static data is in n8n's
  * database). Looked up by name: the code before the fix had no such memory.
  */
-const restartN8n = () =>
-	(packageState as unknown as { importRequests?: Map<string, string> }).importRequests?.clear();
+const restartN8n = () => importRequests.clear();
 
 const savedRequests = (workflowId?: string) =>
 	(f.env.workflowStaticData(workflowId)['node:Seller Platform'] as IDataObject | undefined)

@@ -146,7 +146,7 @@ describe('the packed package (npm pack)', () => {
 		const broken = join(work, 'broken');
 		cpSync(unpacked, broken, { recursive: true });
 		appendFileSync(
-			join(broken, 'dist', 'nodes', 'api', 'policy.js'),
+			join(broken, 'dist', 'nodes', 'shared', 'pacing', 'policy.js'),
 			'\n// eslint-disable-next-line\nsetTimeout(() => undefined, 1);\n',
 		);
 		const result = scan(broken, 'tarball');

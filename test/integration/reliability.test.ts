@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import type { IDataObject } from 'n8n-workflow';
 
 // The kit runs the package as n8n loads it, from dist/: tune the instance it runs.
-import { LOGIN_POLICY } from '../../dist/nodes/api/login';
+import { LOGIN_POLICY } from '../../dist/nodes/shared/auth/login';
 import { credentialFields, SEEDED_API_USER, SEEDED_WAREHOUSES } from '../emulator';
 import { bulkPoItems, GET_PO, startFixture, workflowWithItems, type Fixture } from './fixture';
 

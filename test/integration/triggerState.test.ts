@@ -12,13 +12,15 @@ import type { IDataObject } from 'n8n-workflow';
 
 // The package as the kit runs it (from dist/, as n8n loads it).
 import {
-	destinationOwners,
 	MAX_PENDING_RECORDS,
-	MAX_REMEMBERED_DELIVERIES,
 	pendingRecords,
 	recentDeliveries,
+} from '../../dist/nodes/SellerPlatformTrigger/deliveries';
+import {
+	destinationOwners,
 	registrationClock,
-} from '../../dist/nodes/api/state';
+} from '../../dist/nodes/SellerPlatformTrigger/owners';
+import { MAX_REMEMBERED_DELIVERIES } from '../../dist/nodes/SellerPlatformTrigger/record';
 import {
 	DELIVERY_HEADER,
 	type Registration,

@@ -1,11 +1,11 @@
 /* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
- * Where an export download may go (nodes/api/address.ts): the kind of a URL's host, in every
+ * Where an export download may go (nodes/shared/gateway/address.ts): the kind of a URL's host, in every
  * notation the URL parser accepts, and the rules against the credential's Base URL. The
  * integration tests (download.test.ts) run a local gateway on loopback; the rules for a gateway
  * on a public address are checked here.
  */
-import { addressKind, downloadTargetProblem } from '../../dist/nodes/api/address';
+import { addressKind, downloadTargetProblem } from '../../dist/nodes/shared/gateway/address';
 
 /** The kind of the host of `url`, as parsed by the URL parser (as the node does). */
 const kindOf = (url: string) => addressKind(new URL(url).hostname);

@@ -1,18 +1,21 @@
 /* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
- * The trigger's memory of deliveries (deliveries.ts `firstDelivery`, state.ts `recentDeliveries`,
+ * The trigger's memory of deliveries (deliveries.ts `firstDelivery`, `recentDeliveries`,
  * `pendingRecords`): its bounds, and how it merges the keys saved in static data. The integration
  * tests (test/integration/triggerState.test.ts) run the same code through n8n's webhook calls.
  */
 import {
+	firstDelivery,
+	forgetDeliveries,
 	MAX_PENDING_RECORDS,
-	MAX_REMEMBERED_DELIVERIES,
 	MAX_REMEMBERED_REGISTRATIONS,
 	pendingRecords,
 	recentDeliveries,
-} from '../../dist/nodes/api/state';
-import { firstDelivery, forgetDeliveries } from '../../dist/nodes/SellerPlatformTrigger/deliveries';
-import type { Registration } from '../../dist/nodes/SellerPlatformTrigger/record';
+} from '../../dist/nodes/SellerPlatformTrigger/deliveries';
+import {
+	MAX_REMEMBERED_DELIVERIES,
+	type Registration,
+} from '../../dist/nodes/SellerPlatformTrigger/record';
 
 /** A registration record as n8n hands one to a delivery: read from the database, `seen` as saved. */
 const record = (seen: string[] = []): Registration => ({

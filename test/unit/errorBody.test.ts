@@ -2,7 +2,7 @@
 /**
  * errorBody.ts: the service's error body read from whatever form it arrives in.
  */
-import { parseErrorBody } from '../../dist/nodes/api/errorBody';
+import { parseErrorBody } from '../../dist/nodes/shared/errors/errorBody';
 
 describe('error bodies', () => {
 	const body = {

@@ -4,9 +4,13 @@
  */
 import { NodeApiError, type INode } from 'n8n-workflow';
 
-import { apiError, classify, SellerPlatformLoginError } from '../../dist/nodes/api/errors';
-import { secretsIn } from '../../dist/nodes/api/redact';
-import { parseRetryAfter } from '../../dist/nodes/api/policy';
+import {
+	apiError,
+	classify,
+	SellerPlatformLoginError,
+} from '../../dist/nodes/shared/errors/errors';
+import { secretsIn } from '../../dist/nodes/shared/errors/redact';
+import { parseRetryAfter } from '../../dist/nodes/shared/pacing/waits';
 
 const node: INode = {
 	id: '1',

@@ -2,7 +2,7 @@
 /**
  * login.ts: the session cookies a login sets, as one Cookie header.
  */
-import { cookieHeaderFromSetCookie } from '../../dist/nodes/api/login';
+import { cookieHeaderFromSetCookie } from '../../dist/nodes/shared/auth/login';
 
 describe('session cookies', () => {
 	it('keeps every cookie the login sets, whatever its name, without attributes', () => {

@@ -1,21 +1,21 @@
 /* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
- * policy.ts, the run's limits: how long to wait after a 429 or a failure (Retry-After, backoff),
+ * pacing/ (policy.ts, budget.ts, breaker.ts, retries.ts, paced.ts, waits.ts), the run's limits: how long to wait after a 429 or a failure (Retry-After, backoff),
  * the waiting budget, the circuit breaker, cancellation. Real timers, short waits.
  */
-import { ExecutionStopped } from '../../dist/nodes/api/abort';
-import { PolicyStop } from '../../dist/nodes/api/errors';
+import { ExecutionStopped } from '../../dist/nodes/shared/common/abort';
+import { PolicyStop } from '../../dist/nodes/shared/errors/errors';
+import { limiters } from '../../dist/nodes/shared/pacing/limiters';
+import { paced } from '../../dist/nodes/shared/pacing/paced';
+import { RunPolicy } from '../../dist/nodes/shared/pacing/policy';
+import { PlanLimiter } from '../../dist/nodes/shared/pacing/rateLimiter';
+import { withRetries } from '../../dist/nodes/shared/pacing/retries';
 import {
 	backoffDelay,
-	paced,
 	parseRetryAfter,
 	rateLimitDelay,
 	RETRY_POLICY,
-	RunPolicy,
-	withRetries,
-} from '../../dist/nodes/api/policy';
-import { PlanLimiter } from '../../dist/nodes/api/rateLimiter';
-import { limiters } from '../../dist/nodes/api/state';
+} from '../../dist/nodes/shared/pacing/waits';
 import { VirtualClock } from '../helpers/virtualTime';
 
 /** The shape of an HTTP answer as n8n's request helpers reject with it. */

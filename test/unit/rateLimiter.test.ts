@@ -1,8 +1,8 @@
 /* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 import fc from 'fast-check';
 
-import { ShareController } from '../../dist/nodes/api/rateController';
-import { PACING, PlanLimiter, type Slot } from '../../dist/nodes/api/rateLimiter';
+import { ShareController } from '../../dist/nodes/shared/pacing/rateController';
+import { PACING, PlanLimiter, type Slot } from '../../dist/nodes/shared/pacing/rateLimiter';
 import { FakeClock } from '../helpers/fakeClock';
 import { GatewayModelServer, maxInWindow, startProcess } from '../helpers/sharingModel';
 import { VirtualClock } from '../helpers/virtualTime';

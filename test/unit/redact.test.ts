@@ -6,8 +6,8 @@
  */
 import { NodeApiError, type INode } from 'n8n-workflow';
 
-import { parseErrorBody } from '../../dist/nodes/api/errorBody';
-import { apiError } from '../../dist/nodes/api/errors';
+import { parseErrorBody } from '../../dist/nodes/shared/errors/errorBody';
+import { apiError } from '../../dist/nodes/shared/errors/errors';
 import {
 	cookieSecrets,
 	redact,
@@ -15,7 +15,7 @@ import {
 	redactValue,
 	secretsIn,
 	WHOLE_WORD_BELOW,
-} from '../../dist/nodes/api/redact';
+} from '../../dist/nodes/shared/errors/redact';
 
 const SECRET = 'Sésame "ouvre"-toi=42+/?\\';
 const MASK = '<redacted>';

@@ -6,8 +6,8 @@
 import { generateKeyPairSync } from 'crypto';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { loginFingerprint } from '../../dist/nodes/api/login';
-import { authenticateRequest } from '../../dist/nodes/api/session';
+import { loginFingerprint } from '../../dist/nodes/shared/auth/login';
+import { authenticateRequest } from '../../dist/nodes/shared/auth/authenticate';
 
 const privateKey = generateKeyPairSync('rsa', { modulusLength: 2048 })
 	.privateKey.export({ type: 'pkcs8', format: 'pem' })

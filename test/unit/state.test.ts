@@ -1,8 +1,8 @@
 /* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
- * state.ts: the package's process-wide state, here the registry of the rate plan's limiters.
+ * pacing/limiters.ts: the registry of the rate plan's limiters, shared by the process.
  */
-import { RateLimiterRegistry } from '../../dist/nodes/api/state';
+import { RateLimiterRegistry } from '../../dist/nodes/shared/pacing/limiters';
 import { FakeClock } from '../helpers/fakeClock';
 
 describe('RateLimiterRegistry', () => {

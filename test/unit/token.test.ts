@@ -6,8 +6,8 @@
 import { createPrivateKey, generateKeyPairSync } from 'crypto';
 import { decodeProtectedHeader, jwtVerify } from 'jose';
 
-import { SellerPlatformLoginError } from '../../dist/nodes/api/errors';
-import { parsePrivateKey, signLoginToken } from '../../dist/nodes/api/token';
+import { SellerPlatformLoginError } from '../../dist/nodes/shared/errors/errors';
+import { parsePrivateKey, signLoginToken } from '../../dist/nodes/shared/auth/token';
 
 const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const pkcs8 = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();

@@ -3,7 +3,7 @@
  * url.ts: building request URLs, the User-Agent, the gateway and project in one spelling (the key
  * of the rate plan's limiters and of the trigger's destinations), and addresses fit for a log line.
  */
-import { PACKAGE_VERSION, USER_AGENT } from '../../dist/nodes/api/constants';
+import { PACKAGE_VERSION, USER_AGENT } from '../../dist/nodes/shared/common/constants';
 import {
 	addressForLog,
 	baseUrlProblem,
@@ -12,7 +12,7 @@ import {
 	gatewayScope,
 	joinUrl,
 	normaliseBaseUrl,
-} from '../../dist/nodes/api/url';
+} from '../../dist/nodes/shared/gateway/url';
 import packageJson from '../../package.json';
 
 describe('URL building', () => {

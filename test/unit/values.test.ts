@@ -5,7 +5,7 @@
  * input item's field as the text of a mapping).
  */
 import { inputFieldText } from '../../dist/nodes/SellerPlatform/actions/import/imports';
-import { MAX_TEXT_LENGTH, quoted, shown, textProblem } from '../../dist/nodes/api/values';
+import { MAX_TEXT_LENGTH, quoted, shown, textProblem } from '../../dist/nodes/shared/common/values';
 
 const WHAT = 'The parameter "PO Number" (poNr)';
 

@@ -12,7 +12,7 @@ import type {
 	NodeExecutionHint,
 } from 'n8n-workflow';
 
-import { loginsDuringRun, runPolicy } from '../../api/request';
+import { loginsDuringRun, runPolicy } from '../../shared';
 
 /** What the run met (runner.ts gathers it from the outputs and the run's policy). */
 export interface RunSummary {

@@ -11,10 +11,13 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { RETRY_POLICY } from '../../api/policy';
-import { PACING } from '../../api/rateLimiter';
-import { setRunLimits, suggestedConcurrency } from '../../api/request';
-import { parseBoolean } from '../../api/values';
+import {
+	PACING,
+	parseBoolean,
+	RETRY_POLICY,
+	setRunLimits,
+	suggestedConcurrency,
+} from '../../shared';
 import { checkedBoolean, checkedNumber, collectionParameter } from './parameters';
 
 /** 0: automatic (the default). */

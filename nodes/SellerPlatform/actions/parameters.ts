@@ -1,10 +1,10 @@
 /** Reading and checking parameters before anything is sent: each rule names the parameter. */
 import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
-import { isDotSegment } from '../../api/url';
 import {
 	booleanProblem,
 	collectionProblem,
+	isDotSegment,
 	keyProblem,
 	MAX_TEXT_LENGTH,
 	numberProblem,
@@ -15,7 +15,7 @@ import {
 	shown,
 	textProblem,
 	type NumberRule,
-} from '../../api/values';
+} from '../../shared';
 
 /** A rejected parameter: names it and the rule, before anything is sent. */
 export function invalidParameter(

@@ -6,7 +6,7 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { quoted, shown } from '../../api/values';
+import { quoted, shown } from '../../shared';
 import * as apiCredential from './apiCredential';
 import * as destination from './destination';
 import * as exportResource from './export';

@@ -19,7 +19,7 @@ import {
 	type IPairedItemData,
 } from 'n8n-workflow';
 
-import { quoted } from '../../api/values';
+import { quoted } from '../../shared';
 import { addRunHints } from './hints';
 import { readRunOptions } from './options';
 

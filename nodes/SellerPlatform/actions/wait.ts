@@ -1,7 +1,7 @@
 /** Waiting for a long job (an import, an export): the polling (its options: options.ts). */
 import type { IDataObject } from 'n8n-workflow';
 
-import { MAX_TIMER_MS, wait } from '../../api/abort';
+import { MAX_TIMER_MS, wait } from '../../shared';
 import type { WaitSettings } from './options';
 
 /**

@@ -1,8 +1,7 @@
 import { DateTime } from 'luxon';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { apiRequest } from '../../../api/request';
-import { quoted, shown } from '../../../api/values';
+import { apiRequest, quoted, shown } from '../../../shared';
 import { concurrencyOption, optionsCollection } from '../options';
 import {
 	binaryFieldOption,

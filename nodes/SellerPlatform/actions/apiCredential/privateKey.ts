@@ -6,7 +6,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { PEM_PRIVATE_KEY, redactValue } from '../../../api/redact';
+import { PEM_PRIVATE_KEY, redactValue } from '../../../shared';
 
 /** A field that holds the private key: `private_key`, `privateKey`, `PRIVATE-KEY`… */
 const isKeyField = (name: string) => name.toLowerCase().replace(/[^a-z]/g, '') === 'privatekey';

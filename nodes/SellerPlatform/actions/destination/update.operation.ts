@@ -1,9 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { apiRequest } from '../../../api/request';
-import { EVENT_TYPE_PATTERN } from '../../../api/constants';
+import { apiRequest, EVENT_TYPE_PATTERN, keyProblem, quoted } from '../../../shared';
 import { concurrencyOption, optionsCollection } from '../options';
-import { keyProblem, quoted } from '../../../api/values';
 import {
 	checkedBoolean,
 	checkedList,

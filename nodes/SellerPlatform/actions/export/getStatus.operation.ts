@@ -1,13 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import {
+	apiRequest,
 	DEFAULT_DOWNLOAD_TIMEOUT_SECONDS,
 	DEFAULT_MAX_DOWNLOAD_MB,
 	downloadFile,
-} from '../../../api/download';
-import { MAX_TIMER_MS } from '../../../api/abort';
-import { apiRequest } from '../../../api/request';
-import { parseNumber } from '../../../api/values';
+	MAX_TIMER_MS,
+	parseNumber,
+} from '../../../shared';
 import { concurrencyOption, optionsCollection, readWaitSettings, waitOptions } from '../options';
 import {
 	binaryFieldOption,

@@ -1,8 +1,7 @@
 import { randomBytes } from 'crypto';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { apiRequest } from '../../../api/request';
-import { quoted } from '../../../api/values';
+import { apiRequest, quoted } from '../../../shared';
 import { concurrencyOption, optionsCollection } from '../options';
 import {
 	checkedList,

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { shown } from '../../../api/values';
+import { shown } from '../../../shared';
 import { concurrencyOption, optionsCollection, readWaitSettings, waitOptions } from '../options';
 import { checkedOption, invalidParameter, requiredTextParameter } from '../parameters';
 import { perItem, type Planned, type Task } from '../runner';

@@ -4,7 +4,7 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { apiRequest } from '../../../api/request';
+import { apiRequest } from '../../../shared';
 import {
 	checkedBoolean,
 	checkedList,

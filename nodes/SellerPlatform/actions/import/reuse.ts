@@ -9,7 +9,7 @@
  */
 import type { IDataObject, IExecuteFunctions, NodeApiError } from 'n8n-workflow';
 
-import { apiRequest } from '../../../api/request';
+import { apiRequest } from '../../../shared';
 import { MAX_SAVED_IMPORT_REQUESTS, sentBefore, type SentBefore } from './sentRequests';
 
 /** The service refused the client_reference because an import already uses it. */

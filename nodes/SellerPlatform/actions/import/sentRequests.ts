@@ -10,21 +10,32 @@
  * - the node's workflow static data (`importRequests`: [client reference, scope tag, digest], the
  *   newest `MAX_SAVED_IMPORT_REQUESTS`): n8n saves it after production executions, so it outlives
  *   a restart and reaches the other processes of queue mode through the database;
- * - this process's memory (nodes/api/state.ts `importRequests`, the newest 2,000 references): n8n
+ * - this process's memory (`importRequests`, the newest 2,000 references): n8n
  *   does not save static data after manual executions.
  * A request is the same when a place knows its digest and none knows another one.
  */
 import { createHash } from 'crypto';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { connectionSettings } from '../../../api/settings';
-import { importRequests, MAX_REMEMBERED_IMPORT_REQUESTS } from '../../../api/state';
+import { connectionSettings } from '../../../shared';
 
 /** Client references whose request the node's static data keeps: the newest this many. */
 export const MAX_SAVED_IMPORT_REQUESTS = 500;
 
 /** What is known of the request that made the import holding a client reference. */
 export type SentBefore = 'same' | 'other' | 'unknown';
+
+/** Client references whose request this process remembers: the newest this many. */
+export const MAX_REMEMBERED_IMPORT_REQUESTS = 2000;
+
+/**
+ * What the Create Barcode Import operation sent under each client reference and the service
+ * accepted: the digest of the request, keyed `<gateway and project>\0<client_reference>`, oldest
+ * first. The memory that proves a re-run of a manual execution (whose static data n8n does not
+ * save) is the same request; the node's static data is the other. Bound: the newest
+ * `MAX_REMEMBERED_IMPORT_REQUESTS` references of this process.
+ */
+export const importRequests = new Map<string, string>();
 
 type SavedRequest = [reference: string, scopeTag: string, digest: string];
 

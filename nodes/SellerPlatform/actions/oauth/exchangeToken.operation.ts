@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { apiRequest } from '../../../api/request';
+import { apiRequest } from '../../../shared';
 import { concurrencyOption, optionsCollection } from '../options';
 import { requiredTextParameter } from '../parameters';
 import { perItem } from '../runner';

@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { apiRequest } from '../../../api/request';
+import { apiRequest } from '../../../shared';
 import { concurrencyOption, optionsCollection } from '../options';
 import { requiredPathParameter } from '../parameters';
 import { perItem } from '../runner';

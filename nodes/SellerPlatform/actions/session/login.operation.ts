@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { loginForRun } from '../../../api/session';
+import { loginForRun } from '../../../shared';
 import { perItem } from '../runner';
 
 export const description: INodeProperties[] = [

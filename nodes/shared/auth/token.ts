@@ -6,7 +6,7 @@
 import { createPrivateKey, randomUUID, sign, type KeyObject } from 'crypto';
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
-import { SellerPlatformLoginError } from './errors';
+import { SellerPlatformLoginError } from '../errors/errors';
 
 const PEM_HINT =
 	'paste the whole PEM block, including the "-----BEGIN PRIVATE KEY-----" (PKCS#8) or "-----BEGIN RSA PRIVATE KEY-----" (PKCS#1) line';

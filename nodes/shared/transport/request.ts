@@ -1,35 +1,39 @@
 /**
  * The single path every request of both nodes takes: the connection settings (read once per node
  * run), the URL, the headers, n8n's authenticated request (n8n logs in again on 401 and repeats
- * once) within a total deadline, the pacing and retries of policy.ts, and one error the user can
- * read (errors.ts).
+ * once) within a total deadline, the pacing and retries of pacing/ (paced.ts, retries.ts), and
+ * one error the user can read (errors/errors.ts). The run's own state is in run.ts.
  */
 import {
 	type ICredentialDataDecryptedObject,
 	type IDataObject,
-	type IExecuteFunctions,
-	type IHookFunctions,
 	type IHttpRequestOptions,
-	type ILoadOptionsFunctions,
-	type IWebhookFunctions,
 } from 'n8n-workflow';
 
-import { deadline, DeadlineExceeded, withinDeadline, withSignal } from './abort';
-import { readCapped, readErrorBody } from './answer';
-import { CREDENTIAL_TYPE, USER_AGENT } from './constants';
-import { apiError, classify, PolicyStop } from './errors';
-import { ENDPOINTS, type Endpoint } from './endpoints';
-import { cookieSecrets, secretsIn } from './redact';
-import { paced, RETRY_POLICY, RunPolicy, withRetries } from './policy';
-import { PACING, type PlanLimiter } from './rateLimiter';
-import { loginFingerprint, LoginTimedOut } from './login';
-import { adoptSession, loginHelper, sharedLogin } from './session';
-import { limiters, perRun, sessions } from './state';
+import { loginFingerprint, LoginTimedOut } from '../auth/login';
+import { adoptSession, loginGate, loginHelper, sharedLogin } from '../auth/session';
+import { deadline, DeadlineExceeded, withinDeadline, withSignal } from '../common/abort';
+import { CREDENTIAL_TYPE, USER_AGENT } from '../common/constants';
+import { apiError, classify, PolicyStop } from '../errors/errors';
+import { cookieSecrets, secretsIn } from '../errors/redact';
+import { readCapped, readErrorBody } from '../gateway/answer';
+import { ENDPOINTS, type Endpoint } from '../gateway/endpoints';
+import { buildUrl, redirectStep } from '../gateway/url';
+import { limiters } from '../pacing/limiters';
+import { paced } from '../pacing/paced';
+import type { RunPolicy } from '../pacing/policy';
+import type { PlanLimiter } from '../pacing/rateLimiter';
+import { withRetries } from '../pacing/retries';
+import { RETRY_POLICY } from '../pacing/waits';
+import {
+	loginTimedOut,
+	noteLoginIdentity,
+	noteLoginTimedOut,
+	noteRunLimiter,
+	runPolicy,
+	type RequestContext,
+} from './run';
 import { connectionSettings, type ConnectionSettings } from './settings';
-import { buildUrl, redirectStep } from './url';
-
-export type RequestContext =
-	IExecuteFunctions | IHookFunctions | ILoadOptionsFunctions | IWebhookFunctions;
 
 export interface ApiRequestOptions {
 	/** Values for the `{name}` placeholders of the endpoint's path. */
@@ -37,32 +41,6 @@ export interface ApiRequestOptions {
 	body?: IDataObject;
 	/** Item the request is made for: used for the credential lookup and in errors. */
 	itemIndex?: number;
-}
-
-/**
- * The run's limits (policy.ts): those the node set for this run (`setRunLimits`, from its options),
- * or the defaults. A stop of the execution ends the run's waits.
- */
-export function runPolicy(ctx: RequestContext): RunPolicy {
-	let policy = perRun.policies.get(ctx);
-	if (!policy) {
-		const cancel = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal?.() : undefined;
-		policy = new RunPolicy(cancel);
-		perRun.policies.set(ctx, policy);
-	}
-	return policy;
-}
-
-/** Sets the run's limits from the node's options, before its first request. */
-export function setRunLimits(
-	ctx: IExecuteFunctions,
-	limits: { waitingBudgetMs: number; circuitBreakerLimit: number },
-) {
-	const cancel = ctx.getExecutionCancelSignal?.();
-	perRun.policies.set(
-		ctx,
-		new RunPolicy(cancel, limits.waitingBudgetMs, limits.circuitBreakerLimit),
-	);
 }
 
 /**
@@ -79,26 +57,14 @@ async function loginBeforePacing(
 	policy: RunPolicy,
 ) {
 	if (typeof data.sessionCookie === 'string' && data.sessionCookie) return;
-	if (policy.loginTimedOut) throw policy.loginTimedOut;
+	const earlier = loginTimedOut(policy);
+	if (earlier) throw earlier;
 	// A login that timed out is remembered (rejection handled here, the caller still gets it).
 	const login = sharedLogin.call(loginHelper(ctx), data, policy.signal);
 	login.catch((error: unknown) => {
-		if (error instanceof LoginTimedOut) policy.loginTimedOut = error;
+		if (error instanceof LoginTimedOut) noteLoginTimedOut(policy, error);
 	});
 	await login;
-}
-
-/** The run's first request notes its credential's count of logins (the run's hints). */
-function noteLoginIdentity(policy: RunPolicy, data: ICredentialDataDecryptedObject) {
-	if (policy.facts.login) return;
-	const identity = loginFingerprint(data);
-	policy.facts.login = { identity, before: sessions.loginsDone.get(identity) ?? 0 };
-}
-
-/** The logins of the run's credential since its first request (its hints). */
-export function loginsDuringRun(policy: RunPolicy): number {
-	const login = policy.facts.login;
-	return login ? (sessions.loginsDone.get(login.identity) ?? 0) - login.before : 0;
 }
 
 /** The error of a request without its whole answer within `RETRY_POLICY.requestTimeoutMs`. */
@@ -108,15 +74,6 @@ function timedOut(endpoint: Endpoint) {
 		`The Seller Platform API timed out: no complete answer to ${endpoint} within ${seconds} s`,
 		`Every request gets ${seconds} s for its whole answer and is not repeated after a time-out. Check that this n8n can reach the Base URL of the credential, or try again later.`,
 	);
-}
-
-/**
- * Requests in flight that keep the rate plan of this node run busy (the automatic concurrency):
- * from the plan the run's last request used, or the initial value before its first request.
- */
-export function suggestedConcurrency(ctx: RequestContext): number {
-	const limiter = perRun.limiters.get(ctx);
-	return limiter ? limiter.suggestedConcurrency() : PACING.initialConcurrency;
 }
 
 /** One request of a node run to one endpoint, with what every attempt of it needs. */
@@ -175,7 +132,7 @@ async function sendOnce(
 }
 
 /**
- * Sends the call to `url`: logged in, paced, repeated per policy.ts, each attempt's whole answer
+ * Sends the call to `url`: logged in, paced, repeated per pacing/retries.ts, each attempt's whole answer
  * within its deadline (a stop ends it at once). Gives the answer, or the failure with the session
  * cookies it may hold.
  */
@@ -199,7 +156,8 @@ async function sendTo(
 		await loginBeforePacing(ctx, settings.data, policy);
 		const identity = loginFingerprint(settings.data);
 		const repeatable = ENDPOINTS[call.endpoint].repeatable;
-		const paceAndSend = async () => await paced(call.limiter, send, policy, identity);
+		const login = loginGate(identity);
+		const paceAndSend = async () => await paced(call.limiter, send, policy, login);
 		return { answer: await withRetries(repeatable, paceAndSend, policy) };
 	} catch (error) {
 		failed = error;
@@ -224,7 +182,7 @@ export async function apiRequest(
 	const itemIndex = options.itemIndex ?? 0;
 	const settings = await connectionSettings(this, itemIndex);
 	const limiter = limiters.get(settings.scope, endpoint, settings.requestsPerMinute);
-	perRun.limiters.set(this, limiter);
+	noteRunLimiter(this, limiter);
 	const body = ENDPOINTS[endpoint].method !== 'GET' ? (options.body ?? {}) : undefined;
 	const call: Call = { ctx: this, endpoint, settings, policy: runPolicy(this), limiter, body };
 	let url = buildUrl(settings.baseUrl, endpoint, options.pathParams, settings.prefixes);

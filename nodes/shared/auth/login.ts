@@ -13,15 +13,15 @@ import {
 	type IHttpRequestHelper,
 } from 'n8n-workflow';
 
-import { deadline, ExecutionStopped, wait, withinDeadline, type Deadline } from './abort';
-import { AnswerTooLarge, readCapped } from './answer';
-import { LOGIN_PATH, USER_AGENT } from './constants';
-import { parseErrorBody } from './errorBody';
-import { SellerPlatformLoginError } from './errors';
-import { backoffDelay, CONNECTION_FAILURES } from './policy';
-import { fingerprints } from './state';
+import { deadline, ExecutionStopped, wait, withinDeadline, type Deadline } from '../common/abort';
+import { LOGIN_PATH, USER_AGENT } from '../common/constants';
+import { parseErrorBody } from '../errors/errorBody';
+import { SellerPlatformLoginError } from '../errors/errors';
+import { AnswerTooLarge, readCapped } from '../gateway/answer';
+import { baseUrlProblem, joinUrl, redirectStep } from '../gateway/url';
+import { CONNECTION_FAILURES } from '../pacing/retries';
+import { backoffDelay } from '../pacing/waits';
 import { loginBody, requireField } from './token';
-import { baseUrlProblem, joinUrl, redirectStep } from './url';
 
 /** `timeoutMs`: the deadline of the whole login, every attempt included. */
 export const LOGIN_POLICY = { timeoutMs: 30_000, attempts: 3 };
@@ -110,7 +110,7 @@ async function postLogin(
 	return { networkError: timedOut ? TIMED_OUT : String(code ?? 'network error') };
 }
 
-/** Tried again while the deadline leaves time (policy.ts `CONNECTION_FAILURES`); a time-out is final. */
+/** Tried again while the deadline leaves time (retries.ts `CONNECTION_FAILURES`); a time-out is final. */
 const isTransient = (response: LoginResponse) =>
 	'networkError' in response
 		? CONNECTION_FAILURES.has(response.networkError)
@@ -209,6 +209,12 @@ export async function login(
 	}
 	return { sessionCookie, sessionFingerprint: loginFingerprint(credentials) };
 }
+
+/**
+ * Login fingerprints, per decrypted credentials object (n8n hands one object to every request of
+ * a run, so each is hashed once). Bound: weak, gone with the object.
+ */
+const fingerprints = new WeakMap<object, { source: string; digest: string }>();
 
 /**
  * A digest of what a login depends on (base URL, key id, key, project). Stored beside the session

@@ -7,20 +7,22 @@
  *   private or link-local address unless the Base URL is one; at most 3 redirects, each checked
  *   the same way (n8n follows none itself); every answer not read is destroyed;
  * - at most `MAX_DOWNLOADS_IN_FLIGHT` downloads at once in the process, and at most
- *   `MAX_DOWNLOADS_PER_CREDENTIAL` of one credential (state.ts), the others waiting in line for
+ *   `MAX_DOWNLOADS_PER_CREDENTIAL` of one credential (`downloadSlots`), the others waiting in line for
  *   at most the run's waiting budget;
  * - a total deadline for the whole file (not an idle time-out), the size cap, the user's stop.
  */
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 
-import { deadline, withinDeadline } from './abort';
-import { DOWNLOAD_RULES, downloadTargetProblem } from './address';
-import { CREDENTIAL_TYPE, USER_AGENT } from './constants';
-import { apiError, PolicyStop } from './errors';
-import { RETRY_POLICY, withRetries, type RunPolicy } from './policy';
-import { runPolicy } from './request';
-import { downloadSlots, MAX_DOWNLOADS_IN_FLIGHT, MAX_DOWNLOADS_PER_CREDENTIAL } from './state';
-import { baseUrlProblem, gatewayScope } from './url';
+import { deadline, withinDeadline } from '../common/abort';
+import { CREDENTIAL_TYPE, USER_AGENT } from '../common/constants';
+import { apiError, PolicyStop } from '../errors/errors';
+import { DOWNLOAD_RULES, downloadTargetProblem } from '../gateway/address';
+import { baseUrlProblem, gatewayScope } from '../gateway/url';
+import type { RunPolicy } from '../pacing/policy';
+import { withRetries } from '../pacing/retries';
+import { Slots } from '../pacing/slots';
+import { RETRY_POLICY } from '../pacing/waits';
+import { runPolicy } from './run';
 
 /** Default of the "Max File Size (MB)" option. */
 export const DEFAULT_MAX_DOWNLOAD_MB = 512;
@@ -28,6 +30,20 @@ export const DEFAULT_MAX_DOWNLOAD_MB = 512;
 export const DEFAULT_DOWNLOAD_TIMEOUT_SECONDS = 600;
 /** Redirects followed from a download link, each checked like the link itself. */
 export const MAX_DOWNLOAD_REDIRECTS = 3;
+
+/** Export downloads at once in this process, and of one credential's gateway and project. */
+export const MAX_DOWNLOADS_IN_FLIGHT = 4;
+export const MAX_DOWNLOADS_PER_CREDENTIAL = 2;
+
+/**
+ * Export downloads in flight in this process: at most `MAX_DOWNLOADS_IN_FLIGHT` at once, so that
+ * n8n's in-memory binary data mode never holds more files than that while they arrive, and at
+ * most `MAX_DOWNLOADS_PER_CREDENTIAL` of one credential's gateway and project (gateway/url.ts
+ * `gatewayScope`, the key), so that one credential's slow downloads never hold every place; the
+ * others wait in line, each for a bounded time (a stop takes them out). Bound: the line, one
+ * entry per waiting download; one count per scope with a download in flight.
+ */
+const downloadSlots = new Slots(MAX_DOWNLOADS_IN_FLIGHT, MAX_DOWNLOADS_PER_CREDENTIAL);
 
 type Body = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0] & {
 	push(chunk: unknown, encoding?: BufferEncoding): boolean;
@@ -105,7 +121,7 @@ const downloadsBusy = (waitMs: number) =>
 	);
 
 /**
- * A place among the process's downloads (state.ts `downloadSlots`): waited for at most the run's
+ * A place among the process's downloads (`downloadSlots`): waited for at most the run's
  * waiting budget; a stop ends the wait at once.
  */
 async function downloadPlace(scope: string, policy: RunPolicy): Promise<() => void> {

@@ -1,5 +1,5 @@
 /** Facts about the package and the Seller Platform gateway that every request needs. */
-import { name as PACKAGE_NAME, version as PACKAGE_VERSION } from '../../package.json';
+import { name as PACKAGE_NAME, version as PACKAGE_VERSION } from '../../../package.json';
 
 export { PACKAGE_NAME, PACKAGE_VERSION };
 

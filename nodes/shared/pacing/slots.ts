@@ -4,7 +4,7 @@
  * scope's holder starts at once while the first one's slow holders keep their share. A wait ends
  * when its signal aborts (abort.ts: the user's stop, or the wait's deadline).
  */
-import { ExecutionStopped } from './abort';
+import { ExecutionStopped } from '../common/abort';
 
 interface Waiter {
 	scope: string;

@@ -1,132 +1,17 @@
 /**
- * The Seller Platform session: the login (a signed token posted to the login endpoint; the session
- * lives in the cookies the 200 answer sets), logins shared between concurrent callers, and the
- * cookie put on every request.
- *
- * Used by the credential's `preAuthentication`, so n8n runs it when the stored session is empty,
- * when a request answers 401, and when the user presses "Test". Nothing here ever puts the private
- * key, the token or a cookie into an error message.
+ * The credential's `authenticate`: which requests may carry the session or a login token (only
+ * those that go straight to the credential's Base URL, never to its login endpoint), and the
+ * session cookie put on each of them (session.ts keeps the newest).
  */
-import type {
-	ICredentialDataDecryptedObject,
-	IDataObject,
-	IExecuteFunctions,
-	IHttpRequestHelper,
-	IHttpRequestOptions,
-} from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
 
-import { addressKind } from './address';
-import { abortable, sharedTask, signalOf, type SharedTask } from './abort';
-import { CREDENTIAL_TYPE, LOGIN_PATH } from './constants';
-import { apiError, SellerPlatformLoginError } from './errors';
-import { login, loginFingerprint } from './login';
-import { noteSessionSent, perRun, refusedRequests, retireSession, sessions } from './state';
-import { baseUrlProblem, joinUrl, requestTarget } from './url';
-
-/**
- * Logins shared across concurrent callers, per login identity (base URL, key id, key, project).
- *
- * n8n calls `preAuthentication` once per request that found no session or got a 401. With many
- * items in flight, that would be one login per item. Instead:
- * - callers that arrive while a login is running wait for it and share its session;
- * - a caller without a session, or whose rejected session is older than the newest one obtained
- *   here, gets the newest one (another request already logged in);
- * - only a caller whose rejected session is the newest one, or when this process has none yet,
- *   starts a new login.
- */
-export async function sharedLogin(
-	this: IHttpRequestHelper,
-	credentials: ICredentialDataDecryptedObject,
-	cancel?: AbortSignal,
-): Promise<IDataObject> {
-	// n8n's legacy request helper (the HTTP Request node's) logs in again after any failure: not
-	// for a request `authenticate` refused, which gets its refusal again instead.
-	const refused = refusedRequests.get(credentials);
-	if (refused) {
-		refusedRequests.delete(credentials);
-		throw refused;
-	}
-	const identity = loginFingerprint(credentials);
-	const running = sessions.inFlight.get(identity);
-	if (running && !running.abandoned()) return await running.join(cancel);
-
-	// A caller without a session, or with one this process knows to be older than its newest,
-	// takes the newest: one it replaced, or one it first sent before its newest login started
-	// (another n8n process's, read from the stored credential earlier). A session first seen
-	// after that may be fresher than ours: then a real login follows. Should the newest have
-	// expired too, the service answers 401 and the caller comes back with it, which logs in below.
-	const used = typeof credentials.sessionCookie === 'string' ? credentials.sessionCookie : '';
-	const newest = sessions.newest.get(identity);
-	const olderThanNewest =
-		!used ||
-		sessions.retired.get(identity)?.has(used) ||
-		(sessions.firstSent.get(used) ?? Infinity) < (sessions.newestStartedAt.get(identity) ?? 0);
-	if (newest && used !== newest && olderThanNewest) {
-		return { sessionCookie: newest, sessionFingerprint: identity };
-	}
-
-	// Each caller waits with its own cancel signal; once every caller stopped, the login is closed
-	// (abort.ts `sharedTask`) and the next caller starts a new one.
-	const startedAt = Date.now();
-	const shared: SharedTask<IDataObject> = sharedTask(async (abandoned) => {
-		try {
-			const result = await login.call(this, credentials, abandoned);
-			retireSession(identity, sessions.newest.get(identity));
-			retireSession(identity, used);
-			sessions.newest.set(identity, String(result.sessionCookie));
-			sessions.newestStartedAt.set(identity, startedAt);
-			sessions.loginsDone.set(identity, (sessions.loginsDone.get(identity) ?? 0) + 1);
-			return result;
-		} finally {
-			if (sessions.inFlight.get(identity) === shared) sessions.inFlight.delete(identity);
-			sessions.lastLoginEnd.set(identity, Date.now());
-		}
-	});
-	sessions.inFlight.set(identity, shared);
-	return await shared.join(cancel);
-}
-
-/** The login's request helper: n8n's plain one, as the credential's own login gets it. */
-export function loginHelper(ctx: { helpers: IHttpRequestHelper['helpers'] }): IHttpRequestHelper {
-	return { helpers: { httpRequest: ctx.helpers.httpRequest } };
-}
-
-/** What the Session → Login operation reports: whose login, and when it ended. */
-export interface RunLogin {
-	credentials: ICredentialDataDecryptedObject;
-	sessionCookie: string;
-	loggedInAt: string;
-}
-
-/**
- * A login of its own (not shared with requests), once per node run and shared by the run's
- * items: the Session → Login operation. A stop ends the wait at once; a failure is the same
- * NodeApiError as a request's (errors.ts).
- */
-export async function loginForRun(ctx: IExecuteFunctions, itemIndex: number): Promise<RunLogin> {
-	let pending = perRun.logins.get(ctx);
-	if (!pending) {
-		pending = (async () => {
-			const credentials = await ctx.getCredentials(CREDENTIAL_TYPE, itemIndex);
-			const cancel = ctx.getExecutionCancelSignal?.();
-			const { sessionCookie } = await login.call(loginHelper(ctx), credentials, cancel);
-			return {
-				credentials,
-				sessionCookie: String(sessionCookie),
-				loggedInAt: new Date().toISOString(),
-			};
-		})();
-		perRun.logins.set(ctx, pending);
-	}
-	let failed: unknown;
-	try {
-		// A login ends at its own deadline; a stop ends it and the node's wait at once.
-		return await abortable(pending, ctx.getExecutionCancelSignal?.());
-	} catch (error) {
-		failed = error;
-	}
-	throw apiError(failed, { node: ctx.getNode(), endpoint: 'Login', itemIndex });
-}
+import { signalOf } from '../common/abort';
+import { LOGIN_PATH } from '../common/constants';
+import { SellerPlatformLoginError } from '../errors/errors';
+import { addressKind } from '../gateway/address';
+import { baseUrlProblem, joinUrl, requestTarget } from '../gateway/url';
+import { loginFingerprint } from './login';
+import { noteSessionSent, refusedRequests, sessions } from './session';
 
 /**
  * The request's address, when it is on the gateway: the origin (scheme, host, port, compared as
@@ -268,20 +153,4 @@ export async function authenticateRequest(
 		noteSessionSent(session, Date.now());
 	}
 	return options;
-}
-
-/**
- * After a request: the shared credential of the run takes the session its copy ended with, unless
- * this process already knows a newer one.
- */
-export function adoptSession(
-	shared: ICredentialDataDecryptedObject,
-	copy: ICredentialDataDecryptedObject,
-) {
-	const session = copy.sessionCookie;
-	if (typeof session !== 'string' || !session || session === shared.sessionCookie) return;
-	const identity = loginFingerprint(copy);
-	if (sessions.retired.get(identity)?.has(session)) return;
-	shared.sessionCookie = session;
-	shared.sessionFingerprint = copy.sessionFingerprint;
 }

@@ -1,9 +1,9 @@
 /**
  * How long a request waits: the bounds of the waiting and repeating, the backoff, the service's
  * `Retry-After` read (seconds or an HTTP date, whatever its size) and told back to the user, also
- * when it lies beyond any date (policy.ts does the waiting).
+ * when it lies beyond any date (budget.ts does the waiting).
  */
-import { PolicyStop } from './errors';
+import { PolicyStop } from '../errors/errors';
 
 /** Bounds of the waiting and repeating. */
 export const RETRY_POLICY = {

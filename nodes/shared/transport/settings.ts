@@ -13,11 +13,10 @@ import {
 	DEFAULT_IMPORT_PREFIX,
 	DEFAULT_REQUESTS_PER_MINUTE,
 	DEFAULT_SANDBOX_ORDER_PREFIX,
-} from './constants';
-import type { PrefixSetting } from './endpoints';
-import type { RequestContext } from './request';
-import { perRun } from './state';
-import { baseUrlProblem, gatewayScope } from './url';
+} from '../common/constants';
+import type { PrefixSetting } from '../gateway/endpoints';
+import { baseUrlProblem, gatewayScope } from '../gateway/url';
+import type { RequestContext } from './run';
 
 export interface ConnectionSettings {
 	baseUrl: string;
@@ -34,6 +33,13 @@ export interface ConnectionSettings {
 	/** `credential.data`. */
 	data: ICredentialDataDecryptedObject;
 }
+
+/**
+ * The connection settings of each node run, read once (`connectionSettings`), keyed by the run's
+ * context; a failed read is dropped, so the next item reads again. Bound: weak, gone with the
+ * run's context.
+ */
+const settingsOfRun = new WeakMap<object, Promise<ConnectionSettings>>();
 
 async function readSettings(ctx: RequestContext, itemIndex: number): Promise<ConnectionSettings> {
 	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE, itemIndex);
@@ -66,11 +72,11 @@ export async function connectionSettings(
 	ctx: RequestContext,
 	itemIndex: number,
 ): Promise<ConnectionSettings> {
-	let pending = perRun.settings.get(ctx);
+	let pending = settingsOfRun.get(ctx);
 	if (!pending) {
 		pending = readSettings(ctx, itemIndex);
-		perRun.settings.set(ctx, pending);
-		pending.catch(() => perRun.settings.delete(ctx));
+		settingsOfRun.set(ctx, pending);
+		pending.catch(() => settingsOfRun.delete(ctx));
 	}
 	return await pending;
 }

@@ -5,7 +5,7 @@
  */
 import { sleep, type IHttpRequestOptions } from 'n8n-workflow';
 
-import { PolicyStop } from './errors';
+import { PolicyStop } from '../errors/errors';
 
 /** The longest delay a timer takes (2^31 - 1 ms, about 24.8 days); beyond it Node fires at once. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -51,7 +51,7 @@ export async function wait(ms: number, signal?: AbortSignal): Promise<void> {
 	);
 }
 
-/** A request or wait that outlived its deadline: shown as it is, never repeated (policy.ts). */
+/** A request or wait that outlived its deadline: shown as it is, never repeated (pacing/retries.ts). */
 export class DeadlineExceeded extends PolicyStop {
 	constructor(message: string, description: string) {
 		super(message, description);

@@ -1,0 +1,27 @@
+/** common/: plain helpers every folder may use: waits that end on a stop, values, constants. */
+export { MAX_TIMER_MS, wait } from './abort';
+export {
+	CREDENTIAL_TYPE,
+	DEFAULT_BASE_URL,
+	DEFAULT_IMPORT_PREFIX,
+	DEFAULT_REQUESTS_PER_MINUTE,
+	DEFAULT_SANDBOX_ORDER_PREFIX,
+	EVENT_TYPE_PATTERN,
+	NODE_DESCRIPTION,
+	USER_AGENT,
+	WHOAMI_PATH,
+} from './constants';
+export {
+	booleanProblem,
+	collectionProblem,
+	keyProblem,
+	MAX_TEXT_LENGTH,
+	numberProblem,
+	optionProblem,
+	parseBoolean,
+	parseNumber,
+	quoted,
+	shown,
+	textProblem,
+	type NumberRule,
+} from './values';

@@ -1,0 +1,2 @@
+/** gateway/: the service's addresses: the endpoint table, URLs, where a download may go, answers. */
+export { addressForLog, gatewayScope, isDotSegment } from './url';

@@ -1,0 +1,58 @@
+/**
+ * The shared layer's one surface: the two nodes and the credential import from here only.
+ *
+ * Its folders, each owning its own state, import one way only (a folder imports the folders after
+ * it, never one before it; files inside nodes/shared import each other directly, never through an
+ * index.ts):
+ *
+ *   transport -> auth -> pacing -> gateway -> common -> errors
+ *
+ * - transport/: the request pipeline (request.ts), the registry of node runs (run.ts), the
+ *   connection settings of a run (settings.ts), export downloads (download.ts);
+ * - auth/: the login token, the login, the session shared between requests, `authenticate`;
+ * - pacing/: the rate plan's limiters, the run's limits (waiting budget, circuit breaker),
+ *   pacing and repeats, download slots;
+ * - gateway/: the endpoint table, URLs, which addresses a download may reach, reading answers;
+ * - common/: waits that end on a stop, values, the package's constants;
+ * - errors/: the errors the user reads, the service's error bodies, redaction of secrets.
+ */
+export { authenticateRequest, loginForRun, sharedLogin } from './auth';
+export {
+	booleanProblem,
+	collectionProblem,
+	CREDENTIAL_TYPE,
+	DEFAULT_BASE_URL,
+	DEFAULT_IMPORT_PREFIX,
+	DEFAULT_REQUESTS_PER_MINUTE,
+	DEFAULT_SANDBOX_ORDER_PREFIX,
+	EVENT_TYPE_PATTERN,
+	keyProblem,
+	MAX_TEXT_LENGTH,
+	MAX_TIMER_MS,
+	NODE_DESCRIPTION,
+	numberProblem,
+	optionProblem,
+	parseBoolean,
+	parseNumber,
+	quoted,
+	shown,
+	textProblem,
+	USER_AGENT,
+	wait,
+	WHOAMI_PATH,
+	type NumberRule,
+} from './common';
+export { PEM_PRIVATE_KEY, redactValue } from './errors';
+export { addressForLog, gatewayScope, isDotSegment } from './gateway';
+export { PACING, RETRY_POLICY } from './pacing';
+export {
+	apiRequest,
+	connectionSettings,
+	DEFAULT_DOWNLOAD_TIMEOUT_SECONDS,
+	DEFAULT_MAX_DOWNLOAD_MB,
+	downloadFile,
+	loginsDuringRun,
+	runPolicy,
+	setRunLimits,
+	suggestedConcurrency,
+} from './transport';
