@@ -2,7 +2,7 @@
  * What the two import operations share: the rules of an import's body, sending an import, and
  * reading its status (waiting for a final one when asked).
  */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { apiRequest } from '../../../api/request';
 import {
@@ -104,32 +104,54 @@ export function mappingsDefinedBelow(ctx: IExecuteFunctions, itemIndex: number):
 	}
 	return raw.map((mapping, position) => {
 		const where = `Mapping ${position + 1} of ${quotedName(parameter)}`;
-		const partnerSku = checkedText(
+		return readMapping(ctx, itemIndex, mapping, where);
+	});
+}
+
+/** The fields of a mapping defined below, as the "Mappings" parameter declares them. */
+const mappingField = (name: string) => {
+	const [entry] = barcodeParameter('mappings').options as Array<{ values: INodeProperties[] }>;
+	return propertyIn(entry.values, name);
+};
+
+/** The fields every mapping needs: the body's name, the parameter's. */
+const REQUIRED_MAPPING_FIELDS = [
+	['partner_sku', 'partnerSku'],
+	['barcode', 'barcode'],
+] as const;
+
+/** One mapping defined below: partner_sku and barcode, both required; force_sync when on. */
+function readMapping(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	mapping: IDataObject,
+	where: string,
+): IDataObject {
+	const result: IDataObject = {};
+	for (const [key, name] of REQUIRED_MAPPING_FIELDS) {
+		const field = mappingField(name);
+		const value = checkedText(
 			ctx,
 			itemIndex,
-			mapping.partnerSku,
-			`The Partner SKU of ${where}`,
+			mapping[name],
+			`The ${field.displayName} of ${where}`,
 		);
-		const barcode = checkedText(ctx, itemIndex, mapping.barcode, `The Barcode of ${where}`);
-		for (const [value, field] of [
-			[partnerSku, 'Partner SKU (partner_sku)'],
-			[barcode, 'Barcode (barcode)'],
-		]) {
-			if (!value) {
-				throw invalidParameter(
-					ctx,
-					itemIndex,
-					`${where} has no ${field}: every mapping needs partner_sku and barcode`,
-				);
-			}
+		result[key] = value;
+	}
+	for (const [key, name] of REQUIRED_MAPPING_FIELDS) {
+		if (!result[key]) {
+			throw invalidParameter(
+				ctx,
+				itemIndex,
+				`${where} has no ${mappingField(name).displayName} (${key}): every mapping needs partner_sku and barcode`,
+			);
 		}
-		const result: IDataObject = { partner_sku: partnerSku, barcode };
-		const forceSync = `The Force Sync (forceSync) of ${where}`;
-		if (checkedBoolean(ctx, itemIndex, mapping.forceSync, forceSync, false)) {
-			result.force_sync = true;
-		}
-		return result;
-	});
+	}
+	const forceSync = mappingField('forceSync');
+	const what = `The ${forceSync.displayName} (${forceSync.name}) of ${where}`;
+	const fallback = forceSync.default as boolean;
+	if (checkedBoolean(ctx, itemIndex, mapping.forceSync, what, fallback)) result.force_sync = true;
+	return result;
 }
 
 /**
