@@ -43,7 +43,7 @@ export {
 	type NumberRule,
 } from './common';
 export { PEM_PRIVATE_KEY, redactValue } from './errors';
-export { addressForLog, gatewayScope, isDotSegment } from './gateway';
+export { addressForLog, gatewayScope, isDotSegment, type Endpoint } from './gateway';
 export { PACING, RETRY_POLICY } from './pacing';
 export {
 	apiRequest,

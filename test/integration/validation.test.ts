@@ -304,3 +304,22 @@ describe('values that must differ between the items of a run', () => {
 		);
 	});
 });
+
+describe('a client reference that leaves no room for the suffix of split imports', () => {
+	it('is refused before any request when the input items make more than one import', async () => {
+		const items = Array.from({ length: 10_001 }, (_, i) => ({ sku: `S-${i}`, code: `${i}` }));
+		const parameters: INodeParameters = {
+			...IMPORT,
+			source: 'items',
+			itemsInput: 'fromInputItems',
+			partnerSkuField: 'sku',
+			barcodeField: 'code',
+			clientReference: 'x'.repeat(99),
+		};
+		const result = await f.env.runWorkflow(workflowWithItems(items, parameters));
+		expect(result.nodeError('Seller Platform')?.message).toBe(
+			'The parameter "Client Reference" (clientReference) must leave room for the suffix of split imports: at most 98 characters, got 99',
+		);
+		expect(f.emulator.requests()).toHaveLength(0);
+	});
+});

@@ -1,6 +1,6 @@
 /* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
- * purchaseOrder/get.operation.ts: releaseDateToIso, the spec's date object (year, month, day) of a
+ * purchaseOrder/releaseDate.ts: releaseDateToIso, the spec's date object (year, month, day) of a
  * purchase order as the ISO date the node adds to its output (po_release_date_iso).
  */
 import fc from 'fast-check';
@@ -9,7 +9,7 @@ import { DateTime, Settings } from 'luxon';
 import {
 	readReleaseDate,
 	releaseDateToIso,
-} from '../../dist/nodes/SellerPlatform/actions/purchaseOrder/get.operation';
+} from '../../dist/nodes/SellerPlatform/actions/purchaseOrder/releaseDate';
 
 /** Any value a part of the date may have: every JSON type, and numbers JSON cannot write. */
 const anyPart = fc.oneof(

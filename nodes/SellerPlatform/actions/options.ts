@@ -18,7 +18,7 @@ import {
 	setRunLimits,
 	suggestedConcurrency,
 } from '../../shared';
-import { checkedBoolean, checkedNumber, collectionParameter } from './parameters';
+import { booleanIn, collectionParameter, numberIn } from './parameters';
 
 /** 0: automatic (the default). */
 export const AUTO_CONCURRENCY = 0;
@@ -53,49 +53,68 @@ const waitForCompletionOption = {
 		'Whether to keep asking for the status until the job reaches a final state (or the timeout), and return the last status',
 } satisfies INodeProperties;
 
+const pollIntervalOption: INodeProperties = {
+	displayName: 'Poll Interval (Seconds)',
+	name: 'pollIntervalSeconds',
+	type: 'number',
+	typeOptions: { minValue: MIN_POLL_INTERVAL_SECONDS, numberPrecision: 1 },
+	default: DEFAULT_POLL_INTERVAL_SECONDS,
+	description: 'Time between two status requests while waiting',
+};
+
+const timeoutOption: INodeProperties = {
+	displayName: 'Timeout (Seconds)',
+	name: 'timeoutSeconds',
+	type: 'number',
+	typeOptions: { minValue: 1 },
+	default: DEFAULT_TIMEOUT_SECONDS,
+	description:
+		'Longest time to wait. When it passes, the last status is returned with waitTimedOut set to true.',
+};
+
 /** Options of the operations that can wait for a long job to finish. */
 export const waitOptions: INodeProperties[] = [
 	waitForCompletionOption,
-	{
-		displayName: 'Poll Interval (Seconds)',
-		name: 'pollIntervalSeconds',
-		type: 'number',
-		typeOptions: { minValue: MIN_POLL_INTERVAL_SECONDS, numberPrecision: 1 },
-		default: DEFAULT_POLL_INTERVAL_SECONDS,
-		description: 'Time between two status requests while waiting',
-	},
-	{
-		displayName: 'Timeout (Seconds)',
-		name: 'timeoutSeconds',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: DEFAULT_TIMEOUT_SECONDS,
-		description:
-			'Longest time to wait. When it passes, the last status is returned with waitTimedOut set to true.',
-	},
+	pollIntervalOption,
+	timeoutOption,
 ];
 
+const waitingBudgetOption: INodeProperties = {
+	displayName: 'Waiting Budget (Seconds)',
+	name: 'waitingBudgetSeconds',
+	type: 'number',
+	typeOptions: { minValue: 0 },
+	default: DEFAULT_WAITING_BUDGET_SECONDS,
+	description:
+		'How long this run may wait in all for a throttling or failing service (Retry-After and backoff, however many items wait at once). A Retry-After beyond what is left fails the item at once, saying when the service takes requests again. Also the longest an export download waits for a free download place.',
+};
+
+const stopAfterFailuresOption: INodeProperties = {
+	displayName: 'Stop After Consecutive Failures',
+	name: 'stopAfterFailures',
+	type: 'number',
+	typeOptions: { minValue: 1 },
+	default: DEFAULT_STOP_AFTER_FAILURES,
+	description:
+		'After this many 429 or 5xx answers in a row, across items, the run stops sending and fails the remaining items with a message saying so',
+};
+
 /** Limits of a run's waiting on the service, offered by every operation. */
-export const reliabilityOptions: INodeProperties[] = [
-	{
-		displayName: 'Waiting Budget (Seconds)',
-		name: 'waitingBudgetSeconds',
-		type: 'number',
-		typeOptions: { minValue: 0 },
-		default: DEFAULT_WAITING_BUDGET_SECONDS,
-		description:
-			'How long this run may wait in all for a throttling or failing service (Retry-After and backoff, however many items wait at once). A Retry-After beyond what is left fails the item at once, saying when the service takes requests again. Also the longest an export download waits for a free download place.',
-	},
-	{
-		displayName: 'Stop After Consecutive Failures',
-		name: 'stopAfterFailures',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: DEFAULT_STOP_AFTER_FAILURES,
-		description:
-			'After this many 429 or 5xx answers in a row, across items, the run stops sending and fails the remaining items with a message saying so',
-	},
-];
+export const reliabilityOptions: INodeProperties[] = [waitingBudgetOption, stopAfterFailuresOption];
+
+/** The `options` collection every operation has (its fields: `optionsCollection`). */
+const optionsProperty = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add option',
+	default: {},
+} satisfies INodeProperties;
+
+/** The fields of an item's `options` collection, `{}` when unset. */
+export function readOptions(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
+	return collectionParameter(ctx, optionsProperty, itemIndex);
+}
 
 /** The `options` collection of an operation (the reliability options included). */
 export function optionsCollection(
@@ -103,11 +122,7 @@ export function optionsCollection(
 	options: INodeProperties[],
 ): INodeProperties {
 	return {
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
+		...optionsProperty,
 		displayOptions: { show },
 		options: [...options, ...reliabilityOptions].sort((a, b) =>
 			a.displayName.localeCompare(b.displayName),
@@ -123,34 +138,17 @@ export interface WaitSettings {
 	signal?: AbortSignal;
 }
 
-const option = (label: string, name: string) => `The option "${label}" (${name})`;
-
 /** The wait options of one item, each checked for that item before anything is sent. */
 export function readWaitSettings(ctx: IExecuteFunctions, itemIndex: number): WaitSettings {
-	const options = collectionParameter(ctx, 'options', 'Options', itemIndex);
-	const enabled = checkedBoolean(
-		ctx,
-		itemIndex,
-		options.waitForCompletion,
-		option('Wait for Completion', 'waitForCompletion'),
-		waitForCompletionOption.default,
-	);
-	const interval = checkedNumber(
-		ctx,
-		itemIndex,
-		options.pollIntervalSeconds,
-		option('Poll Interval (Seconds)', 'pollIntervalSeconds'),
-		{ min: MIN_POLL_INTERVAL_SECONDS },
-		DEFAULT_POLL_INTERVAL_SECONDS,
-	);
-	const timeout = checkedNumber(
-		ctx,
-		itemIndex,
-		options.timeoutSeconds,
-		option('Timeout (Seconds)', 'timeoutSeconds'),
-		{ min: 0, aboveMin: true },
-		DEFAULT_TIMEOUT_SECONDS,
-	);
+	const options = readOptions(ctx, itemIndex);
+	const enabled = booleanIn(ctx, itemIndex, options, waitForCompletionOption, 'option');
+	const interval = numberIn(ctx, itemIndex, options, pollIntervalOption, 'option', {
+		min: MIN_POLL_INTERVAL_SECONDS,
+	});
+	const timeout = numberIn(ctx, itemIndex, options, timeoutOption, 'option', {
+		min: 0,
+		aboveMin: true,
+	});
 	return {
 		enabled,
 		intervalMs: interval * 1000,
@@ -179,22 +177,12 @@ function concurrencyOf(ctx: IExecuteFunctions, options: IDataObject, set: number
  * layer for the run's requests and gives the concurrency.
  */
 export function readRunOptions(ctx: IExecuteFunctions): { concurrency: () => number } {
-	const options = collectionParameter(ctx, 'options', 'Options', 0);
-	const number = (name: string, label: string, whole: boolean, fallback: number) =>
-		checkedNumber(ctx, 0, options[name], option(label, name), { whole }, fallback);
-	const concurrency = number('concurrency', 'Concurrency', true, AUTO_CONCURRENCY);
-	const budget = number(
-		'waitingBudgetSeconds',
-		'Waiting Budget (Seconds)',
-		false,
-		DEFAULT_WAITING_BUDGET_SECONDS,
-	);
-	const failures = number(
-		'stopAfterFailures',
-		'Stop After Consecutive Failures',
-		true,
-		DEFAULT_STOP_AFTER_FAILURES,
-	);
+	const options = readOptions(ctx, 0);
+	const number = (property: INodeProperties, whole: boolean) =>
+		numberIn(ctx, 0, options, property, 'option', { whole });
+	const concurrency = number(concurrencyOption, true);
+	const budget = number(waitingBudgetOption, false);
+	const failures = number(stopAfterFailuresOption, true);
 	setRunLimits(ctx, {
 		waitingBudgetMs: budget * 1000,
 		circuitBreakerLimit: failures >= 1 ? failures : DEFAULT_STOP_AFTER_FAILURES,

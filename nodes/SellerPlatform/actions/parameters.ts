@@ -1,5 +1,14 @@
-/** Reading and checking parameters before anything is sent: each rule names the parameter. */
-import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+/**
+ * Reading and checking parameters before anything is sent: each rule names the parameter. The
+ * readers take the parameter's description (`INodeProperties`) and read its label, name, default
+ * and allowed values from it, so an operation never types them a second time.
+ */
+import {
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import {
 	booleanProblem,
@@ -16,6 +25,7 @@ import {
 	textProblem,
 	type NumberRule,
 } from '../../shared';
+import { allowedValues, named, type Kind } from './properties';
 
 /** A rejected parameter: names it and the rule, before anything is sent. */
 export function invalidParameter(
@@ -50,27 +60,25 @@ export function checkedText(
 /** An optional text parameter: trimmed, `undefined` when unset or blank (so it is not sent). */
 export function optionalTextParameter(
 	ctx: IExecuteFunctions,
-	name: string,
-	label: string,
+	property: INodeProperties,
 	itemIndex: number,
 ): string | undefined {
-	const value = ctx.getNodeParameter(name, itemIndex, '') as unknown;
-	const text = checkedText(ctx, itemIndex, value, `The parameter "${label}" (${name})`);
+	const value = ctx.getNodeParameter(property.name, itemIndex, property.default) as unknown;
+	const text = checkedText(ctx, itemIndex, value, named(property));
 	return text === '' ? undefined : text;
 }
 
 /** A text parameter that may be unset (`undefined`), but not blank when it is set. */
 export function nonBlankTextParameter(
 	ctx: IExecuteFunctions,
-	name: string,
-	label: string,
+	property: INodeProperties,
 	itemIndex: number,
 ): string | undefined {
-	const raw = ctx.getNodeParameter(name, itemIndex, '') as unknown;
+	const raw = ctx.getNodeParameter(property.name, itemIndex, property.default) as unknown;
 	if (raw === '' || raw === undefined || raw === null) return undefined;
-	const text = optionalTextParameter(ctx, name, label, itemIndex);
+	const text = optionalTextParameter(ctx, property, itemIndex);
 	if (text === undefined) {
-		const message = `The parameter "${label}" (${name}) must not be blank when it is set`;
+		const message = `${named(property)} must not be blank when it is set`;
 		throw invalidParameter(ctx, itemIndex, message);
 	}
 	return text;
@@ -79,20 +87,30 @@ export function nonBlankTextParameter(
 /** A required text parameter: not empty or blank, checked before any request. */
 export function requiredTextParameter(
 	ctx: IExecuteFunctions,
-	name: string,
-	label: string,
+	property: INodeProperties,
 	itemIndex: number,
 ): string {
-	const text = optionalTextParameter(ctx, name, label, itemIndex);
+	const text = optionalTextParameter(ctx, property, itemIndex);
 	if (text === undefined) {
 		throw invalidParameter(
 			ctx,
 			itemIndex,
-			`The parameter "${label}" (${name}) must not be empty`,
-			`Set "${label}" to a non-blank value, or map it from the input data with an expression.`,
+			`${named(property)} must not be empty`,
+			`Set "${property.displayName}" to a non-blank value, or map it from the input data with an expression.`,
 		);
 	}
 	return text;
+}
+
+/** A text parameter as its description says: required (see above) or optional. */
+export function textParameter(
+	ctx: IExecuteFunctions,
+	property: INodeProperties,
+	itemIndex: number,
+): string | undefined {
+	return property.required
+		? requiredTextParameter(ctx, property, itemIndex)
+		: optionalTextParameter(ctx, property, itemIndex);
 }
 
 /**
@@ -101,17 +119,16 @@ export function requiredTextParameter(
  */
 export function requiredPathParameter(
 	ctx: IExecuteFunctions,
-	name: string,
-	label: string,
+	property: INodeProperties,
 	itemIndex: number,
 ): string {
-	const value = requiredTextParameter(ctx, name, label, itemIndex);
+	const value = requiredTextParameter(ctx, property, itemIndex);
 	if (isDotSegment(value)) {
 		throw invalidParameter(
 			ctx,
 			itemIndex,
-			`The parameter "${label}" (${name}) cannot be ${quoted(value)}`,
-			`"${label}" becomes part of the request path, where "." and ".." are not allowed.`,
+			`${named(property)} cannot be ${quoted(value)}`,
+			`"${property.displayName}" becomes part of the request path, where "." and ".." are not allowed.`,
 		);
 	}
 	return value;
@@ -125,11 +142,11 @@ export function binaryFieldOption(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	options: IDataObject,
-	label: string,
-	fallback: string,
+	property: INodeProperties,
 ): string {
-	const what = `The option "${label}" (binaryPropertyName)`;
-	const name = checkedText(ctx, itemIndex, options.binaryPropertyName ?? fallback, what);
+	const what = named(property, 'option');
+	const value = options[property.name] ?? property.default;
+	const name = checkedText(ctx, itemIndex, value, what);
 	const problem = name ? keyProblem(name, what) : `${what} must not be empty`;
 	if (problem) throw invalidParameter(ctx, itemIndex, problem);
 	return name;
@@ -149,6 +166,18 @@ export function checkedBoolean(
 	return parseBoolean(value) as boolean;
 }
 
+/** The yes/no field `property` of a collection's `values`; unset gives its default. */
+export function booleanIn(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	values: IDataObject,
+	property: INodeProperties,
+	kind: Kind,
+): boolean {
+	const what = named(property, kind);
+	return checkedBoolean(ctx, itemIndex, values[property.name], what, property.default as boolean);
+}
+
 /** One of the values of an options parameter; unset gives `fallback`. */
 export function checkedOption<T extends string>(
 	ctx: IExecuteFunctions,
@@ -162,6 +191,36 @@ export function checkedOption<T extends string>(
 	const problem = optionProblem(value, allowed, what);
 	if (problem) throw invalidParameter(ctx, itemIndex, problem);
 	return value as T;
+}
+
+/** The options field `property` of a collection's `values`, one of its values; unset: its default. */
+export function optionIn(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	values: IDataObject,
+	property: INodeProperties,
+	kind: Kind,
+): string {
+	const fallback = property.default as string;
+	const what = named(property, kind);
+	return checkedOption(
+		ctx,
+		itemIndex,
+		values[property.name],
+		what,
+		allowedValues(property),
+		fallback,
+	);
+}
+
+/** The options parameter `property` of an item, one of its values. */
+export function optionParameter(
+	ctx: IExecuteFunctions,
+	property: INodeProperties,
+	itemIndex: number,
+): string {
+	const value = ctx.getNodeParameter(property.name, itemIndex, property.default) as unknown;
+	return optionIn(ctx, itemIndex, { [property.name]: value as IDataObject }, property, 'parameter');
 }
 
 /** A number under `rule` (see `numberProblem`); unset gives `fallback`. */
@@ -178,15 +237,28 @@ export function checkedNumber(
 	return parseNumber(value) ?? fallback;
 }
 
+/** The number field `property` of a collection's `values` under `rule`; unset gives its default. */
+export function numberIn(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	values: IDataObject,
+	property: INodeProperties,
+	kind: Kind,
+	rule: NumberRule,
+): number {
+	const what = named(property, kind);
+	const fallback = property.default as number;
+	return checkedNumber(ctx, itemIndex, values[property.name], what, rule, fallback);
+}
+
 /** Reads a collection parameter (`options`, `updateFields`, …): its fields, `{}` when unset. */
 export function collectionParameter(
 	ctx: IExecuteFunctions,
-	name: string,
-	label: string,
+	property: INodeProperties,
 	itemIndex: number,
 ): IDataObject {
-	const value = ctx.getNodeParameter(name, itemIndex, {}) as unknown;
-	const problem = collectionProblem(value, `The parameter "${label}" (${name})`);
+	const value = ctx.getNodeParameter(property.name, itemIndex, {}) as unknown;
+	const problem = collectionProblem(value, named(property));
 	if (problem) throw invalidParameter(ctx, itemIndex, problem);
 	return (value ?? {}) as IDataObject;
 }
@@ -210,4 +282,17 @@ export function checkedList(
 		);
 	}
 	return entries as IDataObject[];
+}
+
+/**
+ * A parameter read by its description's type, as the shapes read body fields (shapes/): text,
+ * required or optional as the description says. Other types get a reader with their first user.
+ */
+export function readParameter(
+	ctx: IExecuteFunctions,
+	property: INodeProperties,
+	itemIndex: number,
+): unknown {
+	if (property.type === 'string') return textParameter(ctx, property, itemIndex);
+	throw new Error(`No reader for the ${property.type} parameter "${property.name}"`);
 }

@@ -1,31 +1,29 @@
 import { DateTime } from 'luxon';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { apiRequest, quoted, shown } from '../../../shared';
-import { concurrencyOption, optionsCollection } from '../options';
+import { quoted, shown } from '../../../shared';
+import { readOptions } from '../options';
 import {
 	binaryFieldOption,
-	checkedOption,
 	checkedText,
-	collectionParameter,
 	invalidParameter,
 	nonBlankTextParameter,
+	optionIn,
 } from '../parameters';
-import { perItem, type TaskOutput } from '../runner';
+import { named, propertyIn, quotedName } from '../properties';
+import type { TaskOutput } from '../runner';
+import { bodyFromFields } from '../shapes/bodyFromFields';
 import { describeCreated, findKeyId, takePrivateKeys } from './privateKey';
-
-const show = { resource: ['apiCredential'], operation: ['create'] };
 
 export const MAX_WHITELISTED_IPS = 10;
 
-export const description: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	{
 		displayName:
 			'The new private key is shown only once. By default it is in the output JSON, and n8n keeps execution data: choose another "Private Key Output" below, or stop saving execution data for this workflow, if the key must not stay there.',
 		name: 'privateKeyNotice',
 		type: 'notice',
 		default: '',
-		displayOptions: { show },
 	},
 	{
 		displayName: 'User Code',
@@ -33,7 +31,6 @@ export const description: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		description: 'The user_code of the API user (service account). Set this or Channel Identifier.',
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Channel Identifier',
@@ -43,7 +40,6 @@ export const description: INodeProperties[] = [
 		placeholder: 'e.g. my-integration@p123456.idp.noon.partners',
 		description: "The service account's channel identifier (username). Set this or User Code.",
 		hint: 'When User Code is set too, only user_code is sent: it wins',
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Whitelisted IPs',
@@ -52,9 +48,7 @@ export const description: INodeProperties[] = [
 		typeOptions: { rows: 2 },
 		default: '',
 		placeholder: 'e.g. 203.0.113.10, 2001:db8::1',
-		description:
-			'Optional. Up to 10 IPv4 or IPv6 addresses, separated by commas or new lines, that alone may use the key.',
-		displayOptions: { show },
+		description: `Optional. Up to ${MAX_WHITELISTED_IPS} IPv4 or IPv6 addresses, separated by commas or new lines, that alone may use the key.`,
 	},
 	{
 		displayName: 'Expires At',
@@ -62,43 +56,42 @@ export const description: INodeProperties[] = [
 		type: 'dateTime',
 		default: '',
 		description: 'Optional expiry of the key; sent as ISO 8601 with a UTC offset',
-		displayOptions: { show },
 	},
-	optionsCollection(show, [
-		concurrencyOption,
-		{
-			displayName: 'Private Key Output',
-			name: 'privateKeyOutput',
-			type: 'options',
-			options: [
-				{
-					name: 'In the Output JSON',
-					value: 'json',
-					description: 'The credential.private_key field, as the API returns it',
-				},
-				{
-					name: 'As a Binary PEM File',
-					value: 'binary',
-					description: 'Removed from the JSON, attached as a file named after the key ID (.pem)',
-				},
-				{
-					name: 'Nowhere',
-					value: 'none',
-					description: 'Removed from the output (the key is lost)',
-				},
-			],
-			default: 'json',
-			description: 'Where the newly created private key goes',
-		},
-		{
-			displayName: 'Put Key File in Field',
-			name: 'binaryPropertyName',
-			type: 'string',
-			default: 'privateKey',
-			hint: 'The name of the output binary field to put the PEM file in',
-			displayOptions: { show: { privateKeyOutput: ['binary'] } },
-		},
-	]),
+];
+
+const keyOutputOptions: INodeProperties[] = [
+	{
+		displayName: 'Private Key Output',
+		name: 'privateKeyOutput',
+		type: 'options',
+		options: [
+			{
+				name: 'In the Output JSON',
+				value: 'json',
+				description: 'The credential.private_key field, as the API returns it',
+			},
+			{
+				name: 'As a Binary PEM File',
+				value: 'binary',
+				description: 'Removed from the JSON, attached as a file named after the key ID (.pem)',
+			},
+			{
+				name: 'Nowhere',
+				value: 'none',
+				description: 'Removed from the output (the key is lost)',
+			},
+		],
+		default: 'json',
+		description: 'Where the newly created private key goes',
+	},
+	{
+		displayName: 'Put Key File in Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		default: 'privateKey',
+		hint: 'The name of the output binary field to put the PEM file in',
+		displayOptions: { show: { privateKeyOutput: ['binary'] } },
+	},
 ];
 
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
@@ -114,32 +107,26 @@ export function isIpAddress(value: string): boolean {
 	}
 }
 
-const KEY_OUTPUTS = ['json', 'binary', 'none'] as const;
-type KeyOutput = (typeof KEY_OUTPUTS)[number];
+type KeyOutput = 'json' | 'binary' | 'none';
 
 /** Whose key it is: `user_code`, or else `channel_identifier`; at least one is required. */
 function readOwner(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
-	const userCode = nonBlankTextParameter(ctx, 'userCode', 'User Code', itemIndex);
-	const channelIdentifier = nonBlankTextParameter(
-		ctx,
-		'channelIdentifier',
-		'Channel Identifier',
-		itemIndex,
-	);
+	const user = propertyIn(properties, 'userCode');
+	const channel = propertyIn(properties, 'channelIdentifier');
+	const userCode = nonBlankTextParameter(ctx, user, itemIndex);
+	const channelIdentifier = nonBlankTextParameter(ctx, channel, itemIndex);
 	if (!userCode && !channelIdentifier) {
-		throw invalidParameter(
-			ctx,
-			itemIndex,
-			'Set "User Code" (userCode) or "Channel Identifier" (channelIdentifier): at least one is required',
-		);
+		const message = `Set ${quotedName(user)} or ${quotedName(channel)}: at least one is required`;
+		throw invalidParameter(ctx, itemIndex, message);
 	}
 	return userCode ? { user_code: userCode } : { channel_identifier: channelIdentifier };
 }
 
 /** The addresses the key may be used from: at most 10, each an IPv4 or IPv6 address. */
 function readWhitelistedIps(ctx: IExecuteFunctions, itemIndex: number): string[] {
-	const what = 'The parameter "Whitelisted IPs" (whitelistedIps)';
-	const value = ctx.getNodeParameter('whitelistedIps', itemIndex, '');
+	const property = propertyIn(properties, 'whitelistedIps');
+	const what = named(property);
+	const value = ctx.getNodeParameter(property.name, itemIndex, property.default);
 	const ips = checkedText(ctx, itemIndex, value, what)
 		.split(/[\s,;]+/)
 		.filter(Boolean);
@@ -157,9 +144,10 @@ function readWhitelistedIps(ctx: IExecuteFunctions, itemIndex: number): string[]
 
 /** When the key expires, as the service writes it (UTC, offset); undefined when unset. */
 function readExpiresAt(ctx: IExecuteFunctions, itemIndex: number): string | undefined {
-	const expiresAt = ctx.getNodeParameter('expiresAt', itemIndex, '') as unknown;
+	const property = propertyIn(properties, 'expiresAt');
+	const expiresAt = ctx.getNodeParameter(property.name, itemIndex, property.default) as unknown;
 	if (expiresAt === '' || expiresAt === undefined || expiresAt === null) return undefined;
-	const what = 'The parameter "Expires At" (expiresAt)';
+	const what = named(property);
 	const parsed =
 		expiresAt instanceof Date
 			? DateTime.fromJSDate(expiresAt)
@@ -179,32 +167,42 @@ function readExpiresAt(ctx: IExecuteFunctions, itemIndex: number): string | unde
 	return parsed.toUTC().toFormat("yyyy-MM-dd'T'HH:mm:ssZZ");
 }
 
+interface KeyPlace {
+	keyOutput: KeyOutput;
+	binaryPropertyName: string;
+}
+
 /** Where the new private key goes ("Private Key Output"), and the file's field for `binary`. */
-function readKeyOutput(ctx: IExecuteFunctions, itemIndex: number) {
-	const options = collectionParameter(ctx, 'options', 'Options', itemIndex);
-	const keyOutput = checkedOption(
-		ctx,
-		itemIndex,
-		options.privateKeyOutput,
-		'The option "Private Key Output" (privateKeyOutput)',
-		KEY_OUTPUTS,
-		'json',
-	);
+function readKeyOutput(ctx: IExecuteFunctions, itemIndex: number): KeyPlace {
+	const options = readOptions(ctx, itemIndex);
+	const option = (name: string) => propertyIn(keyOutputOptions, name);
+	const output = option('privateKeyOutput');
+	const keyOutput = optionIn(ctx, itemIndex, options, output, 'option') as KeyOutput;
 	const binaryPropertyName =
 		keyOutput === 'binary'
-			? binaryFieldOption(ctx, itemIndex, options, 'Put Key File in Field', 'privateKey')
+			? binaryFieldOption(ctx, itemIndex, options, option('binaryPropertyName'))
 			: '';
 	return { keyOutput, binaryPropertyName };
 }
 
-export const plan = perItem(function (this: IExecuteFunctions, itemIndex) {
-	const body = readOwner(this, itemIndex);
-	const ips = readWhitelistedIps(this, itemIndex);
+/** The request's body: whose key, from where it may be used, until when. */
+function readCredential(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
+	const body = readOwner(ctx, itemIndex);
+	const ips = readWhitelistedIps(ctx, itemIndex);
 	if (ips.length) body.whitelisted_ips = ips;
-	const expiresAt = readExpiresAt(this, itemIndex);
+	const expiresAt = readExpiresAt(ctx, itemIndex);
 	if (expiresAt) body.expires_at = expiresAt;
-	const { keyOutput, binaryPropertyName } = readKeyOutput(this, itemIndex);
-	return {
+	return body;
+}
+
+export const { description, plan } = bodyFromFields<KeyPlace>({
+	show: { resource: 'apiCredential', operation: 'create' },
+	endpoint: 'CreateCredential',
+	properties,
+	options: keyOutputOptions,
+	body: readCredential,
+	after: readKeyOutput,
+	task: () => ({
 		// One at a time, in input order: a failure stops the run before the next key is made.
 		sequential: true,
 		creates: {
@@ -212,11 +210,8 @@ export const plan = perItem(function (this: IExecuteFunctions, itemIndex) {
 			advice:
 				'Their private keys cannot be shown again: deactivate these keys if nobody has them, or turn on "Continue On Fail" so the output keeps every key created before a failure.',
 		},
-		send: async () => {
-			const created = await apiRequest.call(this, 'CreateCredential', { body, itemIndex });
-			return await placePrivateKey(this, created, keyOutput, binaryPropertyName);
-		},
-	};
+	}),
+	output: async (ctx, created, { extra }) => await placePrivateKey(ctx, created, extra as KeyPlace),
 });
 
 /**
@@ -226,8 +221,7 @@ export const plan = perItem(function (this: IExecuteFunctions, itemIndex) {
 async function placePrivateKey(
 	ctx: IExecuteFunctions,
 	created: IDataObject,
-	keyOutput: KeyOutput,
-	binaryPropertyName: string,
+	{ keyOutput, binaryPropertyName }: KeyPlace,
 ): Promise<TaskOutput> {
 	if (keyOutput === 'json') return { json: created };
 	const placeholder =

@@ -1,30 +1,27 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { apiRequest, EVENT_TYPE_PATTERN, keyProblem, quoted } from '../../../shared';
-import { concurrencyOption, optionsCollection } from '../options';
+import { EVENT_TYPE_PATTERN, keyProblem, quoted } from '../../../shared';
 import {
+	booleanIn,
 	checkedBoolean,
 	checkedList,
 	checkedText,
 	collectionParameter,
 	invalidParameter,
-	requiredPathParameter,
 } from '../parameters';
-import { perItem } from '../runner';
-
-const show = { resource: ['destination'], operation: ['update'] };
+import { named, propertyIn, quotedName } from '../properties';
+import { bodyFromFields } from '../shapes/bodyFromFields';
 
 /** An HTTP header name (RFC 9110 token). */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-export const description: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	{
 		displayName:
 			'Headers replace ALL existing headers of the destination, and Remove All Headers removes them. A destination a Seller Platform Trigger took over carries its secret header: changing its headers or URL stops that workflow from receiving events.',
 		name: 'headersNotice',
 		type: 'notice',
 		default: '',
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Destination Code',
@@ -33,7 +30,6 @@ export const description: INodeProperties[] = [
 		required: true,
 		default: '',
 		description: 'The destination_code of the HTTPS destination to change',
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Update Fields',
@@ -42,7 +38,6 @@ export const description: INodeProperties[] = [
 		placeholder: 'Add field',
 		default: {},
 		description: 'Only the fields added here change; everything else stays as it is',
-		displayOptions: { show },
 		options: [
 			{
 				displayName: 'Destination Name',
@@ -135,12 +130,19 @@ export const description: INodeProperties[] = [
 			},
 		],
 	},
-	optionsCollection(show, [concurrencyOption]),
 ];
+
+const updateFields = propertyIn(properties, 'updateFields');
+/** A field of "Update Fields" by its name. */
+const field = (name: string) => propertyIn(updateFields.options, name);
+const headersField = quotedName(field('headers'));
+const eventTypesField = field('eventTypes');
+const eventTypeValues = (eventTypesField.options as Array<{ values: INodeProperties[] }>)[0].values;
 
 /** An https:// address for the destination, or '' when the field is unset. */
 function readUrl(ctx: IExecuteFunctions, itemIndex: number, fields: IDataObject): string {
-	const url = checkedText(ctx, itemIndex, fields.url, 'The field "URL" (url)');
+	const what = named(field('url'), 'field');
+	const url = checkedText(ctx, itemIndex, fields.url, what);
 	if (url === '') return url;
 	let parsed: URL | undefined;
 	try {
@@ -149,7 +151,7 @@ function readUrl(ctx: IExecuteFunctions, itemIndex: number, fields: IDataObject)
 		parsed = undefined;
 	}
 	if (parsed?.protocol !== 'https:') {
-		const message = `The field "URL" (url) must be an https:// address, got ${quoted(url)}`;
+		const message = `${what} must be an https:// address, got ${quoted(url)}`;
 		throw invalidParameter(ctx, itemIndex, message);
 	}
 	return url;
@@ -157,15 +159,15 @@ function readUrl(ctx: IExecuteFunctions, itemIndex: number, fields: IDataObject)
 
 /** One header of "Headers": a valid HTTP header name, not a reserved key, and a text value. */
 function readHeader(ctx: IExecuteFunctions, itemIndex: number, header: IDataObject) {
-	const what = 'A header name in "Headers" (headers)';
+	const what = `A header name in ${headersField}`;
 	const name = checkedText(ctx, itemIndex, header.name, what);
 	if (!HEADER_NAME.test(name)) {
-		const message = `The header name ${quoted(name)} in "Headers" (headers) is not a valid HTTP header name`;
+		const message = `The header name ${quoted(name)} in ${headersField} is not a valid HTTP header name`;
 		throw invalidParameter(ctx, itemIndex, message);
 	}
 	const reserved = keyProblem(name, what);
 	if (reserved) throw invalidParameter(ctx, itemIndex, reserved);
-	const where = `The value of the header "${name}" in "Headers" (headers)`;
+	const where = `The value of the header "${name}" in ${headersField}`;
 	checkedText(ctx, itemIndex, header.value, where);
 	return {
 		name,
@@ -181,10 +183,9 @@ function readHeaders(
 	removeAll: boolean,
 ): IDataObject | undefined {
 	const list = (fields.headers as IDataObject | undefined)?.header;
-	const headers = checkedList(ctx, itemIndex, list, 'The field "Headers" (headers)');
+	const headers = checkedList(ctx, itemIndex, list, named(field('headers'), 'field'));
 	if (headers.length && removeAll) {
-		const message =
-			'Set either "Headers" (headers) or "Remove All Headers" (removeAllHeaders), not both';
+		const message = `Set either ${headersField} or ${quotedName(field('removeAllHeaders'))}, not both`;
 		throw invalidParameter(ctx, itemIndex, message);
 	}
 	if (!headers.length) return removeAll ? { values: {} } : undefined;
@@ -200,45 +201,34 @@ function readHeaders(
 /** The event types to subscribe or unsubscribe, each NAMESPACE::EVENT_NAME. */
 function readEventTypes(ctx: IExecuteFunctions, itemIndex: number, fields: IDataObject) {
 	const list = (fields.eventTypes as IDataObject | undefined)?.eventType;
-	const entries = checkedList(ctx, itemIndex, list, 'The field "Event Types" (eventTypes)');
+	const entries = checkedList(ctx, itemIndex, list, named(eventTypesField, 'field'));
+	const inField = `in ${quotedName(eventTypesField)}`;
+	const subscribed = propertyIn(eventTypeValues, 'isActive');
 	return entries.map((entry) => {
-		const what = 'An event type in "Event Types" (eventTypes)';
-		const eventType = checkedText(ctx, itemIndex, entry.eventType, what);
+		const eventType = checkedText(ctx, itemIndex, entry.eventType, `An event type ${inField}`);
 		if (!EVENT_TYPE_PATTERN.test(eventType)) {
-			const message = `The event type ${quoted(eventType)} in "Event Types" (eventTypes) must have the form NAMESPACE::EVENT_NAME, e.g. FBPI::ORDER_SYNC`;
+			const message = `The event type ${quoted(eventType)} ${inField} must have the form NAMESPACE::EVENT_NAME, e.g. FBPI::ORDER_SYNC`;
 			throw invalidParameter(ctx, itemIndex, message);
 		}
-		const subscribed = checkedBoolean(
-			ctx,
-			itemIndex,
-			entry.isActive,
-			`"Subscribed" (isActive) of the event type "${eventType}" in "Event Types" (eventTypes)`,
-			true,
-		);
-		return { event_type: eventType, is_active: subscribed };
+		const what = `${quotedName(subscribed)} of the event type "${eventType}" ${inField}`;
+		const fallback = subscribed.default as boolean;
+		const isActive = checkedBoolean(ctx, itemIndex, entry.isActive, what, fallback);
+		return { event_type: eventType, is_active: isActive };
 	});
 }
-
 /** The update's body: only the fields the user set. */
 function readUpdate(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
-	const fields = collectionParameter(ctx, 'updateFields', 'Update Fields', itemIndex);
+	const fields = collectionParameter(ctx, updateFields, itemIndex);
 	const body: IDataObject = {};
 	if (fields.destinationName !== undefined) {
-		const what = 'The field "Destination Name" (destinationName)';
+		const what = named(field('destinationName'), 'field');
 		const name = checkedText(ctx, itemIndex, fields.destinationName, what);
 		if (name) body.destination_name = name;
 	}
 	if (fields.isActive !== undefined) {
-		const what = 'The field "Is Active" (isActive)';
-		body.is_active = checkedBoolean(ctx, itemIndex, fields.isActive, what, true);
+		body.is_active = booleanIn(ctx, itemIndex, fields, field('isActive'), 'field');
 	}
-	const removeAll = checkedBoolean(
-		ctx,
-		itemIndex,
-		fields.removeAllHeaders,
-		'The field "Remove All Headers" (removeAllHeaders)',
-		false,
-	);
+	const removeAll = booleanIn(ctx, itemIndex, fields, field('removeAllHeaders'), 'field');
 	const url = readUrl(ctx, itemIndex, fields);
 	if (url) body.url = url;
 	const headers = readHeaders(ctx, itemIndex, fields, removeAll);
@@ -248,21 +238,10 @@ function readUpdate(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	return body;
 }
 
-export const plan = perItem(function (this: IExecuteFunctions, itemIndex) {
-	const destinationCode = requiredPathParameter(
-		this,
-		'destinationCode',
-		'Destination Code',
-		itemIndex,
-	);
-	const body = readUpdate(this, itemIndex);
-	return {
-		send: async () => ({
-			json: await apiRequest.call(this, 'UpdateDestination', {
-				pathParams: { destination_code: destinationCode },
-				body,
-				itemIndex,
-			}),
-		}),
-	};
+export const { description, plan } = bodyFromFields({
+	show: { resource: 'destination', operation: 'update' },
+	endpoint: 'UpdateDestination',
+	path: { destination_code: 'destinationCode' },
+	body: readUpdate,
+	properties,
 });

@@ -1,31 +1,21 @@
-import { randomBytes } from 'crypto';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { apiRequest, quoted } from '../../../shared';
-import { concurrencyOption, optionsCollection } from '../options';
-import {
-	checkedList,
-	checkedText,
-	invalidParameter,
-	optionalTextParameter,
-	requiredTextParameter,
-} from '../parameters';
-import { perItem } from '../runner';
+import { quoted } from '../../../shared';
+import { checkedList, checkedText, invalidParameter, optionalTextParameter } from '../parameters';
+import { allowedValues, named, propertyIn, quotedName } from '../properties';
+import { createWithKey } from '../shapes/createWithKey';
 
-const show = { resource: ['fbpiOrder'], operation: ['createSandbox'] };
-
-export const ITEM_STATUSES = ['MP_ITEM_STATUS_CONFIRMED', 'MP_ITEM_STATUS_CANCELLED'];
+/** The spec's country codes, in the order messages list them. */
 export const COUNTRY_CODES = ['ae', 'sa', 'eg'];
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 10;
 
-export const description: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	{
 		displayName:
 			'Creates a test order that is never fulfilled. The marketplace sends its standard order-creation webhook (FBPI::ORDER_SYNC) for it, so a Seller Platform Trigger can pick it up.',
 		name: 'sandboxNotice',
 		type: 'notice',
 		default: '',
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Warehouse Code',
@@ -36,7 +26,6 @@ export const description: INodeProperties[] = [
 		placeholder: 'e.g. WH-DXB-01',
 		description:
 			'Integration warehouse for the order. It must already be configured to receive order webhooks.',
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Items',
@@ -47,7 +36,6 @@ export const description: INodeProperties[] = [
 		default: { item: [{ status: 'MP_ITEM_STATUS_CONFIRMED', partnerSku: '' }] },
 		placeholder: 'Add item',
 		description: 'One entry per item of the order, each with the status it is created in',
-		displayOptions: { show },
 		options: [
 			{
 				displayName: 'Item',
@@ -80,9 +68,7 @@ export const description: INodeProperties[] = [
 		name: 'idempotencyKey',
 		type: 'string',
 		default: '',
-		description:
-			'At most 10 characters. Repeating a request with the same key does not create a second order. Left empty, a fresh key is generated and returned as idempotency_key.',
-		displayOptions: { show },
+		description: `At most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters. Repeating a request with the same key does not create a second order. Left empty, a fresh key is generated and returned as idempotency_key.`,
 	},
 	{
 		displayName: 'Country Code',
@@ -96,81 +82,67 @@ export const description: INodeProperties[] = [
 		],
 		default: '',
 		description: 'Marketplace country of the order',
-		displayOptions: { show },
 	},
-	optionsCollection(show, [concurrencyOption]),
 ];
+
+const itemsParameter = propertyIn(properties, 'items');
+const itemValues = (itemsParameter.options as Array<{ values: INodeProperties[] }>)[0].values;
+const statusField = propertyIn(itemValues, 'status');
+const partnerSkuField = propertyIn(itemValues, 'partnerSku');
+export const ITEM_STATUSES = allowedValues(statusField);
 
 /** The order's items: at least one, each with a known status and an optional Partner SKU. */
 function readItems(ctx: IExecuteFunctions, itemIndex: number): IDataObject[] {
-	const raw = checkedList(
-		ctx,
-		itemIndex,
-		ctx.getNodeParameter('items.item', itemIndex, []),
-		'The parameter "Items" (items)',
-	);
+	const what = named(itemsParameter);
+	const list = ctx.getNodeParameter('items.item', itemIndex, []);
+	const raw = checkedList(ctx, itemIndex, list, what);
 	if (raw.length === 0) {
 		throw invalidParameter(
 			ctx,
 			itemIndex,
-			'The parameter "Items" (items) needs at least one item',
+			`${what} needs at least one item`,
 			'Add an item with the status it should be created in.',
 		);
 	}
 	return raw.map((entry, position) => {
-		const where = `item ${position + 1} of "Items" (items)`;
+		const where = `item ${position + 1} of ${quotedName(itemsParameter)}`;
 		const status = checkedText(ctx, itemIndex, entry.status, `The status of ${where}`);
 		if (!ITEM_STATUSES.includes(status)) {
-			const message = `Item ${position + 1} of "Items" (items) has the status ${quoted(status)}, but it must be one of ${ITEM_STATUSES.join(', ')}`;
+			const message = `Item ${position + 1} of ${quotedName(itemsParameter)} has the status ${quoted(status)}, but it must be one of ${ITEM_STATUSES.join(', ')}`;
 			throw invalidParameter(ctx, itemIndex, message);
 		}
-		const partnerSku = checkedText(ctx, itemIndex, entry.partnerSku, `The Partner SKU of ${where}`);
+		const sku = `The ${partnerSkuField.displayName} of ${where}`;
+		const partnerSku = checkedText(ctx, itemIndex, entry.partnerSku, sku);
 		return partnerSku ? { status, partner_sku: partnerSku } : { status };
 	});
 }
 
-/** The given Idempotency Key (at most `MAX_IDEMPOTENCY_KEY_LENGTH` characters), or a new random one. */
-function readIdempotencyKey(ctx: IExecuteFunctions, itemIndex: number): string {
-	const key = optionalTextParameter(ctx, 'idempotencyKey', 'Idempotency Key', itemIndex);
-	if (key !== undefined && key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
-		const message = `The parameter "Idempotency Key" (idempotencyKey) must be at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters, got ${key.length}`;
-		throw invalidParameter(ctx, itemIndex, message);
-	}
-	return key ?? randomBytes(8).toString('base64url').slice(0, MAX_IDEMPOTENCY_KEY_LENGTH);
-}
-
 /** The marketplace country, lower case, one of the spec's; undefined when unset. */
 function readCountryCode(ctx: IExecuteFunctions, itemIndex: number): string | undefined {
-	const text = optionalTextParameter(ctx, 'countryCode', 'Country Code', itemIndex);
-	const countryCode = text?.toLowerCase();
+	const property = propertyIn(properties, 'countryCode');
+	const countryCode = optionalTextParameter(ctx, property, itemIndex)?.toLowerCase();
 	if (countryCode !== undefined && !COUNTRY_CODES.includes(countryCode)) {
-		const message = `The parameter "Country Code" (countryCode) must be one of ${COUNTRY_CODES.join(', ')}, got ${quoted(countryCode)}`;
+		const message = `${named(property)} must be one of ${COUNTRY_CODES.join(', ')}, got ${quoted(countryCode)}`;
 		throw invalidParameter(ctx, itemIndex, message);
 	}
 	return countryCode;
 }
 
-export const plan = perItem(function (this: IExecuteFunctions, itemIndex) {
-	const warehouseCode = requiredTextParameter(this, 'warehouseCode', 'Warehouse Code', itemIndex);
-	const items = readItems(this, itemIndex);
-	const idempotencyKey = readIdempotencyKey(this, itemIndex);
-	const body: IDataObject = {
-		warehouse_code: warehouseCode,
-		idempotency_key: idempotencyKey,
-		items,
-	};
-	const countryCode = readCountryCode(this, itemIndex);
-	if (countryCode !== undefined) body.country_code = countryCode;
-	return {
-		creates: {
-			describe: (json: IDataObject) =>
-				`sandbox order ${String(json.fbpi_order_nr ?? '(number not returned)')} (idempotency key ${idempotencyKey})`,
-			advice:
-				'Running the workflow again with the same Idempotency Keys does not create these orders again.',
-		},
-		send: async () => {
-			const created = await apiRequest.call(this, 'CreateSandboxOrder', { body, itemIndex });
-			return { json: { ...created, idempotency_key: idempotencyKey } };
-		},
-	};
+export const { description, plan } = createWithKey({
+	show: { resource: 'fbpiOrder', operation: 'createSandbox' },
+	endpoint: 'CreateSandboxOrder',
+	properties,
+	body: {
+		warehouse_code: 'warehouseCode',
+		items: readItems,
+		idempotency_key: 'idempotencyKey',
+		country_code: readCountryCode,
+	},
+	key: { field: 'idempotency_key', maxLength: MAX_IDEMPOTENCY_KEY_LENGTH },
+	creates: {
+		describe: (json, key) =>
+			`sandbox order ${String(json.fbpi_order_nr ?? '(number not returned)')} (idempotency key ${key})`,
+		advice:
+			'Running the workflow again with the same Idempotency Keys does not create these orders again.',
+	},
 });

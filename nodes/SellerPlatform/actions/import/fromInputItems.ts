@@ -16,6 +16,7 @@ import {
 	readConfig,
 	readField,
 } from './imports';
+import { barcodeParameter } from './createBarcode.description';
 
 /** The mappings the input items give, with the item each came from; refused items aside. */
 interface Mappings {
@@ -23,6 +24,10 @@ interface Mappings {
 	sources: number[];
 	refused: Planned[];
 }
+
+/** An input item's field as messages name it: its name, and the parameter that names it. */
+const inputField = (field: string, parameter: string) =>
+	`"${field}" (${barcodeParameter(parameter).displayName})`;
 
 /** The mapping of input item `i`, or why it has none. */
 function mappingOf(
@@ -34,15 +39,18 @@ function mappingOf(
 	const rawSku = readField(json, skuField);
 	const rawBarcode = readField(json, barcodeField);
 	const problem =
-		textProblem(rawSku, `Input item ${i}: the field "${skuField}" (Partner SKU Field)`) ??
-		textProblem(rawBarcode, `Input item ${i}: the field "${barcodeField}" (Barcode Field)`);
+		textProblem(rawSku, `Input item ${i}: the field ${inputField(skuField, 'partnerSkuField')}`) ??
+		textProblem(
+			rawBarcode,
+			`Input item ${i}: the field ${inputField(barcodeField, 'barcodeField')}`,
+		);
 	if (problem) return problem;
 	const partnerSku = inputFieldText(rawSku);
 	const barcode = inputFieldText(rawBarcode);
 	const missing = !partnerSku
-		? `"${skuField}" (Partner SKU Field)`
+		? inputField(skuField, 'partnerSkuField')
 		: !barcode
-			? `"${barcodeField}" (Barcode Field)`
+			? inputField(barcodeField, 'barcodeField')
 			: '';
 	if (missing) {
 		return `Input item ${i} has no value in the field ${missing}: every mapping needs partner_sku and barcode`;
@@ -53,8 +61,8 @@ function mappingOf(
 /** Reads every input item's mapping; an item without one is refused (see the runner). */
 function readMappings(ctx: IExecuteFunctions, itemCount: number): Mappings {
 	const items = ctx.getInputData();
-	const skuField = requiredTextParameter(ctx, 'partnerSkuField', 'Partner SKU Field', 0);
-	const barcodeField = requiredTextParameter(ctx, 'barcodeField', 'Barcode Field', 0);
+	const skuField = requiredTextParameter(ctx, barcodeParameter('partnerSkuField'), 0);
+	const barcodeField = requiredTextParameter(ctx, barcodeParameter('barcodeField'), 0);
 	const read: Mappings = { mappings: [], sources: [], refused: [] };
 	for (let i = 0; i < itemCount; i++) {
 		const mapping = mappingOf(items[i].json, i, skuField, barcodeField);

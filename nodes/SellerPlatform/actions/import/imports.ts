@@ -2,26 +2,30 @@
  * What the two import operations share: the rules of an import's body, sending an import, and
  * reading its status (waiting for a final one when asked).
  */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { apiRequest } from '../../../shared';
 import {
+	booleanIn,
 	checkedBoolean,
 	checkedList,
 	checkedText,
 	collectionParameter,
 	invalidParameter,
-	requiredTextParameter,
 } from '../parameters';
+import { named, propertyIn, quotedName } from '../properties';
 import type { Task } from '../runner';
 import type { WaitSettings } from '../options';
-import { normaliseStatus, pollUntilFinal } from '../wait';
+import { readKey } from '../shapes/createWithKey';
+import { fetchUntil } from '../shapes/request';
+import { normaliseStatus } from '../wait';
+import { barcodeParameter, MAX_CLIENT_REFERENCE_LENGTH } from './createBarcode.description';
 import { findReplayedImport } from './reuse';
 import { rememberRequest } from './sentRequests';
 
-/** The spec's limits: mappings per import, characters of client_reference. */
+/** The spec's limit of mappings per import. */
 export const MAX_MAPPINGS_PER_IMPORT = 10_000;
-export const MAX_CLIENT_REFERENCE_LENGTH = 100;
+export { MAX_CLIENT_REFERENCE_LENGTH };
 
 export const FINAL_IMPORT_STATUSES = ['COMPLETED', 'FAILED', 'PARTIAL'];
 
@@ -37,41 +41,34 @@ export async function fetchImportStatus(
 	wait: WaitSettings,
 	itemIndex: number,
 ): Promise<IDataObject> {
-	const fetchStatus = async () =>
-		await apiRequest.call(ctx, 'GetImportStatus', { pathParams: { reference }, itemIndex });
-	return await pollUntilFinal(fetchStatus, isImportFinal, wait);
+	const request = { pathParams: { reference } };
+	const until = { settings: wait, isFinal: isImportFinal };
+	return await fetchUntil(ctx, 'GetImportStatus', request, itemIndex, until);
 }
 
 export function readConfig(ctx: IExecuteFunctions, itemIndex: number): IDataObject | undefined {
-	const config = collectionParameter(ctx, 'config', 'Import Settings', itemIndex);
-	const setting = (label: string, name: string) =>
+	const configParameter = barcodeParameter('config');
+	const config = collectionParameter(ctx, configParameter, itemIndex);
+	const setting = (name: string) =>
 		config[name] === undefined
 			? undefined
-			: checkedBoolean(ctx, itemIndex, config[name], `The setting "${label}" (${name})`, false);
+			: booleanIn(ctx, itemIndex, config, propertyIn(configParameter.options, name), 'setting');
 	const result: IDataObject = {};
-	const notify = setting('Notify on Completion', 'isNotificationRequired');
+	const notify = setting('isNotificationRequired');
 	if (notify !== undefined) result.is_notification_required = notify;
-	const forceSync = setting('Force Sync', 'forceSync');
+	const forceSync = setting('forceSync');
 	if (forceSync !== undefined) result.force_sync = forceSync;
 	return Object.keys(result).length ? result : undefined;
 }
 
+/** The client reference (the import's idempotency key), room left for a split's suffix. */
 export function readClientReference(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	suffixLength = 0,
 ): string {
-	const reference = requiredTextParameter(ctx, 'clientReference', 'Client Reference', itemIndex);
-	if (reference.length + suffixLength > MAX_CLIENT_REFERENCE_LENGTH) {
-		throw invalidParameter(
-			ctx,
-			itemIndex,
-			suffixLength
-				? `The parameter "Client Reference" (clientReference) must leave room for the suffix of split imports: at most ${MAX_CLIENT_REFERENCE_LENGTH - suffixLength} characters, got ${reference.length}`
-				: `The parameter "Client Reference" (clientReference) must be at most ${MAX_CLIENT_REFERENCE_LENGTH} characters, got ${reference.length}`,
-		);
-	}
-	return reference;
+	const parameter = barcodeParameter('clientReference');
+	return readKey(ctx, itemIndex, parameter, MAX_CLIENT_REFERENCE_LENGTH, suffixLength);
 }
 
 /** http(s) addresses, and cloud storage paths such as gs://bucket/file.csv or s3://bucket/file.csv. */
@@ -86,55 +83,75 @@ export function isImportFileUrl(value: string): boolean {
 }
 
 export function mappingsDefinedBelow(ctx: IExecuteFunctions, itemIndex: number): IDataObject[] {
-	const raw = checkedList(
-		ctx,
-		itemIndex,
-		ctx.getNodeParameter('mappings.mapping', itemIndex, []),
-		'The parameter "Mappings" (mappings)',
-	);
+	const parameter = barcodeParameter('mappings');
+	const what = named(parameter);
+	const list = ctx.getNodeParameter('mappings.mapping', itemIndex, []);
+	const raw = checkedList(ctx, itemIndex, list, what);
 	if (raw.length === 0) {
 		throw invalidParameter(
 			ctx,
 			itemIndex,
-			'The parameter "Mappings" (mappings) needs at least one mapping: an import needs exactly one source',
+			`${what} needs at least one mapping: an import needs exactly one source`,
 		);
 	}
 	if (raw.length > MAX_MAPPINGS_PER_IMPORT) {
 		throw invalidParameter(
 			ctx,
 			itemIndex,
-			`The parameter "Mappings" (mappings) holds ${raw.length} mappings, at most ${MAX_MAPPINGS_PER_IMPORT} fit in one import`,
+			`${what} holds ${raw.length} mappings, at most ${MAX_MAPPINGS_PER_IMPORT} fit in one import`,
 			'Use "From Input Items", which splits large sets into several imports.',
 		);
 	}
 	return raw.map((mapping, position) => {
-		const where = `Mapping ${position + 1} of "Mappings" (mappings)`;
-		const partnerSku = checkedText(
+		const where = `Mapping ${position + 1} of ${quotedName(parameter)}`;
+		return readMapping(ctx, itemIndex, mapping, where);
+	});
+}
+
+/** The fields of a mapping defined below, as the "Mappings" parameter declares them. */
+const mappingField = (name: string) => {
+	const [entry] = barcodeParameter('mappings').options as Array<{ values: INodeProperties[] }>;
+	return propertyIn(entry.values, name);
+};
+
+/** The fields every mapping needs: the body's name, the parameter's. */
+const REQUIRED_MAPPING_FIELDS = [
+	['partner_sku', 'partnerSku'],
+	['barcode', 'barcode'],
+] as const;
+
+/** One mapping defined below: partner_sku and barcode, both required; force_sync when on. */
+function readMapping(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	mapping: IDataObject,
+	where: string,
+): IDataObject {
+	const result: IDataObject = {};
+	for (const [key, name] of REQUIRED_MAPPING_FIELDS) {
+		const field = mappingField(name);
+		const value = checkedText(
 			ctx,
 			itemIndex,
-			mapping.partnerSku,
-			`The Partner SKU of ${where}`,
+			mapping[name],
+			`The ${field.displayName} of ${where}`,
 		);
-		const barcode = checkedText(ctx, itemIndex, mapping.barcode, `The Barcode of ${where}`);
-		for (const [value, field] of [
-			[partnerSku, 'Partner SKU (partner_sku)'],
-			[barcode, 'Barcode (barcode)'],
-		]) {
-			if (!value) {
-				throw invalidParameter(
-					ctx,
-					itemIndex,
-					`Mapping ${position + 1} of "Mappings" (mappings) has no ${field}: every mapping needs partner_sku and barcode`,
-				);
-			}
+		result[key] = value;
+	}
+	for (const [key, name] of REQUIRED_MAPPING_FIELDS) {
+		if (!result[key]) {
+			throw invalidParameter(
+				ctx,
+				itemIndex,
+				`${where} has no ${mappingField(name).displayName} (${key}): every mapping needs partner_sku and barcode`,
+			);
 		}
-		const result: IDataObject = { partner_sku: partnerSku, barcode };
-		const forceSync = `The Force Sync (forceSync) of ${where}`;
-		if (checkedBoolean(ctx, itemIndex, mapping.forceSync, forceSync, false)) {
-			result.force_sync = true;
-		}
-		return result;
-	});
+	}
+	const forceSync = mappingField('forceSync');
+	const what = `The ${forceSync.displayName} (${forceSync.name}) of ${where}`;
+	const fallback = forceSync.default as boolean;
+	if (checkedBoolean(ctx, itemIndex, mapping.forceSync, what, fallback)) result.force_sync = true;
+	return result;
 }
 
 /**
