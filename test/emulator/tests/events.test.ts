@@ -180,6 +180,14 @@ describe('a delivery', () => {
 		}
 	});
 
+	it('rejects an invalid event to publish', () => {
+		expect(() => emulator.publishEvent({ event_type: 'po_sync' })).toThrow(/NAMESPACE::EVENT_NAME/);
+		const payload = [] as unknown as Record<string, unknown>;
+		expect(() => emulator.publishEvent({ event_type: PO_SYNC_EVENT, payload })).toThrow(
+			/payload must be a JSON object/,
+		);
+	});
+
 	it('records the seeded destination outside loopback as skipped, without sending anything', () => {
 		const result = emulator.publishEvent({
 			event_type: PO_SYNC_EVENT,
@@ -390,6 +398,11 @@ describe('delivery log and waiting', () => {
 			emulator.waitForDeliveries({ destinationCode: 'DST-NONE', timeoutMs: 20 }),
 		).rejects.toThrow(/0 matching deliveries/);
 		await emulator.waitForDeliveries({ destinationCode: code, timeoutMs: 10_000 });
+	});
+
+	it('resolves at once for an event with no deliveries', async () => {
+		const { message_id: messageId } = emulator.publishEvent({ event_type: 'CATALOG::NOBODY' });
+		await expect(emulator.waitForDeliveries({ messageId, timeoutMs: 100 })).resolves.toEqual([]);
 	});
 
 	it('filters by outcome, and clearDeliveries forgets settled deliveries and events', async () => {

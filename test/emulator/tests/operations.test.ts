@@ -112,7 +112,9 @@ async function otherProjectClient(projectCode = 'PRJ777001'): Promise<EmulatorCl
 }
 
 describe('ExchangeToken', () => {
-	it('refuses a token bound to another project', async () => {
+	it('refuses an unknown or expired token, and one bound to another project', async () => {
+		expectError(await exchange('eyJhbGciOiJSUzI1NiJ9.e30.bm9wZQ'), 'INVALID_ARGUMENT', /unknown/);
+		expectError(await exchange(SEEDED_OAUTH_TOKENS.expired), 'INVALID_ARGUMENT', /expired/);
 		expectError(
 			await exchange(SEEDED_OAUTH_TOKENS.otherProject),
 			'PERMISSION_DENIED',
@@ -149,8 +151,14 @@ describe('GetExportStatus', () => {
 		);
 	});
 
-	it('answers 404 for an unknown export', async () => {
+	it('answers 404 for an unknown export, and for one of another project', async () => {
 		expectError(await exportStatus('EXP-NOPE'), 'NOT_FOUND', /export_code "EXP-NOPE" not found/);
+		const added = emulator.addExport({ states: ['COMPLETE'] });
+		const other = await otherProjectClient();
+		expectError(await exportStatus(added.export_code, other), 'NOT_FOUND');
+		expect((await exportStatus(SEEDED_EXPORTS.complete, other)).body.project_code).toBe(
+			'PRJ777001',
+		);
 	});
 });
 
@@ -330,6 +338,35 @@ describe('GetImportStatus', () => {
 			failure_count: 2,
 			duration_ms: 2 * IMPORT_STEP_MS,
 		});
+	});
+
+	it('reads file and table sources: unreadable → FAILED, partial → PARTIAL, else COMPLETED', async () => {
+		for (const [source, status] of [
+			[
+				{ file_url: 'https://files.example.com/fail.csv' },
+				'IMPORT_STATUS_FAILED/SOURCE_UNREADABLE',
+			],
+			[{ bq_table: 'proj.catalog.partial_barcodes' }, 'IMPORT_STATUS_PARTIAL/DONE'],
+			[{ file_url: 'gs://bucket/barcodes.csv' }, 'IMPORT_STATUS_COMPLETED/DONE'],
+		] as const) {
+			const { body } = await createImport({ ...source, client_reference: unique('ref') });
+			const { last } = await runToEnd(body.import_reference);
+			expect(`${last.body.import_status}/${last.body.sub_status}`).toBe(status);
+			expect(last.body).toMatchObject({ file_url: '', bq_table: '', ...(source as object) });
+		}
+	});
+
+	it('is final at once with importStepMs 0', async () => {
+		const instant = await startEmulator({ importStepMs: 0 });
+		try {
+			const c = await loggedInClient(instant.baseUrl, instant.credential);
+			const path = `${instant.prefixes.imports}/v1/import`;
+			const { body } = await c.call('POST', `${path}/barcode`, itemsBody([mapping(1)]));
+			const status = await c.call('GET', `${path}/status/${body.import_reference}`);
+			expect(status.body).toMatchObject({ import_status: 'IMPORT_STATUS_COMPLETED' });
+		} finally {
+			await instant.close();
+		}
 	});
 
 	it('answers 404 for an unknown reference and for another project’s import', async () => {
