@@ -14,10 +14,9 @@ import {
 	type JWTPayload,
 } from 'jose';
 
-import { ApiError, invalidArgument, unauthenticated } from './errors';
+import { ApiError, unauthenticated } from './errors';
 import { parseCookies } from './http';
-import { LOGIN_OPERATION } from './requestLog';
-import type { ApiRouteContext, ApiResult, RouteModule } from './routes/types';
+import type { ApiResult, EndpointContext } from './endpoint';
 import type { EmulatorState, Session, StoredCredential } from './state';
 
 export const LOGIN_PATH = '/identity/public/v1/api/login';
@@ -90,12 +89,19 @@ function checkCredentialUsable(
 	}
 }
 
-async function login({ state, body, remoteAddress, now }: ApiRouteContext): Promise<ApiResult> {
+export interface LoginBody {
+	token: string;
+	default_project_code?: string;
+}
+
+/** Login: verifies the token and opens a session in the credential's project. */
+export async function login({
+	state,
+	body,
+	remoteAddress,
+	now,
+}: EndpointContext<LoginBody>): Promise<ApiResult> {
 	const { token, default_project_code: projectCode } = body;
-	if (typeof token !== 'string' || token === '') throw invalidArgument('token is required');
-	if (projectCode !== undefined && projectCode !== null && typeof projectCode !== 'string') {
-		throw invalidArgument('default_project_code must be a string');
-	}
 	const credential = await verifyLoginToken(state, token, now);
 	checkCredentialUsable(credential, remoteAddress, now);
 	// proto3 semantics: an empty string is the same as an absent field.
@@ -118,33 +124,10 @@ async function login({ state, body, remoteAddress, now }: ApiRouteContext): Prom
 }
 
 /** Who the session belongs to: the service account's user code and name. */
-function whoami({ state, session }: ApiRouteContext): ApiResult {
+export function whoami({ state, session }: EndpointContext): unknown {
 	const credential = state.credentials.get(session!.keyId);
-	return {
-		body: { user_code: session!.userCode, username: credential?.channelIdentifier ?? '' },
-	};
+	return { user_code: session!.userCode, username: credential?.channelIdentifier ?? '' };
 }
-
-export const WHOAMI_PATH = '/identity/v1/whoami';
-
-export const loginRoutes: RouteModule = () => [
-	{
-		operation: LOGIN_OPERATION,
-		method: 'POST',
-		path: LOGIN_PATH,
-		auth: 'public',
-		rateLimited: false,
-		handler: login,
-	},
-	{
-		operation: 'Whoami',
-		method: 'GET',
-		path: WHOAMI_PATH,
-		auth: 'session',
-		rateLimited: true,
-		handler: whoami,
-	},
-];
 
 /** The live session the request's cookies belong to; 401 otherwise. */
 export function requireSession(

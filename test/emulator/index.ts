@@ -68,9 +68,12 @@ export {
 	type ExportStatus,
 	type SandboxCountry,
 } from './seed';
-export { DOWNLOAD_EXPORT_OPERATION } from './routes/exports';
-export { MAX_IDEMPOTENCY_KEY_LENGTH } from './routes/fbpiOrders';
-export { MAX_CLIENT_REFERENCE_LENGTH, MAX_IMPORT_ITEMS } from './routes/imports';
+export { DOWNLOAD_EXPORT_OPERATION } from './handlers/exports';
+export { MAX_IDEMPOTENCY_KEY_LENGTH } from './handlers/fbpiOrders';
+export { MAX_CLIENT_REFERENCE_LENGTH, MAX_IMPORT_ITEMS } from './handlers/imports';
+export { ENDPOINTS } from './endpoints';
+export type { ApiResult, Endpoint, EndpointContext } from './endpoint';
+export { s, type Schema } from './schema';
 export {
 	EVENT_TYPE_PATTERN,
 	MASKED_VALUE,

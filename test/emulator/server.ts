@@ -4,7 +4,8 @@
  *
  * Every API request goes through, in this order: request log → configured latency → injected
  * fault → User-Agent check → route resolution (404/405) → session check → rate plan (counted at
- * the time the request was received) → body check → handler. `/__control/` requests bypass all of it (see control.ts). Served export files
+ * the time the request was received) → request check against the endpoint table's schemas
+ * (endpoints.ts) → answer or handler. `/__control/` requests bypass all of it (see control.ts). Served export files
  * (`/__files/exports/...`) go through the same pipeline as the public operation `DownloadExport`:
  * no session, no rate plan, no User-Agent needed, the link's token is checked by the handler.
  */
@@ -43,11 +44,9 @@ import {
 	normaliseAddress,
 	parseBody,
 	readBody,
-	requireJsonObject,
 	sendJson,
 	sendRaw,
 	sleep,
-	type ParsedBody,
 	type ResponseHeaders,
 } from './http';
 import {
@@ -57,7 +56,8 @@ import {
 	type RatePlan,
 } from './ratePlan';
 import { RequestLog } from './requestLog';
-import { buildApiRoutes, type ApiRoute } from './routes';
+import type { ApiRoute } from './endpoint';
+import { buildApiRoutes } from './endpoints';
 import {
 	compileRoutes,
 	matchRoute,
@@ -110,8 +110,6 @@ interface ResolvedOptions {
 	externalDeliveries: boolean;
 	deliveryLogLimit: number;
 }
-
-const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 function checkLatency(ms: unknown): number {
 	if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0)
@@ -265,7 +263,7 @@ export class EmulatorServer implements Emulator {
 		private readonly primaryCredential: StoredCredential,
 		private readonly primaryCredentialFile: CredentialFile,
 	) {
-		this.routes = compileRoutes(buildApiRoutes({ prefixes: options.prefixes }));
+		this.routes = compileRoutes(buildApiRoutes(options.prefixes));
 		this.log = new RequestLog(options.requestLogLimit);
 		this.limiter = new SlidingWindowLimiter(options.ratePlan);
 		this.latencyMs = options.latencyMs;
@@ -607,14 +605,18 @@ export class EmulatorServer implements Emulator {
 			if (route.rateLimited && session) this.enforceRatePlan(session, route.operation, at);
 			const target = req.url ?? '/';
 			const queryStart = target.indexOf('?');
-			const result = await route.handler({
+			const query = new URLSearchParams(queryStart === -1 ? '' : target.slice(queryStart + 1));
+			// Every request is checked against its endpoint's schemas before its handler runs.
+			const checked = route.check(method, body, query);
+			const result = await route.run({
 				state: this.state,
 				params,
-				body: this.requestObject(method, body),
+				body: checked.body,
+				query: checked.query,
 				session,
+				projectCode: session?.projectCode ?? '',
 				remoteAddress,
 				now: Date.now(),
-				query: new URLSearchParams(queryStart === -1 ? '' : target.slice(queryStart + 1)),
 				baseUrl: req.headers.host ? `http://${req.headers.host}` : this.origin,
 			});
 			// An `answer` fault: the operation's own answer, in another shape (answer.ts).
@@ -628,10 +630,6 @@ export class EmulatorServer implements Emulator {
 			const apiError = toApiError(error);
 			respond(apiError.httpStatus, apiError.toBody(), apiError.headers);
 		}
-	}
-
-	private requestObject(method: string, body: ParsedBody): Record<string, unknown> {
-		return BODY_METHODS.has(method) ? requireJsonObject(body) : {};
 	}
 
 	/** Counts the request against its project's quota for the operation; 429 with Retry-After when spent. */

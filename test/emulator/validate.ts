@@ -1,89 +1,9 @@
 /* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
- * Field checks shared by the operation handlers. Every failure is an INVALID_ARGUMENT whose
- * message names the field by its JSON path (`items.data[3].barcode`), so users and tests can tell
- * at once what to fix.
- *
- * Like grpc-gateway, a JSON `null` counts as an absent field.
+ * Value formats the endpoint table's checks and the control API share: IP addresses, ISO 8601
+ * date-times with an offset. (Field rules themselves are in schema.ts.)
  */
 import { isIP } from 'node:net';
-
-import { invalidArgument } from './errors';
-
-export type JsonObject = Record<string, unknown>;
-
-export const isObject = (value: unknown): value is JsonObject =>
-	value !== null && typeof value === 'object' && !Array.isArray(value);
-
-const describe = (value: unknown): string =>
-	value === null
-		? 'null'
-		: Array.isArray(value)
-			? 'an array'
-			: typeof value === 'object'
-				? 'an object'
-				: `${typeof value} ${JSON.stringify(value)}`;
-
-/** A string field that may be absent; undefined when absent or null. */
-export function optionalString(
-	object: JsonObject,
-	field: string,
-	path = field,
-): string | undefined {
-	const value = object[field];
-	if (value === undefined || value === null) return undefined;
-	if (typeof value !== 'string')
-		throw invalidArgument(`${path} must be a string, got ${describe(value)}`);
-	return value;
-}
-
-/** A string field that must be present and non-empty. */
-export function requiredString(object: JsonObject, field: string, path = field): string {
-	const value = optionalString(object, field, path);
-	if (value === undefined || value === '') throw invalidArgument(`${path} is required`);
-	return value;
-}
-
-export function optionalBoolean(
-	object: JsonObject,
-	field: string,
-	path = field,
-): boolean | undefined {
-	const value = object[field];
-	if (value === undefined || value === null) return undefined;
-	if (typeof value !== 'boolean')
-		throw invalidArgument(`${path} must be a boolean (true or false), got ${describe(value)}`);
-	return value;
-}
-
-export function optionalArray(
-	object: JsonObject,
-	field: string,
-	path = field,
-): unknown[] | undefined {
-	const value = object[field];
-	if (value === undefined || value === null) return undefined;
-	if (!Array.isArray(value))
-		throw invalidArgument(`${path} must be a list, got ${describe(value)}`);
-	return value;
-}
-
-export function optionalObject(
-	object: JsonObject,
-	field: string,
-	path = field,
-): JsonObject | undefined {
-	const value = object[field];
-	if (value === undefined || value === null) return undefined;
-	if (!isObject(value)) throw invalidArgument(`${path} must be an object, got ${describe(value)}`);
-	return value;
-}
-
-/** An element of a list that must be an object. */
-export function objectAt(value: unknown, path: string): JsonObject {
-	if (!isObject(value)) throw invalidArgument(`${path} must be an object, got ${describe(value)}`);
-	return value;
-}
 
 /**
  * An IPv4 or IPv6 address in canonical form (IPv6 compressed and lower-cased, as Node reports a
@@ -132,7 +52,3 @@ export function parseIsoWithOffset(text: string): number | undefined {
 	utc.setUTCHours(hour, minute, second, 0);
 	return utc.getTime() + Math.floor(millis) - offsetMinutes * 60_000;
 }
-
-/** `items[2].status`-style path of a list element's field. */
-export const at = (list: string, index: number, field?: string): string =>
-	field === undefined ? `${list}[${index}]` : `${list}[${index}].${field}`;

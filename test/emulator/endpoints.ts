@@ -1,0 +1,205 @@
+/**
+ * The endpoint table: every endpoint the emulator serves, one declaration each (endpoint.ts says
+ * what an entry holds, schema.ts how its fields are written). The server routes by this table and
+ * checks every request against its entry before anything else runs. A read is an `answer` from
+ * the store; a `handler` only where the endpoint changes state. README.md: "Adding an endpoint".
+ */
+import { LOGIN_PATH, login, whoami } from './auth';
+import { toRoute, type ApiRoute, type Endpoint } from './endpoint';
+import { createCredential, ipProblem, isoProblem } from './handlers/credentials';
+import { DOWNLOAD_EXPORT_OPERATION, downloadExport } from './handlers/exports';
+import {
+	createSandboxOrder,
+	ITEM_STATUSES,
+	MAX_IDEMPOTENCY_KEY_LENGTH,
+} from './handlers/fbpiOrders';
+import {
+	bqTableProblem,
+	createBarcodeImport,
+	fileUrlProblem,
+	MAX_CLIENT_REFERENCE_LENGTH,
+	MAX_IMPORT_ITEMS,
+} from './handlers/imports';
+import { LOGIN_OPERATION } from './requestLog';
+import { s } from './schema';
+import { SANDBOX_COUNTRIES } from './seed';
+import { MAX_WHITELISTED_IPS } from './state';
+import {
+	DestinationStore,
+	destinationUrlProblem,
+	eventTypeProblem,
+	headerProblem,
+} from './state/destinations';
+import { EXPORT_FILES_PATH } from './state/exports';
+import type { Prefixes } from './types';
+
+export const ENDPOINTS: readonly Endpoint[] = [
+	// --- identity ---------------------------------------------------------------------------------
+	{
+		operation: LOGIN_OPERATION,
+		method: 'POST',
+		path: LOGIN_PATH,
+		auth: 'public',
+		body: { token: s.string({ required: true }), default_project_code: s.string() },
+		handler: login,
+	},
+	{
+		operation: 'Whoami',
+		method: 'GET',
+		path: '/identity/v1/whoami',
+		resource: 'session',
+		answer: whoami,
+	},
+	{
+		operation: 'ExchangeToken',
+		method: 'POST',
+		path: '/identity/oauth/v1/token/exchange',
+		body: { access_token: s.string({ required: true }) },
+		resource: 'access_token',
+		answer: ({ state, body, projectCode, now }) =>
+			state.oauth.exchange(body.access_token, projectCode, now),
+	},
+	{
+		operation: 'CreateCredential',
+		method: 'POST',
+		path: '/identity/apiuser/v1/credential/create',
+		body: {
+			user_code: s.string({ notEmpty: 'leave it out or give a user code' }),
+			channel_identifier: s.string({ notEmpty: 'leave it out or give a channel identifier' }),
+			whitelisted_ips: s.array(s.string({ format: ipProblem }), {
+				maxItems: MAX_WHITELISTED_IPS,
+			}),
+			expires_at: s.string({ format: isoProblem }),
+		},
+		handler: createCredential,
+	},
+
+	// --- impex --------------------------------------------------------------------------------------
+	{
+		operation: 'GetExportStatus',
+		method: 'POST',
+		path: '/impex/v1/export/status',
+		body: { export_code: s.string({ required: true }) },
+		resource: 'export',
+		answer: ({ state, body, projectCode, baseUrl, now }) =>
+			state.exports.status(projectCode, body.export_code, baseUrl, now),
+	},
+	{
+		// The file behind a download link: no session, the token in the query authorises it.
+		operation: DOWNLOAD_EXPORT_OPERATION,
+		method: 'GET',
+		path: `${EXPORT_FILES_PATH}/{file}`,
+		auth: 'public',
+		userAgent: 'optional',
+		query: { token: s.string() },
+		handler: downloadExport,
+	},
+
+	// --- fbpo, fbpi ---------------------------------------------------------------------------------
+	{
+		operation: 'GetPurchaseOrder',
+		method: 'GET',
+		path: '/fbpo/v1/po/{po_nr}/get',
+		resource: 'purchase order',
+		answer: ({ state, params }) => state.findPurchaseOrder(params.po_nr),
+	},
+	{
+		operation: 'GetFbpiOrderCustomerData',
+		method: 'GET',
+		path: '/fbpi/v1/fbpi-order/{fbpi_order_nr}/customer-details/get',
+		resource: 'FBPI order',
+		answer: ({ state, params, projectCode, now }) =>
+			state.fbpi.customerDetails(projectCode, params.fbpi_order_nr, now),
+	},
+	{
+		operation: 'CreateSandboxOrder',
+		method: 'POST',
+		path: '/fbpi/v1/sandbox-order/create',
+		prefix: 'sandboxOrder',
+		body: {
+			warehouse_code: s.string({ required: true }),
+			idempotency_key: s.string({ required: true, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH }),
+			items: s.array(
+				s.object({
+					status: s.string({ required: true, enum: ITEM_STATUSES }),
+					partner_sku: s.string(),
+				}),
+				{ minItems: 1, noun: 'item' },
+			),
+			country_code: s.string({ enum: SANDBOX_COUNTRIES }),
+		},
+		handler: createSandboxOrder,
+	},
+
+	// --- catalog imports ----------------------------------------------------------------------------
+	{
+		operation: 'CreateBarcodeImport',
+		method: 'POST',
+		path: '/catplat/v1/import/barcode',
+		prefix: 'imports',
+		body: {
+			file_url: s.string({ format: fileUrlProblem }),
+			bq_table: s.string({ format: bqTableProblem }),
+			items: s.object({
+				data: s.array(
+					s.object({
+						partner_sku: s.string({ required: true }),
+						barcode: s.string({ required: true }),
+						force_sync: s.boolean(),
+					}),
+					{ minItems: 1, noun: 'barcode mapping', maxItems: MAX_IMPORT_ITEMS },
+				),
+			}),
+			config: s.object({ is_notification_required: s.boolean(), force_sync: s.boolean() }),
+			client_reference: s.string({ required: true, maxLength: MAX_CLIENT_REFERENCE_LENGTH }),
+		},
+		handler: createBarcodeImport,
+	},
+	{
+		operation: 'GetImportStatus',
+		method: 'GET',
+		path: '/catplat/v1/import/status/{reference}',
+		prefix: 'imports',
+		resource: 'import',
+		answer: ({ state, params, projectCode, now }) =>
+			state.imports.status(projectCode, params.reference, now),
+	},
+
+	// --- event notifications ------------------------------------------------------------------------
+	{
+		operation: 'UpdateDestination',
+		method: 'POST',
+		path: '/event-notifications/v1/destination/https-destination/{destination_code}/update',
+		body: {
+			destination_name: s.string({ notEmpty: 'leave it out to keep the current name' }),
+			is_active: s.boolean(),
+			url: s.string({
+				notEmpty: 'leave it out to keep the current url',
+				format: destinationUrlProblem,
+			}),
+			credentials: s.object({ values: s.map(headerProblem, { required: true }) }),
+			event_types: s.array(
+				s.object({
+					event_type: s.string({ required: true, format: eventTypeProblem }),
+					is_active: s.boolean({ required: true }),
+				}),
+			),
+		},
+		handler: ({ state, params, body, projectCode, now }) => {
+			const update = { ...body, credentials: body.credentials?.values };
+			const destination = state.destinations.update(
+				projectCode,
+				params.destination_code,
+				update,
+				now,
+			);
+			state.events.emit('destinationUpdated', destination);
+			return { body: DestinationStore.view(destination) };
+		},
+	},
+];
+
+/** The table as routes, the configurable service prefixes in place. */
+export function buildApiRoutes(prefixes: Readonly<Prefixes>): ApiRoute[] {
+	return ENDPOINTS.map((endpoint) => toRoute(endpoint, prefixes));
+}
