@@ -1,10 +1,5 @@
 /** Picks the operation the node is set to and hands it to the runner. */
-import {
-	NodeOperationError,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-	type INodeProperties,
-} from 'n8n-workflow';
+import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 
 import { quoted, shown } from '../../shared';
 import * as apiCredential from './apiCredential';
@@ -15,13 +10,11 @@ import * as importResource from './import';
 import * as oauth from './oauth';
 import * as purchaseOrder from './purchaseOrder';
 import * as session from './session';
-import { runOperation, type Operation } from './runner';
+import type { Resource } from './resource';
+import { runOperation } from './runner';
 
 /** The resources of the node, each with its operations (names per the package's contract). */
-export const resources: Record<
-	string,
-	{ operations: Record<string, Operation>; description: INodeProperties[] }
-> = {
+export const resources: Record<string, Resource> = {
 	apiCredential,
 	destination,
 	export: exportResource,

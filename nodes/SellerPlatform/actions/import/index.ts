@@ -1,36 +1,24 @@
-import type { INodeProperties } from 'n8n-workflow';
-
-import type { Operation } from '../runner';
+import { resource } from '../resource';
 import * as createBarcode from './createBarcode.operation';
 import * as getStatus from './getStatus.operation';
 
-export const operations: Record<string, Operation> = { createBarcode, getStatus };
-
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['import'] } },
-		options: [
-			{
-				name: 'Create Barcode Import',
-				value: 'createBarcode',
-				action: 'Create a barcode import',
-				description:
-					'Start an import that maps barcodes to partner SKUs, from mappings, a file or a table',
-			},
-			{
-				name: 'Get Status',
-				value: 'getStatus',
-				action: 'Get the status of an import',
-				description:
-					'Get the status and processing report of an import, optionally waiting until it finishes',
-			},
-		],
-		default: 'createBarcode',
+export const { option, operations, description } = resource({
+	value: 'import',
+	name: 'Import',
+	operations: {
+		createBarcode: {
+			name: 'Create Barcode Import',
+			action: 'Create a barcode import',
+			description:
+				'Start an import that maps barcodes to partner SKUs, from mappings, a file or a table',
+			operation: createBarcode,
+		},
+		getStatus: {
+			name: 'Get Status',
+			action: 'Get the status of an import',
+			description:
+				'Get the status and processing report of an import, optionally waiting until it finishes',
+			operation: getStatus,
+		},
 	},
-	...createBarcode.description,
-	...getStatus.description,
-];
+});

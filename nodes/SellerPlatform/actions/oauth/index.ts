@@ -1,27 +1,16 @@
-import type { INodeProperties } from 'n8n-workflow';
-
-import type { Operation } from '../runner';
+import { resource } from '../resource';
 import * as exchangeToken from './exchangeToken.operation';
 
-export const operations: Record<string, Operation> = { exchangeToken };
-
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['oauth'] } },
-		options: [
-			{
-				name: 'Exchange Token',
-				value: 'exchangeToken',
-				action: 'Exchange an access token for its workflow result',
-				description:
-					'Complete an OAuth exchange: runs the workflow tied to the OAuth client and returns its result (for example issued credentials)',
-			},
-		],
-		default: 'exchangeToken',
+export const { option, operations, description } = resource({
+	value: 'oauth',
+	name: 'OAuth',
+	operations: {
+		exchangeToken: {
+			name: 'Exchange Token',
+			action: 'Exchange an access token for its workflow result',
+			description:
+				'Complete an OAuth exchange: runs the workflow tied to the OAuth client and returns its result (for example issued credentials)',
+			operation: exchangeToken,
+		},
 	},
-	...exchangeToken.description,
-];
+});

@@ -1,0 +1,56 @@
+/**
+ * A resource of the node, from one declaration: its label, its operations (each with the label,
+ * action and description the Operation list shows) and the operation picked by default. Builds
+ * what the router runs (`operations`) and what the editor shows (the Operation list, then each
+ * operation's parameters).
+ */
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import type { Operation } from './runner';
+
+export interface OperationEntry {
+	name: string;
+	action: string;
+	description: string;
+	operation: Operation;
+}
+
+export interface ResourceDeclaration {
+	value: string;
+	/** The resource's label in the Resource list. */
+	name: string;
+	/** The operations by their value (the contract's name), in the order the list shows them. */
+	operations: Record<string, OperationEntry>;
+	/** The operation picked when the resource is chosen; the first one when absent. */
+	default?: string;
+}
+
+export interface Resource {
+	option: INodePropertyOptions;
+	operations: Record<string, Operation>;
+	description: INodeProperties[];
+}
+
+export function resource(declaration: ResourceDeclaration): Resource {
+	const entries = Object.entries(declaration.operations);
+	const picked = declaration.default ?? entries[0][0];
+	const operationList: INodeProperties = {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		default: picked,
+		displayOptions: { show: { resource: [declaration.value] } },
+		options: entries.map(([value, { name, action, description }]) => ({
+			name,
+			value,
+			action,
+			description,
+		})),
+	};
+	return {
+		option: { name: declaration.name, value: declaration.value },
+		operations: Object.fromEntries(entries.map(([value, entry]) => [value, entry.operation])),
+		description: [operationList, ...entries.flatMap(([, entry]) => entry.operation.description)],
+	};
+}
