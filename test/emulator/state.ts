@@ -34,6 +34,13 @@ export const MAX_WHITELISTED_IPS = 10;
 /** Keys one service account may have (documented upstream). */
 export const DEFAULT_MAX_KEYS_PER_USER = 5;
 
+/**
+ * The project codes drawn at random by every emulator of this process: no two emulators of one
+ * test process share a project, as separate gateways' projects would not (the package keys its
+ * rate plans by project, whatever the Base URL, and remembers a throttling episode per project).
+ */
+const drawnProjectCodes = new Set<string>();
+
 export interface StateOptions {
 	sessionTtlMs: number;
 	importStepMs: number;
@@ -151,7 +158,8 @@ export class EmulatorState {
 			do {
 				const digits = String(randomInt(100000, 999999));
 				project = { code: `PRJ${digits}`, digits };
-			} while (this.projects.has(project.code));
+			} while (this.projects.has(project.code) || drawnProjectCodes.has(project.code));
+			drawnProjectCodes.add(project.code);
 		}
 		this.projects.set(project.code, project);
 		const user = this.addUser(

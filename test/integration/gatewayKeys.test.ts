@@ -2,7 +2,8 @@
 /**
  * One gateway, however its Base URL is typed: two credentials that spell the same gateway and
  * project differently (scheme case, a trailing slash, spaces around the project code) share the
- * rate plan's limiter and the trigger's ownership of a destination. And the trigger's takeover
+ * rate plan's limiter and the trigger's ownership of a destination. One project, whatever its
+ * gateway: credentials of one project on two Base URLs share the project's plan. And the trigger's takeover
  * log line names the destination's previous address without its query string or user info.
  */
 import { createServer, request as httpRequest } from 'http';
@@ -133,10 +134,11 @@ describe('two spellings of one gateway and project', () => {
 });
 
 /**
- * A gateway in front of the emulator whose UpdateDestination answer also says where the
+ * A gateway in front of the emulator (another Base URL to the same service, as the sandbox gateway
+ * is to production). With `previousUrl`, its UpdateDestination answer also says where the
  * destination pointed before (`previous_url`), as a gateway may.
  */
-async function startGatewayWithPreviousUrl(previousUrl: string) {
+async function startGateway(previousUrl?: string) {
 	const target = new URL(emulator.baseUrl);
 	const server = createServer((req, res) => {
 		const chunks: Buffer[] = [];
@@ -156,6 +158,7 @@ async function startGatewayWithPreviousUrl(previousUrl: string) {
 					answer.on('end', () => {
 						let body = Buffer.concat(parts).toString('utf8');
 						if (
+							previousUrl !== undefined &&
 							answer.statusCode === 200 &&
 							/\/https-destination\/.+\/update$/.test(req.url ?? '')
 						) {
@@ -178,9 +181,39 @@ async function startGatewayWithPreviousUrl(previousUrl: string) {
 	return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
+describe('two gateways of one project (production and sandbox)', () => {
+	it("share the project's plan: a 429's pause through one holds the other's request back, while another project goes", async () => {
+		const sandbox = await startGateway();
+		env.addCredential(
+			'sandbox',
+			'sellerPlatformApi',
+			credentialFields(emulator, { baseUrl: sandbox }),
+		);
+		emulator.injectFaults({ count: 1, status: 429, retryAfter: 30, operation: 'GetPurchaseOrder' });
+
+		const first = await env.runWorkflow(getPoWorkflow('typed-plainly'));
+		expect(first.nodeError('Get PO')?.message).toMatch(/takes requests again at .*Retry-After/);
+		const second = await env.runWorkflow(getPoWorkflow('sandbox'));
+		expect(second.nodeError('Get PO')?.message).toMatch(/takes requests again at/);
+		// The pause holds through the other gateway: its request was never sent.
+		expect(poRequests().map((r) => r.status)).toEqual([429]);
+
+		// Another project through the same sandbox gateway has a plan of its own.
+		const other = await emulator.addCredential({ projectCode: `${emulator.projectCode}-OTHER` });
+		env.addCredential(
+			'other-project',
+			'sellerPlatformApi',
+			credentialFields({ baseUrl: sandbox, credential: other }),
+		);
+		const third = await env.runWorkflow(getPoWorkflow('other-project'));
+		expect(third.nodeError('Get PO')?.message).toBeUndefined();
+		expect(poRequests().map((r) => r.status)).toEqual([429, 200]);
+	});
+});
+
 describe("the trigger's takeover log line", () => {
 	it('names where the destination pointed without its query string or user info', async () => {
-		const gateway = await startGatewayWithPreviousUrl(
+		const gateway = await startGateway(
 			'https://ops:hunter2@hooks.example.com/in/orders?token=s3cr3t-t0ken#part',
 		);
 		env.addCredential(

@@ -50,7 +50,7 @@ const STATEFUL: Record<string, string> = {
 		'per login identity: one running login, one session, 50 retired ones, 50 first-sent dates; refusals and run logins weak',
 	'nodes/shared/auth/login.ts': 'login fingerprints: weak, per decrypted credentials object',
 	'nodes/shared/pacing/limiters.ts':
-		'one limiter per gateway and project × endpoint × plan, each one window of starts and 64 round trips',
+		'one limiter per project × endpoint × plan, each one window of starts and 64 round trips',
 	'nodes/shared/pacing/paced.ts': '429 echoes: weak, per error object',
 	'nodes/shared/transport/run.ts': "per node run: weak, gone with the run's context",
 	'nodes/shared/transport/settings.ts': "per node run: weak, gone with the run's context",

@@ -1,7 +1,8 @@
 /* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * url.ts: building request URLs, the User-Agent, the gateway and project in one spelling (the key
- * of the rate plan's limiters and of the trigger's destinations), and addresses fit for a log line.
+ * of the trigger's destinations; the project alone keys the rate plan's limiters), and addresses
+ * fit for a log line.
  */
 import { PACKAGE_VERSION, USER_AGENT } from '../../dist/nodes/shared/common/constants';
 import {
@@ -10,6 +11,7 @@ import {
 	buildUrl,
 	fillPath,
 	gatewayScope,
+	projectScope,
 	joinUrl,
 	normaliseBaseUrl,
 } from '../../dist/nodes/shared/gateway/url';
@@ -83,6 +85,12 @@ describe('the gateway and project in one spelling', () => {
 		expect(normaliseBaseUrl('http://127.0.0.1:8080/api/')).toBe('http://127.0.0.1:8080/api');
 		expect(gatewayScope({ baseUrl: 'https://gw.example', projectCode: '', keyId: ' k1 ' })).toBe(
 			'https://gw.example|k1',
+		);
+		expect(projectScope({ baseUrl: 'https://gw.example', projectCode: '', keyId: ' k1 ' })).toBe(
+			'k1',
+		);
+		expect(projectScope({ baseUrl: 'https://sandbox.example', projectCode: ' PRJ1 ' })).toBe(
+			'PRJ1',
 		);
 	});
 });

@@ -1,6 +1,12 @@
-/** Every endpoint of the API: method, path (with its service prefix) and whether a repeat is safe. */
+/**
+ * Every endpoint of the API: method, path (with its service prefix), whether a repeat is safe and
+ * its documented rate plan.
+ */
+import { DEFAULT_REQUESTS_PER_MINUTE, LOGIN_PATH, WHOAMI_PATH } from '../common/constants';
 
 export type Endpoint =
+	| 'Login'
+	| 'Whoami'
 	| 'ExchangeToken'
 	| 'GetExportStatus'
 	| 'GetPurchaseOrder'
@@ -9,10 +15,34 @@ export type Endpoint =
 	| 'CreateBarcodeImport'
 	| 'GetImportStatus'
 	| 'CreateCredential'
-	| 'UpdateDestination';
+	| 'UpdateDestination'
+	| 'ListWarehouses';
 
 /** Credential fields that hold the service prefix of the paths the spec writes without one. */
 export type PrefixSetting = 'sandboxOrderPrefix' | 'importPrefix';
+
+/**
+ * An operation's rate plan as the reference documents it, per project: at most `requests` in any
+ * `windowSeconds` (`x-max-requests` per `x-time-window`) and at most `burst` in any
+ * `burstWindowSeconds` (`x-burst` per `x-burst-time-window`).
+ */
+export interface RatePlan {
+	requests: number;
+	windowSeconds: number;
+	burst: number;
+	burstWindowSeconds: number;
+}
+
+/**
+ * The plan of almost every operation: 1500 per 60 s, burst 1500 per 60 s (the seed spec gives
+ * its operations this plan too). The credential's Requests per Minute stands for it.
+ */
+export const COMMON_PLAN: RatePlan = Object.freeze({
+	requests: DEFAULT_REQUESTS_PER_MINUTE,
+	windowSeconds: 60,
+	burst: DEFAULT_REQUESTS_PER_MINUTE,
+	burstWindowSeconds: 60,
+});
 
 export interface EndpointSpec {
 	method: 'GET' | 'POST';
@@ -25,43 +55,77 @@ export interface EndpointSpec {
 	 * connection or a timeout. Never for operations that create something new on each call.
 	 */
 	repeatable: boolean;
+	/** The documented rate plan; the limiter paces the endpoint by it (pacing/limiters.ts). */
+	plan: RatePlan;
 }
 
 export const ENDPOINTS: Record<Endpoint, EndpointSpec> = {
-	ExchangeToken: { method: 'POST', path: '/identity/oauth/v1/token/exchange', repeatable: false },
-	GetExportStatus: { method: 'POST', path: '/impex/v1/export/status', repeatable: true },
-	GetPurchaseOrder: { method: 'GET', path: '/fbpo/v1/po/{po_nr}/get', repeatable: true },
+	// Sent by auth/login.ts (its own repeats) and by the credential's Test (the whoami after the
+	// login): neither passes the limiter; their plans are here as the reference documents them.
+	Login: { method: 'POST', path: LOGIN_PATH, repeatable: true, plan: COMMON_PLAN },
+	Whoami: { method: 'GET', path: WHOAMI_PATH, repeatable: true, plan: COMMON_PLAN },
+	ExchangeToken: {
+		method: 'POST',
+		path: '/identity/oauth/v1/token/exchange',
+		repeatable: false,
+		plan: COMMON_PLAN,
+	},
+	GetExportStatus: {
+		method: 'POST',
+		path: '/impex/v1/export/status',
+		repeatable: true,
+		plan: COMMON_PLAN,
+	},
+	GetPurchaseOrder: {
+		method: 'GET',
+		path: '/fbpo/v1/po/{po_nr}/get',
+		repeatable: true,
+		plan: COMMON_PLAN,
+	},
 	GetFbpiOrderCustomerData: {
 		method: 'GET',
 		path: '/fbpi/v1/fbpi-order/{fbpi_order_nr}/customer-details/get',
 		repeatable: true,
+		plan: COMMON_PLAN,
 	},
 	CreateSandboxOrder: {
 		method: 'POST',
 		path: '/v1/sandbox-order/create',
 		prefix: 'sandboxOrderPrefix',
 		repeatable: true,
+		plan: COMMON_PLAN,
 	},
 	CreateBarcodeImport: {
 		method: 'POST',
 		path: '/v1/import/barcode',
 		prefix: 'importPrefix',
 		repeatable: false,
+		plan: COMMON_PLAN,
 	},
 	GetImportStatus: {
 		method: 'GET',
 		path: '/v1/import/status/{reference}',
 		prefix: 'importPrefix',
 		repeatable: true,
+		plan: COMMON_PLAN,
 	},
 	CreateCredential: {
 		method: 'POST',
 		path: '/identity/apiuser/v1/credential/create',
 		repeatable: false,
+		plan: COMMON_PLAN,
 	},
 	UpdateDestination: {
 		method: 'POST',
 		path: '/event-notifications/v1/destination/https-destination/{destination_code}/update',
 		repeatable: true,
+		plan: COMMON_PLAN,
+	},
+	// No operation uses it yet (planned): the one endpoint documented below the common plan.
+	ListWarehouses: {
+		method: 'POST',
+		path: '/warehouse_platform/v1/warehouses/list',
+		repeatable: true,
+		plan: { requests: 30, windowSeconds: 60, burst: 15, burstWindowSeconds: 30 },
 	},
 };

@@ -104,13 +104,22 @@ export function normaliseBaseUrl(baseUrl: string): string {
 }
 
 /**
- * The gateway and project a credential works on, in one spelling (Base URL normalised, project
- * code trimmed; the key id without a project): the key of the rate plan's limiters and of the
- * trigger's destinations.
+ * The project a credential works on, in one spelling (project code trimmed; the key id without a
+ * project): the key of the rate plan's limiters, since the quota is the project's whatever the
+ * gateway (noon counts sandbox traffic against the same project's quota as production).
+ */
+export function projectScope(credentials: Record<string, unknown>): string {
+	const text = (name: string) => String(credentials[name] ?? '').trim();
+	return text('projectCode') || text('keyId');
+}
+
+/**
+ * The gateway and project a credential works on, in one spelling (Base URL normalised, project as
+ * `projectScope`): the key of the trigger's destinations, download places and import memory.
  */
 export function gatewayScope(credentials: Record<string, unknown>): string {
-	const text = (name: string) => String(credentials[name] ?? '').trim();
-	return `${normaliseBaseUrl(text('baseUrl'))}|${text('projectCode') || text('keyId')}`;
+	const baseUrl = String(credentials.baseUrl ?? '').trim();
+	return `${normaliseBaseUrl(baseUrl)}|${projectScope(credentials)}`;
 }
 
 /**

@@ -5,22 +5,62 @@
  * (rateController.ts). The README's "Running in n8n queue mode" says what follows.
  */
 import { wait } from '../common/abort';
+import { COMMON_PLAN, ENDPOINTS, type Endpoint, type RatePlan } from '../gateway/endpoints';
 import { PlanLimiter, type Clock } from './rateLimiter';
 
 /**
- * One limiter per (gateway, project, endpoint, plan), shared by every execution in this n8n
- * process (module state lives as long as the loaded package).
+ * The plan an endpoint is paced by, from its documented plan and the credential's Requests per
+ * Minute (`requestsPerMinute`):
+ * - an endpoint documented at the common plan (1500 per 60 s, burst the same) is paced at the
+ *   credential's rate per 60 s, whatever it is (its meaning since the first version: the
+ *   project's plan per operation, lower to leave room for others, higher where noon granted more);
+ * - an endpoint documented with its own plan is paced at min(credential's rate, its plan): the
+ *   credential's rate over the plan's window (N per minute is N × window / 60 s per window), never
+ *   above the documented requests per window, and its burst never above the documented burst
+ *   nor the plan so paced.
+ */
+export function pacedPlan(documented: RatePlan, requestsPerMinute: number): RatePlan {
+	const perMinute = Math.max(1, Math.floor(requestsPerMinute));
+	const { windowSeconds, burstWindowSeconds } = documented;
+	if (samePlan(documented, COMMON_PLAN)) {
+		return { requests: perMinute, windowSeconds, burst: perMinute, burstWindowSeconds };
+	}
+	const ofCredential = Math.max(1, Math.floor((perMinute * windowSeconds) / 60));
+	const requests = Math.min(documented.requests, ofCredential);
+	return {
+		requests,
+		windowSeconds,
+		burst: Math.min(documented.burst, requests),
+		burstWindowSeconds,
+	};
+}
+
+function samePlan(a: RatePlan, b: RatePlan): boolean {
+	return (
+		a.requests === b.requests &&
+		a.windowSeconds === b.windowSeconds &&
+		a.burst === b.burst &&
+		a.burstWindowSeconds === b.burstWindowSeconds
+	);
+}
+
+/**
+ * One limiter per (project, endpoint, plan), shared by every execution in this n8n process
+ * (module state lives as long as the loaded package). The quota is the project's: credentials
+ * of one project share its limiters whatever their Base URL (noon counts sandbox traffic against
+ * the same project's quota as production).
  */
 export class RateLimiterRegistry {
 	private readonly limiters = new Map<string, PlanLimiter>();
 
 	constructor(private readonly clock: Clock) {}
 
-	get(scope: string, endpoint: string, requestsPerMinute: number): PlanLimiter {
-		const plan = Math.max(1, Math.floor(requestsPerMinute));
+	/** `project`: the credential's project (`projectScope`, gateway/url.ts). */
+	get(project: string, endpoint: Endpoint, requestsPerMinute: number): PlanLimiter {
+		const plan = pacedPlan(ENDPOINTS[endpoint].plan, requestsPerMinute);
 		// The plan is part of the key: two credentials of one project with different plans must not
 		// keep replacing each other's limiter (and so forget each other's history).
-		const key = `${scope}\u0000${endpoint}\u0000${plan}`;
+		const key = [project, endpoint, plan.requests, plan.burst].join('\u0000');
 		let limiter = this.limiters.get(key);
 		if (!limiter) {
 			limiter = new PlanLimiter(plan, this.clock);
@@ -31,11 +71,11 @@ export class RateLimiterRegistry {
 }
 
 /**
- * Rate limiters, keyed (gateway and project, endpoint, plan): shared by every execution in this
- * process. Bound: credentials × 9 endpoints × plans in use; each limiter keeps at most one
- * window of start times, 64 round trips, and while a throttling episode is open the service's
- * last Retry-After (a later run fails at once while it lies beyond the run's waiting budget; a
- * minute after the last refusal one request probes, and an answer without a 429 clears it).
+ * Rate limiters, keyed (project, endpoint, plan): shared by every execution in this process.
+ * Bound: projects × 12 endpoints × plans in use; each limiter keeps at most one window of start
+ * times, 64 round trips, and while a throttling episode is open the service's last Retry-After (a
+ * later run fails at once while it lies beyond the run's waiting budget; a minute after the last
+ * refusal one request probes, and an answer without a 429 clears it).
  */
 export const limiters = new RateLimiterRegistry({
 	now: () => Date.now(),

@@ -1,3 +1,4 @@
+import type { RatePlan } from '../gateway/endpoints';
 import { Episodes, measureShare, ShareController, type ThrottleKind } from './rateController';
 import { RoundTrips } from './roundTrips';
 
@@ -7,12 +8,14 @@ export type { ThrottleKind };
  * Client-side pacing, so that the rate plan alone sets the speed: bulk runs stay under the plan
  * instead of provoking 429s, reach it whatever the latency, and share it with whoever else uses it.
  *
- * The plan is "N requests per 60 s" (per gateway, project and endpoint). One `PlanLimiter` per
- * plan is shared by every execution of this n8n process. It
- * - never starts more than the plan in any 60 s, nor a sixth of it in any 10 s (so a gateway that
- *   counts the plan in 10 s windows never sees a burst), each window stretched by 1% (a margin for
- *   the spread of arrival times at the gateway);
- * - spreads the requests over the minute: the minute is cut into k equal slices (k the largest
+ * The plan is "N requests per window" (60 s for almost every endpoint) and "B per burst window"
+ * (per project and endpoint, limiters.ts). One `PlanLimiter` per plan is shared by every
+ * execution of this n8n process. It
+ * - never starts more than the plan in any window, nor the burst in any burst window, nor a sixth
+ *   of the plan in any sixth of the window (10 s of a 60 s plan: so a gateway that counts the plan
+ *   in 10 s windows never sees a burst), each window stretched by 1% (a margin for the spread of
+ *   arrival times at the gateway);
+ * - spreads the requests over the window: the window is cut into k equal slices (k the largest
  *   divisor of N that is at most 60) and at most N/k requests start in any sliding slice; within
  *   a slice, starts are at least 90% of the slice's even spacing apart;
  * - takes only its share of the plan (rateController.ts) in the 10 s windows and the slices: the
@@ -55,8 +58,9 @@ export interface Slot {
 }
 
 export const PACING = {
+	/** The window of a plan given as a number: "N per minute". */
 	windowMs: 60_000,
-	/** The plan's finer window: at most a sixth of the plan in any 10 s. */
+	/** The plan's finer window, a sixth of the window: at most a sixth of the plan in any 10 s. */
 	tenthWindowMs: 10_000,
 	/** The window is stretched by 1%: arrival times at the gateway differ from our send times. */
 	safetyFactor: 1.01,
@@ -75,8 +79,10 @@ export class PlanLimiter {
 	private queue: Promise<void> = Promise.resolve();
 	/** The plan's slice: at most `limit` starts in any `windowMs` (with the margin). */
 	readonly slice: { limit: number; windowMs: number };
-	/** The plan's 10 s window (with the margin). */
+	/** The plan's 10 s window (a sixth of the window, with the margin). */
 	readonly tenth: { limit: number; windowMs: number };
+	/** The plan's burst limit: at most `limit` starts in any `windowMs` (with the margin). */
+	readonly burst: { limit: number; windowMs: number };
 	private lastGrant = -Infinity;
 	/** Since when this process has been sending or paused without a break of 10 s. */
 	private busySince = -Infinity;
@@ -84,24 +90,33 @@ export class PlanLimiter {
 	readonly controller = new ShareController();
 	private readonly episodes = new Episodes(this.controller);
 	private readonly roundTrips = new RoundTrips();
-	/** The window of the dated starts, with the margin. */
+	/** The plan's window, with the margin. */
 	readonly windowMs: number;
+	/** Requests per window (the plan). */
+	readonly plan: number;
 
+	/**
+	 * `plan`: the rate plan, or a number N for "N per minute" (its burst the same N per minute):
+	 * the windows below are cut from the plan's window as they are from a minute. The burst window
+	 * is at most the window (the dated starts cover one window).
+	 */
 	constructor(
-		/** Requests per window (the plan). */
-		readonly plan: number,
+		plan: number | RatePlan,
 		private readonly clock: Clock,
-		windowMs: number = PACING.windowMs,
 	) {
-		if (!(plan >= 1) || !(windowMs > 0)) throw new Error('Invalid rate limit');
-		this.windowMs = Math.ceil(windowMs * PACING.safetyFactor);
-		const slice = planSlices(plan, windowMs);
-		this.slice = { limit: slice.limit, windowMs: Math.ceil(slice.windowMs * PACING.safetyFactor) };
+		const { requests, windowSeconds, burst, burstWindowSeconds } =
+			typeof plan === 'number' ? perMinute(plan) : plan;
+		const windowMs = windowSeconds * 1000;
+		const burstMs = burstWindowSeconds * 1000;
+		const valid = requests >= 1 && windowMs > 0 && burst >= 1 && burstMs > 0 && burstMs <= windowMs;
+		if (!valid) throw new Error('Invalid rate limit');
+		this.plan = requests;
+		this.windowMs = stretched(windowMs);
+		const slice = planSlices(requests, windowMs);
+		this.slice = { limit: slice.limit, windowMs: stretched(slice.windowMs) };
 		const tenthMs = (windowMs * PACING.tenthWindowMs) / PACING.windowMs;
-		this.tenth = {
-			limit: Math.max(1, Math.floor(plan / 6)),
-			windowMs: Math.ceil(tenthMs * PACING.safetyFactor),
-		};
+		this.tenth = { limit: Math.max(1, Math.floor(requests / 6)), windowMs: stretched(tenthMs) };
+		this.burst = { limit: burst, windowMs: stretched(burstMs) };
 	}
 
 	/** This process's share of the plan now (1: the whole plan). */
@@ -225,6 +240,7 @@ export class PlanLimiter {
 		let wait = Math.max(this.episodes.pausedUntil, this.lastGrant + spacing) - now;
 		const limits = [
 			{ limit: this.plan, windowMs: this.windowMs },
+			{ limit: this.burst.limit, windowMs: this.burst.windowMs },
 			{ limit: Math.max(1, Math.floor(this.tenth.limit * share)), windowMs: this.tenth.windowMs },
 			{ limit: sliceLimit, windowMs: this.slice.windowMs },
 		];
@@ -274,6 +290,17 @@ export class PlanLimiter {
 		while (drop < this.starts.length && this.starts[drop] + this.windowMs <= now) drop++;
 		if (drop) this.starts.splice(0, drop);
 	}
+}
+
+/** "N per minute", its burst the same. */
+function perMinute(requests: number): RatePlan {
+	const seconds = PACING.windowMs / 1000;
+	return { requests, windowSeconds: seconds, burst: requests, burstWindowSeconds: seconds };
+}
+
+/** A window stretched by the margin (see `PACING.safetyFactor`). */
+function stretched(windowMs: number): number {
+	return Math.ceil(windowMs * PACING.safetyFactor);
 }
 
 /** Splits "N per window" into the finest equal slices (see the comment at the top). */

@@ -181,7 +181,7 @@ export async function apiRequest(
 ): Promise<IDataObject> {
 	const itemIndex = options.itemIndex ?? 0;
 	const settings = await connectionSettings(this, itemIndex);
-	const limiter = limiters.get(settings.scope, endpoint, settings.requestsPerMinute);
+	const limiter = limiters.get(settings.project, endpoint, settings.requestsPerMinute);
 	noteRunLimiter(this, limiter);
 	const body = ENDPOINTS[endpoint].method !== 'GET' ? (options.body ?? {}) : undefined;
 	const call: Call = { ctx: this, endpoint, settings, policy: runPolicy(this), limiter, body };

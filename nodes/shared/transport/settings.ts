@@ -15,13 +15,15 @@ import {
 	DEFAULT_SANDBOX_ORDER_PREFIX,
 } from '../common/constants';
 import type { PrefixSetting } from '../gateway/endpoints';
-import { baseUrlProblem, gatewayScope } from '../gateway/url';
+import { baseUrlProblem, gatewayScope, projectScope } from '../gateway/url';
 import type { RequestContext } from './run';
 
 export interface ConnectionSettings {
 	baseUrl: string;
-	/** Whose rate plan the request counts against: gateway and project. */
+	/** The gateway and project (`gatewayScope`): the key of what is kept per gateway. */
 	scope: string;
+	/** Whose rate plan the request counts against: the project (`projectScope`), per endpoint. */
+	project: string;
 	requestsPerMinute: number;
 	prefixes: Record<PrefixSetting, string>;
 	/**
@@ -50,8 +52,9 @@ async function readSettings(ctx: RequestContext, itemIndex: number): Promise<Con
 	const rpm = Number(credentials.requestsPerMinute);
 	return {
 		baseUrl,
-		// The quota belongs to the project (per endpoint); fall back to the key without one.
 		scope: gatewayScope(credentials),
+		// The quota belongs to the project (per endpoint); fall back to the key without one.
+		project: projectScope(credentials),
 		requestsPerMinute: Number.isFinite(rpm) && rpm >= 1 ? rpm : DEFAULT_REQUESTS_PER_MINUTE,
 		prefixes: {
 			sandboxOrderPrefix: String(credentials.sandboxOrderPrefix ?? DEFAULT_SANDBOX_ORDER_PREFIX),
