@@ -11,11 +11,13 @@ import {
 } from 'n8n-workflow';
 
 import {
+	allowedValues,
 	booleanProblem,
 	collectionProblem,
 	isDotSegment,
 	keyProblem,
 	MAX_TEXT_LENGTH,
+	named,
 	numberProblem,
 	optionProblem,
 	parseBoolean,
@@ -23,9 +25,9 @@ import {
 	quoted,
 	shown,
 	textProblem,
+	type Kind,
 	type NumberRule,
 } from '../../shared';
-import { allowedValues, named, type Kind } from './properties';
 
 /** A rejected parameter: names it and the rule, before anything is sent. */
 export function invalidParameter(

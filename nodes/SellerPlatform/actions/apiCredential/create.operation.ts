@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { quoted, shown } from '../../../shared';
+import { named, propertyIn, quoted, quotedName, shown } from '../../../shared';
 import { readOptions } from '../options';
 import {
 	binaryFieldOption,
@@ -10,7 +10,6 @@ import {
 	nonBlankTextParameter,
 	optionIn,
 } from '../parameters';
-import { named, propertyIn, quotedName } from '../properties';
 import type { TaskOutput } from '../runner';
 import { bodyFromFields } from '../shapes/bodyFromFields';
 import { describeCreated, findKeyId, takePrivateKeys } from './privateKey';

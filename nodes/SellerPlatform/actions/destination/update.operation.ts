@@ -1,6 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { EVENT_TYPE_PATTERN, keyProblem, quoted } from '../../../shared';
+import {
+	EVENT_TYPE_PATTERN,
+	keyProblem,
+	named,
+	propertyIn,
+	quoted,
+	quotedName,
+} from '../../../shared';
 import {
 	booleanIn,
 	checkedBoolean,
@@ -9,7 +16,6 @@ import {
 	collectionParameter,
 	invalidParameter,
 } from '../parameters';
-import { named, propertyIn, quotedName } from '../properties';
 import { bodyFromFields } from '../shapes/bodyFromFields';
 
 /** An HTTP header name (RFC 9110 token). */

@@ -1,8 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { quoted } from '../../../shared';
+import { allowedValues, named, propertyIn, quoted, quotedName } from '../../../shared';
 import { checkedList, checkedText, invalidParameter, optionalTextParameter } from '../parameters';
-import { allowedValues, named, propertyIn, quotedName } from '../properties';
 import { createWithKey } from '../shapes/createWithKey';
 
 /** The spec's country codes, in the order messages list them. */

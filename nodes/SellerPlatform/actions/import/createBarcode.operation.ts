@@ -1,9 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { shown } from '../../../shared';
+import { allowedValues, named, shown } from '../../../shared';
 import { readWaitSettings } from '../options';
 import { invalidParameter, optionParameter, requiredTextParameter } from '../parameters';
-import { allowedValues, named } from '../properties';
 import { perItem, type Planned, type Task } from '../runner';
 import { describe } from '../shapes/declaration';
 import { barcodeParameter, properties } from './createBarcode.description';

@@ -4,7 +4,7 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { apiRequest } from '../../../shared';
+import { apiRequest, named, propertyIn, quotedName } from '../../../shared';
 import {
 	booleanIn,
 	checkedBoolean,
@@ -13,7 +13,6 @@ import {
 	collectionParameter,
 	invalidParameter,
 } from '../parameters';
-import { named, propertyIn, quotedName } from '../properties';
 import type { Task } from '../runner';
 import type { WaitSettings } from '../options';
 import { readKey } from '../shapes/createWithKey';
