@@ -34,6 +34,7 @@ export {
 	named,
 	NODE_DESCRIPTION,
 	numberProblem,
+	optionLabel,
 	optionProblem,
 	parseBoolean,
 	parseNumber,

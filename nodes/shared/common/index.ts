@@ -14,7 +14,15 @@ export {
 	USER_AGENT,
 	WHOAMI_PATH,
 } from './constants';
-export { allowedValues, named, propertyIn, quotedName, rowsOf, type Kind } from './properties';
+export {
+	allowedValues,
+	named,
+	optionLabel,
+	propertyIn,
+	quotedName,
+	rowsOf,
+	type Kind,
+} from './properties';
 export {
 	booleanProblem,
 	collectionProblem,

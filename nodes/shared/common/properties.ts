@@ -35,13 +35,26 @@ export function allowedValues(property: INodeProperties): string[] {
 	return ((property.options ?? []) as INodePropertyOptions[]).map((option) => String(option.value));
 }
 
+/** The name an options property shows for `value` (`fromInputItems` → "From Input Items"). */
+export function optionLabel(property: INodeProperties, value: string): string {
+	const option = ((property.options ?? []) as INodePropertyOptions[]).find(
+		(entry) => String(entry.value) === value,
+	);
+	if (!option) throw new Error(`No value "${value}" in "${property.name}"`);
+	return option.name;
+}
+
 /**
- * The rows of a fixedCollection with one kind of row (`items` → `item`): where n8n puts them
- * (`items.item`) and the fields of each row.
+ * The rows of a fixedCollection with one kind of row (`items` → `item`): the row's name, where n8n
+ * puts the rows (`items.item`) and the fields of each row.
  */
-export function rowsOf(property: INodeProperties): { path: string; fields: INodeProperties[] } {
+export function rowsOf(property: INodeProperties): {
+	row: string;
+	path: string;
+	fields: INodeProperties[];
+} {
 	const [row] = (property.options ?? []) as Array<{ name?: string; values?: INodeProperties[] }>;
 	if (!row?.name || !row.values)
 		throw new Error(`"${property.name}" has no rows in the description`);
-	return { path: `${property.name}.${row.name}`, fields: row.values };
+	return { row: row.name, path: `${property.name}.${row.name}`, fields: row.values };
 }

@@ -33,7 +33,11 @@ const uniqueReference = (body: IDataObject): Task['unique'] => ({
 /** One import per input item, from the mappings, file or table it names. */
 const importPerItem = perItem(function (this: IExecuteFunctions, itemIndex) {
 	const sourceParameter = barcodeParameter('source');
-	const source = this.getNodeParameter('source', itemIndex, sourceParameter.default) as unknown;
+	const source = this.getNodeParameter(
+		sourceParameter.name,
+		itemIndex,
+		sourceParameter.default,
+	) as unknown;
 	const body: IDataObject = {};
 	if (source === 'items') {
 		body.items = { data: mappingsDefinedBelow(this, itemIndex) };
@@ -69,8 +73,9 @@ const importPerItem = perItem(function (this: IExecuteFunctions, itemIndex) {
 });
 
 export async function plan(this: IExecuteFunctions, itemCount: number): Promise<Planned[]> {
+	const source = barcodeParameter('source');
 	const fromInputItems =
-		this.getNodeParameter('source', 0, barcodeParameter('source').default) === 'items' &&
+		this.getNodeParameter(source.name, 0, source.default) === 'items' &&
 		optionParameter(this, barcodeParameter('itemsInput'), 0) === 'fromInputItems';
 	return fromInputItems
 		? importFromInputItems(this, itemCount)
