@@ -10,16 +10,11 @@ import {
 import { NODE_DESCRIPTION } from '../shared';
 import { authenticate } from './authentication';
 import { deliveryKey, firstDelivery, memoryKey } from './deliveries';
-import { DEDUPLICATE_OPTION, deduplicates, SECRET_GRACE_OPTION } from './parameters';
+import { destinationCodeProperty, properties } from './description';
+import { deduplicates } from './parameters';
 import { DELIVERY_HEADER, destinationWebhookMethods, triggerId } from './registration';
 
 export { DELIVERY_HEADER };
-
-export const KNOWN_EVENTS = [
-	{ name: 'FBPI::ORDER_SYNC (New or Changed FBPI Order)', value: 'FBPI::ORDER_SYNC' },
-	{ name: 'FBPO::PO_SYNC (New or Changed Purchase Order)', value: 'FBPO::PO_SYNC' },
-	{ name: 'FBPI::ORDER_CREATED (FBPI Order Created)', value: 'FBPI::ORDER_CREATED' },
-];
 
 /** Answers the delivery at once, starting nothing. */
 function refuse(ctx: IWebhookFunctions, status: number, message: string): IWebhookResponseData {
@@ -45,7 +40,7 @@ export class SellerPlatformTrigger implements INodeType {
 		},
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{$parameter["destinationCode"]}}',
+		subtitle: `={{$parameter["${destinationCodeProperty.name}"]}}`,
 		// The node picker's "Seller Platform" entry shows this (see NODE_DESCRIPTION).
 		description: NODE_DESCRIPTION,
 		defaults: { name: 'Seller Platform Trigger' },
@@ -55,50 +50,8 @@ export class SellerPlatformTrigger implements INodeType {
 		webhooks: [
 			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
 		],
-		properties: [
-			{
-				displayName:
-					"Activating this workflow takes over the destination below: its URL is replaced by this workflow's webhook address and ALL its existing headers are replaced by one secret header of this n8n. Deactivating unsubscribes the chosen events, deactivates the destination and removes that header, unless another workflow has taken the destination since. Use a destination reserved for n8n; while the workflow is active, listen for test events with another destination.",
-				name: 'takeoverNotice',
-				type: 'notice',
-				default: '',
-			},
-			{
-				displayName: 'Destination Code',
-				name: 'destinationCode',
-				type: 'string',
-				required: true,
-				default: '',
-				placeholder: 'e.g. DST-1001',
-				description:
-					'The destination_code of an existing HTTPS destination of your project that n8n takes over',
-			},
-			{
-				displayName: 'Events',
-				name: 'events',
-				type: 'multiOptions',
-				options: KNOWN_EVENTS,
-				default: ['FBPI::ORDER_SYNC'],
-				description: 'Event types to subscribe the destination to; only these start the workflow',
-			},
-			{
-				displayName: 'Custom Events',
-				name: 'customEvents',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. FBPI::ORDER_CREATED, CATALOG::IMPORT_COMPLETED',
-				description: 'Further event types, comma-separated, each NAMESPACE::EVENT_NAME',
-			},
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add option',
-				default: {},
-				// Beside the code that reads them: parameters.ts.
-				options: [SECRET_GRACE_OPTION, DEDUPLICATE_OPTION],
-			},
-		],
+		// Declared once in description.ts; parameters.ts reads their labels, names and defaults.
+		properties,
 	};
 
 	// Registration and release of the destination: registration.ts.

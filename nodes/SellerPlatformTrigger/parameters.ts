@@ -1,7 +1,7 @@
 /**
  * Reading the trigger's parameters with the package's rules (nodes/shared/common/values.ts): a value the
  * rules refuse fails the activation with a NodeOperationError naming the parameter, before the
- * destination is touched. The "Options" the node shows are defined here, beside their readers.
+ * destination is touched. Labels, names and defaults come from the properties of description.ts.
  */
 import {
 	NodeOperationError,
@@ -15,62 +15,41 @@ import {
 	booleanProblem,
 	collectionProblem,
 	EVENT_TYPE_PATTERN,
+	named,
 	numberProblem,
 	parseBoolean,
 	quoted,
 	shown,
 	textProblem,
 } from '../shared';
+import {
+	customEventsProperty,
+	deduplicateOption,
+	destinationCodeProperty,
+	eventsProperty,
+	optionsProperty,
+	secretGraceOption,
+} from './description';
 
 type TriggerContext = IHookFunctions | IWebhookFunctions;
-
-/** The default of the option "Accept the Previous Secret For (Minutes)" (secretGraceMinutes). */
-export const DEFAULT_SECRET_GRACE_MINUTES = 10;
-
-/**
- * The option "Accept the Previous Secret For (Minutes)" of the node's "Options", here beside
- * `checkTriggerOptions` and `secretGraceMs`, which read it.
- */
-export const SECRET_GRACE_OPTION = {
-	displayName: 'Accept the Previous Secret For (Minutes)',
-	name: 'secretGraceMinutes',
-	type: 'number',
-	typeOptions: { minValue: 0 },
-	default: DEFAULT_SECRET_GRACE_MINUTES,
-	description:
-		'When the workflow is registered again (publishing a new version, re-activating), its secret header is kept if the re-registration comes within this time, and deliveries sent with the previous secret are accepted for this long',
-} satisfies INodeProperties;
-
-/**
- * The option "Drop Duplicate Deliveries" of the node's "Options". `deduplicates` falls back to its
- * default, which stays a literal here (n8n's lint wants a boolean literal).
- */
-export const DEDUPLICATE_OPTION = {
-	displayName: 'Drop Duplicate Deliveries',
-	name: 'deduplicate',
-	type: 'boolean',
-	default: true,
-	description:
-		'Whether to start nothing for a delivery already received (the service delivers at least once, so the same event can arrive twice). Deliveries are recognised by metadata.message_id, or by their content.',
-} satisfies INodeProperties;
 
 function refused(ctx: TriggerContext, message: string): NodeOperationError {
 	return new NodeOperationError(ctx.getNode(), message);
 }
 
 /** A text parameter, trimmed ('' when unset). */
-export function textParameter(ctx: IHookFunctions, name: string, label: string): string {
-	const value = ctx.getNodeParameter(name, '') as unknown;
-	const problem = textProblem(value, `The parameter "${label}" (${name})`);
+export function textParameter(ctx: IHookFunctions, property: INodeProperties): string {
+	const value = ctx.getNodeParameter(property.name, property.default) as unknown;
+	const problem = textProblem(value, named(property));
 	if (problem) throw refused(ctx, problem);
 	return value === undefined || value === null ? '' : String(value).trim();
 }
 
-/** A multiOptions parameter: a list of texts, each trimmed. */
-export function textListParameter(ctx: IHookFunctions, name: string, label: string): string[] {
-	const value = ctx.getNodeParameter(name, []) as unknown;
+/** A multiOptions parameter: a list of texts, each trimmed ([] when unset). */
+export function textListParameter(ctx: IHookFunctions, property: INodeProperties): string[] {
+	const value = ctx.getNodeParameter(property.name, []) as unknown;
 	if (value === undefined || value === null || value === '') return [];
-	const what = `The parameter "${label}" (${name})`;
+	const what = named(property);
 	if (!Array.isArray(value)) throw refused(ctx, `${what} must be a list, got ${shown(value)}`);
 	return value.map((entry: unknown) => {
 		const problem =
@@ -84,42 +63,42 @@ export function textListParameter(ctx: IHookFunctions, name: string, label: stri
 
 /** The chosen event types plus the custom ones, each NAMESPACE::EVENT_NAME, sorted, unique. */
 export function chosenEvents(ctx: IHookFunctions): string[] {
-	const events = textListParameter(ctx, 'events', 'Events');
-	const custom = textParameter(ctx, 'customEvents', 'Custom Events')
+	const events = textListParameter(ctx, eventsProperty);
+	const custom = textParameter(ctx, customEventsProperty)
 		.split(/[\s,]+/)
 		.map((e) => e.trim())
 		.filter(Boolean);
 	const all = [...new Set([...events, ...custom])].sort();
 	const wrong = all.find((event) => !EVENT_TYPE_PATTERN.test(event));
 	if (wrong !== undefined) {
-		throw new NodeOperationError(
-			ctx.getNode(),
+		throw refused(
+			ctx,
 			`The event type ${quoted(wrong)} must have the form NAMESPACE::EVENT_NAME, e.g. FBPI::ORDER_SYNC`,
 		);
 	}
 	if (!all.length) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			'Choose at least one event type in "Events" or "Custom Events"',
-		);
+		const where = `"${eventsProperty.displayName}" or "${customEventsProperty.displayName}"`;
+		throw refused(ctx, `Choose at least one event type in ${where}`);
 	}
 	return all;
 }
 
 /** The Destination Code parameter, which must not be empty. */
 export function destinationCode(ctx: IHookFunctions): string {
-	const code = textParameter(ctx, 'destinationCode', 'Destination Code');
-	if (!code) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			'The parameter "Destination Code" (destinationCode) must not be empty',
-		);
-	}
+	const code = textParameter(ctx, destinationCodeProperty);
+	if (!code) throw refused(ctx, `${named(destinationCodeProperty)} must not be empty`);
 	return code;
 }
 
+/** The node's "Options" as set (not checked). */
 function optionsOf(ctx: TriggerContext): unknown {
-	return ctx.getNodeParameter('options', {}) as unknown;
+	return ctx.getNodeParameter(optionsProperty.name, optionsProperty.default) as unknown;
+}
+
+/** One option's value, undefined when unset or when "Options" is no collection. */
+function optionValue(ctx: TriggerContext, option: INodeProperties): unknown {
+	const options = optionsOf(ctx);
+	return options && typeof options === 'object' ? (options as IDataObject)[option.name] : undefined;
 }
 
 /**
@@ -127,34 +106,25 @@ function optionsOf(ctx: TriggerContext): unknown {
  * the text "true" / "false"), "Accept the Previous Secret For (Minutes)" a number of at least 0.
  */
 export function checkTriggerOptions(ctx: IHookFunctions): void {
-	const options = optionsOf(ctx);
 	const problem =
-		collectionProblem(options, 'The parameter "Options" (options)') ??
-		numberProblem(
-			(options as IDataObject | undefined)?.secretGraceMinutes,
-			'The option "Accept the Previous Secret For (Minutes)" (secretGraceMinutes)',
-		);
-	const deduplicate = (options as IDataObject | undefined)?.deduplicate;
+		collectionProblem(optionsOf(ctx), named(optionsProperty)) ??
+		numberProblem(optionValue(ctx, secretGraceOption), named(secretGraceOption, 'option'));
+	const deduplicate = optionValue(ctx, deduplicateOption);
 	const flag =
 		deduplicate === undefined
 			? undefined
-			: booleanProblem(deduplicate, 'The option "Drop Duplicate Deliveries" (deduplicate)');
+			: booleanProblem(deduplicate, named(deduplicateOption, 'option'));
 	if (problem ?? flag) throw refused(ctx, (problem ?? flag) as string);
 }
 
 /** Whether deliveries are de-duplicated (on by default; the activation refused odd values). */
 export function deduplicates(ctx: IWebhookFunctions): boolean {
-	const options = optionsOf(ctx);
-	const value =
-		options && typeof options === 'object' ? (options as IDataObject).deduplicate : undefined;
-	return parseBoolean(value) ?? DEDUPLICATE_OPTION.default;
+	return parseBoolean(optionValue(ctx, deduplicateOption)) ?? deduplicateOption.default;
 }
 
 /** How long a released secret is still accepted, in milliseconds (the activation checked it). */
 export function secretGraceMs(ctx: IHookFunctions): number {
-	const options = ctx.getNodeParameter('options', {}) as IDataObject;
-	const minutes = Number(options.secretGraceMinutes ?? DEFAULT_SECRET_GRACE_MINUTES);
-	return Number.isFinite(minutes) && minutes >= 0
-		? minutes * 60_000
-		: DEFAULT_SECRET_GRACE_MINUTES * 60_000;
+	const fallback = secretGraceOption.default;
+	const minutes = Number(optionValue(ctx, secretGraceOption) ?? fallback);
+	return (Number.isFinite(minutes) && minutes >= 0 ? minutes : fallback) * 60_000;
 }

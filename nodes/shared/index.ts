@@ -13,11 +13,13 @@
  * - pacing/: the rate plan's limiters, the run's limits (waiting budget, circuit breaker),
  *   pacing and repeats, download slots;
  * - gateway/: the endpoint table, URLs, which addresses a download may reach, reading answers;
- * - common/: waits that end on a stop, values, the package's constants;
+ * - common/: waits that end on a stop, values, the package's constants, what a description says
+ *   of a parameter (its label, name, allowed values, rows);
  * - errors/: the errors the user reads, the service's error bodies, redaction of secrets.
  */
 export { authenticateRequest, loginForRun, sharedLogin } from './auth';
 export {
+	allowedValues,
 	booleanProblem,
 	collectionProblem,
 	CREDENTIAL_TYPE,
@@ -29,17 +31,23 @@ export {
 	keyProblem,
 	MAX_TEXT_LENGTH,
 	MAX_TIMER_MS,
+	named,
 	NODE_DESCRIPTION,
 	numberProblem,
+	optionLabel,
 	optionProblem,
 	parseBoolean,
 	parseNumber,
+	propertyIn,
 	quoted,
+	quotedName,
+	rowsOf,
 	shown,
 	textProblem,
 	USER_AGENT,
 	wait,
 	WHOAMI_PATH,
+	type Kind,
 	type NumberRule,
 } from './common';
 export { PEM_PRIVATE_KEY, redactValue } from './errors';

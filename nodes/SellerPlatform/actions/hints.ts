@@ -13,6 +13,7 @@ import type {
 } from 'n8n-workflow';
 
 import { loginsDuringRun, runPolicy } from '../../shared';
+import { timeoutOption } from './options';
 
 /** What the run met (runner.ts gathers it from the outputs and the run's policy). */
 export interface RunSummary {
@@ -91,7 +92,7 @@ function itemHints({ outputs, createdBeforeFailure }: RunSummary): NodeExecution
 		hints.push(
 			hint(
 				'warning',
-				`The wait for completion ended at its timeout for ${count(timedOut, 'item')} (waitTimedOut: true): the job may still be running; raise "Timeout (Seconds)" or ask for its status later`,
+				`The wait for completion ended at its timeout for ${count(timedOut, 'item')} (waitTimedOut: true): the job may still be running; raise "${timeoutOption.displayName}" or ask for its status later`,
 			),
 		);
 	}

@@ -62,7 +62,7 @@ const pollIntervalOption: INodeProperties = {
 	description: 'Time between two status requests while waiting',
 };
 
-const timeoutOption: INodeProperties = {
+export const timeoutOption: INodeProperties = {
 	displayName: 'Timeout (Seconds)',
 	name: 'timeoutSeconds',
 	type: 'number',

@@ -11,21 +11,24 @@ import {
 } from 'n8n-workflow';
 
 import {
+	allowedValues,
 	booleanProblem,
 	collectionProblem,
 	isDotSegment,
 	keyProblem,
 	MAX_TEXT_LENGTH,
+	named,
 	numberProblem,
 	optionProblem,
 	parseBoolean,
 	parseNumber,
 	quoted,
+	rowsOf,
 	shown,
 	textProblem,
+	type Kind,
 	type NumberRule,
 } from '../../shared';
-import { allowedValues, named, type Kind } from './properties';
 
 /** A rejected parameter: names it and the rule, before anything is sent. */
 export function invalidParameter(
@@ -282,6 +285,37 @@ export function checkedList(
 		);
 	}
 	return entries as IDataObject[];
+}
+
+/** The rows of a fixedCollection inside a collection (`fields.headers.header`): a list of entries. */
+export function rowsIn(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	collection: IDataObject,
+	property: INodeProperties,
+	kind: Kind,
+): IDataObject[] {
+	const rows = (collection[property.name] as IDataObject | undefined)?.[rowsOf(property).row];
+	return checkedList(ctx, itemIndex, rows, named(property, kind));
+}
+
+/**
+ * The rows of a fixedCollection parameter with one kind of row (`items` → its `item` rows) that
+ * needs at least one: a list of entries, else it fails with "<the parameter> needs <needs>".
+ */
+export function rowsParameter(
+	ctx: IExecuteFunctions,
+	property: INodeProperties,
+	itemIndex: number,
+	none: { needs: string; description?: string },
+): IDataObject[] {
+	const what = named(property);
+	const value = ctx.getNodeParameter(rowsOf(property).path, itemIndex, []);
+	const rows = checkedList(ctx, itemIndex, value, what);
+	if (rows.length === 0) {
+		throw invalidParameter(ctx, itemIndex, `${what} needs ${none.needs}`, none.description);
+	}
+	return rows;
 }
 
 /**

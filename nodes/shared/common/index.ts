@@ -1,4 +1,7 @@
-/** common/: plain helpers every folder may use: waits that end on a stop, values, constants. */
+/**
+ * common/: plain helpers every folder may use: waits that end on a stop, values, constants, what a
+ * description says of a parameter.
+ */
 export { MAX_TIMER_MS, wait } from './abort';
 export {
 	CREDENTIAL_TYPE,
@@ -11,6 +14,15 @@ export {
 	USER_AGENT,
 	WHOAMI_PATH,
 } from './constants';
+export {
+	allowedValues,
+	named,
+	optionLabel,
+	propertyIn,
+	quotedName,
+	rowsOf,
+	type Kind,
+} from './properties';
 export {
 	booleanProblem,
 	collectionProblem,

@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { quoted, shown } from '../../../shared';
+import { named, optionLabel, propertyIn, quoted, quotedName, shown } from '../../../shared';
 import { readOptions } from '../options';
 import {
 	binaryFieldOption,
@@ -10,7 +10,6 @@ import {
 	nonBlankTextParameter,
 	optionIn,
 } from '../parameters';
-import { named, propertyIn, quotedName } from '../properties';
 import type { TaskOutput } from '../runner';
 import { bodyFromFields } from '../shapes/bodyFromFields';
 import { describeCreated, findKeyId, takePrivateKeys } from './privateKey';
@@ -94,6 +93,9 @@ const keyOutputOptions: INodeProperties[] = [
 	},
 ];
 
+const keyOutputOption = propertyIn(keyOutputOptions, 'privateKeyOutput');
+const keyFileField = propertyIn(keyOutputOptions, 'binaryPropertyName');
+
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 
 /** True for a plain IPv4 or IPv6 address (no port, prefix or zone). */
@@ -175,13 +177,9 @@ interface KeyPlace {
 /** Where the new private key goes ("Private Key Output"), and the file's field for `binary`. */
 function readKeyOutput(ctx: IExecuteFunctions, itemIndex: number): KeyPlace {
 	const options = readOptions(ctx, itemIndex);
-	const option = (name: string) => propertyIn(keyOutputOptions, name);
-	const output = option('privateKeyOutput');
-	const keyOutput = optionIn(ctx, itemIndex, options, output, 'option') as KeyOutput;
+	const keyOutput = optionIn(ctx, itemIndex, options, keyOutputOption, 'option') as KeyOutput;
 	const binaryPropertyName =
-		keyOutput === 'binary'
-			? binaryFieldOption(ctx, itemIndex, options, option('binaryPropertyName'))
-			: '';
+		keyOutput === 'binary' ? binaryFieldOption(ctx, itemIndex, options, keyFileField) : '';
 	return { keyOutput, binaryPropertyName };
 }
 
@@ -226,7 +224,7 @@ async function placePrivateKey(
 	if (keyOutput === 'json') return { json: created };
 	const placeholder =
 		keyOutput === 'none'
-			? '[removed: Private Key Output is Nowhere]'
+			? `[removed: ${keyOutputOption.displayName} is ${optionLabel(keyOutputOption, 'none')}]`
 			: `[moved to the binary field "${binaryPropertyName}"]`;
 	const { json, keys } = takePrivateKeys(created, placeholder);
 	if (keyOutput === 'none' || !keys.length) return { json };

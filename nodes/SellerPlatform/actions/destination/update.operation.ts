@@ -1,15 +1,22 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { EVENT_TYPE_PATTERN, keyProblem, quoted } from '../../../shared';
+import {
+	EVENT_TYPE_PATTERN,
+	keyProblem,
+	named,
+	propertyIn,
+	quoted,
+	quotedName,
+	rowsOf,
+} from '../../../shared';
 import {
 	booleanIn,
 	checkedBoolean,
-	checkedList,
 	checkedText,
 	collectionParameter,
 	invalidParameter,
+	rowsIn,
 } from '../parameters';
-import { named, propertyIn, quotedName } from '../properties';
 import { bodyFromFields } from '../shapes/bodyFromFields';
 
 /** An HTTP header name (RFC 9110 token). */
@@ -137,7 +144,7 @@ const updateFields = propertyIn(properties, 'updateFields');
 const field = (name: string) => propertyIn(updateFields.options, name);
 const headersField = quotedName(field('headers'));
 const eventTypesField = field('eventTypes');
-const eventTypeValues = (eventTypesField.options as Array<{ values: INodeProperties[] }>)[0].values;
+const eventTypeValues = rowsOf(eventTypesField).fields;
 
 /** An https:// address for the destination, or '' when the field is unset. */
 function readUrl(ctx: IExecuteFunctions, itemIndex: number, fields: IDataObject): string {
@@ -182,8 +189,7 @@ function readHeaders(
 	fields: IDataObject,
 	removeAll: boolean,
 ): IDataObject | undefined {
-	const list = (fields.headers as IDataObject | undefined)?.header;
-	const headers = checkedList(ctx, itemIndex, list, named(field('headers'), 'field'));
+	const headers = rowsIn(ctx, itemIndex, fields, field('headers'), 'field');
 	if (headers.length && removeAll) {
 		const message = `Set either ${headersField} or ${quotedName(field('removeAllHeaders'))}, not both`;
 		throw invalidParameter(ctx, itemIndex, message);
@@ -200,8 +206,7 @@ function readHeaders(
 
 /** The event types to subscribe or unsubscribe, each NAMESPACE::EVENT_NAME. */
 function readEventTypes(ctx: IExecuteFunctions, itemIndex: number, fields: IDataObject) {
-	const list = (fields.eventTypes as IDataObject | undefined)?.eventType;
-	const entries = checkedList(ctx, itemIndex, list, named(eventTypesField, 'field'));
+	const entries = rowsIn(ctx, itemIndex, fields, eventTypesField, 'field');
 	const inField = `in ${quotedName(eventTypesField)}`;
 	const subscribed = propertyIn(eventTypeValues, 'isActive');
 	return entries.map((entry) => {

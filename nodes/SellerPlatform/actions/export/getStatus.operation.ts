@@ -5,11 +5,12 @@ import {
 	DEFAULT_MAX_DOWNLOAD_MB,
 	downloadFile,
 	MAX_TIMER_MS,
+	named,
 	parseNumber,
+	propertyIn,
 } from '../../../shared';
 import { readOptions } from '../options';
 import { binaryFieldOption, booleanIn, invalidParameter } from '../parameters';
-import { named, propertyIn } from '../properties';
 import type { TaskOutput } from '../runner';
 import { bodyFromFields } from '../shapes/bodyFromFields';
 import { normaliseStatus } from '../wait';

@@ -1,8 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { quoted } from '../../../shared';
-import { checkedList, checkedText, invalidParameter, optionalTextParameter } from '../parameters';
-import { allowedValues, named, propertyIn, quotedName } from '../properties';
+import { allowedValues, named, propertyIn, quoted, quotedName, rowsOf } from '../../../shared';
+import { checkedText, invalidParameter, optionalTextParameter, rowsParameter } from '../parameters';
 import { createWithKey } from '../shapes/createWithKey';
 
 /** The spec's country codes, in the order messages list them. */
@@ -86,24 +85,17 @@ const properties: INodeProperties[] = [
 ];
 
 const itemsParameter = propertyIn(properties, 'items');
-const itemValues = (itemsParameter.options as Array<{ values: INodeProperties[] }>)[0].values;
+const itemValues = rowsOf(itemsParameter).fields;
 const statusField = propertyIn(itemValues, 'status');
 const partnerSkuField = propertyIn(itemValues, 'partnerSku');
 export const ITEM_STATUSES = allowedValues(statusField);
 
 /** The order's items: at least one, each with a known status and an optional Partner SKU. */
 function readItems(ctx: IExecuteFunctions, itemIndex: number): IDataObject[] {
-	const what = named(itemsParameter);
-	const list = ctx.getNodeParameter('items.item', itemIndex, []);
-	const raw = checkedList(ctx, itemIndex, list, what);
-	if (raw.length === 0) {
-		throw invalidParameter(
-			ctx,
-			itemIndex,
-			`${what} needs at least one item`,
-			'Add an item with the status it should be created in.',
-		);
-	}
+	const raw = rowsParameter(ctx, itemsParameter, itemIndex, {
+		needs: 'at least one item',
+		description: 'Add an item with the status it should be created in.',
+	});
 	return raw.map((entry, position) => {
 		const where = `item ${position + 1} of ${quotedName(itemsParameter)}`;
 		const status = checkedText(ctx, itemIndex, entry.status, `The status of ${where}`);

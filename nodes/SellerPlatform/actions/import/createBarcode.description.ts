@@ -4,7 +4,7 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { propertyIn } from '../properties';
+import { propertyIn } from '../../../shared';
 
 /** The spec's limit of characters of client_reference. */
 export const MAX_CLIENT_REFERENCE_LENGTH = 100;

@@ -1,9 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { shown } from '../../../shared';
+import { allowedValues, named, shown } from '../../../shared';
 import { readWaitSettings } from '../options';
 import { invalidParameter, optionParameter, requiredTextParameter } from '../parameters';
-import { allowedValues, named } from '../properties';
 import { perItem, type Planned, type Task } from '../runner';
 import { describe } from '../shapes/declaration';
 import { barcodeParameter, properties } from './createBarcode.description';
@@ -34,7 +33,11 @@ const uniqueReference = (body: IDataObject): Task['unique'] => ({
 /** One import per input item, from the mappings, file or table it names. */
 const importPerItem = perItem(function (this: IExecuteFunctions, itemIndex) {
 	const sourceParameter = barcodeParameter('source');
-	const source = this.getNodeParameter('source', itemIndex, sourceParameter.default) as unknown;
+	const source = this.getNodeParameter(
+		sourceParameter.name,
+		itemIndex,
+		sourceParameter.default,
+	) as unknown;
 	const body: IDataObject = {};
 	if (source === 'items') {
 		body.items = { data: mappingsDefinedBelow(this, itemIndex) };
@@ -70,8 +73,9 @@ const importPerItem = perItem(function (this: IExecuteFunctions, itemIndex) {
 });
 
 export async function plan(this: IExecuteFunctions, itemCount: number): Promise<Planned[]> {
+	const source = barcodeParameter('source');
 	const fromInputItems =
-		this.getNodeParameter('source', 0, barcodeParameter('source').default) === 'items' &&
+		this.getNodeParameter(source.name, 0, source.default) === 'items' &&
 		optionParameter(this, barcodeParameter('itemsInput'), 0) === 'fromInputItems';
 	return fromInputItems
 		? importFromInputItems(this, itemCount)

@@ -2,18 +2,17 @@
  * What the two import operations share: the rules of an import's body, sending an import, and
  * reading its status (waiting for a final one when asked).
  */
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { apiRequest } from '../../../shared';
+import { apiRequest, named, optionLabel, propertyIn, quotedName, rowsOf } from '../../../shared';
 import {
 	booleanIn,
 	checkedBoolean,
-	checkedList,
 	checkedText,
 	collectionParameter,
 	invalidParameter,
+	rowsParameter,
 } from '../parameters';
-import { named, propertyIn, quotedName } from '../properties';
 import type { Task } from '../runner';
 import type { WaitSettings } from '../options';
 import { readKey } from '../shapes/createWithKey';
@@ -84,22 +83,15 @@ export function isImportFileUrl(value: string): boolean {
 
 export function mappingsDefinedBelow(ctx: IExecuteFunctions, itemIndex: number): IDataObject[] {
 	const parameter = barcodeParameter('mappings');
-	const what = named(parameter);
-	const list = ctx.getNodeParameter('mappings.mapping', itemIndex, []);
-	const raw = checkedList(ctx, itemIndex, list, what);
-	if (raw.length === 0) {
-		throw invalidParameter(
-			ctx,
-			itemIndex,
-			`${what} needs at least one mapping: an import needs exactly one source`,
-		);
-	}
+	const raw = rowsParameter(ctx, parameter, itemIndex, {
+		needs: 'at least one mapping: an import needs exactly one source',
+	});
 	if (raw.length > MAX_MAPPINGS_PER_IMPORT) {
 		throw invalidParameter(
 			ctx,
 			itemIndex,
-			`${what} holds ${raw.length} mappings, at most ${MAX_MAPPINGS_PER_IMPORT} fit in one import`,
-			'Use "From Input Items", which splits large sets into several imports.',
+			`${named(parameter)} holds ${raw.length} mappings, at most ${MAX_MAPPINGS_PER_IMPORT} fit in one import`,
+			`Use "${optionLabel(barcodeParameter('itemsInput'), 'fromInputItems')}", which splits large sets into several imports.`,
 		);
 	}
 	return raw.map((mapping, position) => {
@@ -109,10 +101,8 @@ export function mappingsDefinedBelow(ctx: IExecuteFunctions, itemIndex: number):
 }
 
 /** The fields of a mapping defined below, as the "Mappings" parameter declares them. */
-const mappingField = (name: string) => {
-	const [entry] = barcodeParameter('mappings').options as Array<{ values: INodeProperties[] }>;
-	return propertyIn(entry.values, name);
-};
+const mappingField = (name: string) =>
+	propertyIn(rowsOf(barcodeParameter('mappings')).fields, name);
 
 /** The fields every mapping needs: the body's name, the parameter's. */
 const REQUIRED_MAPPING_FIELDS = [

@@ -6,8 +6,8 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { propertyIn } from '../../../shared';
 import { readParameter } from '../parameters';
-import { propertyIn } from '../properties';
 import type { Operation } from '../runner';
 import { readPath } from './readByPath';
 import { requestOperation, type ItemRequest, type RequestDeclaration } from './request';

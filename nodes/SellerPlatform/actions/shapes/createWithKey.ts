@@ -7,8 +7,8 @@
 import { randomBytes } from 'crypto';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { named, propertyIn } from '../../../shared';
 import { invalidParameter, textParameter } from '../parameters';
-import { named, propertyIn } from '../properties';
 import type { Operation, Task } from '../runner';
 import { bodyFromFields, type FieldsDeclaration } from './bodyFromFields';
 

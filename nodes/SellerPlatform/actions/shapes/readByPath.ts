@@ -5,8 +5,8 @@
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import { propertyIn } from '../../../shared';
 import { requiredPathParameter } from '../parameters';
-import { propertyIn } from '../properties';
 import type { Operation } from '../runner';
 import { requestOperation, type RequestDeclaration } from './request';
 

@@ -1,6 +1,7 @@
 /**
- * What an operation's description says of a parameter, for the readers (parameters.ts) and the
- * messages: its label and name, its allowed values, and the parameter itself by its name.
+ * What a node's description says of a parameter, for both nodes' readers and their messages: its
+ * label and name, its allowed values, the parameter itself by its name, the fields of a
+ * fixedCollection's rows. Each label, name and default is written once, in the description.
  */
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
@@ -32,4 +33,28 @@ export function propertyIn(
 /** The values an options property allows, in the order its description lists them. */
 export function allowedValues(property: INodeProperties): string[] {
 	return ((property.options ?? []) as INodePropertyOptions[]).map((option) => String(option.value));
+}
+
+/** The name an options property shows for `value` (`fromInputItems` → "From Input Items"). */
+export function optionLabel(property: INodeProperties, value: string): string {
+	const option = ((property.options ?? []) as INodePropertyOptions[]).find(
+		(entry) => String(entry.value) === value,
+	);
+	if (!option) throw new Error(`No value "${value}" in "${property.name}"`);
+	return option.name;
+}
+
+/**
+ * The rows of a fixedCollection with one kind of row (`items` → `item`): the row's name, where n8n
+ * puts the rows (`items.item`) and the fields of each row.
+ */
+export function rowsOf(property: INodeProperties): {
+	row: string;
+	path: string;
+	fields: INodeProperties[];
+} {
+	const [row] = (property.options ?? []) as Array<{ name?: string; values?: INodeProperties[] }>;
+	if (!row?.name || !row.values)
+		throw new Error(`"${property.name}" has no rows in the description`);
+	return { row: row.name, path: `${property.name}.${row.name}`, fields: row.values };
 }
