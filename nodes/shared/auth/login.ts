@@ -15,6 +15,7 @@ import {
 
 import { deadline, ExecutionStopped, wait, withinDeadline, type Deadline } from '../common/abort';
 import { LOGIN_PATH, USER_AGENT } from '../common/constants';
+import { baseUrlField } from '../errors/credentialFields';
 import { parseErrorBody } from '../errors/errorBody';
 import { SellerPlatformLoginError } from '../errors/errors';
 import { AnswerTooLarge, readCapped } from '../gateway/answer';
@@ -170,7 +171,7 @@ export async function login(
 	cancel?: AbortSignal,
 ): Promise<IDataObject> {
 	const body = await loginBody(credentials);
-	const baseUrl = requireField(credentials, 'baseUrl', 'Base URL');
+	const baseUrl = requireField(credentials, baseUrlField);
 	const problem = baseUrlProblem(baseUrl);
 	if (problem) throw new SellerPlatformLoginError(problem);
 	const token = [String(body.token)];
