@@ -217,6 +217,6 @@ export function redirectStep(
 	const words = REDIRECT_REFUSALS[kind];
 	return {
 		refuse: foreign ? words.foreign(originOf(target) ?? 'unknown') : words.tooMany(httpStatus),
-		description: `Redirects are followed only within ${originOf(from)}, at most ${MAX_REDIRECTS} times, so ${words.carries} the configured gateway. Check the Base URL of the credential.`,
+		description: `Redirects are followed only within ${originOf(from)}, at most ${MAX_REDIRECTS} times, so ${words.carries} the configured gateway. Check the ${baseUrlField.displayName} of the credential.`,
 	};
 }

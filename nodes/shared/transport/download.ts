@@ -15,13 +15,14 @@ import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 
 import { deadline, withinDeadline } from '../common/abort';
 import { CREDENTIAL_TYPE, USER_AGENT } from '../common/constants';
+import { baseUrlField } from '../errors/credentialFields';
 import { apiError, PolicyStop } from '../errors/errors';
 import { DOWNLOAD_RULES, downloadTargetProblem } from '../gateway/address';
 import { baseUrlProblem, gatewayScope } from '../gateway/url';
+import { waitingBudgetOption } from '../pacing/options';
 import type { RunPolicy } from '../pacing/policy';
 import { withRetries } from '../pacing/retries';
 import { Slots } from '../pacing/slots';
-import { waitingBudgetOption } from '../pacing/options';
 import { RETRY_POLICY } from '../pacing/waits';
 import { downloadTimeoutOption, maxFileSizeOption } from './downloadOptions';
 import { runPolicy } from './run';
@@ -107,7 +108,8 @@ async function gatewayOf(
 	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE, itemIndex);
 	const baseUrl = String(credentials.baseUrl ?? '').trim();
 	const problem = baseUrlProblem(baseUrl);
-	if (problem) throw new PolicyStop(problem, 'Check the Base URL of the credential.');
+	if (problem)
+		throw new PolicyStop(problem, `Check the ${baseUrlField.displayName} of the credential.`);
 	return { base: new URL(baseUrl), scope: gatewayScope(credentials) };
 }
 
