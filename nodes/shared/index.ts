@@ -8,14 +8,19 @@
  *   transport -> auth -> pacing -> gateway -> common -> errors
  *
  * - transport/: the request pipeline (request.ts), the registry of node runs (run.ts), the
- *   connection settings of a run (settings.ts), export downloads (download.ts);
+ *   connection settings of a run (settings.ts), export downloads (download.ts) and their node
+ *   options (downloadOptions.ts);
  * - auth/: the login token, the login, the session shared between requests, `authenticate`;
- * - pacing/: the rate plan's limiters, the run's limits (waiting budget, circuit breaker),
- *   pacing and repeats, download slots;
+ * - pacing/: the rate plan's limiters, the run's limits (waiting budget, circuit breaker) and
+ *   their node options (options.ts), pacing and repeats, download slots;
  * - gateway/: the endpoint table, URLs, which addresses a download may reach, reading answers;
  * - common/: waits that end on a stop, values, the package's constants, what a description says
  *   of a parameter (its label, name, allowed values, rows);
- * - errors/: the errors the user reads, the service's error bodies, redaction of secrets.
+ * - errors/: the errors the user reads, the service's error bodies, redaction of secrets, the
+ *   credential's fields (credentialFields.ts: here because messages of every folder name them).
+ *
+ * The settings the shared layer enforces are declared here once, label and default, and the nodes
+ * and the credential list them: each message reads the label it names from its declaration.
  */
 export { authenticateRequest, loginForRun, sharedLogin } from './auth';
 export {
@@ -23,10 +28,6 @@ export {
 	booleanProblem,
 	collectionProblem,
 	CREDENTIAL_TYPE,
-	DEFAULT_BASE_URL,
-	DEFAULT_IMPORT_PREFIX,
-	DEFAULT_REQUESTS_PER_MINUTE,
-	DEFAULT_SANDBOX_ORDER_PREFIX,
 	EVENT_TYPE_PATTERN,
 	keyProblem,
 	MAX_TEXT_LENGTH,
@@ -50,16 +51,23 @@ export {
 	type Kind,
 	type NumberRule,
 } from './common';
-export { PEM_PRIVATE_KEY, redactValue } from './errors';
+export {
+	credentialProperties,
+	keyIdField,
+	PEM_PRIVATE_KEY,
+	privateKeyField,
+	projectCodeField,
+	redactValue,
+} from './errors';
 export { addressForLog, gatewayScope, isDotSegment, type Endpoint } from './gateway';
-export { PACING, RETRY_POLICY } from './pacing';
+export { PACING, stopAfterFailuresOption, waitingBudgetOption } from './pacing';
 export {
 	apiRequest,
 	connectionSettings,
-	DEFAULT_DOWNLOAD_TIMEOUT_SECONDS,
-	DEFAULT_MAX_DOWNLOAD_MB,
 	downloadFile,
+	downloadTimeoutOption,
 	loginsDuringRun,
+	maxFileSizeOption,
 	runPolicy,
 	setRunLimits,
 	suggestedConcurrency,

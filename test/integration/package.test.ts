@@ -78,6 +78,11 @@ describe('the package as n8n loads it', () => {
 			expirable: true,
 			password: true,
 		});
+		// The private key too (n8n's credential-password-field lint rule cannot see the fields:
+		// they are declared in nodes/shared/errors/credentialFields.ts).
+		expect(credential.properties.find((p) => p.name === 'privateKey')?.typeOptions).toMatchObject({
+			password: true,
+		});
 	});
 
 	it("gives the node picker's grouped entry the action node's description, and codex for both nodes", () => {

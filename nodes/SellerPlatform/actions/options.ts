@@ -14,9 +14,10 @@ import type {
 import {
 	PACING,
 	parseBoolean,
-	RETRY_POLICY,
 	setRunLimits,
+	stopAfterFailuresOption,
 	suggestedConcurrency,
+	waitingBudgetOption,
 } from '../../shared';
 import { booleanIn, collectionParameter, numberIn } from './parameters';
 
@@ -24,11 +25,9 @@ import { booleanIn, collectionParameter, numberIn } from './parameters';
 export const AUTO_CONCURRENCY = 0;
 export const MAX_CONCURRENCY = PACING.maxConcurrency;
 
-/** The options' defaults (the reliability limits: the API layer's, policy.ts `RETRY_POLICY`). */
+/** The wait options' defaults (the reliability options are the shared layer's, with theirs). */
 const DEFAULT_POLL_INTERVAL_SECONDS = 5;
 const DEFAULT_TIMEOUT_SECONDS = 300;
-const DEFAULT_WAITING_BUDGET_SECONDS = RETRY_POLICY.waitingBudgetMs / 1000;
-const DEFAULT_STOP_AFTER_FAILURES = RETRY_POLICY.circuitBreakerLimit;
 
 /** The shortest poll interval. */
 export const MIN_POLL_INTERVAL_SECONDS = 0.1;
@@ -79,27 +78,7 @@ export const waitOptions: INodeProperties[] = [
 	timeoutOption,
 ];
 
-const waitingBudgetOption: INodeProperties = {
-	displayName: 'Waiting Budget (Seconds)',
-	name: 'waitingBudgetSeconds',
-	type: 'number',
-	typeOptions: { minValue: 0 },
-	default: DEFAULT_WAITING_BUDGET_SECONDS,
-	description:
-		'How long this run may wait in all for a throttling or failing service (Retry-After and backoff, however many items wait at once). A Retry-After beyond what is left fails the item at once, saying when the service takes requests again. Also the longest an export download waits for a free download place.',
-};
-
-const stopAfterFailuresOption: INodeProperties = {
-	displayName: 'Stop After Consecutive Failures',
-	name: 'stopAfterFailures',
-	type: 'number',
-	typeOptions: { minValue: 1 },
-	default: DEFAULT_STOP_AFTER_FAILURES,
-	description:
-		'After this many 429 or 5xx answers in a row, across items, the run stops sending and fails the remaining items with a message saying so',
-};
-
-/** Limits of a run's waiting on the service, offered by every operation. */
+/** Limits of a run's waiting on the service (pacing/options.ts), offered by every operation. */
 export const reliabilityOptions: INodeProperties[] = [waitingBudgetOption, stopAfterFailuresOption];
 
 /** The `options` collection every operation has (its fields: `optionsCollection`). */
@@ -185,7 +164,7 @@ export function readRunOptions(ctx: IExecuteFunctions): { concurrency: () => num
 	const failures = number(stopAfterFailuresOption, true);
 	setRunLimits(ctx, {
 		waitingBudgetMs: budget * 1000,
-		circuitBreakerLimit: failures >= 1 ? failures : DEFAULT_STOP_AFTER_FAILURES,
+		circuitBreakerLimit: failures >= 1 ? failures : stopAfterFailuresOption.default,
 	});
 	return { concurrency: concurrencyOf(ctx, options, concurrency) };
 }

@@ -7,6 +7,7 @@ import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-wo
 
 import { signalOf } from '../common/abort';
 import { LOGIN_PATH } from '../common/constants';
+import { baseUrlField } from '../errors/credentialFields';
 import { SellerPlatformLoginError } from '../errors/errors';
 import { addressKind } from '../gateway/address';
 import { baseUrlProblem, joinUrl, requestTarget } from '../gateway/url';
@@ -27,9 +28,9 @@ function gatewayTarget(
 	const target = requestTarget(options);
 	if (target?.origin === gateway) return target;
 	const refusal = new SellerPlatformLoginError(
-		`The Seller Platform API credential sends its session and login token only to its Base URL (${gateway}): this request to ${target && target.origin !== 'null' ? target.origin : 'an address that is not a full http(s) URL'} was not sent`,
+		`The Seller Platform API credential sends its session and login token only to its ${baseUrlField.displayName} (${gateway}): this request to ${target && target.origin !== 'null' ? target.origin : 'an address that is not a full http(s) URL'} was not sent`,
 		{
-			description: `Use this credential only for requests to ${gateway}, or correct the Base URL of the credential. For another service, use a credential of its own.`,
+			description: `Use this credential only for requests to ${gateway}, or correct the ${baseUrlField.displayName} of the credential. For another service, use a credential of its own.`,
 		},
 	);
 	refusedRequests.set(credentials, refusal);
@@ -103,7 +104,7 @@ function refuseUnsafeRoute(
 		: indirectRoute(options, baseUrl);
 	if (!route) return;
 	const refusal = new SellerPlatformLoginError(
-		`The Seller Platform API credential adds its session or login token only to requests that go straight to its Base URL: this request ${route} was not sent`,
+		`The Seller Platform API credential adds its session or login token only to requests that go straight to its ${baseUrlField.displayName}: this request ${route} was not sent`,
 		{
 			description:
 				'The credential logs in by itself, and never through a proxy or with certificate checks turned off. Send the request without a proxy, with "Ignore SSL Issues" off and without "SSL Certificates"; to check a login, use the credential\'s Test button or the Session → Log In operation.',

@@ -15,6 +15,7 @@ import {
 
 import { deadline, ExecutionStopped, wait, withinDeadline, type Deadline } from '../common/abort';
 import { LOGIN_PATH, USER_AGENT } from '../common/constants';
+import { baseUrlField } from '../errors/credentialFields';
 import { parseErrorBody } from '../errors/errorBody';
 import { SellerPlatformLoginError } from '../errors/errors';
 import { AnswerTooLarge, readCapped } from '../gateway/answer';
@@ -33,8 +34,7 @@ export class LoginTimedOut extends SellerPlatformLoginError {
 		super(
 			`The Seller Platform login at ${baseUrl} timed out: no complete answer within ${LOGIN_POLICY.timeoutMs / 1000} s${tries}`,
 			{
-				description:
-					'The login was not repeated after the time-out. Check the Base URL of the credential and that this n8n can reach it.',
+				description: `The login was not repeated after the time-out. Check the ${baseUrlField.displayName} of the credential and that this n8n can reach it.`,
 			},
 		);
 		this.name = 'LoginTimedOut';
@@ -170,7 +170,7 @@ export async function login(
 	cancel?: AbortSignal,
 ): Promise<IDataObject> {
 	const body = await loginBody(credentials);
-	const baseUrl = requireField(credentials, 'baseUrl', 'Base URL');
+	const baseUrl = requireField(credentials, baseUrlField);
 	const problem = baseUrlProblem(baseUrl);
 	if (problem) throw new SellerPlatformLoginError(problem);
 	const token = [String(body.token)];
@@ -182,7 +182,9 @@ export async function login(
 		if (response.networkError === TIMED_OUT) throw new LoginTimedOut(baseUrl, attempts);
 		throw new SellerPlatformLoginError(
 			`Could not reach the Seller Platform login at ${baseUrl}: ${response.networkError}`,
-			{ description: 'Check the Base URL of the credential and that this n8n can reach it.' },
+			{
+				description: `Check the ${baseUrlField.displayName} of the credential and that this n8n can reach it.`,
+			},
 		);
 	}
 	if (response.statusCode !== 200) {
@@ -203,7 +205,7 @@ export async function login(
 			'Seller Platform login answered 200 but set no session cookie',
 			{
 				httpCode: 200,
-				description: 'Check that the Base URL points at the Seller Platform gateway.',
+				description: `Check that the ${baseUrlField.displayName} points at the Seller Platform gateway.`,
 			},
 		);
 	}

@@ -4,8 +4,10 @@
  * the token into an error message.
  */
 import { createPrivateKey, randomUUID, sign, type KeyObject } from 'crypto';
-import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, INodeProperties } from 'n8n-workflow';
 
+import { credentialField } from '../common/properties';
+import { keyIdField, privateKeyField } from '../errors/credentialFields';
 import { SellerPlatformLoginError } from '../errors/errors';
 
 const PEM_HINT =
@@ -18,7 +20,7 @@ const PEM_HINT =
  */
 export function parsePrivateKey(raw: unknown): KeyObject {
 	if (typeof raw !== 'string' || raw.trim() === '') {
-		throw new SellerPlatformLoginError('The "Private Key" field of the credential is empty', {
+		throw new SellerPlatformLoginError(`${credentialField(privateKeyField)} is empty`, {
 			description: `Copy private_key from the credentials file the seller portal gave you: ${PEM_HINT}.`,
 		});
 	}
@@ -29,13 +31,13 @@ export function parsePrivateKey(raw: unknown): KeyObject {
 	const key = tryCreatePrivateKey(pem);
 	if (!key) {
 		throw new SellerPlatformLoginError(
-			'The "Private Key" field of the credential is not a valid PEM private key',
+			`${credentialField(privateKeyField)} is not a valid PEM private key`,
 			{ description: `The key could not be read: ${PEM_HINT}.` },
 		);
 	}
 	if (key.asymmetricKeyType !== 'rsa') {
 		throw new SellerPlatformLoginError(
-			`The "Private Key" field of the credential holds a ${key.asymmetricKeyType ?? 'non-RSA'} key, but the login needs an RSA key`,
+			`${credentialField(privateKeyField)} holds a ${key.asymmetricKeyType ?? 'non-RSA'} key, but the login needs an RSA key`,
 			{ description: `The service signs logins with RS256: ${PEM_HINT}.` },
 		);
 	}
@@ -74,21 +76,18 @@ export async function signLoginToken(
 	return `${signingInput}.${base64url(signature)}`;
 }
 
-export function requireField(
-	credentials: ICredentialDataDecryptedObject,
-	field: string,
-	label: string,
-) {
-	const value = credentials[field];
+/** The credential's value of `field`, trimmed; an empty one fails the login, naming the field. */
+export function requireField(credentials: ICredentialDataDecryptedObject, field: INodeProperties) {
+	const value = credentials[field.name];
 	if (typeof value !== 'string' || value.trim() === '') {
-		throw new SellerPlatformLoginError(`The "${label}" field of the credential is empty`);
+		throw new SellerPlatformLoginError(`${credentialField(field)} is empty`);
 	}
 	return value.trim();
 }
 
 /** The login request's body: a fresh token and, when set, the project code. */
 export async function loginBody(credentials: ICredentialDataDecryptedObject): Promise<IDataObject> {
-	const keyId = requireField(credentials, 'keyId', 'Key ID');
+	const keyId = requireField(credentials, keyIdField);
 	const token = await signLoginToken(keyId, parsePrivateKey(credentials.privateKey));
 	const projectCode =
 		typeof credentials.projectCode === 'string' ? credentials.projectCode.trim() : '';

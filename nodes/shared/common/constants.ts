@@ -17,15 +17,6 @@ export const NODE_DESCRIPTION =
 /** The credential type both nodes use. */
 export const CREDENTIAL_TYPE = 'sellerPlatformApi';
 
-export const DEFAULT_BASE_URL = 'https://noon-api-gateway.noon.partners';
-
-/** Service prefixes the spec leaves out of the `/v1/...` paths (api-field-notes.md). */
-export const DEFAULT_SANDBOX_ORDER_PREFIX = '/fbpi';
-export const DEFAULT_IMPORT_PREFIX = '/catplat';
-
-/** The spec's rate plan: 1500 requests per 60 s, per endpoint (the spec's "operation"). */
-export const DEFAULT_REQUESTS_PER_MINUTE = 1500;
-
 export const LOGIN_PATH = '/identity/public/v1/api/login';
 /** Who the session belongs to (user code and name): the credential's Test asks it after the login. */
 export const WHOAMI_PATH = '/identity/v1/whoami';

@@ -13,6 +13,11 @@ export function quotedName(property: Pick<INodeProperties, 'displayName' | 'name
 	return `"${property.displayName}" (${property.name})`;
 }
 
+/** How messages name a field of the credential: `The "Base URL" field of the credential`. */
+export function credentialField(property: Pick<INodeProperties, 'displayName'>): string {
+	return `The "${property.displayName}" field of the credential`;
+}
+
 /** How messages name a property: `The parameter "PO Number" (poNr)`. */
 export function named(property: INodeProperties, kind: Kind = 'parameter'): string {
 	return `The ${kind} ${quotedName(property)}`;

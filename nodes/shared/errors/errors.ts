@@ -7,6 +7,12 @@
  */
 import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 
+import {
+	keyIdField,
+	privateKeyField,
+	projectCodeField,
+	requestsPerMinuteField,
+} from './credentialFields';
 import { cleanErrorBody, parseErrorBody, type ServiceErrorBody } from './errorBody';
 import { redact, redactAndCut } from './redact';
 
@@ -43,7 +49,7 @@ export class SellerPlatformLoginError extends Error {
 		this.serviceDetails = info.details;
 		this.description =
 			info.description ??
-			'Check the Key ID, Private Key and Project Code of the Seller Platform API credential.';
+			`Check the ${keyIdField.displayName}, ${privateKeyField.displayName} and ${projectCodeField.displayName} of the Seller Platform API credential.`;
 	}
 }
 
@@ -205,8 +211,7 @@ function requestWords(
 	let description = facts.join(', ');
 	if (body.details?.length) description += `. Details: ${JSON.stringify(body.details)}`;
 	if (httpStatus === 429) {
-		description +=
-			'. The rate plan was still exceeded after waiting; lower "Requests per Minute" in the credential.';
+		description += `. The rate plan was still exceeded after waiting; lower "${requestsPerMinuteField.displayName}" in the credential.`;
 	}
 	return { message, description };
 }

@@ -1,2 +1,11 @@
-/** errors/: the service's errors as the user reads them, error bodies, and redaction of secrets. */
+/**
+ * errors/: the service's errors as the user reads them, error bodies, redaction of secrets, and the
+ * credential's fields that messages name.
+ */
+export {
+	credentialProperties,
+	keyIdField,
+	privateKeyField,
+	projectCodeField,
+} from './credentialFields';
 export { PEM_PRIVATE_KEY, redactValue } from './redact';

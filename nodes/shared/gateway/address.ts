@@ -6,6 +6,7 @@
  * refuses a node's own `lookup` in `agentOptions`; n8n's SSRF protection
  * (`N8N_SSRF_PROTECTION_ENABLED=true`) checks the address a name resolves to when it connects.
  */
+import { baseUrlField } from '../errors/credentialFields';
 
 /** What an address is, for the rules below. */
 export type AddressKind = 'public' | 'loopback' | 'private' | 'link-local' | 'reserved';
@@ -91,8 +92,7 @@ export function addressKind(hostname: string): AddressKind {
 }
 
 /** How the rules below read in an error's description. */
-export const DOWNLOAD_RULES =
-	"Export files are downloaded over https: only (or from the Base URL's own host), never from a loopback, private or link-local address unless the Base URL is an address of that kind, and through at most 3 redirects, each checked the same way; a path with a malformed percent-escape is not followed.";
+export const DOWNLOAD_RULES = `Export files are downloaded over https: only (or from the ${baseUrlField.displayName}'s own host), never from a loopback, private or link-local address unless the ${baseUrlField.displayName} is an address of that kind, and through at most 3 redirects, each checked the same way; a path with a malformed percent-escape is not followed.`;
 
 /** What is wrong with the percent-escapes of a path (a file name is read from it), if anything. */
 function escapeProblem(path: string): string | undefined {
@@ -117,11 +117,11 @@ function escapeProblem(path: string): string | undefined {
 export function downloadTargetProblem(target: URL, base: URL): string | undefined {
 	const ownHost = target.protocol === base.protocol && target.hostname === base.hostname;
 	if (target.protocol !== 'https:' && !ownHost) {
-		return `it uses ${target.protocol}${target.hostname ? ` (${target.hostname})` : ''}, and only https: addresses (or the Base URL's own host) are downloaded`;
+		return `it uses ${target.protocol}${target.hostname ? ` (${target.hostname})` : ''}, and only https: addresses (or the ${baseUrlField.displayName}'s own host) are downloaded`;
 	}
 	const kind = addressKind(target.hostname);
 	if (kind !== 'public' && kind !== addressKind(base.hostname)) {
-		return `it points at ${KIND_NAMES[kind]} (${target.hostname}), and the Base URL is not one`;
+		return `it points at ${KIND_NAMES[kind]} (${target.hostname}), and the ${baseUrlField.displayName} is not one`;
 	}
 	return escapeProblem(target.pathname);
 }

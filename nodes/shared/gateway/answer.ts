@@ -5,6 +5,7 @@
  * deflate and brotli on the way), read here up to `MAX_ANSWER_BYTES` of decoded bytes: beyond,
  * the request is aborted, its connection closed and the rest never read.
  */
+import { baseUrlField } from '../errors/credentialFields';
 import { PolicyStop } from '../errors/errors';
 
 /** Largest answer of the API or the login read, in decoded bytes (after gzip). */
@@ -16,7 +17,7 @@ export class AnswerTooLarge extends PolicyStop {
 	constructor(what: string, httpStatus?: number) {
 		super(
 			`The answer of the Seller Platform ${what} was larger than ${MAX_ANSWER_MB} MB (decoded), so it was not read`,
-			`The node reads at most ${MAX_ANSWER_MB} MB of an answer (after gzip decoding) and closed the connection there. An answer that large is not one the API gives: check the Base URL of the credential, or try again later.`,
+			`The node reads at most ${MAX_ANSWER_MB} MB of an answer (after gzip decoding) and closed the connection there. An answer that large is not one the API gives: check the ${baseUrlField.displayName} of the credential, or try again later.`,
 			httpStatus,
 		);
 		this.name = 'AnswerTooLarge';

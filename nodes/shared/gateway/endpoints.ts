@@ -2,7 +2,8 @@
  * Every endpoint of the API: method, path (with its service prefix), whether a repeat is safe and
  * its documented rate plan.
  */
-import { DEFAULT_REQUESTS_PER_MINUTE, LOGIN_PATH, WHOAMI_PATH } from '../common/constants';
+import { LOGIN_PATH, WHOAMI_PATH } from '../common/constants';
+import { requestsPerMinuteField } from '../errors/credentialFields';
 
 export type Endpoint =
 	| 'Login'
@@ -35,12 +36,12 @@ export interface RatePlan {
 
 /**
  * The plan of almost every operation: 1500 per 60 s, burst 1500 per 60 s (the seed spec gives
- * its operations this plan too). The credential's Requests per Minute stands for it.
+ * its operations this plan too). The credential's Requests per Minute stands for it (its default).
  */
 export const COMMON_PLAN: RatePlan = Object.freeze({
-	requests: DEFAULT_REQUESTS_PER_MINUTE,
+	requests: requestsPerMinuteField.default,
 	windowSeconds: 60,
-	burst: DEFAULT_REQUESTS_PER_MINUTE,
+	burst: requestsPerMinuteField.default,
 	burstWindowSeconds: 60,
 });
 

@@ -1,4 +1,6 @@
 /** URL building for the login and every API request. */
+import { credentialField } from '../common/properties';
+import { baseUrlField } from '../errors/credentialFields';
 import { addressKind } from './address';
 import { ENDPOINTS, type Endpoint, type PrefixSetting } from './endpoints';
 
@@ -72,20 +74,21 @@ export function isLocalHost(hostname: string): boolean {
  * wrong, or undefined. Never echoes the value.
  */
 export function baseUrlProblem(baseUrl: string): string | undefined {
+	const field = credentialField(baseUrlField);
 	let url: URL;
 	try {
 		url = new URL(baseUrl);
 	} catch {
-		return 'The "Base URL" field of the credential is not a valid address';
+		return `${field} is not a valid address`;
 	}
 	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-		return 'The "Base URL" field of the credential must start with https:// (or http:// for a local emulator)';
+		return `${field} must start with https:// (or http:// for a local emulator)`;
 	}
 	if (url.protocol === 'http:' && !isLocalHost(url.hostname)) {
-		return `The "Base URL" field of the credential must start with https:// for ${url.hostname}: http:// would send the login token and the session in clear text, so it is accepted only for a loopback or private address or a local host name (such as a local emulator)`;
+		return `${field} must start with https:// for ${url.hostname}: http:// would send the login token and the session in clear text, so it is accepted only for a loopback or private address or a local host name (such as a local emulator)`;
 	}
 	if (url.username || url.password) {
-		return 'The "Base URL" field of the credential must not contain a user name or password';
+		return `${field} must not contain a user name or password`;
 	}
 	return undefined;
 }
@@ -214,6 +217,6 @@ export function redirectStep(
 	const words = REDIRECT_REFUSALS[kind];
 	return {
 		refuse: foreign ? words.foreign(originOf(target) ?? 'unknown') : words.tooMany(httpStatus),
-		description: `Redirects are followed only within ${originOf(from)}, at most ${MAX_REDIRECTS} times, so ${words.carries} the configured gateway. Check the Base URL of the credential.`,
+		description: `Redirects are followed only within ${originOf(from)}, at most ${MAX_REDIRECTS} times, so ${words.carries} the configured gateway. Check the ${baseUrlField.displayName} of the credential.`,
 	};
 }

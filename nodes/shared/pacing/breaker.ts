@@ -3,6 +3,7 @@
  * service is overloaded or down); any other answer closes it again.
  */
 import { PolicyStop, type Failure } from '../errors/errors';
+import { stopAfterFailuresOption } from './options';
 
 export class CircuitBreaker {
 	private consecutiveFailures = 0;
@@ -15,7 +16,7 @@ export class CircuitBreaker {
 		if (this.consecutiveFailures < this.limit) return;
 		throw new PolicyStop(
 			`Stopped after ${this.consecutiveFailures} consecutive failed answers (HTTP ${this.lastFailureStatus}) from the Seller Platform API`,
-			`The service is overloaded or down, so the remaining items were not sent. Try again later; the limit is the node option "Stop After Consecutive Failures".`,
+			`The service is overloaded or down, so the remaining items were not sent. Try again later; the limit is the node option "${stopAfterFailuresOption.displayName}".`,
 			this.lastFailureStatus,
 		);
 	}

@@ -1,3 +1,6 @@
-/** pacing/: the rate plan's limiters, the run's limits (waiting budget, breaker), waits, repeats. */
+/**
+ * pacing/: the rate plan's limiters, the run's limits (waiting budget, breaker) and their node
+ * options, waits, repeats.
+ */
+export { stopAfterFailuresOption, waitingBudgetOption } from './options';
 export { PACING } from './rateLimiter';
-export { RETRY_POLICY } from './waits';

@@ -4,6 +4,7 @@
  * when it lies beyond any date (budget.ts does the waiting).
  */
 import { PolicyStop } from '../errors/errors';
+import { stopAfterFailuresOption, waitingBudgetOption } from './options';
 
 /** Bounds of the waiting and repeating. */
 export const RETRY_POLICY = {
@@ -20,9 +21,9 @@ export const RETRY_POLICY = {
 	 * out is not repeated: the wait stays within this deadline.
 	 */
 	requestTimeoutMs: 60_000,
-	/** Defaults of the node options "Waiting Budget" and "Stop After Consecutive Failures". */
-	waitingBudgetMs: 300_000,
-	circuitBreakerLimit: 20,
+	/** Defaults of the node options of a run's limits (options.ts). */
+	waitingBudgetMs: waitingBudgetOption.default * 1000,
+	circuitBreakerLimit: stopAfterFailuresOption.default,
 };
 
 /** Exponential backoff with jitter: a random delay in [d/2, d], d = base * 2^attempt, capped. */
@@ -100,7 +101,7 @@ export function beyondBudget(
 		: '';
 	return new PolicyStop(
 		message,
-		`This run may wait ${seconds(wait.budgetMs)} in all (${seconds(wait.leftMs)} left); raise the node option "Waiting Budget (Seconds)" to wait longer, or run the workflow again ${again}.${probe}`,
+		`This run may wait ${seconds(wait.budgetMs)} in all (${seconds(wait.leftMs)} left); raise the node option "${waitingBudgetOption.displayName}" to wait longer, or run the workflow again ${again}.${probe}`,
 		httpStatus,
 	);
 }

@@ -15,19 +15,18 @@ import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 
 import { deadline, withinDeadline } from '../common/abort';
 import { CREDENTIAL_TYPE, USER_AGENT } from '../common/constants';
+import { baseUrlField } from '../errors/credentialFields';
 import { apiError, PolicyStop } from '../errors/errors';
 import { DOWNLOAD_RULES, downloadTargetProblem } from '../gateway/address';
 import { baseUrlProblem, gatewayScope } from '../gateway/url';
+import { waitingBudgetOption } from '../pacing/options';
 import type { RunPolicy } from '../pacing/policy';
 import { withRetries } from '../pacing/retries';
 import { Slots } from '../pacing/slots';
 import { RETRY_POLICY } from '../pacing/waits';
+import { downloadTimeoutOption, maxFileSizeOption } from './downloadOptions';
 import { runPolicy } from './run';
 
-/** Default of the "Max File Size (MB)" option. */
-export const DEFAULT_MAX_DOWNLOAD_MB = 512;
-/** Default of the "Download Timeout (Seconds)" option: the whole file within this. */
-export const DEFAULT_DOWNLOAD_TIMEOUT_SECONDS = 600;
 /** Redirects followed from a download link, each checked like the link itself. */
 export const MAX_DOWNLOAD_REDIRECTS = 3;
 
@@ -83,7 +82,7 @@ const megabytes = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) /
 function tooLarge(maxBytes: number, seen: string) {
 	return new PolicyStop(
 		`The export file is larger than the maximum of ${megabytes(maxBytes)} (${seen})`,
-		'Raise the option "Max File Size (MB)" to download it, or download the link (download_url) elsewhere.',
+		`Raise the option "${maxFileSizeOption.displayName}" to download it, or download the link (download_url) elsewhere.`,
 	);
 }
 
@@ -109,7 +108,8 @@ async function gatewayOf(
 	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE, itemIndex);
 	const baseUrl = String(credentials.baseUrl ?? '').trim();
 	const problem = baseUrlProblem(baseUrl);
-	if (problem) throw new PolicyStop(problem, 'Check the Base URL of the credential.');
+	if (problem)
+		throw new PolicyStop(problem, `Check the ${baseUrlField.displayName} of the credential.`);
 	return { base: new URL(baseUrl), scope: gatewayScope(credentials) };
 }
 
@@ -117,7 +117,7 @@ async function gatewayOf(
 const downloadsBusy = (waitMs: number) =>
 	new PolicyStop(
 		`Export downloads are busy: no download place was free within ${Math.ceil(waitMs / 1000)} s, so the export file was not downloaded`,
-		`This n8n downloads at most ${MAX_DOWNLOADS_IN_FLIGHT} export files at once, ${MAX_DOWNLOADS_PER_CREDENTIAL} per credential, and other downloads held the places the whole time. Run the workflow again later, or raise the node option "Waiting Budget (Seconds)" to wait longer for a place.`,
+		`This n8n downloads at most ${MAX_DOWNLOADS_IN_FLIGHT} export files at once, ${MAX_DOWNLOADS_PER_CREDENTIAL} per credential, and other downloads held the places the whole time. Run the workflow again later, or raise the node option "${waitingBudgetOption.displayName}" to wait longer for a place.`,
 	);
 
 /**
@@ -240,7 +240,7 @@ interface DownloadOptions {
 const downloadTimedOut = (timeoutMs: number) => () =>
 	new PolicyStop(
 		`The export file did not finish downloading within ${timeoutMs / 1000} s`,
-		'The whole download has a time limit, the option "Download Timeout (Seconds)"; raise it for a large file or a slow connection.',
+		`The whole download has a time limit, the option "${downloadTimeoutOption.displayName}"; raise it for a large file or a slow connection.`,
 	);
 
 /** Opens and reads the file within the deadline; destroys whatever it does not read. */
@@ -251,8 +251,8 @@ async function fetchFile(
 	policy: RunPolicy,
 	options: DownloadOptions,
 ): Promise<IBinaryData> {
-	const maxBytes = options.maxBytes ?? DEFAULT_MAX_DOWNLOAD_MB * 1024 * 1024;
-	const timeoutMs = options.timeoutMs ?? DEFAULT_DOWNLOAD_TIMEOUT_SECONDS * 1000;
+	const maxBytes = options.maxBytes ?? maxFileSizeOption.default * 1024 * 1024;
+	const timeoutMs = options.timeoutMs ?? downloadTimeoutOption.default * 1000;
 	const limit = deadline(timeoutMs, policy.signal);
 	let opening: Promise<Answer> | undefined;
 	let overflow = (): PolicyStop | undefined => undefined;

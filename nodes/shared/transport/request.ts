@@ -14,6 +14,7 @@ import { loginFingerprint, LoginTimedOut } from '../auth/login';
 import { adoptSession, loginGate, loginHelper, sharedLogin } from '../auth/session';
 import { deadline, DeadlineExceeded, withinDeadline, withSignal } from '../common/abort';
 import { CREDENTIAL_TYPE, USER_AGENT } from '../common/constants';
+import { baseUrlField } from '../errors/credentialFields';
 import { apiError, classify, PolicyStop } from '../errors/errors';
 import { cookieSecrets, secretsIn } from '../errors/redact';
 import { readCapped, readErrorBody } from '../gateway/answer';
@@ -72,7 +73,7 @@ function timedOut(endpoint: Endpoint) {
 	const seconds = RETRY_POLICY.requestTimeoutMs / 1000;
 	return new DeadlineExceeded(
 		`The Seller Platform API timed out: no complete answer to ${endpoint} within ${seconds} s`,
-		`Every request gets ${seconds} s for its whole answer and is not repeated after a time-out. Check that this n8n can reach the Base URL of the credential, or try again later.`,
+		`Every request gets ${seconds} s for its whole answer and is not repeated after a time-out. Check that this n8n can reach the ${baseUrlField.displayName} of the credential, or try again later.`,
 	);
 }
 

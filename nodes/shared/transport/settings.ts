@@ -8,12 +8,12 @@ import {
 	type ICredentialsDecrypted,
 } from 'n8n-workflow';
 
+import { CREDENTIAL_TYPE } from '../common/constants';
 import {
-	CREDENTIAL_TYPE,
-	DEFAULT_IMPORT_PREFIX,
-	DEFAULT_REQUESTS_PER_MINUTE,
-	DEFAULT_SANDBOX_ORDER_PREFIX,
-} from '../common/constants';
+	importPrefixField,
+	requestsPerMinuteField,
+	sandboxOrderPrefixField,
+} from '../errors/credentialFields';
 import type { PrefixSetting } from '../gateway/endpoints';
 import { baseUrlProblem, gatewayScope, projectScope } from '../gateway/url';
 import type { RequestContext } from './run';
@@ -55,10 +55,10 @@ async function readSettings(ctx: RequestContext, itemIndex: number): Promise<Con
 		scope: gatewayScope(credentials),
 		// The quota belongs to the project (per endpoint); fall back to the key without one.
 		project: projectScope(credentials),
-		requestsPerMinute: Number.isFinite(rpm) && rpm >= 1 ? rpm : DEFAULT_REQUESTS_PER_MINUTE,
+		requestsPerMinute: Number.isFinite(rpm) && rpm >= 1 ? rpm : requestsPerMinuteField.default,
 		prefixes: {
-			sandboxOrderPrefix: String(credentials.sandboxOrderPrefix ?? DEFAULT_SANDBOX_ORDER_PREFIX),
-			importPrefix: String(credentials.importPrefix ?? DEFAULT_IMPORT_PREFIX),
+			sandboxOrderPrefix: String(credentials.sandboxOrderPrefix ?? sandboxOrderPrefixField.default),
+			importPrefix: String(credentials.importPrefix ?? importPrefixField.default),
 		},
 		credential: {
 			id: reference?.id ?? '',

@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import {
-	DEFAULT_DOWNLOAD_TIMEOUT_SECONDS,
-	DEFAULT_MAX_DOWNLOAD_MB,
 	downloadFile,
+	downloadTimeoutOption,
+	maxFileSizeOption,
 	MAX_TIMER_MS,
 	named,
 	parseNumber,
@@ -29,7 +29,7 @@ export function isExportFinal(record: IDataObject): boolean {
 	);
 }
 
-/** The options of the download of a finished export. */
+/** The options of the download of a finished export (the size cap and deadline: the shared layer's). */
 const downloadOptions: INodeProperties[] = [
 	{
 		displayName: 'Download File',
@@ -39,26 +39,8 @@ const downloadOptions: INodeProperties[] = [
 		description:
 			'Whether to download the finished export into a binary property of the output item (the link is fetched without your session)',
 	},
-	{
-		displayName: 'Max File Size (MB)',
-		name: 'maxFileSizeMb',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: DEFAULT_MAX_DOWNLOAD_MB,
-		description:
-			"Largest file to download; a larger one fails the item with a message saying so. The file streams into n8n's binary data (on disk where n8n keeps binary data in filesystem mode).",
-		displayOptions: { show: { download: [true] } },
-	},
-	{
-		displayName: 'Download Timeout (Seconds)',
-		name: 'downloadTimeoutSeconds',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: DEFAULT_DOWNLOAD_TIMEOUT_SECONDS,
-		description:
-			'Time for the whole download, from the first request to the last byte; a download still running then fails the item',
-		displayOptions: { show: { download: [true] } },
-	},
+	{ ...maxFileSizeOption, displayOptions: { show: { download: [true] } } },
+	{ ...downloadTimeoutOption, displayOptions: { show: { download: [true] } } },
 	{
 		displayName: 'Put Output File in Field',
 		name: 'binaryPropertyName',

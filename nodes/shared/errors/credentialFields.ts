@@ -1,0 +1,117 @@
+/**
+ * The fields of the Seller Platform API credential, each with its label and default: the
+ * credential lists them (`credentialProperties`), the shared layer reads their defaults, and every
+ * message that names a field reads its label here. They live in errors/, the folder every other
+ * folder may import, because messages of every folder name them (errors.ts too).
+ *
+ * n8n's credential lint rules read a credential class's own `properties` only, so they no longer
+ * see these fields (the node-parameter rules of nodes/ do); test/integration/package.test.ts
+ * checks what they checked: the secret fields are password fields.
+ */
+import type { INodeProperties } from 'n8n-workflow';
+
+export const baseUrlField = {
+	displayName: 'Base URL',
+	name: 'baseUrl',
+	type: 'string',
+	default: 'https://noon-api-gateway.noon.partners',
+	required: true,
+	description:
+		'Address of the API gateway. Use https://noon-sandbox-api-gateway.noon.partners for the sandbox, or the address the local emulator prints.',
+} satisfies INodeProperties;
+
+export const keyIdField = {
+	displayName: 'Key ID',
+	name: 'keyId',
+	type: 'string',
+	default: '',
+	required: true,
+	// A key ID as the seller portal spells it (lower-case), not a label.
+	// eslint-disable-next-line n8n-nodes-base/node-param-placeholder-miscased-id
+	placeholder: 'noon-partners-key-id-0123456789abcdef0123456789abcdef',
+	description: 'The key_id of the credential; it becomes the sub claim of the login token',
+} satisfies INodeProperties;
+
+export const privateKeyField = {
+	displayName: 'Private Key',
+	name: 'privateKey',
+	type: 'string',
+	typeOptions: { password: true, rows: 4 },
+	default: '',
+	required: true,
+	placeholder: '-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----',
+	description:
+		'The private_key of the credential (PEM, PKCS#8 or PKCS#1). Pasting it with literal \\n sequences, as in the JSON file, works too.',
+} satisfies INodeProperties;
+
+export const projectCodeField = {
+	displayName: 'Project Code',
+	name: 'projectCode',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: 'PRJ123456',
+	description: 'The project_code of the credential, sent as default_project_code at login',
+} satisfies INodeProperties;
+
+/** Service prefixes the spec leaves out of the `/v1/...` paths (api-field-notes.md). */
+export const sandboxOrderPrefixField = {
+	displayName: 'Sandbox Order Path Prefix',
+	name: 'sandboxOrderPrefix',
+	type: 'string',
+	default: '/fbpi',
+	description:
+		'Service prefix put before /v1/sandbox-order/create. Change it only if the gateway routes the sandbox order elsewhere.',
+} satisfies INodeProperties;
+
+export const importPrefixField = {
+	displayName: 'Import Path Prefix',
+	name: 'importPrefix',
+	type: 'string',
+	default: '/catplat',
+	description:
+		'Service prefix put before /v1/import/barcode and /v1/import/status. Change it only if the gateway routes imports elsewhere.',
+} satisfies INodeProperties;
+
+/** The spec's rate plan: 1500 requests per 60 s, per endpoint (the spec's "operation"). */
+export const requestsPerMinuteField = {
+	displayName: 'Requests per Minute',
+	name: 'requestsPerMinute',
+	type: 'number',
+	typeOptions: { minValue: 1 },
+	default: 1500,
+	description:
+		'Rate plan of the project, per operation. The nodes pace their requests to stay under it, shared by every workflow of this n8n.',
+} satisfies INodeProperties;
+
+/** The credential's properties, in the order its form shows them. */
+export const credentialProperties: INodeProperties[] = [
+	{
+		displayName:
+			'Paste the values of the credentials file you downloaded from the seller portal (key_id, private_key, project_code)',
+		name: 'notice',
+		type: 'notice',
+		default: '',
+	},
+	baseUrlField,
+	keyIdField,
+	privateKeyField,
+	projectCodeField,
+	{
+		displayName: 'Session Cookie',
+		name: 'sessionCookie',
+		type: 'hidden',
+		// A password field: n8n blanks it before the credential reaches the editor.
+		typeOptions: { expirable: true, password: true },
+		default: '',
+	},
+	{
+		displayName: 'Session Fingerprint',
+		name: 'sessionFingerprint',
+		type: 'hidden',
+		default: '',
+	},
+	sandboxOrderPrefixField,
+	importPrefixField,
+	requestsPerMinuteField,
+];
