@@ -4,7 +4,7 @@
  *
  * `npm run bench -- queue` (only when named): the full queue-mode run behind the README's queue
  * figures, test/e2e/queue.e2e.ts with QUEUE_FULL=1 in a real n8n 2.x (main, 2 workers, a webhook
- * process, Postgres, Redis; about 7 minutes); it writes test/bench/queue-results.json and the
+ * process, Postgres, Redis; about 11 minutes); it writes test/bench/queue-results.json and the
  * report. CI runs the same file's short checks (`npm run test:e2e:queue`).
  *
  * Benchmarks of the Seller Platform node running in-process through n8n-core against the

@@ -10,7 +10,7 @@
  *   proves it: scenarios 1 (4 × 200: the plan is full after 30 s, so the workers must share it for
  *   the last 200), 3, then 2 (150 purchase orders: the rate of one worker alone; scenario 3 fills
  *   most of the wait for the plan's window to empty). The figures go to .tmp/queue-ci-results.json.
- * - Full (`npm run bench -- queue`, which sets QUEUE_FULL=1; about 7 minutes): the runs behind
+ * - Full (`npm run bench -- queue`, which sets QUEUE_FULL=1; about 11 minutes): the runs behind
  *   the README's figures, in the order 1, 2, 3, 1s, with the sizes below. The figures go to
  *   test/bench/queue-results.json (the benchmark report shows them).
  * 1. Four executions × 300 purchase orders started together by webhooks run on the two workers:
