@@ -51,7 +51,7 @@ function markdownTable(results: BenchResult[]): string {
 	return lines.join('\n');
 }
 
-/** What `npm run test:e2e:queue` writes to queue-results.json. */
+/** What `npm run bench -- queue` (the full queue-mode run) writes to queue-results.json. */
 export interface QueueResults {
 	date: string;
 	n8n: string;
@@ -61,7 +61,7 @@ export interface QueueResults {
 /** The queue-mode figures, measured by the e2e in a real n8n cluster, as a section. */
 function queueSection(queue: QueueResults): string[] {
 	return [
-		'## queue: n8n queue mode (from `npm run test:e2e:queue`)',
+		'## queue: n8n queue mode (from `npm run bench -- queue`)',
 		'',
 		`Run ${queue.date}: n8n ${queue.n8n}, the emulator at 50 ms with a plan of 600 per 60 s, default settings. Share of the plan with 2 workers busy: the most accepted answers (429 and 401 excluded: the plan counts neither) in any 60 s window, sliding over the emulator's arrival log, as a share of the plan; the target is 90 to 100 %, since a gateway that counts the plan that way answers anything above it with 429. The rows 1s run scenario 1 again with the emulator's strict plan: the 60 s sliding window plus fixed 10 s windows of a sixth of the plan (100 each); for them each worker's most requests sent in any 10 s window (sliding) is given too, against that sixth (target at most 100 each: the pacing's ceiling per process).`,
 		'',
@@ -84,7 +84,7 @@ export function renderMarkdown(file: ResultsFile, queue?: QueueResults): string 
 	);
 	out.push('');
 	out.push(
-		"The overhead ratio depends on how much CPU other processes leave to the benchmark (each section gives the 1-minute load average; the machine has the CPU count shown), because the node spends about 3× the plain loop's CPU per request and the 8 workers' requests come back together at a fixed latency, so their CPU work queues. `npm run bench -- <name> --profile` adds CPU profiles (and, for import, an allocation profile) of extra runs. The queue-mode rows come from `npm run test:e2e:queue` (queue-results.json), which runs a real n8n cluster.",
+		"The overhead ratio depends on how much CPU other processes leave to the benchmark (each section gives the 1-minute load average; the machine has the CPU count shown), because the node spends about 3× the plain loop's CPU per request and the 8 workers' requests come back together at a fixed latency, so their CPU work queues. `npm run bench -- <name> --profile` adds CPU profiles (and, for import, an allocation profile) of extra runs. The queue-mode rows come from `npm run bench -- queue` (queue-results.json), which runs a real n8n cluster.",
 	);
 	out.push('');
 	out.push(`Last command: \`${file.command}\`, ${file.generatedAt}.`);

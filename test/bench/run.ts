@@ -2,6 +2,11 @@
 /**
  * `npm run bench [-- <name>...] [--in-process] [--no-write] [--profile] [--same-process]`
  *
+ * `npm run bench -- queue` (only when named): the full queue-mode run behind the README's queue
+ * figures, test/e2e/queue.e2e.ts with QUEUE_FULL=1 in a real n8n 2.x (main, 2 workers, a webhook
+ * process, Postgres, Redis; about 11 minutes); it writes test/bench/queue-results.json and the
+ * report. CI runs the same file's short checks (`npm run test:e2e:queue`).
+ *
  * Benchmarks of the Seller Platform node running in-process through n8n-core against the
  * emulator (50 ms per request): paced, overhead, import, logins (all by default). Prints a table
  * and writes test/bench/results.json and test/bench/RESULTS.md (a partial run replaces only its
@@ -21,7 +26,7 @@
  */
 import '../setup/env';
 
-import { execFileSync, fork } from 'node:child_process';
+import { execFileSync, fork, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -85,7 +90,7 @@ const BENCHMARKS: Array<{ id: string; title: string; load: () => Benchmark; optI
 const RESULTS_JSON = join(__dirname, 'results.json');
 const QUEUE_JSON = join(__dirname, 'queue-results.json');
 
-/** The figures of the last `npm run test:e2e:queue`, if any. */
+/** The figures of the last `npm run bench -- queue`, if any. */
 export function readQueueResults(): QueueResults | undefined {
 	return existsSync(QUEUE_JSON)
 		? (JSON.parse(readFileSync(QUEUE_JSON, 'utf8')) as QueueResults)
@@ -149,7 +154,7 @@ function machineFacts(): MachineFacts {
 }
 
 function usage(): string {
-	return `Usage: npm run bench [-- <name>...] [--in-process] [--no-write] [--profile] [--same-process]\n  names: ${BENCHMARKS.map((b) => b.id).join(', ')} (default: all but soak)`;
+	return `Usage: npm run bench [-- <name>...] [--in-process] [--no-write] [--profile] [--same-process]\n  names: ${BENCHMARKS.map((b) => b.id).join(', ')}, ${QUEUE} (default: all but soak and ${QUEUE})`;
 }
 
 const log = (message: string) => console.log(`  ${message}`);
@@ -222,6 +227,26 @@ async function runIsolated(
 
 const CHILD_FLAG = '--child';
 
+/** The queue-mode figures: a real n8n cluster, run by Jest (test/e2e/queue.e2e.ts), not forked here. */
+const QUEUE = 'queue';
+
+/** `npm run bench -- queue`: the e2e install of n8n 2.x, then the full queue-mode run. */
+function runQueue(): number {
+	const root = join(__dirname, '..', '..');
+	console.log('\n▶ queue: n8n queue mode, the full run (test/e2e/queue.e2e.ts, QUEUE_FULL=1)');
+	const install = spawnSync(process.execPath, [join(root, 'test', 'e2e', 'install.js')], {
+		cwd: root,
+		stdio: 'inherit',
+	});
+	if (install.status !== 0) return install.status ?? 1;
+	const jest = spawnSync(
+		process.execPath,
+		[require.resolve('jest/bin/jest'), '-c', 'test/e2e/jest.config.js', 'test/e2e/queue.e2e.ts'],
+		{ cwd: root, stdio: 'inherit', env: { ...process.env, QUEUE_FULL: '1' } },
+	);
+	return jest.status ?? 1;
+}
+
 async function main(): Promise<number> {
 	const args = process.argv.slice(2);
 	if (args.includes(CHILD_FLAG)) {
@@ -232,7 +257,8 @@ async function main(): Promise<number> {
 		);
 	}
 	const flags = new Set(args.filter((a) => a.startsWith('--')));
-	const names = args.filter((a) => !a.startsWith('--'));
+	const names = args.filter((a) => !a.startsWith('--') && a !== QUEUE);
+	const queue = args.includes(QUEUE);
 	for (const flag of flags) {
 		if (!['--in-process', '--no-write', '--profile', '--same-process', '--help'].includes(flag)) {
 			console.error(`Unknown option ${flag}\n${usage()}`);
@@ -248,6 +274,7 @@ async function main(): Promise<number> {
 		console.error(`Unknown benchmark ${unknown.join(', ')}\n${usage()}`);
 		return 2;
 	}
+	if (queue && !names.length) return runQueue();
 	const selected = names.length
 		? BENCHMARKS.filter((b) => names.includes(b.id))
 		: BENCHMARKS.filter((b) => !b.optIn);
@@ -314,7 +341,8 @@ async function main(): Promise<number> {
 			`Written: ${relative(process.cwd(), RESULTS_JSON)}, ${relative(process.cwd(), RESULTS_MD)}`,
 		);
 	}
-	return crashed ? 1 : 0;
+	const queueStatus = queue ? runQueue() : 0;
+	return crashed || queueStatus !== 0 ? 1 : 0;
 }
 
 /** Replaces the benchmarks of this run in the results file, keeping the others, in the usual order. */

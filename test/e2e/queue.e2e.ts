@@ -4,8 +4,15 @@
  * packages (lib/services.ts), then n8n main + 2 workers + 1 webhook process from the e2e install,
  * each with the package in its own user folder, and the emulator (50 ms, a plan of 600 per 60 s).
  *
- * Jest runs it (test/e2e/jest.config.js): one named test per figure, in four scenarios
- * on one cluster:
+ * Jest runs it (test/e2e/jest.config.js): one named test per figure, in scenarios on one cluster.
+ * Two sizes (`QUEUE_FULL`):
+ * - CI (`npm run test:e2e:queue`, about 4 minutes): each check with the shortest run that still
+ *   proves it: scenarios 1 (4 × 200: the plan is full after 30 s, so the workers must share it for
+ *   the last 200), 3, then 2 (150 purchase orders: the rate of one worker alone; scenario 3 fills
+ *   most of the wait for the plan's window to empty). The figures go to .tmp/queue-ci-results.json.
+ * - Full (`npm run bench -- queue`, which sets QUEUE_FULL=1; about 11 minutes): the runs behind
+ *   the README's figures, in the order 1, 2, 3, 1s, with the sizes below. The figures go to
+ *   test/bench/queue-results.json (the benchmark report shows them).
  * 1. Four executions × 300 purchase orders started together by webhooks run on the two workers:
  *    the most accepted answers (not 429, not 401) in any 60 s window 90 to 100% of the plan, at most 1% of
  *    the requests answered 429, no item lost; sessions: at most one login per worker at the
@@ -19,8 +26,7 @@
  *    60 s sliding window plus fixed 10 s windows of a sixth of the plan): 90 to 100% of the plan
  *    in any 60 s, no worker sending more than a sixth of it in any 10 s, at most 1% answered 429,
  *    no item lost. It runs last, so that scenario 3 fills part of the wait for the plan's window
- *    to empty.
- * The figures go to test/bench/queue-results.json (the benchmark report shows them).
+ *    to empty. Full run only.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -52,7 +58,14 @@ const FINE_LIMIT = Math.floor(PLAN / STRICT_FIXED_WINDOWS);
 const planOf = (model: RateModel) => ({ limit: PLAN, windowMs: WINDOW_MS, model });
 const SECRET_HEADER = 'X-N8n-Seller-Platform-Secret';
 const DATA = join(REPO_ROOT, '.tmp', 'e2e-queue');
-const RESULTS = join(REPO_ROOT, 'test', 'bench', 'queue-results.json');
+/** The full run (the README's figures), else the CI run: see above. */
+const FULL = process.env.QUEUE_FULL === '1';
+/** Purchase orders per execution in scenario 1, and of the one execution of scenario 2. */
+const SIZE1 = FULL ? 300 : 200;
+const SIZE2 = FULL ? 600 : 150;
+const RESULTS = FULL
+	? join(REPO_ROOT, 'test', 'bench', 'queue-results.json')
+	: join(REPO_ROOT, '.tmp', 'queue-ci-results.json');
 
 // Straight to stdout: Jest's console adds a stack line to every message.
 const log = (message: string) => process.stdout.write(`[queue] ${message}\n`);
@@ -377,6 +390,7 @@ function writeResults() {
 			{
 				date: new Date().toISOString(),
 				n8n: '2.40.7 (main + 2 workers + 1 webhook process, Postgres, Redis)',
+				run: FULL ? 'full (npm run bench -- queue)' : 'CI (npm run test:e2e:queue)',
 				emulator: { latencyMs: 50, ratePlan: planOf('sliding'), strictIn: 'scenario1s' },
 				credentialRequestsPerMinute: PLAN,
 				scenario1: one ?? null,
@@ -389,7 +403,8 @@ function writeResults() {
 		)}\n`,
 	);
 	log(`figures written to ${RESULTS}`);
-	// The benchmark report shows them too.
+	// The benchmark report shows them too (the full run's only).
+	if (!FULL) return;
 	const benchResults = join(REPO_ROOT, 'test', 'bench', 'results.json');
 	if (existsSync(benchResults)) {
 		const file = JSON.parse(readFileSync(benchResults, 'utf8')) as ResultsFile;
@@ -451,13 +466,13 @@ beforeAll(async () => {
 		log(`n8n ${command} (${name}) on port ${instance.port}, log ${join(dataDir, 'n8n.log')}`);
 		return instance;
 	};
-	// main first: it creates the database schema.
+	// main first: it creates the database schema; then the others together.
 	mainProcess = await start('main', 'start');
-	[worker1, worker2] = await Promise.all([
+	[worker1, worker2, webhookProcess] = await Promise.all([
 		start('worker-1', 'worker'),
 		start('worker-2', 'worker'),
+		start('webhook', 'webhook'),
 	]);
-	webhookProcess = await start('webhook', 'webhook');
 
 	client = new N8nClient(mainProcess.baseUrl);
 	await ensureOwner(client, join(DATA, 'owner.json'));
@@ -483,280 +498,301 @@ afterAll(async () => {
 	log(`${Math.round((Date.now() - started) / 1000)} s in all`);
 }, 5 * 60_000);
 
-describe('1. four executions × 300 purchase orders on two workers', () => {
-	beforeAll(async () => {
-		path = `bulk-${randomUUID()}`;
-		bulk = await client.createWorkflow(bulkWorkflow(path, reference));
-		await client.activate(bulk.id);
-		// Activation is asynchronous; a GET is refused with a hint at POST once the webhook exists.
-		await waitLong('the bulk webhook to be registered', async () => {
-			const answer = await fetch(`${mainProcess.baseUrl}/webhook/${path}`);
-			return /POST/.test(await answer.text()) ? true : undefined;
-		});
-		one = await fourExecutions('1.', 'sliding', 300);
-		check(
-			'1. executions on each worker',
-			one.runsPerWorker.join(' + '),
-			'both workers busy',
-			one.runsPerWorker.every((n) => n >= 1),
-		);
-		check(
-			'1. most accepted in any 60 s window, 2 workers × 4 executions',
-			windowText(
-				one.mostIn60s,
-				PLAN,
-				one.mostIn60sPercentOfPlan,
-				'the plan',
-				one.busiest60s.statuses,
-			),
-			'90–100 % of the plan',
-			one.mostIn60s >= 0.9 * PLAN && one.mostIn60s <= PLAN,
-		);
-		check(
-			'1. requests answered 429',
-			`${one.rejected} of ${one.requests} (${one.rejectedPercent} %)`,
-			'<= 1 %',
-			one.rejectedPercent <= 1,
-		);
-		check('1. executions that failed or lost items', one.lost, '0', one.lost === 0);
-		check(
-			'1. logins at the start (one session lifetime)',
-			one.loginsAtStart,
-			'<= 1 per worker (2)',
-			one.loginsAtStart <= 2,
-		);
-		check(
-			'1. logins after the sessions expired mid-run',
-			one.loginsAfterExpiry,
-			'<= 1 per worker (2)',
-			one.loginsAfterExpiry <= 2 && one.loginsAfterExpiry >= 1,
-		);
-	}, 15 * 60_000);
-	figureTests([
-		'1. executions on each worker',
-		'1. most accepted in any 60 s window, 2 workers × 4 executions',
-		'1. requests answered 429',
-		'1. executions that failed or lost items',
-		'1. logins at the start (one session lifetime)',
-		'1. logins after the sessions expired mid-run',
-	]);
-});
-
-describe('2. one execution × 600 on one worker, the other idle', () => {
-	beforeAll(async () => {
-		// The emulator's window and the workers' own record of it empty out first.
-		if (!one) throw new Error('scenario 1 did not run');
-		await windowEmptied('2.', one.lastAt);
-		log('2. 1 execution × 600 purchase orders: one worker busy, the other idle');
-		const since2 = Date.now();
-		const logins2 = emulator.stats().logins;
-		const runsBefore = [workerRuns(worker1), workerRuns(worker2)];
-		two = await runBulk(client, mainProcess, bulk, path, [poList(600, 2001)]);
-		share2 = planShare(emulator, since2);
-		const lost2 = two.executions.filter(
-			(e) => e.status !== 'success' || outputOf(e, 'Seller Platform').length !== 600,
-		).length;
-		log(`   ${JSON.stringify({ ...share2, wallMs: two!.wallMs })}`);
-		const busy = [workerRuns(worker1) - runsBefore[0], workerRuns(worker2) - runsBefore[1]];
-		check('2. workers busy', busy.join(' + '), 'one', busy.filter((n) => n > 0).length === 1);
-		check(
-			'2. share of the plan, one worker alone',
-			`${share2!.percentOfPlan} %`,
-			'>= 90 %',
-			share2!.percentOfPlan >= 90,
-		);
-		check('2. requests answered 429', share2!.rejected, '0', share2!.rejected === 0);
-		check('2. executions that failed or lost items', lost2, '0', lost2 === 0);
-		check(
-			'2. logins (the session stored by the others is used)',
-			emulator.stats().logins - logins2,
-			'0',
-			emulator.stats().logins === logins2,
-		);
-	}, 10 * 60_000);
-	figureTests([
-		'2. workers busy',
-		'2. share of the plan, one worker alone',
-		'2. requests answered 429',
-		'2. executions that failed or lost items',
-		'2. logins (the session stored by the others is used)',
-	]);
-});
-
-describe('3. the trigger in queue mode', () => {
-	beforeAll(async () => {
-		log('3. trigger: registered by main, executions on workers, re-sent deliveries dropped');
-		const destinationCode = emulator.destinations()[0].destination_code;
-		const trigger = await client.createWorkflow({
-			name: 'Queue mode: trigger',
-			nodes: [
-				node(
-					'Seller Platform Trigger',
-					TRIGGER_TYPE,
-					1,
-					{ destinationCode, events: ['FBPI::ORDER_SYNC'], options: {} },
-					{ webhookId: randomUUID(), credentials: { [CREDENTIAL_TYPE]: reference } },
+const scenario1 = () =>
+	describe(`1. four executions × ${SIZE1} purchase orders on two workers`, () => {
+		beforeAll(async () => {
+			path = `bulk-${randomUUID()}`;
+			bulk = await client.createWorkflow(bulkWorkflow(path, reference));
+			await client.activate(bulk.id);
+			// Activation is asynchronous; a GET is refused with a hint at POST once the webhook exists.
+			await waitLong('the bulk webhook to be registered', async () => {
+				const answer = await fetch(`${mainProcess.baseUrl}/webhook/${path}`);
+				return /POST/.test(await answer.text()) ? true : undefined;
+			});
+			one = await fourExecutions('1.', 'sliding', SIZE1);
+			check(
+				'1. executions on each worker',
+				one.runsPerWorker.join(' + '),
+				'both workers busy',
+				one.runsPerWorker.every((n) => n >= 1),
+			);
+			check(
+				'1. most accepted in any 60 s window, 2 workers × 4 executions',
+				windowText(
+					one.mostIn60s,
+					PLAN,
+					one.mostIn60sPercentOfPlan,
+					'the plan',
+					one.busiest60s.statuses,
 				),
-			],
-			connections: {},
-			settings: { executionOrder: 'v1' },
-		});
-		await client.activate(trigger.id);
-		const registered = await waitLong('the destination to point at main', async () => {
-			const current = emulator!.destinations().find((d) => d.destination_code === destinationCode);
-			return current?.url.startsWith(mainProcess.baseUrl) && current.credentials[SECRET_HEADER]
-				? current
-				: undefined;
-		});
-		const secret = registered.credentials[SECRET_HEADER];
-		const hookPath = new URL(registered.url).pathname;
-		const events = Array.from({ length: 10 }, (_, i) => ({
-			event_schema_version: '1.0',
-			event_type: 'FBPI::ORDER_SYNC',
-			metadata: {
-				published_at: new Date().toISOString(),
-				project_code: emulator!.credential.project_code,
-				message_id: `queue-${randomUUID()}-${i}`,
-			},
-			payload: { order_nr: `NAE9000000${i}` },
-		}));
-		const deliver = async (
-			origin: string,
-			headers: Record<string, string> = { [SECRET_HEADER]: secret },
-		) =>
-			await Promise.all(
-				events.map(async (event) => {
-					const send = async () => {
-						const answer = await fetch(`${origin}${hookPath}`, {
-							method: 'POST',
-							headers: { 'content-type': 'application/json', ...headers },
-							body: JSON.stringify(event),
-						});
-						return { status: answer.status, body: (await answer.text()).slice(0, 200) };
-					};
-					const answer = await send();
-					// The marketplace delivers again after a 5xx (at least once): so does the test, once,
-					// and says so in the log. A 2xx or a 401 is final.
-					if (answer.status < 500) return answer;
-					log(`   HTTP ${answer.status} ${answer.body}: delivered again`);
-					return await send();
-				}),
+				'90–100 % of the plan',
+				one.mostIn60s >= 0.9 * PLAN && one.mostIn60s <= PLAN,
 			);
-		const triggerRuns = async () =>
-			(await client.executions(trigger.id)).filter(
-				(e) => !['new', 'running', 'waiting'].includes(e.status),
+			check(
+				'1. requests answered 429',
+				`${one.rejected} of ${one.requests} (${one.rejectedPercent} %)`,
+				'<= 1 %',
+				one.rejectedPercent <= 1,
 			);
-		const unauthenticated = await deliver(mainProcess.baseUrl, {});
-		check(
-			'3. deliveries without the secret',
-			unauthenticated.map((a) => a.status).filter((s) => s === 401).length,
-			'10 × 401',
-			unauthenticated.every((a) => a.status === 401),
-		);
-		const workerRunsBefore = workerRuns(worker1) + workerRuns(worker2);
-		const first = await deliver(mainProcess.baseUrl);
-		check(
-			'3. 10 concurrent deliveries to main',
-			first.filter((a) => a.status === 200).length,
-			'10 × 200',
-			first.every((a) => a.status === 200),
-		);
-		const ran = await waitLong('10 trigger executions', async () => {
-			const runs = await triggerRuns();
-			return runs.length >= 10 ? runs : undefined;
-		});
-		await sleep(3000);
-		check(
-			'3. executions of the 10 deliveries, on workers',
-			`${ran.length} (${workerRuns(worker1) + workerRuns(worker2) - workerRunsBefore} on workers)`,
-			'10 (10)',
-			ran.length === 10 && workerRuns(worker1) + workerRuns(worker2) - workerRunsBefore === 10,
-		);
-		const dropped = (answers: Array<{ status: number; body: string }>) => {
-			const kept = answers.filter((a) => !a.body.includes('duplicate delivery'));
-			// What a re-sent delivery got instead, for the log (a figure says only how many).
-			for (const a of kept) log(`   not dropped: HTTP ${a.status} ${a.body}`);
-			return answers.length - kept.length;
-		};
-		const droppedToWebhook = dropped(await deliver(webhookProcess.baseUrl));
-		check(
-			'3. the same 10 re-sent to the webhook process: dropped',
-			droppedToWebhook,
-			'10',
-			droppedToWebhook === 10,
-		);
-		await webhookProcess.stop();
-		processes.splice(processes.indexOf(webhookProcess), 1);
-		webhookProcess = await start('webhook', 'webhook');
-		const droppedAfterRestart = dropped(await deliver(webhookProcess.baseUrl));
-		check(
-			'3. re-sent after a restart of the webhook process: dropped',
-			droppedAfterRestart,
-			'10',
-			droppedAfterRestart === 10,
-		);
-		const droppedToMain = dropped(await deliver(mainProcess.baseUrl));
-		check('3. re-sent to main: dropped', droppedToMain, '10', droppedToMain === 10);
-		await sleep(3000);
-		const finalRuns = (await triggerRuns()).length;
-		check('3. executions in all (each delivery ran once)', finalRuns, '10', finalRuns === 10);
-	}, 5 * 60_000);
-	figureTests([
-		'3. deliveries without the secret',
-		'3. 10 concurrent deliveries to main',
-		'3. executions of the 10 deliveries, on workers',
-		'3. the same 10 re-sent to the webhook process: dropped',
-		'3. re-sent after a restart of the webhook process: dropped',
-		'3. re-sent to main: dropped',
-		'3. executions in all (each delivery ran once)',
-	]);
-});
+			check('1. executions that failed or lost items', one.lost, '0', one.lost === 0);
+			check(
+				'1. logins at the start (one session lifetime)',
+				one.loginsAtStart,
+				'<= 1 per worker (2)',
+				one.loginsAtStart <= 2,
+			);
+			check(
+				'1. logins after the sessions expired mid-run',
+				one.loginsAfterExpiry,
+				'<= 1 per worker (2)',
+				one.loginsAfterExpiry <= 2 && one.loginsAfterExpiry >= 1,
+			);
+		}, 15 * 60_000);
+		figureTests([
+			'1. executions on each worker',
+			'1. most accepted in any 60 s window, 2 workers × 4 executions',
+			'1. requests answered 429',
+			'1. executions that failed or lost items',
+			'1. logins at the start (one session lifetime)',
+			'1. logins after the sessions expired mid-run',
+		]);
+	});
 
-describe('1s. scenario 1 again, with the strict plan (fixed 10 s windows of a sixth too)', () => {
-	beforeAll(async () => {
-		// The strict model has to reach the emulator's limiter (a plan without it is sliding).
-		if (validateRatePlan(planOf('strict'))?.model !== 'strict')
-			throw new Error("the emulator's rate plan drops model: 'strict' (test/emulator/ratePlan.ts)");
-		// Last, after the trigger: its minute or so counts towards the wait after scenario 2.
-		await windowEmptied('1s.', share2?.lastAt ?? one?.lastAt ?? 0);
-		// 4 × 750 = 3000 requests: 5 minutes at the plan, the span the 429 target is set for.
-		oneStrict = await fourExecutions('1s.', 'strict', 750);
-		check(
+const scenario2 = () =>
+	describe(`2. one execution × ${SIZE2} on one worker, the other idle`, () => {
+		beforeAll(async () => {
+			// The emulator's window and the workers' own record of it empty out first.
+			if (!one) throw new Error('scenario 1 did not run');
+			await windowEmptied('2.', one.lastAt);
+			log(`2. 1 execution × ${SIZE2} purchase orders: one worker busy, the other idle`);
+			const since2 = Date.now();
+			const logins2 = emulator.stats().logins;
+			const runsBefore = [workerRuns(worker1), workerRuns(worker2)];
+			two = await runBulk(client, mainProcess, bulk, path, [poList(SIZE2, 2001)]);
+			share2 = planShare(emulator, since2);
+			const lost2 = two.executions.filter(
+				(e) => e.status !== 'success' || outputOf(e, 'Seller Platform').length !== SIZE2,
+			).length;
+			log(`   ${JSON.stringify({ ...share2, wallMs: two!.wallMs })}`);
+			const busy = [workerRuns(worker1) - runsBefore[0], workerRuns(worker2) - runsBefore[1]];
+			check('2. workers busy', busy.join(' + '), 'one', busy.filter((n) => n > 0).length === 1);
+			check(
+				'2. share of the plan, one worker alone',
+				`${share2!.percentOfPlan} %`,
+				'>= 90 %',
+				share2!.percentOfPlan >= 90,
+			);
+			check('2. requests answered 429', share2!.rejected, '0', share2!.rejected === 0);
+			check('2. executions that failed or lost items', lost2, '0', lost2 === 0);
+			check(
+				'2. logins (the session stored by the others is used)',
+				emulator.stats().logins - logins2,
+				'0',
+				emulator.stats().logins === logins2,
+			);
+		}, 10 * 60_000);
+		figureTests([
+			'2. workers busy',
+			'2. share of the plan, one worker alone',
+			'2. requests answered 429',
+			'2. executions that failed or lost items',
+			'2. logins (the session stored by the others is used)',
+		]);
+	});
+
+const scenario3 = () =>
+	describe('3. the trigger in queue mode', () => {
+		beforeAll(async () => {
+			log('3. trigger: registered by main, executions on workers, re-sent deliveries dropped');
+			const destinationCode = emulator.destinations()[0].destination_code;
+			const trigger = await client.createWorkflow({
+				name: 'Queue mode: trigger',
+				nodes: [
+					node(
+						'Seller Platform Trigger',
+						TRIGGER_TYPE,
+						1,
+						{ destinationCode, events: ['FBPI::ORDER_SYNC'], options: {} },
+						{ webhookId: randomUUID(), credentials: { [CREDENTIAL_TYPE]: reference } },
+					),
+				],
+				connections: {},
+				settings: { executionOrder: 'v1' },
+			});
+			await client.activate(trigger.id);
+			const registered = await waitLong('the destination to point at main', async () => {
+				const current = emulator!
+					.destinations()
+					.find((d) => d.destination_code === destinationCode);
+				return current?.url.startsWith(mainProcess.baseUrl) && current.credentials[SECRET_HEADER]
+					? current
+					: undefined;
+			});
+			const secret = registered.credentials[SECRET_HEADER];
+			const hookPath = new URL(registered.url).pathname;
+			const events = Array.from({ length: 10 }, (_, i) => ({
+				event_schema_version: '1.0',
+				event_type: 'FBPI::ORDER_SYNC',
+				metadata: {
+					published_at: new Date().toISOString(),
+					project_code: emulator!.credential.project_code,
+					message_id: `queue-${randomUUID()}-${i}`,
+				},
+				payload: { order_nr: `NAE9000000${i}` },
+			}));
+			const deliver = async (
+				origin: string,
+				headers: Record<string, string> = { [SECRET_HEADER]: secret },
+			) =>
+				await Promise.all(
+					events.map(async (event) => {
+						const send = async () => {
+							const answer = await fetch(`${origin}${hookPath}`, {
+								method: 'POST',
+								headers: { 'content-type': 'application/json', ...headers },
+								body: JSON.stringify(event),
+							});
+							return { status: answer.status, body: (await answer.text()).slice(0, 200) };
+						};
+						const answer = await send();
+						// The marketplace delivers again after a 5xx (at least once): so does the test, once,
+						// and says so in the log. A 2xx or a 401 is final.
+						if (answer.status < 500) return answer;
+						log(`   HTTP ${answer.status} ${answer.body}: delivered again`);
+						return await send();
+					}),
+				);
+			const triggerRuns = async () =>
+				(await client.executions(trigger.id)).filter(
+					(e) => !['new', 'running', 'waiting'].includes(e.status),
+				);
+			const unauthenticated = await deliver(mainProcess.baseUrl, {});
+			check(
+				'3. deliveries without the secret',
+				unauthenticated.map((a) => a.status).filter((s) => s === 401).length,
+				'10 × 401',
+				unauthenticated.every((a) => a.status === 401),
+			);
+			const workerRunsBefore = workerRuns(worker1) + workerRuns(worker2);
+			const first = await deliver(mainProcess.baseUrl);
+			check(
+				'3. 10 concurrent deliveries to main',
+				first.filter((a) => a.status === 200).length,
+				'10 × 200',
+				first.every((a) => a.status === 200),
+			);
+			const ran = await waitLong('10 trigger executions', async () => {
+				const runs = await triggerRuns();
+				return runs.length >= 10 ? runs : undefined;
+			});
+			await sleep(3000);
+			check(
+				'3. executions of the 10 deliveries, on workers',
+				`${ran.length} (${workerRuns(worker1) + workerRuns(worker2) - workerRunsBefore} on workers)`,
+				'10 (10)',
+				ran.length === 10 && workerRuns(worker1) + workerRuns(worker2) - workerRunsBefore === 10,
+			);
+			const dropped = (answers: Array<{ status: number; body: string }>) => {
+				const kept = answers.filter((a) => !a.body.includes('duplicate delivery'));
+				// What a re-sent delivery got instead, for the log (a figure says only how many).
+				for (const a of kept) log(`   not dropped: HTTP ${a.status} ${a.body}`);
+				return answers.length - kept.length;
+			};
+			const droppedToWebhook = dropped(await deliver(webhookProcess.baseUrl));
+			check(
+				'3. the same 10 re-sent to the webhook process: dropped',
+				droppedToWebhook,
+				'10',
+				droppedToWebhook === 10,
+			);
+			await webhookProcess.stop();
+			processes.splice(processes.indexOf(webhookProcess), 1);
+			webhookProcess = await start('webhook', 'webhook');
+			const droppedAfterRestart = dropped(await deliver(webhookProcess.baseUrl));
+			check(
+				'3. re-sent after a restart of the webhook process: dropped',
+				droppedAfterRestart,
+				'10',
+				droppedAfterRestart === 10,
+			);
+			const droppedToMain = dropped(await deliver(mainProcess.baseUrl));
+			check('3. re-sent to main: dropped', droppedToMain, '10', droppedToMain === 10);
+			await sleep(3000);
+			const finalRuns = (await triggerRuns()).length;
+			check('3. executions in all (each delivery ran once)', finalRuns, '10', finalRuns === 10);
+		}, 5 * 60_000);
+		figureTests([
+			'3. deliveries without the secret',
+			'3. 10 concurrent deliveries to main',
+			'3. executions of the 10 deliveries, on workers',
+			'3. the same 10 re-sent to the webhook process: dropped',
+			'3. re-sent after a restart of the webhook process: dropped',
+			'3. re-sent to main: dropped',
+			'3. executions in all (each delivery ran once)',
+		]);
+	});
+
+const scenario1s = () =>
+	describe('1s. scenario 1 again, with the strict plan (fixed 10 s windows of a sixth too)', () => {
+		beforeAll(async () => {
+			// The strict model has to reach the emulator's limiter (a plan without it is sliding).
+			if (validateRatePlan(planOf('strict'))?.model !== 'strict')
+				throw new Error(
+					"the emulator's rate plan drops model: 'strict' (test/emulator/ratePlan.ts)",
+				);
+			// Last, after the trigger: its minute or so counts towards the wait after scenario 2.
+			await windowEmptied('1s.', share2?.lastAt ?? one?.lastAt ?? 0);
+			// 4 × 750 = 3000 requests: 5 minutes at the plan, the span the 429 target is set for.
+			oneStrict = await fourExecutions('1s.', 'strict', 750);
+			check(
+				'1s. most accepted in any 60 s window (strict plan)',
+				windowText(
+					oneStrict.mostIn60s,
+					PLAN,
+					oneStrict.mostIn60sPercentOfPlan,
+					'the plan',
+					oneStrict.busiest60s.statuses,
+				),
+				'90–100 % of the plan',
+				oneStrict.mostIn60s >= 0.9 * PLAN && oneStrict.mostIn60s <= PLAN,
+			);
+			const most10 = Object.entries(oneStrict.mostIn10sByWorker);
+			check(
+				'1s. most requests a worker sent in any 10 s window (strict plan)',
+				most10.map(([worker, n]) => `${worker} ${n}`).join(', '),
+				`<= a sixth of the plan (${FINE_LIMIT}) each`,
+				most10.every(([, n]) => n > 0 && n <= FINE_LIMIT),
+			);
+			check(
+				'1s. requests answered 429 (strict plan)',
+				`${oneStrict.rejected} of ${oneStrict.requests} (${oneStrict.rejectedPercent} %)`,
+				'<= 1 %',
+				oneStrict.rejectedPercent <= 1,
+			);
+			check(
+				'1s. executions that failed or lost items (strict plan)',
+				oneStrict.lost,
+				'0',
+				oneStrict.lost === 0,
+			);
+		}, 15 * 60_000);
+		figureTests([
 			'1s. most accepted in any 60 s window (strict plan)',
-			windowText(
-				oneStrict.mostIn60s,
-				PLAN,
-				oneStrict.mostIn60sPercentOfPlan,
-				'the plan',
-				oneStrict.busiest60s.statuses,
-			),
-			'90–100 % of the plan',
-			oneStrict.mostIn60s >= 0.9 * PLAN && oneStrict.mostIn60s <= PLAN,
-		);
-		const most10 = Object.entries(oneStrict.mostIn10sByWorker);
-		check(
 			'1s. most requests a worker sent in any 10 s window (strict plan)',
-			most10.map(([worker, n]) => `${worker} ${n}`).join(', '),
-			`<= a sixth of the plan (${FINE_LIMIT}) each`,
-			most10.every(([, n]) => n > 0 && n <= FINE_LIMIT),
-		);
-		check(
 			'1s. requests answered 429 (strict plan)',
-			`${oneStrict.rejected} of ${oneStrict.requests} (${oneStrict.rejectedPercent} %)`,
-			'<= 1 %',
-			oneStrict.rejectedPercent <= 1,
-		);
-		check(
 			'1s. executions that failed or lost items (strict plan)',
-			oneStrict.lost,
-			'0',
-			oneStrict.lost === 0,
-		);
-	}, 15 * 60_000);
-	figureTests([
-		'1s. most accepted in any 60 s window (strict plan)',
-		'1s. most requests a worker sent in any 10 s window (strict plan)',
-		'1s. requests answered 429 (strict plan)',
-		'1s. executions that failed or lost items (strict plan)',
-	]);
-});
+		]);
+	});
+
+// The full run: 1, 2, 3, then 1s (scenario 3 fills part of the wait before 1s). CI: 1, 3, then 2
+// (scenario 3 fills most of the wait for the window scenario 1 filled to empty).
+if (FULL) {
+	scenario1();
+	scenario2();
+	scenario3();
+	scenario1s();
+} else {
+	scenario1();
+	scenario3();
+	scenario2();
+}

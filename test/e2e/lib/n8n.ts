@@ -102,14 +102,17 @@ export function n8nEnvironment(options: {
 	};
 }
 
-/** `npm pack` of the built package into `.tmp/pack`, once per process: the tarball's path. */
+/**
+ * `npm pack` of the built package into `.tmp/pack-<pid>`, once per process: the tarball's path.
+ * A folder per process: CI runs the 2.x and 1.x suites side by side.
+ */
 let packed: string | undefined;
 export function packPackage(): string {
 	const distEntry = join(REPO_ROOT, 'dist', 'nodes', 'SellerPlatform', 'SellerPlatform.node.js');
 	if (!existsSync(distEntry))
 		throw new Error(`The package is not built (${distEntry} is missing): run npm run build`);
 	if (packed && existsSync(packed)) return packed;
-	const destination = join(REPO_ROOT, '.tmp', 'pack');
+	const destination = join(REPO_ROOT, '.tmp', `pack-${process.pid}`);
 	rmSync(destination, { recursive: true, force: true });
 	mkdirSync(destination, { recursive: true });
 	const output = execFileSync(
