@@ -1,4 +1,3 @@
-/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * An answer of another shape (fault `answer`): the operation runs as usual (its state changes
  * too), then its own successful answer is reshaped, as another version of the service, a gateway

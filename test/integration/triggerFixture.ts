@@ -1,4 +1,3 @@
-/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /** What the trigger's test files share: the workflow they activate, and closing its activations. */
 import type { INodeParameters } from 'n8n-workflow';
 
