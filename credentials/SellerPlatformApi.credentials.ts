@@ -32,7 +32,15 @@ export class SellerPlatformApi implements ICredentialType {
 
 	documentationUrl = 'https://github.com/seller-platform/n8n-nodes-seller-platform#credentials';
 
-	properties: INodeProperties[] = credentialProperties;
+	properties: INodeProperties[] = credentialProperties.map((field) =>
+		field === keyIdField
+			? {
+					...field,
+					// A key ID as the seller portal hands it out.
+					placeholder: 'noon-partners-key-id-0123456789abcdef0123456789abcdef',
+				}
+			: field,
+	);
 
 	async preAuthentication(
 		this: IHttpRequestHelper,

@@ -26,9 +26,8 @@ export const keyIdField = {
 	type: 'string',
 	default: '',
 	required: true,
-	// A key ID as the seller portal spells it (lower-case), not a label.
-	// eslint-disable-next-line n8n-nodes-base/node-param-placeholder-miscased-id
-	placeholder: 'noon-partners-key-id-0123456789abcdef0123456789abcdef',
+	// Its placeholder, a key ID as the seller portal spells it (lower case), is the credential
+	// file's (n8n's node-parameter rules, which the package scanner applies here, read it as a label).
 	description: 'The key_id of the credential; it becomes the sub claim of the login token',
 } satisfies INodeProperties;
 
