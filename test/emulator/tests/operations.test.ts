@@ -26,8 +26,10 @@ import {
 import { EmulatorClient, loggedInClient, type CallResult } from '../client';
 
 // Long enough that a busy machine still sees every phase when polling every few ms.
-const IMPORT_STEP_MS = 100;
-const EXPORT_STEP_MS = 150;
+// Steps long enough that a poll every few ms sees each state even on a loaded machine (CI runs
+// the n8n installs beside the tests).
+const IMPORT_STEP_MS = 400;
+const EXPORT_STEP_MS = 400;
 
 let emulator: Emulator;
 let client: EmulatorClient;
