@@ -37,13 +37,13 @@ import {
 	type RequestLogEntry,
 } from '../emulator';
 import {
-	chain,
 	createTestEnvironment,
 	type ActiveWorkflow,
 	type TestEnvironment,
 	type WorkflowResult,
 } from '../helpers';
 import { CREDENTIAL_ID, startFixture, workflowWithItems, type Fixture } from './fixture';
+import { TRIGGER, triggerWorkflow as fixtureTriggerWorkflow } from './triggerFixture';
 
 const NODE = 'Seller Platform';
 /** Cases of a per-item target: one run of this many items. */
@@ -1110,7 +1110,6 @@ describe('every parameter read once per run, one case per run', () => {
 
 // --- The trigger's webhook ---------------------------------------------------------------------
 
-const TRIGGER = 'Seller Platform Trigger';
 const SUBSCRIBED = ['FBPI::ORDER_SYNC', 'FBPO::PO_SYNC', 'CATALOG::IMPORT_COMPLETED'];
 
 describe('Seller Platform Trigger', () => {
@@ -1126,25 +1125,17 @@ describe('Seller Platform Trigger', () => {
 		await emulator.close();
 	});
 
-	const triggerWorkflow = (id: string, parameters: INodeParameters) => ({
-		id,
-		nodes: [
+	/** The fixture's trigger workflow on every subscribed type, de-duplication off. */
+	const triggerWorkflow = (id: string, parameters: INodeParameters) =>
+		fixtureTriggerWorkflow(
 			{
-				name: TRIGGER,
-				type: 'sellerPlatformTrigger',
-				parameters: {
-					destinationCode: SEEDED_DESTINATIONS.active,
-					events: SUBSCRIBED.slice(0, 2),
-					customEvents: SUBSCRIBED[2],
-					options: { deduplicate: false },
-					...parameters,
-				},
-				credentials: { sellerPlatformApi: CREDENTIAL_ID },
+				events: SUBSCRIBED.slice(0, 2),
+				customEvents: SUBSCRIBED[2],
+				options: { deduplicate: false },
+				...parameters,
 			},
-			{ name: 'Received', type: 'testNoOp' },
-		],
-		connections: chain(TRIGGER, 'Received'),
-	});
+			id,
+		);
 
 	/** POSTs `body` to the webhook with the secret header (a list: the header repeated). */
 	const deliver = (url: string, body: string, secret: string | string[] | undefined) =>
