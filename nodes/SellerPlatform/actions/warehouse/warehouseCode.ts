@@ -1,0 +1,59 @@
+/**
+ * The Warehouse Code parameter of the FBPI, stock and shipment operations: a resource locator
+ * that offers the project's warehouses (the node's `searchWarehouses` list search) or takes a
+ * code typed or mapped by expression. Read like any required text (parameters.ts).
+ */
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { named } from '../../../shared';
+import { checkedText, invalidParameter } from '../parameters';
+
+/** The node's list-search method that lists the warehouses (SellerPlatform.node.ts `methods`). */
+export const WAREHOUSE_SEARCH_METHOD = 'searchWarehouses';
+
+/** The property, with the description of what the operation does with the warehouse. */
+export function warehouseCodeProperty(description: string): INodeProperties {
+	return {
+		displayName: 'Warehouse Code',
+		name: 'warehouseCode',
+		type: 'resourceLocator',
+		required: true,
+		default: { mode: 'list', value: '' },
+		description,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: { searchListMethod: WAREHOUSE_SEARCH_METHOD, searchable: true },
+			},
+			{
+				displayName: 'By Code',
+				name: 'id',
+				type: 'string',
+				placeholder: 'e.g. WH-DXB-01',
+			},
+		],
+	};
+}
+
+/** The item's warehouse code: the chosen or typed value, trimmed, never blank. */
+export function readWarehouseCode(
+	ctx: IExecuteFunctions,
+	property: INodeProperties,
+	itemIndex: number,
+): string {
+	const value = ctx.getNodeParameter(property.name, itemIndex, '', {
+		extractValue: true,
+	}) as unknown;
+	const code = checkedText(ctx, itemIndex, value, named(property));
+	if (code === '') {
+		throw invalidParameter(
+			ctx,
+			itemIndex,
+			`${named(property)} must not be empty`,
+			`Choose a warehouse from the list, or set "${property.displayName}" by code (or map it with an expression).`,
+		);
+	}
+	return code;
+}
