@@ -30,10 +30,28 @@ export interface TaskOutput {
 	notes?: string[];
 }
 
+/** One input item's part of a batch task: its output, or the error that item alone failed with. */
+export interface ItemOutcome {
+	item: number;
+	output?: TaskOutput;
+	error?: Error;
+}
+
+/**
+ * What a task's `send` gives: its output; `list`, several outputs of its one item (each entry
+ * of a list, each paired with the item); or `outcomes`, one per item of a batch task.
+ */
+export type TaskResult = TaskOutput | { list: TaskOutput[] } | { outcomes: ItemOutcome[] };
+
 export interface Task {
 	/** The input item the task stands for, or `items` for a task built from several. */
 	item?: number;
 	items?: number[];
+	/**
+	 * A batch: each of `items` gets its own output item (from `outcomes`, or the task's error for
+	 * each when the whole request fails), not one output paired with them all.
+	 */
+	eachItem?: boolean;
 	/** A value no two tasks of a run may share; checked before anything is sent. */
 	unique?: { value: string; parameter: string; rule: string };
 	/** Tasks of a bulk operation go one at a time, in order. */
@@ -44,7 +62,7 @@ export interface Task {
 	 * no output). Never a secret.
 	 */
 	creates?: { describe(json: IDataObject): string; advice: string };
-	send(): Promise<TaskOutput>;
+	send(): Promise<TaskResult>;
 }
 
 /** An item whose parameters were refused (only with "continue on fail"). */
@@ -211,9 +229,15 @@ async function planRun(
 	return { refused: failed };
 }
 
-/** What a run's sending leaves: an output per entry, what was created, the failure that stops it. */
+/** An output item with its input item, for ordering the run's output by input. */
+interface Placed {
+	item: number;
+	data: INodeExecutionData;
+}
+
+/** What a run's sending leaves: the output items, what was created, the failure that stops it. */
 interface Sent {
-	results: INodeExecutionData[];
+	results: Placed[];
 	created: Array<{ item: number; name: string; advice: string }>;
 	/** The notes of the items that succeeded, one entry per item and note. */
 	notes: string[];
@@ -221,30 +245,60 @@ interface Sent {
 	stop: { item: number; error?: Error; firstFailed: number };
 }
 
-/** Sends one planned entry, or answers a refused one with its error item. */
-async function sendEntry(ctx: IExecuteFunctions, entry: Planned, index: number, sent: Sent) {
-	const { results, stop } = sent;
+const outputItem = (output: TaskOutput, pairedItem: INodeExecutionData['pairedItem']) =>
+	output.binary
+		? { json: output.json, binary: output.binary, pairedItem }
+		: { json: output.json, pairedItem };
+
+/** An item that failed: its error item with "continue on fail", else the run's stop (lowest item). */
+function failItem(
+	ctx: IExecuteFunctions,
+	sent: Sent,
+	item: number,
+	error: unknown,
+	paired: IPairedItemData | IPairedItemData[] = { item },
+) {
+	const nodeError = asNodeError(ctx, error, item);
+	sent.stop.firstFailed = Math.min(sent.stop.firstFailed, item);
+	if (ctx.continueOnFail()) sent.results.push({ item, data: errorItem(nodeError, paired) });
+	else if (item < sent.stop.item) Object.assign(sent.stop, { item, error: nodeError });
+}
+
+/** Places what a task sent: its output, its list's entries, or each batch item's outcome. */
+function placeResult(ctx: IExecuteFunctions, entry: Task, result: TaskResult, sent: Sent) {
 	const item = firstItem(entry);
-	if (!isTask(entry)) {
-		results[index] = errorItem(entry.error, { item });
-		stop.firstFailed = Math.min(stop.firstFailed, item);
+	if ('outcomes' in result) {
+		for (const outcome of result.outcomes) {
+			if (outcome.output) {
+				sent.notes.push(...(outcome.output.notes ?? []));
+				sent.results.push({
+					item: outcome.item,
+					data: outputItem(outcome.output, { item: outcome.item }),
+				});
+			} else failItem(ctx, sent, outcome.item, outcome.error);
+		}
 		return;
 	}
-	try {
-		const output = await entry.send();
-		if (entry.creates) {
-			const { describe, advice } = entry.creates;
-			sent.created.push({ item, name: describe(output.json), advice });
-		}
+	const outputs = 'list' in result ? result.list : [result];
+	for (const output of outputs) {
 		sent.notes.push(...(output.notes ?? []));
-		results[index] = output.binary
-			? { json: output.json, binary: output.binary, pairedItem: pairing(entry) }
-			: { json: output.json, pairedItem: pairing(entry) };
+		sent.results.push({ item, data: outputItem(output, pairing(entry)) });
+	}
+	if (entry.creates && !('list' in result)) {
+		const { describe, advice } = entry.creates;
+		sent.created.push({ item, name: describe(result.json), advice });
+	}
+}
+
+/** Sends one planned entry, or answers a refused one with its error item. */
+async function sendEntry(ctx: IExecuteFunctions, entry: Planned, sent: Sent) {
+	if (!isTask(entry)) return failItem(ctx, sent, firstItem(entry), entry.error);
+	try {
+		placeResult(ctx, entry, await entry.send(), sent);
 	} catch (error) {
-		const nodeError = asNodeError(ctx, error, item);
-		stop.firstFailed = Math.min(stop.firstFailed, item);
-		if (ctx.continueOnFail()) results[index] = errorItem(nodeError, pairing(entry));
-		else if (item < stop.item) Object.assign(stop, { item, error: nodeError });
+		if (entry.eachItem && entry.items) {
+			for (const item of entry.items) failItem(ctx, sent, item, error);
+		} else failItem(ctx, sent, firstItem(entry), error, pairing(entry));
 	}
 }
 
@@ -263,20 +317,18 @@ export async function runOperation(
 
 	const sequential = planned.some((entry) => isTask(entry) && entry.sequential);
 	const sent: Sent = {
-		results: new Array(planned.length),
+		results: [],
 		created: [],
 		notes: [],
 		stop: { item: Infinity, firstFailed: Infinity },
 	};
 	// No task starts after a failure that stops the run.
 	await runPool(planned.length, sequential ? () => 1 : plan.concurrency, async (index) => {
-		if (!sent.stop.error) await sendEntry(this, planned[index], index, sent);
+		if (!sent.stop.error) await sendEntry(this, planned[index], sent);
 	});
 	if (sent.stop.error) throw withCreated(sent.stop.error, sent.created);
-	const outputs = planned
-		.map((entry, index) => ({ item: firstItem(entry), result: sent.results[index] }))
-		.sort((a, b) => a.item - b.item)
-		.map(({ result }) => result);
+	// Stable: a list's entries keep their order, and input order rules across items.
+	const outputs = sent.results.sort((a, b) => a.item - b.item).map(({ data }) => data);
 	const createdBeforeFailure = sent.created.filter((entry) => entry.item < sent.stop.firstFailed);
 	addRunHints(this, outputs, createdBeforeFailure, sent.notes);
 	return outputs;
