@@ -141,13 +141,27 @@ function pageRequest(
 	return { ...request, body: { ...request.body, next_token: token } };
 }
 
-/** Why the listing cannot ask for another page, or undefined when it may. */
-function stopReason(ctx: IExecuteFunctions, listing: Listing, pages: number, started: number) {
-	if (ctx.getExecutionCancelSignal?.()?.aborted) return 'The execution was stopped';
-	if (pages >= listing.maxPages) return `The list did not end within ${listing.maxPages} pages`;
-	if (Date.now() - started >= listing.timeoutMs)
-		return `The list did not end within the timeout of ${listing.timeoutMs / 1000} s (${pages} pages read)`;
-	return undefined;
+/** Fails the item when it may not ask for another page: stopped, too many pages, too late. */
+function checkMayGoOn(ctx: IExecuteFunctions, itemIndex: number, state: PageState) {
+	const { listing, pages, noun } = state;
+	// The same message as a stop during a request (the shared layer's).
+	if (ctx.getExecutionCancelSignal?.()?.aborted)
+		throw invalidParameter(ctx, itemIndex, 'The execution was stopped');
+	let reason: string | undefined;
+	if (pages >= listing.maxPages) reason = `The list did not end within ${listing.maxPages} pages`;
+	else if (Date.now() - state.started >= listing.timeoutMs)
+		reason = `The list did not end within the timeout of ${listing.timeoutMs / 1000} s (${pages} pages read)`;
+	if (reason) {
+		const advice = 'Narrow the filters, or turn off "Return All" and set a limit.';
+		throw invalidParameter(ctx, itemIndex, `${reason}: no ${noun} are returned`, advice);
+	}
+}
+
+interface PageState {
+	listing: Listing;
+	pages: number;
+	started: number;
+	noun: string;
 }
 
 /** Reads the pages of one item's list until its end or the limit. */
@@ -157,17 +171,12 @@ async function readList(
 	listing: Listing,
 	itemIndex: number,
 ) {
-	const started = Date.now();
+	const state: PageState = { listing, pages: 0, started: Date.now(), noun: declaration.noun };
 	const tokens = new Set<string>();
 	const entries: IDataObject[] = [];
 	let token: string | undefined;
-	let pages = 0;
 	do {
-		const reason = stopReason(ctx, listing, pages, started);
-		if (reason) {
-			const advice = `Narrow the filters, or turn off "Return All" and set a limit.`;
-			throw invalidParameter(ctx, itemIndex, `${reason}: no ${declaration.noun} returned`, advice);
-		}
+		checkMayGoOn(ctx, itemIndex, state);
 		const { pathParams, body, query } = pageRequest(declaration, listing.request, token);
 		const answer = await apiRequest.call(ctx, declaration.endpoint, {
 			pathParams,
@@ -175,7 +184,7 @@ async function readList(
 			query,
 			itemIndex,
 		});
-		pages++;
+		const pages = ++state.pages;
 		const page = pageOf(declaration, answer);
 		entries.push(...page.entries.slice(0, listing.limit - entries.length));
 		if (page.next !== '' && tokens.has(page.next)) {
@@ -189,7 +198,7 @@ async function readList(
 		tokens.add(page.next);
 		token = page.next === '' ? undefined : page.next;
 	} while (token !== undefined && entries.length < listing.limit);
-	return { entries, pages };
+	return { entries, pages: state.pages };
 }
 
 /** The output items of a listing: each entry, the first with the note of the pages read. */
