@@ -157,6 +157,10 @@ describe('the package as n8n loads it', () => {
 				'destinationCode',
 				'updateFields',
 				'options',
+				'returnAll',
+				'limit',
+				'filters',
+				'outOfStockItems',
 			]),
 		);
 		const resource = node.description.properties.find((p) => p.name === 'resource');
@@ -183,7 +187,10 @@ describe('the package as n8n loads it', () => {
 			'destination/update',
 			'export/getStatus',
 			'fbpiOrder/createSandbox',
+			'fbpiOrder/get',
 			'fbpiOrder/getCustomerData',
+			'fbpiOrder/getMany',
+			'fbpiOrder/update',
 			'import/createBarcode',
 			'import/getStatus',
 			'oauth/exchangeToken',
