@@ -112,6 +112,16 @@ const CONTROL_ROUTES = compileRoutes<ControlRoute>([
 		path: '/__control/warehouses',
 		handler: (c, _body, r) => c.warehouses(projectOf(r)),
 	},
+	{
+		method: 'GET',
+		path: '/__control/shipments',
+		handler: (c, _body, r) => c.shipments(projectOf(r)),
+	},
+	{
+		method: 'GET',
+		path: '/__control/awbs',
+		handler: (c, _body, r) => c.generatedAwbs(projectOf(r)),
+	},
 	{ method: 'GET', path: '/__control/imports', handler: (c, _body, r) => c.imports(projectOf(r)) },
 	{
 		method: 'POST',
