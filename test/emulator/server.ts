@@ -76,6 +76,7 @@ import type { EmulatorEventListener, EmulatorEventName } from './state/events';
 import type { AddExportOptions, ExportRecord } from './state/exports';
 import type { SandboxOrder, Warehouse } from './state/fbpi';
 import type { GeneratedAwb, Shipment } from './state/shipments';
+import type { AddFbpiOrdersOptions, FbpiOrder } from './state/fbpiOrders';
 import type { ImportStatusRecord } from './state/imports';
 import {
 	DEFAULT_PREFIXES,
@@ -439,6 +440,17 @@ export class EmulatorServer implements Emulator {
 
 	generatedAwbs(projectCode?: string): GeneratedAwb[] {
 		return this.state.shipments.generated(projectCode);
+	}
+
+	addFbpiOrders(options: AddFbpiOrdersOptions = {}): FbpiOrder[] {
+		const project = this.state.projectOf(options?.projectCode);
+		return this.state.fbpi.orders.add(project.code, options, Date.now());
+	}
+
+	fbpiOrder(fbpiOrderNr: string, projectCode?: string): FbpiOrder | null {
+		return (
+			this.state.fbpi.orders.find(projectCode ?? this.projectCode, fbpiOrderNr, Date.now()) ?? null
+		);
 	}
 
 	imports(projectCode?: string): Array<ImportStatusRecord & { project_code: string }> {

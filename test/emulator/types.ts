@@ -14,6 +14,7 @@ import type { AddDestinationOptions, DestinationState } from './state/destinatio
 import type { EmulatorEventListener, EmulatorEventName } from './state/events';
 import type { AddExportOptions, ExportRecord } from './state/exports';
 import type { SandboxOrder, Warehouse } from './state/fbpi';
+import type { AddFbpiOrdersOptions, FbpiOrder } from './state/fbpiOrders';
 import type { ImportStatusRecord } from './state/imports';
 import type { GeneratedAwb, Shipment } from './state/shipments';
 
@@ -257,6 +258,14 @@ export interface EmulatorControls {
 	shipments(projectCode?: string): Shipment[];
 	/** noon logistics AWB numbers generated (GetNoonLogisticsAWBs), of one project when given. */
 	generatedAwbs(projectCode?: string): GeneratedAwb[];
+	/**
+	 * Adds FBPI orders to a project (default the emulator's): `count` alike in one warehouse,
+	 * created `intervalMs` apart from `createdAt` on, or the listed `orders` (each with its own
+	 * number, warehouse, time and items). Returns them as GetFbpiOrder answers them.
+	 */
+	addFbpiOrders(options?: AddFbpiOrdersOptions): FbpiOrder[];
+	/** An FBPI order as GetFbpiOrder answers it (items' integration status included), or null. */
+	fbpiOrder(fbpiOrderNr: string, projectCode?: string): FbpiOrder | null;
 	/** Imports with their current status, of one project when given. */
 	imports(projectCode?: string): Array<ImportStatusRecord & { project_code: string }>;
 	/** Adds an export whose states (default PENDING, RUNNING, COMPLETE) start progressing now. */
