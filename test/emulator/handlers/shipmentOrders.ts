@@ -1,7 +1,7 @@
 /**
- * What the shipment handlers need of the FBPI order model: an order's warehouse and items (each
- * with whether it can still be shipped), and setting the items a shipment holds to shipped or
- * cancelled. Interim: over the sandbox orders, until the order model (GetFbpiOrder) is merged.
+ * What the shipment handlers need of the FBPI orders (state/fbpiOrders.ts): an order's warehouse
+ * and items, each with whether it can still be shipped, and the items of a shipment marked
+ * shipped (integration status SHIPPED) or cancelled with it (mp_status CANCELLED).
  */
 import type { EmulatorState } from '../state';
 
@@ -19,8 +19,8 @@ export interface OrderView {
 	items: OrderItemView[];
 }
 
-/** Interim item states by `project item`: shipped items (sandbox orders carry no such status). */
-const interim = new Map<string, 'shipped' | 'cancelled'>();
+/** The reason code a cancelled shipment's items get. */
+export const SHIPMENT_CANCELLED_REASON = 'SHIPMENT_CANCELLED';
 
 export function findOrder(
 	state: EmulatorState,
@@ -28,21 +28,22 @@ export function findOrder(
 	orderNr: string,
 	now: number,
 ): OrderView | undefined {
-	const order = state.fbpi.list(projectCode, now).find((o) => o.fbpi_order_nr === orderNr);
+	const order = state.fbpi.orders.find(projectCode, orderNr, now);
 	if (!order) return undefined;
 	return {
 		fbpi_order_nr: order.fbpi_order_nr,
 		warehouse_code: order.warehouse_code,
 		items: order.items.map((item) => {
-			const mark = interim.get(`${projectCode} ${item.item_nr}`);
-			const cancelled = item.status === 'MP_ITEM_STATUS_CANCELLED' || mark === 'cancelled';
-			const blocked = cancelled
-				? 'it is cancelled'
-				: mark === 'shipped'
-					? 'it is already shipped'
-					: '';
+			const blocked =
+				item.mp_status === 'MP_ITEM_STATUS_CANCELLED'
+					? 'it is cancelled'
+					: item.integration_status === 'INTEGRATION_ITEM_STATUS_OUT_OF_STOCK'
+						? 'it is marked out of stock'
+						: item.integration_status === 'INTEGRATION_ITEM_STATUS_SHIPPED'
+							? 'it is already shipped'
+							: '';
 			return {
-				mp_item_nr: item.item_nr,
+				mp_item_nr: item.mp_item_nr,
 				partner_sku: item.partner_sku,
 				shippable: blocked === '',
 				state: blocked,
@@ -52,12 +53,24 @@ export function findOrder(
 }
 
 export function markItems(
-	_state: EmulatorState,
+	state: EmulatorState,
 	projectCode: string,
-	_order: OrderView,
+	order: OrderView,
 	items: ReadonlyArray<{ mp_item_nr: string }>,
 	mark: 'shipped' | 'cancelled',
-	_now: number,
+	now: number,
 ): void {
-	for (const item of items) interim.set(`${projectCode} ${item.mp_item_nr}`, mark);
+	const numbers = items.map((item) => item.mp_item_nr);
+	const orderNr = order.fbpi_order_nr;
+	if (mark === 'shipped') {
+		state.fbpi.orders.setItemsIntegrationStatus(
+			projectCode,
+			orderNr,
+			numbers,
+			'INTEGRATION_ITEM_STATUS_SHIPPED',
+			now,
+		);
+	} else {
+		state.fbpi.orders.cancelItems(projectCode, orderNr, numbers, SHIPMENT_CANCELLED_REASON, now);
+	}
 }
