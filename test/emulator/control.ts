@@ -114,6 +114,16 @@ const CONTROL_ROUTES = compileRoutes<ControlRoute>([
 		handler: (c, _body, r) => c.warehouses(projectOf(r)),
 	},
 	{
+		method: 'GET',
+		path: '/__control/shipments',
+		handler: (c, _body, r) => c.shipments(projectOf(r)),
+	},
+	{
+		method: 'GET',
+		path: '/__control/awbs',
+		handler: (c, _body, r) => c.generatedAwbs(projectOf(r)),
+	},
+	{
 		// AddFbpiOrdersOptions (state/fbpiOrders.ts): orders in bulk, at chosen times.
 		method: 'POST',
 		path: '/__control/fbpi-orders',

@@ -24,6 +24,14 @@ import {
 	MAX_CLIENT_REFERENCE_LENGTH,
 	MAX_IMPORT_ITEMS,
 } from './handlers/imports';
+import {
+	addShipmentCourierAwbs,
+	cancelShipment,
+	createShipment,
+	getNoonLogisticsAwbs,
+	MAX_AWBS_PER_REQUEST,
+	shipmentView,
+} from './handlers/shipments';
 import { LOGIN_OPERATION } from './requestLog';
 import { s } from './schema';
 import { SANDBOX_COUNTRIES } from './seed';
@@ -36,6 +44,17 @@ import {
 } from './state/destinations';
 import { EXPORT_FILES_PATH } from './state/exports';
 import type { Prefixes } from './types';
+
+/** A shipment's key: the warehouse and the seller's shipment number. */
+const SHIPMENT_KEY = {
+	warehouse_code: s.string({ required: true }),
+	integration_shipment_nr: s.string({ required: true }),
+};
+/** One AWB of a shipment: the courier ('noon' or the seller's own) and its number. */
+const COURIER_AWB = s.object({
+	courier: s.string({ required: true }),
+	awb_nr: s.string({ required: true }),
+});
 
 export const ENDPOINTS: readonly Endpoint[] = [
 	// --- identity ---------------------------------------------------------------------------------
@@ -171,6 +190,55 @@ export const ENDPOINTS: readonly Endpoint[] = [
 			country_code: s.string({ enum: SANDBOX_COUNTRIES }),
 		},
 		handler: createSandboxOrder,
+	},
+
+	// --- fbpi shipments -----------------------------------------------------------------------------
+	{
+		operation: 'CreateShipment',
+		method: 'POST',
+		path: '/fbpi/v1/shipment/create',
+		body: {
+			warehouse_code: s.string({ required: true }),
+			integration_shipment_nr: s.string({ required: true }),
+			fbpi_order_nr: s.string({ required: true }),
+			awbs: s.array(COURIER_AWB, { minItems: 1, noun: 'AWB' }),
+			items: s.array(s.object({ mp_item_nr: s.string({ required: true }) }), {
+				minItems: 1,
+				noun: 'item',
+			}),
+		},
+		handler: createShipment,
+	},
+	{
+		operation: 'GetShipment',
+		method: 'POST',
+		path: '/fbpi/v1/shipment/get',
+		body: SHIPMENT_KEY,
+		handler: (ctx) => ({ body: shipmentView(ctx) }),
+	},
+	{
+		operation: 'CancelShipment',
+		method: 'POST',
+		path: '/fbpi/v1/shipment/cancel',
+		body: SHIPMENT_KEY,
+		handler: cancelShipment,
+	},
+	{
+		operation: 'AddShipmentCourierAwbs',
+		method: 'POST',
+		path: '/fbpi/v1/shipment/courier-awbs/add',
+		body: { ...SHIPMENT_KEY, awbs: s.array(COURIER_AWB, { minItems: 1, noun: 'AWB' }) },
+		handler: addShipmentCourierAwbs,
+	},
+	{
+		operation: 'GetNoonLogisticsAWBs',
+		method: 'POST',
+		path: '/fbpi/v1/shipment/noon-logistics-awbs/get',
+		body: {
+			country_code: s.string({ required: true, enum: SANDBOX_COUNTRIES }),
+			qty: s.integer({ required: true, minimum: 1, maximum: MAX_AWBS_PER_REQUEST }),
+		},
+		handler: getNoonLogisticsAwbs,
 	},
 
 	// --- catalog imports ----------------------------------------------------------------------------

@@ -33,6 +33,22 @@ export function validateFaultSpec(input: unknown): FaultSpec {
 	}
 	if (spec.reset !== undefined && typeof spec.reset !== 'boolean')
 		throw invalidArgument('fault reset must be a boolean');
+	if (spec.lostAnswer !== undefined && typeof spec.lostAnswer !== 'boolean')
+		throw invalidArgument('fault lostAnswer must be a boolean');
+	if (
+		spec.lostAnswer &&
+		(spec.status !== undefined ||
+			spec.reset ||
+			spec.redirect ||
+			spec.hang ||
+			spec.huge ||
+			spec.answer !== undefined ||
+			spec.trickleMs !== undefined)
+	) {
+		throw invalidArgument(
+			'a lostAnswer fault runs the operation, then resets the connection: it takes only delayMs',
+		);
+	}
 	if (spec.retryAfter !== undefined && !isNonNegativeNumber(spec.retryAfter)) {
 		throw invalidArgument('fault retryAfter must be a number of seconds >= 0');
 	}
@@ -69,6 +85,7 @@ export function validateFaultSpec(input: unknown): FaultSpec {
 		spec.status === undefined &&
 		spec.delayMs === undefined &&
 		!spec.reset &&
+		!spec.lostAnswer &&
 		!spec.redirect &&
 		!spec.hang &&
 		spec.trickleMs === undefined &&
@@ -76,7 +93,7 @@ export function validateFaultSpec(input: unknown): FaultSpec {
 		!spec.huge
 	) {
 		throw invalidArgument(
-			'a fault needs status, delayMs, reset, redirect, hang, trickleMs, answer or huge',
+			'a fault needs status, delayMs, reset, lostAnswer, redirect, hang, trickleMs, answer or huge',
 		);
 	}
 	return { ...(input as FaultSpec) };

@@ -87,6 +87,14 @@ export {
 export type { EmulatorEventListener, EmulatorEventName, EmulatorEvents } from './state/events';
 export { EXPORT_FILES_PATH, type AddExportOptions, type ExportRecord } from './state/exports';
 export type { SandboxItemStatus, SandboxOrder, Warehouse } from './state/fbpi';
+export type {
+	GeneratedAwb,
+	Shipment,
+	ShipmentAwb,
+	ShipmentItem,
+	ShipmentStatus,
+} from './state/shipments';
+export { MAX_AWBS_PER_REQUEST } from './handlers/shipments';
 export {
 	INTEGRATION_ITEM_STATUSES,
 	MP_ITEM_STATUSES,

@@ -75,6 +75,7 @@ import type { AddDestinationOptions, DestinationState } from './state/destinatio
 import type { EmulatorEventListener, EmulatorEventName } from './state/events';
 import type { AddExportOptions, ExportRecord } from './state/exports';
 import type { SandboxOrder, Warehouse } from './state/fbpi';
+import type { GeneratedAwb, Shipment } from './state/shipments';
 import type { AddFbpiOrdersOptions, FbpiOrder } from './state/fbpiOrders';
 import type { ImportStatusRecord } from './state/imports';
 import {
@@ -433,6 +434,14 @@ export class EmulatorServer implements Emulator {
 		return this.state.fbpi.listWarehouses(projectCode ?? this.projectCode);
 	}
 
+	shipments(projectCode?: string): Shipment[] {
+		return this.state.shipments.list(projectCode);
+	}
+
+	generatedAwbs(projectCode?: string): GeneratedAwb[] {
+		return this.state.shipments.generated(projectCode);
+	}
+
 	addFbpiOrders(options: AddFbpiOrdersOptions = {}): FbpiOrder[] {
 		const project = this.state.projectOf(options?.projectCode);
 		return this.state.fbpi.orders.add(project.code, options, Date.now());
@@ -631,6 +640,12 @@ export class EmulatorServer implements Emulator {
 				now: Date.now(),
 				baseUrl: req.headers.host ? `http://${req.headers.host}` : this.origin,
 			});
+			if (fault?.lostAnswer) {
+				// The change is made; the answer never arrives.
+				this.log.complete(entry, null);
+				req.socket.destroy();
+				return;
+			}
 			// An `answer` fault: the operation's own answer, in another shape (answer.ts).
 			const shaped =
 				fault?.answer && result.contentType === undefined

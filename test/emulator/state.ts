@@ -22,6 +22,7 @@ import { ExportStore } from './state/exports';
 import { FbpiStore } from './state/fbpi';
 import { ImportStore } from './state/imports';
 import { OAuthStore } from './state/oauth';
+import { ShipmentStore } from './state/shipments';
 import type { AddCredentialOptions, CredentialFile } from './types';
 import { canonicalIp } from './validate';
 
@@ -127,6 +128,7 @@ export class EmulatorState {
 	readonly fbpi: FbpiStore;
 	readonly imports: ImportStore;
 	readonly destinations = new DestinationStore();
+	readonly shipments = new ShipmentStore();
 
 	/** The project provisioned at start. */
 	readonly primaryProject: Project;

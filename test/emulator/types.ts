@@ -16,6 +16,7 @@ import type { AddExportOptions, ExportRecord } from './state/exports';
 import type { SandboxOrder, Warehouse } from './state/fbpi';
 import type { AddFbpiOrdersOptions, FbpiOrder } from './state/fbpiOrders';
 import type { ImportStatusRecord } from './state/imports';
+import type { GeneratedAwb, Shipment } from './state/shipments';
 
 export type { RateModel, RatePlan } from './ratePlan';
 
@@ -101,6 +102,12 @@ export interface FaultSpec {
 	status?: number;
 	delayMs?: number;
 	reset?: boolean;
+	/**
+	 * The operation runs as usual (its change is kept), then the connection is reset instead of its
+	 * answer: a create whose answer was lost (e.g. `{ count: 1, operation: 'CreateShipment',
+	 * lostAnswer: true }`).
+	 */
+	lostAnswer?: boolean;
 	/** `Retry-After` header (seconds) sent with `status`. */
 	retryAfter?: number;
 	/** Operation name such as `GetPurchaseOrder` or `Login`; any API request when absent. */
@@ -247,6 +254,10 @@ export interface EmulatorControls {
 	sandboxOrders(projectCode?: string): SandboxOrder[];
 	/** Warehouses of a project (default the emulator's). */
 	warehouses(projectCode?: string): Warehouse[];
+	/** Stored FBPI shipments (cancelled ones too), oldest first, of one project when given. */
+	shipments(projectCode?: string): Shipment[];
+	/** noon logistics AWB numbers generated (GetNoonLogisticsAWBs), of one project when given. */
+	generatedAwbs(projectCode?: string): GeneratedAwb[];
 	/**
 	 * Adds FBPI orders to a project (default the emulator's): `count` alike in one warehouse,
 	 * created `intervalMs` apart from `createdAt` on, or the listed `orders` (each with its own

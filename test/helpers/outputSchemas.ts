@@ -40,6 +40,11 @@ export const OPERATIONS = [
 	'import/getStatus',
 	'apiCredential/create',
 	'destination/update',
+	'fbpiShipment/create',
+	'fbpiShipment/get',
+	'fbpiShipment/cancel',
+	'fbpiShipment/addCourierAwbs',
+	'fbpiShipment/generateAwbs',
 ] as const;
 
 /** The folder of the node's compiled file, as n8n's `LoadNodesAndCredentials.resolveSchema` takes it. */

@@ -393,6 +393,62 @@ const EXPORT = operation(
 		downloads: true,
 	},
 );
+// Shipments: each item its own shipment number (the marker), of the seeded Dubai order.
+const SHIP_ORDER = SEEDED_FBPI_ORDERS.dubai;
+const SHIP_ITEMS = [`${SHIP_ORDER}-1`, `${SHIP_ORDER}-2`];
+const SHIP_WAREHOUSE = { __rl: true, mode: 'id', value: SEEDED_WAREHOUSES.dubai };
+const SHIP_AWB = { courier: 'noon', awbNr: 'NLAE0000000001' };
+const SHIPMENT_KEY = { parameter: 'integrationShipmentNr' };
+const SHIP_CREATE = operation(
+	'fbpiShipment',
+	'create',
+	'CreateShipment',
+	{
+		warehouseCode: SHIP_WAREHOUSE,
+		fbpiOrderNr: SHIP_ORDER,
+		mpItemNrs: SHIP_ITEMS[0],
+		awbs: { awb: [SHIP_AWB] },
+	},
+	SHIPMENT_KEY,
+);
+// Shipments nobody made, mostly: the service answers 404.
+const SHIP_GET = operation(
+	'fbpiShipment',
+	'get',
+	'GetShipment',
+	{ warehouseCode: SHIP_WAREHOUSE },
+	SHIPMENT_KEY,
+);
+const SHIP_CANCEL = operation(
+	'fbpiShipment',
+	'cancel',
+	'CancelShipment',
+	{ warehouseCode: SHIP_WAREHOUSE },
+	SHIPMENT_KEY,
+);
+const SHIP_AWBS = operation(
+	'fbpiShipment',
+	'addCourierAwbs',
+	'AddShipmentCourierAwbs',
+	{ warehouseCode: SHIP_WAREHOUSE, awbs: { awb: [SHIP_AWB] } },
+	SHIPMENT_KEY,
+);
+const GENERATE_AWBS = operation('fbpiShipment', 'generateAwbs', 'GetNoonLogisticsAWBs', {
+	countryCode: 'ae',
+	quantity: 1,
+});
+const WAREHOUSE_NAMES = ['Warehouse Code', 'warehouseCode'];
+const SHIPMENT_NR_NAMES = ['Integration Shipment Number', 'integrationShipmentNr'];
+const WAREHOUSE_VALUES = [SEEDED_WAREHOUSES.dubai, 'WH-NONE', ' WH-DXB-01 '];
+const AWB_VALUES = { c1: ['noon', 'Aramex'], a1: ['NLAE1', 42], c2: ['DHL'], a2: ['D-1', 'NLAE1'] };
+const TWO_AWBS = {
+	awbs: {
+		awb: [
+			{ courier: fuzz('c1'), awbNr: fuzz('a1') },
+			{ courier: fuzz('c2'), awbNr: fuzz('a2') },
+		],
+	},
+};
 const OAUTH = operation('oauth', 'exchangeToken', 'ExchangeToken');
 const ORDER = operation('fbpiOrder', 'get', 'GetFbpiOrder');
 // The Cairo warehouse holds one order (seeded, 2025-03-03T12:45:00Z): one page, whatever the limit.
@@ -811,6 +867,58 @@ const PER_ITEM: Target[] = [
 	),
 	EXPORT('options.timeoutSeconds', ['Timeout (Seconds)', 'timeoutSeconds'], [1, 300], {
 		options: { timeoutSeconds: FUZZ },
+	}),
+
+	SHIP_CREATE('warehouseCode', WAREHOUSE_NAMES, WAREHOUSE_VALUES, {
+		warehouseCode: { __rl: true, mode: 'id', value: FUZZ },
+	}),
+	SHIP_CREATE(
+		'integrationShipmentNr',
+		SHIPMENT_NR_NAMES,
+		['SHP-fuzz-1', 'SHP-fuzz-2', 7],
+		{ integrationShipmentNr: FUZZ },
+		{ shapes: fc.uuid().map((uuid) => `SHP-${uuid}`) },
+	),
+	SHIP_CREATE('fbpiOrderNr', ['FBPI Order Number', 'fbpiOrderNr'], [SHIP_ORDER, 'N-404'], {
+		fbpiOrderNr: FUZZ,
+	}),
+	SHIP_CREATE(
+		'mpItemNrs',
+		['Marketplace Item Numbers', 'mpItemNrs'],
+		[SHIP_ITEMS[1], SHIP_ITEMS.join(','), SHIP_ITEMS, 'A, B\nC', [SHIP_ITEMS[0], 'X'], ' A ,, B,'],
+		{ mpItemNrs: FUZZ },
+	),
+	SHIP_CREATE('awbs.awb[].courier', ['AWBs', 'awbs'], ['noon', 'Aramex', 7], {
+		awbs: { awb: [{ courier: FUZZ, awbNr: 'NLAE1' }] },
+	}),
+	SHIP_CREATE('awbs.awb[].awbNr', ['AWBs', 'awbs'], ['NLAE1', 12345], {
+		awbs: { awb: [{ courier: 'noon', awbNr: FUZZ }] },
+	}),
+	SHIP_CREATE('awbs.awb[] (two AWBs, every field)', ['AWBs', 'awbs'], AWB_VALUES, TWO_AWBS),
+	SHIP_GET('warehouseCode', WAREHOUSE_NAMES, WAREHOUSE_VALUES, {
+		warehouseCode: { __rl: true, mode: 'id', value: FUZZ },
+	}),
+	SHIP_GET('integrationShipmentNr', SHIPMENT_NR_NAMES, ['SHP-fuzz-1', 'SHP-none'], {
+		integrationShipmentNr: FUZZ,
+	}),
+	SHIP_CANCEL('warehouseCode', WAREHOUSE_NAMES, WAREHOUSE_VALUES, {
+		warehouseCode: { __rl: true, mode: 'id', value: FUZZ },
+	}),
+	SHIP_CANCEL('integrationShipmentNr', SHIPMENT_NR_NAMES, ['SHP-none', 'SHP-fuzz-2'], {
+		integrationShipmentNr: FUZZ,
+	}),
+	SHIP_AWBS('warehouseCode', WAREHOUSE_NAMES, WAREHOUSE_VALUES, {
+		warehouseCode: { __rl: true, mode: 'id', value: FUZZ },
+	}),
+	SHIP_AWBS('integrationShipmentNr', SHIPMENT_NR_NAMES, ['SHP-fuzz-1', 'SHP-none'], {
+		integrationShipmentNr: FUZZ,
+	}),
+	SHIP_AWBS('awbs.awb[] (two AWBs, every field)', ['AWBs', 'awbs'], AWB_VALUES, TWO_AWBS),
+	GENERATE_AWBS('countryCode', ['Country Code', 'countryCode'], ['ae', 'SA', 'eg', 'kw'], {
+		countryCode: FUZZ,
+	}),
+	GENERATE_AWBS('quantity', ['Quantity', 'quantity'], [1, '5', 1000, 1001, 0], {
+		quantity: FUZZ,
 	}),
 
 	OAUTH(

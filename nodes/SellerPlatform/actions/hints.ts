@@ -96,7 +96,10 @@ function itemHints({ outputs, createdBeforeFailure }: RunSummary): NodeExecution
 			),
 		);
 	}
-	const found = flagged('alreadyExisted');
+	// Imports only: a shipment found again carries its own note (fbpiShipment/create.operation.ts).
+	const found = outputs.filter(
+		({ json }) => json.alreadyExisted === true && json.import_reference !== undefined,
+	).length;
 	if (found) {
 		hints.push(
 			hint(

@@ -23,6 +23,7 @@ import {
 	parseBoolean,
 	parseNumber,
 	quoted,
+	quotedName,
 	rowsOf,
 	shown,
 	textProblem,
@@ -329,4 +330,41 @@ export function readParameter(
 ): unknown {
 	if (property.type === 'string') return textParameter(ctx, property, itemIndex);
 	throw new Error(`No reader for the ${property.type} parameter "${property.name}"`);
+}
+
+/**
+ * A list of texts (marketplace item numbers, …): an array mapped by an expression (each entry
+ * text, none blank), or text whose entries are separated by commas or line breaks (empty pieces
+ * ignored). Each entry trimmed, none twice; at least one, else it fails with "<the parameter>
+ * needs <needs>".
+ */
+export function textListParameter(
+	ctx: IExecuteFunctions,
+	property: INodeProperties,
+	itemIndex: number,
+	needs: string,
+): string[] {
+	const what = named(property);
+	const value = ctx.getNodeParameter(property.name, itemIndex, property.default) as unknown;
+	const entries = Array.isArray(value)
+		? value.map((entry, i) => {
+				const where = `Entry ${i + 1} of ${quotedName(property)}`;
+				const text = checkedText(ctx, itemIndex, entry, where);
+				if (text === '') throw invalidParameter(ctx, itemIndex, `${where} is blank`);
+				return text;
+			})
+		: checkedText(ctx, itemIndex, value, what)
+				.split(/[,\r\n]+/)
+				.map((entry) => entry.trim())
+				.filter(Boolean);
+	if (entries.length === 0) {
+		const hint = 'Enter the values separated by commas, or map an array with an expression.';
+		throw invalidParameter(ctx, itemIndex, `${what} needs ${needs}`, hint);
+	}
+	const seen = new Set<string>();
+	const twice = entries.find((entry) => seen.size === seen.add(entry).size);
+	if (twice !== undefined) {
+		throw invalidParameter(ctx, itemIndex, `${what} lists ${quoted(twice)} more than once`);
+	}
+	return entries;
 }

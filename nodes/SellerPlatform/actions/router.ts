@@ -6,6 +6,7 @@ import * as apiCredential from './apiCredential';
 import * as destination from './destination';
 import * as exportResource from './export';
 import * as fbpiOrder from './fbpiOrder';
+import * as fbpiShipment from './fbpiShipment';
 import * as importResource from './import';
 import * as oauth from './oauth';
 import * as purchaseOrder from './purchaseOrder';
@@ -19,6 +20,7 @@ export const resources: Record<string, Resource> = {
 	destination,
 	export: exportResource,
 	fbpiOrder,
+	fbpiShipment,
 	import: importResource,
 	oauth,
 	purchaseOrder,

@@ -20,7 +20,12 @@ export type Endpoint =
 	| 'GetImportStatus'
 	| 'CreateCredential'
 	| 'UpdateDestination'
-	| 'ListWarehouses';
+	| 'ListWarehouses'
+	| 'CreateShipment'
+	| 'GetShipment'
+	| 'CancelShipment'
+	| 'AddShipmentCourierAwbs'
+	| 'GetNoonLogisticsAWBs';
 
 /** Credential fields that hold the service prefix of the paths the spec writes without one. */
 export type PrefixSetting = 'sandboxOrderPrefix' | 'importPrefix';
@@ -143,6 +148,41 @@ export const ENDPOINTS: Record<Endpoint, EndpointSpec> = {
 		method: 'POST',
 		path: '/event-notifications/v1/destination/https-destination/{destination_code}/update',
 		repeatable: true,
+		plan: COMMON_PLAN,
+	},
+	// A create is never repeated: the seller's shipment number is its key, and a re-run finds a
+	// shipment created before (fbpiShipment/create.operation.ts).
+	CreateShipment: {
+		method: 'POST',
+		path: '/fbpi/v1/shipment/create',
+		repeatable: false,
+		plan: COMMON_PLAN,
+	},
+	GetShipment: {
+		method: 'POST',
+		path: '/fbpi/v1/shipment/get',
+		repeatable: true,
+		plan: COMMON_PLAN,
+	},
+	// A cancel asks for an end state: a repeat cannot cancel anything else.
+	CancelShipment: {
+		method: 'POST',
+		path: '/fbpi/v1/shipment/cancel',
+		repeatable: true,
+		plan: COMMON_PLAN,
+	},
+	// The reference does not say what adding an AWB twice does: not repeated.
+	AddShipmentCourierAwbs: {
+		method: 'POST',
+		path: '/fbpi/v1/shipment/courier-awbs/add',
+		repeatable: false,
+		plan: COMMON_PLAN,
+	},
+	// Each call hands out new numbers: not repeated.
+	GetNoonLogisticsAWBs: {
+		method: 'POST',
+		path: '/fbpi/v1/shipment/noon-logistics-awbs/get',
+		repeatable: false,
 		plan: COMMON_PLAN,
 	},
 	// No operation uses it yet (planned): the one endpoint documented below the common plan.

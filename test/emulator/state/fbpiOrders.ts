@@ -363,6 +363,25 @@ export class FbpiOrderStore {
 		return structuredClone(stored.order);
 	}
 
+	/**
+	 * Cancels the order's items `mpItemNrs` (mp_status CANCELLED, with `reason`): the items of a
+	 * cancelled shipment. Nothing happens for an order that is gone.
+	 */
+	cancelItems(
+		projectCode: string,
+		orderNr: string,
+		mpItemNrs: readonly string[],
+		reason: string,
+		now: number,
+	): void {
+		const stored = this.live(projectCode, orderNr, now);
+		for (const item of stored?.order.items ?? []) {
+			if (!mpItemNrs.includes(item.mp_item_nr)) continue;
+			item.mp_status = 'MP_ITEM_STATUS_CANCELLED';
+			item.cancellation_reason_code = reason;
+		}
+	}
+
 	/** Adds orders (control API); returns them. */
 	add(projectCode: string, options: AddFbpiOrdersOptions, now: number): FbpiOrder[] {
 		if (options === null || typeof options !== 'object')

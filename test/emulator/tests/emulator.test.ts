@@ -308,7 +308,7 @@ describe('rate plan', () => {
 describe('faults', () => {
 	it('refuses a fault it cannot carry out', () => {
 		expect(() => emulator.injectFaults({ count: 1, echo: true })).toThrow(
-			'a fault needs status, delayMs, reset, redirect, hang, trickleMs, answer or huge',
+			'a fault needs status, delayMs, reset, lostAnswer, redirect, hang, trickleMs, answer or huge',
 		);
 		expect(() => emulator.injectFaults({ count: 1, redirect: { location: '' } })).toThrow(
 			'fault redirect needs a location',

@@ -1,0 +1,109 @@
+/**
+ * The Integration Shipment Number is the seller's key of a shipment. A create is never repeated
+ * by the node (a lost answer may hide a shipment that was made); when the service refuses a
+ * number because a shipment already has it, that shipment is read (GetShipment) and returned,
+ * flagged `alreadyExisted`, only when it is this very shipment: the same order, the same items and
+ * the same AWBs (each compared as a set). Otherwise the item fails naming the number and what
+ * differs. So a re-run after any failure creates a shipment at most once and never fails
+ * confusingly.
+ */
+import type { IDataObject, IExecuteFunctions, NodeApiError } from 'n8n-workflow';
+
+import { apiRequest } from '../../../shared';
+import { asNodeError } from '../runner';
+import type { CourierAwb, ShipmentKey } from './shipment';
+
+export interface ShipmentRequest extends ShipmentKey, IDataObject {
+	fbpi_order_nr: string;
+	awbs: CourierAwb[];
+	items: Array<{ mp_item_nr: string }>;
+}
+
+/** The service refused the shipment number because a shipment already has it. */
+export function numberTaken(error: unknown): boolean {
+	const { httpCode, context } = error as NodeApiError;
+	return context?.statusCode === 'ALREADY_EXISTS' || httpCode === '409';
+}
+
+const text = (value: unknown) => (typeof value === 'string' ? value : '');
+const listed = (values: string[]) => (values.length ? values.join(', ') : 'none');
+
+/** `what` of the existing shipment against this request's, as sets: empty when they match. */
+function setDifference(what: string, existing: string[], wanted: string[]): string[] {
+	const have = new Set(existing);
+	const want = new Set(wanted);
+	const extra = [...have].filter((value) => !want.has(value));
+	const missing = [...want].filter((value) => !have.has(value));
+	if (!extra.length && !missing.length) return [];
+	return [
+		`${what} ${listed([...have])} instead of ${listed([...want])} (not in this request: ${listed(extra)}; only in this request: ${listed(missing)})`,
+	];
+}
+
+const awbText = (awb: unknown) => {
+	const { courier, awb_nr } = (awb ?? {}) as IDataObject;
+	return `${text(awb_nr)} (${text(courier)})`;
+};
+const itemText = (item: unknown) => text(((item ?? {}) as IDataObject).mp_item_nr);
+const entries = (value: unknown) => (Array.isArray(value) ? (value as unknown[]) : []);
+
+/** How the existing shipment differs from this request; empty when it is this very shipment. */
+export function differences(request: ShipmentRequest, existing: IDataObject): string[] {
+	const found: string[] = [];
+	const order = text(existing.fbpi_order_nr);
+	if (order !== request.fbpi_order_nr) {
+		found.push(`order ${order || '(none)'} instead of ${request.fbpi_order_nr}`);
+	}
+	found.push(
+		...setDifference(
+			'items',
+			entries(existing.items).map(itemText),
+			request.items.map((item) => item.mp_item_nr),
+		),
+		...setDifference('AWBs', entries(existing.awbs).map(awbText), request.awbs.map(awbText)),
+	);
+	return found;
+}
+
+/** The refusal, kept (message, HTTP code, status_code), naming the number and what differs. */
+function takenError(refused: NodeApiError, request: ShipmentRequest, found: string[]) {
+	const { integration_shipment_nr: number, warehouse_code: warehouse } = request;
+	const named = `shipment number ${number} (warehouse ${warehouse})`;
+	if (!refused.message.includes(number)) refused.message = `${refused.message}: ${named}`;
+	const note = `The ${named} is already used by another shipment, which differs from this one: ${found.join('; ')}. Nothing was created. Use a new Integration Shipment Number for a new shipment; to see the existing one, use FBPI Shipment → Get.`;
+	refused.description = refused.description ? `${note}\n\n${refused.description}` : note;
+	Object.assign(refused.context, {
+		existingShipment: { warehouse_code: warehouse, integration_shipment_nr: number },
+		differences: found,
+	});
+	return refused;
+}
+
+/**
+ * After the service refused `request`: the shipment that holds its number, when it is this very
+ * shipment; otherwise the refusal, naming it. A refusal of another kind, or a number that no
+ * shipment can be found under, is rethrown as it came.
+ */
+export async function findExistingShipment(
+	ctx: IExecuteFunctions,
+	request: ShipmentRequest,
+	refused: unknown,
+	itemIndex: number,
+): Promise<IDataObject> {
+	if (!numberTaken(refused)) throw refused;
+	const { warehouse_code, integration_shipment_nr } = request;
+	let existing: IDataObject;
+	try {
+		existing = await apiRequest.call(ctx, 'GetShipment', {
+			body: { warehouse_code, integration_shipment_nr },
+			itemIndex,
+		});
+	} catch (error) {
+		// No shipment has the number after all: the refusal was about something else.
+		if ((error as NodeApiError).httpCode === '404') throw refused;
+		throw asNodeError(ctx, error, itemIndex);
+	}
+	const found = differences(request, existing);
+	if (found.length) throw takenError(refused as NodeApiError, request, found);
+	return { warehouse_code, integration_shipment_nr, ...existing, alreadyExisted: true };
+}
