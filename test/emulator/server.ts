@@ -25,8 +25,11 @@ import {
 	DEFAULT_DELIVERY_TIMEOUT_MS,
 	EventDispatcher,
 	ORDER_SYNC_EVENT,
+	checkSchemaVersion,
+	EVENT_SCHEMA_VERSION,
 	type DeliveryFilter,
 	type DeliveryRecord,
+	type EventSchemaVersion,
 	type PublishedEvent,
 	type PublishEventInput,
 	type PublishEventOptions,
@@ -109,6 +112,7 @@ interface ResolvedOptions {
 	deliveryTimeoutMs: number;
 	externalDeliveries: boolean;
 	deliveryLogLimit: number;
+	eventSchemaVersion: EventSchemaVersion;
 }
 
 function checkLatency(ms: unknown): number {
@@ -189,6 +193,7 @@ function resolveOptions(options: EmulatorOptions): ResolvedOptions {
 		),
 		externalDeliveries: options.externalDeliveries ?? false,
 		deliveryLogLimit: positive('deliveryLogLimit', options.deliveryLogLimit, 100_000),
+		eventSchemaVersion: checkSchemaVersion(options.eventSchemaVersion ?? EVENT_SCHEMA_VERSION),
 	};
 }
 
@@ -274,6 +279,7 @@ export class EmulatorServer implements Emulator {
 			timeoutMs: options.deliveryTimeoutMs,
 			external: options.externalDeliveries,
 			logLimit: options.deliveryLogLimit,
+			schemaVersion: options.eventSchemaVersion,
 		});
 		// The spec's event sources: the order-creation webhook and the import completion notification.
 		state.events.on('sandboxOrderCreated', (order) => {
@@ -474,6 +480,10 @@ export class EmulatorServer implements Emulator {
 			this.state.destinations.list(checked.projectCode),
 			Date.now(),
 		);
+	}
+
+	setEventSchemaVersion(version: EventSchemaVersion): void {
+		this.dispatcher.setSchemaVersion(version);
 	}
 
 	redeliver(messageId: string): DeliveryRecord[] {

@@ -139,6 +139,8 @@ const webhookIdOf = (workflowId: string, nodeName: string) => {
 export class TestEnvironment {
 	readonly logger = new TestLogger();
 	readonly baseUrl = 'http://localhost:5678/';
+	/** N8N_PROXY_HOPS of this n8n (0, its default: the webhook sees the connecting address). */
+	proxyHops = 0;
 	private loader?: PackageDirectoryLoader;
 	private types?: NodeTypes;
 	readonly credentialsHelper = new CredentialsHelper((name) =>

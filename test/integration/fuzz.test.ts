@@ -1297,6 +1297,12 @@ describe('Seller Platform Trigger', () => {
 				(v) => ({ options: { secretGraceMinutes: v } }),
 			],
 			[
+				'options.noonSendersOnly',
+				["Only Accept Noon's Sender Addresses", 'noonSendersOnly'],
+				oddOr(BOOLEANS),
+				(v) => ({ options: { noonSendersOnly: v } }),
+			],
+			[
 				'options (every field)',
 				['Drop Duplicate Deliveries', 'Accept the Previous Secret For (Minutes)'],
 				fc.record({ dedupe: oddOr(BOOLEANS), grace: oddOr([0, 10]) }),
