@@ -78,6 +78,7 @@ import type { AddDestinationOptions, DestinationState } from './state/destinatio
 import type { EmulatorEventListener, EmulatorEventName } from './state/events';
 import type { AddExportOptions, ExportRecord } from './state/exports';
 import type { SandboxOrder, Warehouse } from './state/fbpi';
+import type { AddFbpiOrdersOptions, FbpiOrder } from './state/fbpiOrders';
 import type { ImportStatusRecord } from './state/imports';
 import {
 	DEFAULT_PREFIXES,
@@ -436,6 +437,17 @@ export class EmulatorServer implements Emulator {
 
 	warehouses(projectCode?: string): Warehouse[] {
 		return this.state.fbpi.listWarehouses(projectCode ?? this.projectCode);
+	}
+
+	addFbpiOrders(options: AddFbpiOrdersOptions = {}): FbpiOrder[] {
+		const project = this.state.projectOf(options?.projectCode);
+		return this.state.fbpi.orders.add(project.code, options, Date.now());
+	}
+
+	fbpiOrder(fbpiOrderNr: string, projectCode?: string): FbpiOrder | null {
+		return (
+			this.state.fbpi.orders.find(projectCode ?? this.projectCode, fbpiOrderNr, Date.now()) ?? null
+		);
 	}
 
 	imports(projectCode?: string): Array<ImportStatusRecord & { project_code: string }> {
