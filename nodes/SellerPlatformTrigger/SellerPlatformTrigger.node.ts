@@ -7,14 +7,18 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { NODE_DESCRIPTION } from '../shared';
+import { NODE_DESCRIPTION, quoted, shown } from '../shared';
 import { authenticate } from './authentication';
 import { deliveryKey, firstDelivery, memoryKey } from './deliveries';
 import { destinationCodeProperty, properties } from './description';
-import { deduplicates } from './parameters';
+import { deduplicates, noonSendersOnly } from './parameters';
 import { DELIVERY_HEADER, destinationWebhookMethods, triggerId } from './registration';
+import { fromNoon, senderAddress } from './senders';
 
 export { DELIVERY_HEADER };
+
+/** The forms of `event_schema_version` noon is documented to send: the text "1.0", the number 1. */
+export const KNOWN_SCHEMA_VERSIONS: ReadonlyArray<unknown> = ['1.0', 1];
 
 /** Answers the delivery at once, starting nothing. */
 function refuse(ctx: IWebhookFunctions, status: number, message: string): IWebhookResponseData {
@@ -58,11 +62,24 @@ export class SellerPlatformTrigger implements INodeType {
 	webhookMethods = { default: destinationWebhookMethods };
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		if (noonSendersOnly(this) && !fromNoon(this)) {
+			this.logger.warn(
+				`Seller Platform Trigger refused a delivery from ${quoted(senderAddress(this))}: not one of noon's sender addresses`,
+			);
+			return refuse(this, 403, 'Forbidden');
+		}
 		const current = authenticate(this);
 		if (!current) return refuse(this, 401, 'Unauthorized');
 
 		const delivery = deliveryOf(this);
 		if (!delivery) return refuse(this, 400, 'The delivery must be a JSON object');
+		const version = delivery.event_schema_version;
+		if (version !== undefined && !KNOWN_SCHEMA_VERSIONS.includes(version)) {
+			// Taken all the same: refusing would make noon retry and give the order up.
+			this.logger.warn(
+				`Seller Platform Trigger received a delivery with event_schema_version ${shown(version)}; it knows the text "1.0" and the number 1, and passes the delivery on as it came`,
+			);
+		}
 		const eventType = typeof delivery.event_type === 'string' ? delivery.event_type : '';
 		if (!current.events.includes(eventType)) {
 			return {

@@ -43,14 +43,28 @@ export const pendingRecords = new Map<string, Array<{ seen?: string[] }>>();
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-/** The delivery key: `id:<metadata.message_id>` (hashed when long), else a hash of the body. */
+/** A metadata identifier as text: a non-empty text, or a finite number written out; else ''. */
+function identifier(value: unknown): string {
+	if (typeof value === 'string') return value;
+	return typeof value === 'number' && Number.isFinite(value) ? String(value) : '';
+}
+
+/**
+ * The delivery key: noon's `metadata.message_id`, with `metadata.destination_id` when the delivery
+ * names it (`id:<destination_id>/<message_id>`, the destination's length first so no two pairs
+ * spell one key; `id:<message_id>` without it), hashed when longer than
+ * `MAX_DELIVERY_KEY_LENGTH`; without a message_id, a hash of the body.
+ */
 export function deliveryKey(delivery: IDataObject): string {
 	const metadata = delivery.metadata;
-	const id =
-		metadata && typeof metadata === 'object' ? (metadata as IDataObject).message_id : undefined;
-	if (typeof id !== 'string' || !id) return `sha256:${sha256(JSON.stringify(delivery))}`;
-	const key = `id:${id}`;
-	return key.length <= MAX_DELIVERY_KEY_LENGTH ? key : `id-sha256:${sha256(id)}`;
+	const fields = metadata && typeof metadata === 'object' ? (metadata as IDataObject) : {};
+	const id = identifier(fields.message_id);
+	if (!id) return `sha256:${sha256(JSON.stringify(delivery))}`;
+	const destination = identifier(fields.destination_id);
+	// Without a destination_id: the keys of the versions before it (kept in saved static data).
+	const named = destination ? `${destination.length}:${destination}/${id}` : id;
+	const key = `id:${named}`;
+	return key.length <= MAX_DELIVERY_KEY_LENGTH ? key : `id-sha256:${sha256(named)}`;
 }
 
 /**

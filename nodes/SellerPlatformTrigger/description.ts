@@ -71,13 +71,28 @@ export const deduplicateOption = {
 		'Whether to start nothing for a delivery already received (the service delivers at least once, so the same event can arrive twice). Deliveries are recognised by metadata.message_id, or by their content.',
 } satisfies INodeProperties;
 
+/** The addresses noon documents its deliveries come from (noon-api-map.md). */
+export const NOON_SENDER_ADDRESSES = ['34.76.219.109', '35.233.95.217', '104.155.39.2'];
+
+/**
+ * The option "Only Accept noon's Sender Addresses"; `noonSendersOnly` falls back to its default,
+ * a literal here (n8n's lint wants a boolean literal).
+ */
+export const noonSendersOption = {
+	displayName: "Only Accept Noon's Sender Addresses",
+	name: 'noonSendersOnly',
+	type: 'boolean',
+	default: false,
+	description: `Whether to refuse (403, starting nothing) deliveries that do not come from an address noon documents for its deliveries (${NOON_SENDER_ADDRESSES.join(', ')}). The address is the one n8n reports for the request: the connecting address, or behind a reverse proxy, with N8N_PROXY_HOPS set to the number of proxies, the entry of X-Forwarded-For that many hops back. Behind a proxy without N8N_PROXY_HOPS every delivery comes from the proxy and is refused; a value larger than the real number of proxies lets a caller choose its address.`,
+} satisfies INodeProperties;
+
 export const optionsProperty = {
 	displayName: 'Options',
 	name: 'options',
 	type: 'collection',
 	placeholder: 'Add option',
 	default: {},
-	options: [secretGraceOption, deduplicateOption],
+	options: [secretGraceOption, deduplicateOption, noonSendersOption],
 } satisfies INodeProperties;
 
 /** The node's parameters, in the order it shows them. */

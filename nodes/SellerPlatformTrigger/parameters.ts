@@ -27,6 +27,7 @@ import {
 	deduplicateOption,
 	destinationCodeProperty,
 	eventsProperty,
+	noonSendersOption,
 	optionsProperty,
 	secretGraceOption,
 } from './description';
@@ -101,20 +102,29 @@ function optionValue(ctx: TriggerContext, option: INodeProperties): unknown {
 	return options && typeof options === 'object' ? (options as IDataObject)[option.name] : undefined;
 }
 
+/** A boolean option's problem (true or false, or the text "true" / "false"), if any. */
+function flagProblem(ctx: IHookFunctions, option: INodeProperties): string | undefined {
+	const value = optionValue(ctx, option);
+	return value === undefined ? undefined : booleanProblem(value, named(option, 'option'));
+}
+
 /**
- * Checks the trigger's options at activation: "Drop Duplicate Deliveries" is true or false (or
- * the text "true" / "false"), "Accept the Previous Secret For (Minutes)" a number of at least 0.
+ * Checks the trigger's options at activation: "Drop Duplicate Deliveries" and "Only Accept Noon's
+ * Sender Addresses" true or false (or the text "true" / "false"), "Accept the Previous Secret For
+ * (Minutes)" a number of at least 0.
  */
 export function checkTriggerOptions(ctx: IHookFunctions): void {
 	const problem =
 		collectionProblem(optionsOf(ctx), named(optionsProperty)) ??
-		numberProblem(optionValue(ctx, secretGraceOption), named(secretGraceOption, 'option'));
-	const deduplicate = optionValue(ctx, deduplicateOption);
-	const flag =
-		deduplicate === undefined
-			? undefined
-			: booleanProblem(deduplicate, named(deduplicateOption, 'option'));
-	if (problem ?? flag) throw refused(ctx, (problem ?? flag) as string);
+		numberProblem(optionValue(ctx, secretGraceOption), named(secretGraceOption, 'option')) ??
+		flagProblem(ctx, deduplicateOption) ??
+		flagProblem(ctx, noonSendersOption);
+	if (problem) throw refused(ctx, problem);
+}
+
+/** Whether only deliveries from noon's documented addresses are taken (off by default). */
+export function noonSendersOnly(ctx: IWebhookFunctions): boolean {
+	return parseBoolean(optionValue(ctx, noonSendersOption)) ?? noonSendersOption.default;
 }
 
 /** Whether deliveries are de-duplicated (on by default; the activation refused odd values). */

@@ -68,6 +68,7 @@ export {
 	downloadTimeoutOption,
 	loginsDuringRun,
 	maxFileSizeOption,
+	pollRun,
 	runPolicy,
 	setRunLimits,
 	suggestedConcurrency,

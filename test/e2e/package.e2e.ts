@@ -586,6 +586,7 @@ async function expectDestinationReleased(code: string): Promise<void> {
 // --- check 7: listening for a test event while active ----------------------------------------------
 
 const TRIGGER_NAME = 'Seller Platform Trigger';
+const POLL_TRIGGER_NAME = 'Seller Platform Poll Trigger';
 
 /** The destination once it points at this n8n's production webhook, with the secret header only. */
 async function productionDestination(code: string): Promise<DestinationState> {
@@ -1205,6 +1206,55 @@ describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 					const current = await destination(emu, code);
 					return current && !current.is_active ? current : undefined;
 				});
+			}
+		},
+	);
+
+	check(
+		'7b. poll trigger: active, it starts one execution for a new sandbox order (and none for the orders before its activation)',
+		async () => {
+			const poller = await client.createWorkflow(
+				workflow(
+					'e2e: poll trigger',
+					[
+						node(
+							POLL_TRIGGER_NAME,
+							'n8n-nodes-seller-platform.sellerPlatformPollTrigger',
+							{
+								event: 'newFbpiOrder',
+								warehouseCode: { __rl: true, mode: 'id', value: SEEDED_WAREHOUSES.dubai },
+								pollTimes: { item: [{ mode: 'everyMinute' }] },
+							},
+							credential,
+						),
+					],
+					[],
+				),
+			);
+			// Orders already there (earlier checks' sandbox orders) are history for the activation.
+			await client.activate(poller.id);
+			try {
+				const sandbox = await client.runAndWait(example('create-sandbox-order.json'));
+				expectSucceeded(sandbox);
+				const orderNr = single(sandbox, 'Create sandbox order').fbpi_order_nr as string;
+				// The next poll (every minute) lists it: one execution, the order as GetFbpiOrder has it.
+				const runId = await waitFor(
+					'the poll trigger to start an execution',
+					async () => (await client.executions(poller.id))[0]?.id,
+					150_000,
+				);
+				const run = await client.waitForExecution(runId);
+				expectSucceeded(run);
+				expect(run.mode).toEqual('trigger');
+				const items = run.data.resultData.runData[POLL_TRIGGER_NAME][0].data!.main![0]!;
+				expect(items.map((item) => item.json.fbpi_order_nr)).toEqual([orderNr]);
+				expect(items[0].json).toMatchObject({
+					warehouse_code: SEEDED_WAREHOUSES.dubai,
+					items: expect.any(Array),
+				});
+				expect(await client.executions(poller.id)).toHaveLength(1);
+			} finally {
+				await client.deactivate(poller.id);
 			}
 		},
 	);

@@ -160,6 +160,15 @@ const CONTROL_ROUTES = compileRoutes<ControlRoute>([
 			}),
 	},
 	{
+		// `{ version: "1.0" | 1 }`: the form of event_schema_version of the events published after.
+		method: 'PUT',
+		path: '/__control/events/schema-version',
+		handler: (c, body) => (
+			c.setEventSchemaVersion((body as { version?: never } | null | undefined)?.version as never),
+			OK
+		),
+	},
+	{
 		method: 'POST',
 		path: '/__control/events/{messageId}/redeliver',
 		handler: (c, _body, r) => c.redeliver(r.params.messageId),

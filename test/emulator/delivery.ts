@@ -5,8 +5,13 @@
  * - An event is published in a project: CreateSandboxOrder (`FBPI::ORDER_SYNC`), a barcode import
  *   with `config.is_notification_required` reaching its final status
  *   (`CATALOG::BARCODE_IMPORT_COMPLETED`), or `publishEvent` / `POST /__control/events` (any type).
- * - It gets a fresh `message_id` and one envelope
- *   `{ event_schema_version, event_type, metadata: { published_at, project_code, message_id }, payload }`.
+ * - It gets a fresh `message_id` and the published envelope
+ *   `{ event_schema_version, event_type, metadata: { message_id, destination_id, published_at,
+ *   project_code }, payload }`; each destination's deliveries carry its own `destination_id` (the
+ *   emulator's destination_code: the reference does not say what noon puts there).
+ *   `event_schema_version` is the text "1.0" by default; noon has been seen sending the number 1
+ *   too: `setEventSchemaVersion(1)` (option `eventSchemaVersion`, control route
+ *   `PUT /__control/events/schema-version`) switches the form for the events published after.
  * - One delivery is planned per ACTIVE destination of the project with an ACTIVE subscription to
  *   the event type, capturing the destination's url and headers at that moment: Content-Type,
  *   User-Agent and every header of its `credentials` (real values).
@@ -31,6 +36,9 @@ import { ApiError, invalidArgument } from './errors';
 import { EVENT_TYPE_PATTERN, type DestinationState } from './state/destinations';
 
 export const EVENT_SCHEMA_VERSION = '1.0';
+/** The two forms of the schema version noon is documented to send. */
+export const EVENT_SCHEMA_VERSIONS = ['1.0', 1] as const;
+export type EventSchemaVersion = (typeof EVENT_SCHEMA_VERSIONS)[number];
 /** User-Agent of every delivery. */
 export const DELIVERY_USER_AGENT = 'noon-event-notifications/1.0';
 
@@ -61,14 +69,19 @@ export const DEFAULT_WAIT_TIMEOUT_MS = 10_000;
 const FRAMING_HEADERS = new Set(['content-length', 'host', 'transfer-encoding', 'connection']);
 
 export interface EventEnvelope {
-	event_schema_version: typeof EVENT_SCHEMA_VERSION;
+	event_schema_version: EventSchemaVersion;
 	event_type: string;
 	metadata: {
+		/** Unique per event; the same for every retry and duplicate of it. */
+		message_id: string;
+		/**
+		 * The destination a delivery is for (its destination_code); absent from the event's own
+		 * envelope (`PublishedEvent.envelope`), present in every delivery's body.
+		 */
+		destination_id?: string;
 		/** ISO 8601 publication time. */
 		published_at: string;
 		project_code: string;
-		/** Unique per event; the same for every retry and duplicate of it. */
-		message_id: string;
 	};
 	payload: Record<string, unknown>;
 }
@@ -101,7 +114,7 @@ export interface DeliveryRecord {
 	url: string;
 	/** Headers sent (real values): Content-Type, User-Agent, Content-Length, credentials. */
 	headers: Record<string, string>;
-	/** The envelope sent (the same for every attempt and duplicate). */
+	/** The envelope sent, with this destination's `destination_id` (the same for every attempt and duplicate). */
 	body: EventEnvelope;
 	/** A forced second delivery (`redeliver`, `duplicate: true`). */
 	duplicate: boolean;
@@ -182,6 +195,8 @@ export interface DispatcherOptions {
 	external: boolean;
 	/** Settled deliveries (and events) kept, oldest dropped first. */
 	logLimit: number;
+	/** The form of `event_schema_version` of the events published from now on; default "1.0". */
+	schemaVersion?: EventSchemaVersion;
 }
 
 interface Delivery {
@@ -191,7 +206,6 @@ interface Delivery {
 
 interface StoredEvent {
 	event: PublishedEvent;
-	rawBody: string;
 }
 
 interface Waiter {
@@ -254,6 +268,25 @@ function matches(record: DeliveryRecord, filter: DeliveryFilter): boolean {
 	);
 }
 
+/** The body of a delivery to one destination: the envelope with its `destination_id`. */
+function deliveryBody(envelope: EventEnvelope, destinationCode: string): string {
+	const { message_id, ...rest } = envelope.metadata;
+	return JSON.stringify({
+		...envelope,
+		metadata: { message_id, destination_id: destinationCode, ...rest },
+	});
+}
+
+/** "1.0" or 1, the forms noon sends; anything else is refused. */
+export function checkSchemaVersion(version: unknown): EventSchemaVersion {
+	if (!EVENT_SCHEMA_VERSIONS.includes(version as EventSchemaVersion)) {
+		throw invalidArgument(
+			`the event schema version must be the text "1.0" or the number 1, got ${JSON.stringify(version ?? null)}`,
+		);
+	}
+	return version as EventSchemaVersion;
+}
+
 const OUTCOMES: readonly DeliveryOutcome[] = ['pending', 'delivered', 'failed', 'skipped'];
 
 /** Validates a filter given by a caller (in-process or control API). */
@@ -290,7 +323,16 @@ export class EventDispatcher {
 	private nextId = 1;
 	private closed = false;
 
-	constructor(private readonly options: DispatcherOptions) {}
+	private schemaVersion: EventSchemaVersion;
+
+	constructor(private readonly options: DispatcherOptions) {
+		this.schemaVersion = checkSchemaVersion(options.schemaVersion ?? EVENT_SCHEMA_VERSION);
+	}
+
+	/** The form of `event_schema_version` of the events published from now on: "1.0" or 1. */
+	setSchemaVersion(version: unknown): void {
+		this.schemaVersion = checkSchemaVersion(version);
+	}
 
 	/**
 	 * Publishes an event to `destinations` (all of the event's project; the eligible ones are
@@ -305,16 +347,15 @@ export class EventDispatcher {
 		const eventType = input.event_type;
 		const projectCode = input.projectCode as string;
 		const envelope: EventEnvelope = {
-			event_schema_version: EVENT_SCHEMA_VERSION,
+			event_schema_version: this.schemaVersion,
 			event_type: eventType,
 			metadata: {
+				message_id: randomUUID(),
 				published_at: new Date(now).toISOString(),
 				project_code: projectCode,
-				message_id: randomUUID(),
 			},
 			payload: JSON.parse(JSON.stringify(input.payload ?? {})) as Record<string, unknown>,
 		};
-		const rawBody = JSON.stringify(envelope);
 		const stored: StoredEvent = {
 			event: {
 				message_id: envelope.metadata.message_id,
@@ -324,13 +365,13 @@ export class EventDispatcher {
 				envelope,
 				delivery_ids: [],
 			},
-			rawBody,
 		};
 		this.events.set(stored.event.message_id, stored);
 		const planned: Delivery[] = [];
 		for (const destination of destinations) {
 			if (destination.project_code !== projectCode || !destination.is_active) continue;
 			if (!destination.event_types.some((s) => s.event_type === eventType && s.is_active)) continue;
+			const rawBody = deliveryBody(envelope, destination.destination_code);
 			planned.push(
 				this.plan(
 					stored,
@@ -339,6 +380,7 @@ export class EventDispatcher {
 					deliveryHeaders(destination.credentials, rawBody),
 					false,
 					now,
+					rawBody,
 				),
 			);
 		}
@@ -385,6 +427,7 @@ export class EventDispatcher {
 				{ ...original.headers },
 				true,
 				now,
+				JSON.stringify(original.body),
 			),
 		);
 	}
@@ -396,6 +439,7 @@ export class EventDispatcher {
 		headers: Record<string, string>,
 		duplicate: boolean,
 		now: number,
+		rawBody: string,
 	): Delivery {
 		const { event } = stored;
 		const external = !isLoopbackUrl(url);
@@ -408,7 +452,7 @@ export class EventDispatcher {
 			destination_code: destinationCode,
 			url,
 			headers,
-			body: structuredClone(event.envelope),
+			body: JSON.parse(rawBody) as EventEnvelope,
 			duplicate,
 			attempts: [],
 			outcome: skipped ? 'skipped' : 'pending',
@@ -419,7 +463,7 @@ export class EventDispatcher {
 		if (skipped) {
 			record.note = `not sent: ${url} is not a loopback address and external deliveries are off (option externalDeliveries)`;
 		}
-		const delivery: Delivery = { record, rawBody: stored.rawBody };
+		const delivery: Delivery = { record, rawBody };
 		this.deliveries.set(record.id, delivery);
 		event.delivery_ids.push(record.id);
 		if (!skipped) this.schedule(delivery, 0);

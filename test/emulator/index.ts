@@ -32,6 +32,7 @@ export {
 	type DeliveryOutcome,
 	type DeliveryRecord,
 	type EventEnvelope,
+	type EventSchemaVersion,
 	type PublishedEvent,
 	type PublishEventInput,
 	type PublishEventOptions,

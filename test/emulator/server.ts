@@ -25,8 +25,11 @@ import {
 	DEFAULT_DELIVERY_TIMEOUT_MS,
 	EventDispatcher,
 	ORDER_SYNC_EVENT,
+	checkSchemaVersion,
+	EVENT_SCHEMA_VERSION,
 	type DeliveryFilter,
 	type DeliveryRecord,
+	type EventSchemaVersion,
 	type PublishedEvent,
 	type PublishEventInput,
 	type PublishEventOptions,
@@ -111,6 +114,7 @@ interface ResolvedOptions {
 	deliveryTimeoutMs: number;
 	externalDeliveries: boolean;
 	deliveryLogLimit: number;
+	eventSchemaVersion: EventSchemaVersion;
 }
 
 function checkLatency(ms: unknown): number {
@@ -191,6 +195,7 @@ function resolveOptions(options: EmulatorOptions): ResolvedOptions {
 		),
 		externalDeliveries: options.externalDeliveries ?? false,
 		deliveryLogLimit: positive('deliveryLogLimit', options.deliveryLogLimit, 100_000),
+		eventSchemaVersion: checkSchemaVersion(options.eventSchemaVersion ?? EVENT_SCHEMA_VERSION),
 	};
 }
 
@@ -276,6 +281,7 @@ export class EmulatorServer implements Emulator {
 			timeoutMs: options.deliveryTimeoutMs,
 			external: options.externalDeliveries,
 			logLimit: options.deliveryLogLimit,
+			schemaVersion: options.eventSchemaVersion,
 		});
 		// The spec's event sources: the order-creation webhook and the import completion notification.
 		state.events.on('sandboxOrderCreated', (order) => {
@@ -495,6 +501,10 @@ export class EmulatorServer implements Emulator {
 			this.state.destinations.list(checked.projectCode),
 			Date.now(),
 		);
+	}
+
+	setEventSchemaVersion(version: EventSchemaVersion): void {
+		this.dispatcher.setSchemaVersion(version);
 	}
 
 	redeliver(messageId: string): DeliveryRecord[] {

@@ -2,6 +2,7 @@
 import type {
 	DeliveryFilter,
 	DeliveryRecord,
+	EventSchemaVersion,
 	PublishedEvent,
 	PublishEventInput,
 	PublishEventOptions,
@@ -90,6 +91,11 @@ export interface EmulatorOptions {
 	externalDeliveries?: boolean;
 	/** Settled deliveries and published events kept, oldest dropped first; default 100,000. */
 	deliveryLogLimit?: number;
+	/**
+	 * The form of the envelope's `event_schema_version`: the text "1.0" (default) or the number 1
+	 * (both seen from noon); `setEventSchemaVersion` changes it later.
+	 */
+	eventSchemaVersion?: EventSchemaVersion;
 }
 
 /**
@@ -278,6 +284,8 @@ export interface EmulatorControls {
 	 * (in the input or the options) also forces a second delivery of it to each.
 	 */
 	publishEvent(input: PublishEventInput, options?: PublishEventOptions): PublishResult;
+	/** The form of `event_schema_version` ("1.0" or 1) of the events published from now on. */
+	setEventSchemaVersion(version: EventSchemaVersion): void;
 	/** Forces another delivery of a published event (same message_id and body) to each of its destinations. */
 	redeliver(messageId: string): DeliveryRecord[];
 	/** Every delivery (oldest first) with its attempts and outcome, narrowed by the filter. */

@@ -32,6 +32,7 @@ import {
 import { CredentialsHelper, testCredential, type CredentialTestResult } from './credentials';
 import { additionalData, credentialTypeOf, loadPackage, NodeTypes, TestLogger } from './n8n';
 import { TestHttpRequest, TestItems, TestNoOp } from './nodes';
+import { activatePolling, type ActivePoller } from './polls';
 import {
 	activate,
 	closeServer,
@@ -139,6 +140,8 @@ const webhookIdOf = (workflowId: string, nodeName: string) => {
 export class TestEnvironment {
 	readonly logger = new TestLogger();
 	readonly baseUrl = 'http://localhost:5678/';
+	/** N8N_PROXY_HOPS of this n8n (0, its default: the webhook sees the connecting address). */
+	proxyHops = 0;
 	private loader?: PackageDirectoryLoader;
 	private types?: NodeTypes;
 	readonly credentialsHelper = new CredentialsHelper((name) =>
@@ -285,6 +288,11 @@ export class TestEnvironment {
 	/** Activates a webhook-triggered workflow as the app does; see webhooks.ts. */
 	async activateWorkflow(input: TestWorkflow, options?: ActivateOptions): Promise<ActiveWorkflow> {
 		return await activate(this, input, options);
+	}
+
+	/** Activates a poll-triggered workflow as the app does (first poll at once); see polls.ts. */
+	async activatePolling(input: TestWorkflow): Promise<ActivePoller> {
+		return await activatePolling(this, input);
 	}
 
 	/** Stops the webhook listener (active workflows' hooks are not run). */

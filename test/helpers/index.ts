@@ -2,4 +2,5 @@
 export * from './environment';
 export type { CredentialTestResult, LoginRecord } from './credentials';
 export type { ActiveWorkflow, WebhookCall } from './webhooks';
+export type { ActivePoller } from './polls';
 export { useFilesystemBinaryData } from './n8n';

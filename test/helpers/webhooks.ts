@@ -6,7 +6,8 @@
  *   fails the activation); changed static data is saved;
  * - "listen for test event" (`mode: 'manual'`) does the same on the `/webhook-test/` URL with an
  *   EMPTY static data of its own, and runs `delete` once a call has started an execution;
- * - a loopback listener plays n8n's webhook server: each call runs `webhook()` on a fresh
+ * - a loopback listener plays n8n's webhook server (with `req.ip` as Express gives it for the
+ *   environment's `proxyHops`, N8N_PROXY_HOPS): each call runs `webhook()` on a fresh
  *   `Workflow` with the saved static data; `{ workflowData }` starts an execution and n8n answers
  *   (then, as in n8n 2.4x, changes the node made to static data are lost); a node that answers
  *   itself (`noWebhookResponse`) or starts nothing gets its static data saved;
@@ -89,6 +90,24 @@ async function route(
 		return send(422, { message: 'Failed to parse request body' });
 	}
 	await active.call(req, res, path, body);
+}
+
+/**
+ * `req.ip` as n8n's Express app computes it: with N8N_PROXY_HOPS = 0 (default, no "trust proxy")
+ * the connecting address; with N hops, the addresses are the connecting one followed by the
+ * X-Forwarded-For entries from right to left, and the one N places along (or the last) is it.
+ */
+export function requestIp(req: IncomingMessage, proxyHops: number): string | undefined {
+	const socket = req.socket.remoteAddress;
+	if (!proxyHops) return socket;
+	const header = req.headers['x-forwarded-for'];
+	const forwarded = (Array.isArray(header) ? header.join(',') : (header ?? ''))
+		.split(',')
+		.map((entry) => entry.trim())
+		.filter(Boolean)
+		.reverse();
+	const addresses = [socket, ...forwarded];
+	return addresses[Math.min(proxyHops, addresses.length - 1)];
 }
 
 function nodeTypeOf(workflow: Workflow, node: INode) {
@@ -214,7 +233,12 @@ export class ActiveWorkflow {
 				return response;
 			},
 		});
-		data.httpRequest = Object.assign(req, { body: call.body, query: {}, params: {} }) as never;
+		data.httpRequest = Object.assign(req, {
+			body: call.body,
+			query: {},
+			params: {},
+			ip: requestIp(req, this.env.proxyHops),
+		}) as never;
 		data.httpResponse = response as never;
 		const mode = this.test ? 'manual' : 'webhook';
 		const ctx = new WebhookContext(workflow, node, data, mode, webhook, [], null);

@@ -1510,6 +1510,12 @@ describe('Seller Platform Trigger', () => {
 				(v) => ({ options: { secretGraceMinutes: v } }),
 			],
 			[
+				'options.noonSendersOnly',
+				["Only Accept Noon's Sender Addresses", 'noonSendersOnly'],
+				oddOr(BOOLEANS),
+				(v) => ({ options: { noonSendersOnly: v } }),
+			],
+			[
 				'options (every field)',
 				['Drop Duplicate Deliveries', 'Accept the Previous Secret For (Minutes)'],
 				fc.record({ dedupe: oddOr(BOOLEANS), grace: oddOr([0, 10]) }),
@@ -1549,6 +1555,88 @@ describe('Seller Platform Trigger', () => {
 				cases++;
 			}
 		}
+		expect(problems).toEqual([]);
+	});
+});
+
+// --- The poll trigger's parameters ---------------------------------------------------------------
+
+describe('Seller Platform Poll Trigger', () => {
+	let emulator: Emulator;
+	let env: TestEnvironment;
+	beforeAll(async () => {
+		emulator = await startEmulator();
+		env = createTestEnvironment();
+		env.addCredential(CREDENTIAL_ID, 'sellerPlatformApi', credentialFields(emulator));
+	});
+	afterAll(async () => await emulator.close());
+
+	it('reads odd poll trigger parameters as what they say or refuses them at activation naming them, before any request', async () => {
+		const pollers: Array<{ deactivate(): void }> = [];
+		const table: Array<[string, string[], fc.Arbitrary<unknown>, (v: any) => INodeParameters]> = [
+			[
+				'warehouseCode',
+				['Warehouse Code', 'warehouseCode'],
+				oddOr(['WH-DXB-01', ' WH-RUH-02 ', 404]).filter(
+					(v) => !(typeof v === 'string' && v.startsWith('=')),
+				),
+				(v) => ({ warehouseCode: { __rl: true, mode: 'id', value: v } }),
+			],
+			[
+				'event',
+				['Event', 'event'],
+				oddOr(['newFbpiOrder']).filter((v) => !(typeof v === 'string' && v.startsWith('='))),
+				(v) => ({ event: v }),
+			],
+		];
+		const problems: string[] = [];
+		let activation = 0;
+		for (const [name, names, arbitrary, set] of table) {
+			const values = fc.sample(arbitrary, {
+				seed: seedOf(`poll trigger ${name}`),
+				numRuns: ACTIVATIONS_PER_PARAMETER,
+			});
+			for (const value of values) {
+				emulator.clearRequests();
+				const workflow = {
+					id: `fuzz-poll-${++activation}`,
+					nodes: [
+						{
+							name: 'Poll',
+							type: 'sellerPlatformPollTrigger',
+							parameters: {
+								event: 'newFbpiOrder',
+								warehouseCode: { __rl: true, mode: 'id', value: 'WH-DXB-01' },
+								...set(value),
+							},
+							credentials: { sellerPlatformApi: CREDENTIAL_ID },
+						},
+					],
+					connections: {},
+				};
+				const lists = () => emulator.requests().filter((r) => r.operation === 'ListFbpiOrders');
+				try {
+					pollers.push(await env.activatePolling(workflow));
+					const sent = (lists()[0]?.body as { warehouse_code?: unknown } | undefined)
+						?.warehouse_code;
+					const read = name === 'warehouseCode' ? String(value).trim() : 'WH-DXB-01';
+					if (sent !== read || (value !== null && typeof value === 'object'))
+						problems.push(`${name} = ${shown(value)}: taken, sent ${shown(sent)}`);
+				} catch (error) {
+					const { message, name: kind } = error as Error;
+					if (
+						kind !== 'NodeOperationError' ||
+						lists().length ||
+						!names.some((n) => message.includes(n))
+					)
+						problems.push(
+							`${name} = ${shown(value)}: ${kind} after ${lists().length} lists: ${cut(message)}`,
+						);
+				}
+				cases++;
+			}
+		}
+		for (const poller of pollers) poller.deactivate();
 		expect(problems).toEqual([]);
 	});
 });

@@ -34,6 +34,7 @@ describe('the package as n8n loads it', () => {
 		expect(contract.n8n.nodes).toEqual([
 			'dist/nodes/SellerPlatform/SellerPlatform.node.js',
 			'dist/nodes/SellerPlatformTrigger/SellerPlatformTrigger.node.js',
+			'dist/nodes/SellerPlatformPollTrigger/SellerPlatformPollTrigger.node.js',
 		]);
 		// n8n Cloud and verified community nodes accept no runtime dependency.
 		expect((contract as { dependencies?: object }).dependencies).toBeUndefined();
@@ -46,11 +47,21 @@ describe('the package as n8n loads it', () => {
 		expect((contract as { overrides?: object }).overrides).toBeUndefined();
 	});
 
-	it('loads both nodes and the credential from dist/', () => {
+	it('loads the nodes and the credential from dist/', () => {
 		expect(Object.keys(loader.known.nodes).sort()).toEqual([
 			'sellerPlatform',
+			'sellerPlatformPollTrigger',
 			'sellerPlatformTrigger',
 		]);
+		const poll = loader.nodeTypes.sellerPlatformPollTrigger.type as {
+			description: INodeTypeDescription;
+		};
+		expect(poll.description.displayName).toBe('Seller Platform Poll Trigger');
+		expect(poll.description.polling).toBe(true);
+		expect(poll.description.usableAsTool).toBeUndefined();
+		expect(poll.description.properties.map((p) => p.name)).toEqual(
+			expect.arrayContaining(['event', 'warehouseCode', 'pollTimes']),
+		);
 		const trigger = loader.nodeTypes.sellerPlatformTrigger.type as {
 			description: INodeTypeDescription;
 		};

@@ -305,8 +305,122 @@ describe('Seller Platform Trigger: webhook()', () => {
 		const handle = await activate(triggerWorkflow());
 		const [delivery] = await publish(ORDER_SYNC, { order_nr: 'FBPI-2006' });
 		await handle.waitForExecutions(1);
-		expect(registrationOf(handle.staticData())?.seen).toEqual([`id:${delivery.message_id}`]);
+		expect(registrationOf(handle.staticData())?.seen).toEqual([
+			`id:${DESTINATION.length}:${DESTINATION}/${delivery.message_id}`,
+		]);
 	});
+});
+
+describe('Seller Platform Trigger: deliveries as noon publishes them', () => {
+	const NOON = '34.76.219.109';
+
+	it('event_schema_version as the text "1.0" or the number 1: both start the workflow, neither is warned about', async () => {
+		const handle = await activate(triggerWorkflow());
+		emulator.setEventSchemaVersion(1);
+		try {
+			const [numeric] = await publish(ORDER_SYNC, { order_nr: 'FBPI-6001' });
+			emulator.setEventSchemaVersion('1.0');
+			const [text] = await publish(ORDER_SYNC, { order_nr: 'FBPI-6002' });
+			const executions = await handle.waitForExecutions(2);
+			expect(executions.map((e) => e.json(TRIGGER)[0].event_schema_version).sort()).toEqual([
+				1,
+				'1.0',
+			]);
+			expect([numeric.body.event_schema_version, text.body.event_schema_version]).toEqual([
+				1,
+				'1.0',
+			]);
+		} finally {
+			emulator.setEventSchemaVersion('1.0');
+		}
+		expect(env.logger.entries.filter((e) => e.message.includes('event_schema_version'))).toEqual(
+			[],
+		);
+	});
+
+	it('another event_schema_version is passed on as it came (refusing would make noon give the order up), with a warning', async () => {
+		const handle = await activate(triggerWorkflow());
+		const secret = destination().credentials[DELIVERY_HEADER];
+		const body = {
+			...envelope(ORDER_SYNC, { order_nr: 'FBPI-6003' }),
+			event_schema_version: '2.0',
+		};
+		expect((await post(handle.webhookUrl, body, { [DELIVERY_HEADER]: secret })).status).toBe(200);
+		const [execution] = await handle.waitForExecutions(1);
+		expect(execution.json(TRIGGER)).toEqual([body]);
+		expect(env.logger.entries).toContainEqual(
+			expect.objectContaining({
+				level: 'warn',
+				message: expect.stringContaining('event_schema_version the text "2.0"'),
+			}),
+		);
+	});
+
+	it('de-duplicates by metadata.message_id with metadata.destination_id: the same pair once, another destination again', async () => {
+		const handle = await activate(triggerWorkflow());
+		const secret = destination().credentials[DELIVERY_HEADER];
+		const send = async (destination_id: string | undefined) => {
+			const body = envelope(
+				ORDER_SYNC,
+				{ order_nr: 'FBPI-6004' },
+				{ message_id: 'm-pair', destination_id },
+			);
+			expect((await post(handle.webhookUrl, body, { [DELIVERY_HEADER]: secret })).status).toBe(200);
+		};
+		for (const destination of ['DST-A', 'DST-A', 'DST-B', undefined, undefined])
+			await send(destination);
+		await handle.settled();
+		expect(
+			handle.requests.map((r) => (r.responseBody as IDataObject).ignored ?? 'started'),
+		).toEqual(['started', 'duplicate delivery', 'started', 'started', 'duplicate delivery']);
+		expect(registrationOf(handle.staticData())?.seen).toEqual([
+			'id:5:DST-A/m-pair',
+			'id:5:DST-B/m-pair',
+			'id:m-pair',
+		]);
+	});
+
+	it("Only Accept Noon's Sender Addresses: off by default; on, anything but noon's addresses gets 403 and starts nothing", async () => {
+		// The emulator delivers from 127.0.0.1: taken while the option is off.
+		const open = await activate(triggerWorkflow({}, 'senders-off'));
+		await publish(ORDER_SYNC, { order_nr: 'FBPI-6101' });
+		await open.waitForExecutions(1);
+		await open.deactivate();
+
+		const handle = await activate(triggerWorkflow({ options: { noonSendersOnly: true } }));
+		const [refused] = await publish(ORDER_SYNC, { order_nr: 'FBPI-6102' });
+		expect(refused.attempts.every((a) => a.status === 403)).toBe(true);
+		const secret = destination().credentials[DELIVERY_HEADER];
+		const body = (id: string) =>
+			envelope(ORDER_SYNC, { order_nr: 'FBPI-6103' }, { message_id: id });
+		const send = async (id: string, forwardedFor: string) =>
+			(
+				await post(handle.webhookUrl, body(id), {
+					[DELIVERY_HEADER]: secret,
+					'X-Forwarded-For': forwardedFor,
+				})
+			).status;
+
+		// No N8N_PROXY_HOPS: the connecting address counts, X-Forwarded-For is no one's word.
+		expect(await send('m-spoof', NOON)).toBe(403);
+		// Behind one proxy (N8N_PROXY_HOPS=1): the entry that proxy appended, the rightmost.
+		env.proxyHops = 1;
+		expect(await send('m-1', NOON)).toBe(200);
+		expect(await send('m-2', `9.9.9.9, ::ffff:${NOON}`)).toBe(200); // IPv4-mapped, as n8n on "::" sees it
+		expect(await send('m-3', `${NOON}, 9.9.9.9`)).toBe(403); // the caller wrote noon's address itself
+		expect(await send('m-4', '104.155.39.20')).toBe(403);
+		await handle.settled();
+		expect(handle.executions.map((e) => e.json(TRIGGER)[0].metadata)).toEqual([
+			expect.objectContaining({ message_id: 'm-1' }),
+			expect.objectContaining({ message_id: 'm-2' }),
+		]);
+		expect(handle.requests.filter((r) => r.status === 403).map((r) => r.responseBody)).toEqual(
+			Array(handle.requests.length - 2).fill({ message: 'Forbidden' }),
+		);
+		expect(env.logger.entries).toContainEqual(
+			expect.objectContaining({ level: 'warn', message: expect.stringContaining('"9.9.9.9"') }),
+		);
+	}, 30_000);
 });
 
 describe('Seller Platform Trigger: deactivation', () => {

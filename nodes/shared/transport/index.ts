@@ -5,5 +5,5 @@
 export { downloadFile } from './download';
 export { downloadTimeoutOption, maxFileSizeOption } from './downloadOptions';
 export { apiRequest } from './request';
-export { loginsDuringRun, runPolicy, setRunLimits, suggestedConcurrency } from './run';
+export { loginsDuringRun, pollRun, runPolicy, setRunLimits, suggestedConcurrency } from './run';
 export { connectionSettings } from './settings';

@@ -9,6 +9,7 @@ import type {
 	IExecuteFunctions,
 	IHookFunctions,
 	ILoadOptionsFunctions,
+	IPollFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
 
@@ -17,9 +18,12 @@ import { sessions } from '../auth/session';
 import { RunPolicy } from '../pacing/policy';
 import { PACING, type PlanLimiter } from '../pacing/rateLimiter';
 
-/** The context of a node run that sends requests: its key in this registry. */
+/**
+ * The context of a node run that sends requests: its key in this registry. For a poll, the
+ * context of `pollRun`: n8n hands every poll of an active trigger the same `IPollFunctions`.
+ */
 export type RequestContext =
-	IExecuteFunctions | IHookFunctions | ILoadOptionsFunctions | IWebhookFunctions;
+	IExecuteFunctions | IHookFunctions | ILoadOptionsFunctions | IPollFunctions | IWebhookFunctions;
 
 /**
  * The limits of each run (`runPolicy`, `setRunLimits`), keyed by the run's context.
@@ -52,6 +56,16 @@ export function runPolicy(ctx: RequestContext): RunPolicy {
 		policies.set(ctx, policy);
 	}
 	return policy;
+}
+
+/**
+ * The context one poll sends its requests with: n8n gives every poll of an active poll trigger
+ * the same `IPollFunctions` (n8n-core `PollTriggerExecutor`), so keyed by it, the activation would
+ * be one endless run (the credential read once, a login time-out failing every later poll). This
+ * is a fresh object over it (its prototype: every method and helper is n8n's own), one per poll.
+ */
+export function pollRun(ctx: IPollFunctions): IPollFunctions {
+	return Object.create(ctx) as IPollFunctions;
 }
 
 /** Sets the run's limits from the node's options, before its first request. */

@@ -180,6 +180,43 @@ describe('a delivery', () => {
 		}
 	});
 
+	it('carries the published envelope: each destination its own destination_id, one message_id, the version in the form set (control route)', async () => {
+		const first = addDestination({});
+		const second = addDestination({});
+		const setVersion = (version: unknown) =>
+			fetch(`${emulator.controlUrl}/events/schema-version`, {
+				method: 'PUT',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ version }),
+			});
+		try {
+			for (const version of ['1.0', 1] as const) {
+				expect((await setVersion(version)).status).toBe(200);
+				const { message_id } = emulator.publishEvent({ event_type: PO_SYNC_EVENT, payload: {} });
+				await emulator.waitForDeliveries({ messageId: message_id, count: 2, timeoutMs: 5000 });
+				for (const { code, url } of [first, second]) {
+					const [received] = receiver
+						.at(url)
+						.filter((r) => r.body.metadata.message_id === message_id);
+					expect(Object.keys(received.body.metadata)).toEqual([
+						'message_id',
+						'destination_id',
+						'published_at',
+						'project_code',
+					]);
+					expect(received.body).toMatchObject({
+						event_schema_version: version,
+						metadata: { destination_id: code },
+					});
+					expect(received.raw).toContain(`"event_schema_version":${JSON.stringify(version)}`);
+				}
+			}
+			expect((await setVersion('1')).status).toBe(400);
+		} finally {
+			emulator.setEventSchemaVersion('1.0');
+		}
+	});
+
 	it('rejects an invalid event to publish', () => {
 		expect(() => emulator.publishEvent({ event_type: 'po_sync' })).toThrow(/NAMESPACE::EVENT_NAME/);
 		const payload = [] as unknown as Record<string, unknown>;
@@ -292,9 +329,10 @@ describe('event sources', () => {
 			event_schema_version: EVENT_SCHEMA_VERSION,
 			event_type: BARCODE_IMPORT_COMPLETED_EVENT,
 			metadata: {
+				message_id: expect.stringMatching(UUID),
+				destination_id: code,
 				published_at: expect.stringMatching(ISO),
 				project_code: emulator.projectCode,
-				message_id: expect.stringMatching(UUID),
 			},
 			payload: {
 				import_reference: notified.body.import_reference,

@@ -1,0 +1,40 @@
+/**
+ * The poll trigger's parameters, each declared once: the node lists them and the readers
+ * (parameters.ts) take their labels, names and defaults from them.
+ */
+import type { INodeProperties } from 'n8n-workflow';
+
+import { warehouseCodeProperty } from '../SellerPlatform/actions/warehouse/warehouseCode';
+
+export const NEW_FBPI_ORDER = 'newFbpiOrder';
+
+export const eventProperty = {
+	displayName: 'Event',
+	name: 'event',
+	type: 'options',
+	required: true,
+	options: [
+		{
+			name: 'New FBPI Order',
+			value: NEW_FBPI_ORDER,
+			description: 'An order created in the warehouse since the last poll',
+		},
+	],
+	default: NEW_FBPI_ORDER,
+	description: 'What starts the workflow',
+} satisfies INodeProperties;
+
+export const warehouseProperty: INodeProperties = warehouseCodeProperty(
+	'The warehouse whose new orders start the workflow. Changing it starts afresh: orders already in that warehouse are not replayed.',
+);
+
+const pollingNotice = {
+	displayName:
+		'For n8n that the marketplace cannot reach. Each poll lists the orders created since the previous one and starts the workflow once per new order, one item each. The first activation starts nothing for the orders already there; a workflow reactivated later catches up on the orders created while it was off.',
+	name: 'pollingNotice',
+	type: 'notice',
+	default: '',
+} satisfies INodeProperties;
+
+/** The node's parameters, in the order it shows them (n8n adds "Poll Times" itself). */
+export const properties: INodeProperties[] = [pollingNotice, eventProperty, warehouseProperty];

@@ -1,0 +1,150 @@
+/**
+ * What one poll does: in an active workflow, the orders created since the last poll (each once);
+ * for "Fetch Test Event", the most recent order. The state is in state.ts, the listing in
+ * listing.ts.
+ */
+import {
+	NodeApiError,
+	NodeOperationError,
+	type INodeExecutionData,
+	type IDataObject,
+	type IPollFunctions,
+	type JsonObject,
+} from 'n8n-workflow';
+
+import { listWindow, pageBudget, toSecond, withItems, type PageBudget } from './listing';
+import {
+	isNew,
+	LOOKBACK_MS,
+	record,
+	savedState,
+	startState,
+	STATE_KEY,
+	type Listed,
+	type PollState,
+	type Resume,
+} from './state';
+
+/** Catching up after a pause, the orders are listed an hour of creation time at a time. */
+export const SLICE_MS = 60 * 60_000;
+/** How far back "Fetch Test Event" looks, widening until it finds an order (the last: all). */
+const TEST_EVENT_SPANS = [60 * 60_000, 24 * 60 * 60_000, 30 * 24 * 60 * 60_000, undefined];
+
+/** The next window from `start`: an hour, or without an end when that reaches `now`. */
+function windowFrom(start: number, now: number): Resume {
+	const end = start + SLICE_MS;
+	return end >= now
+		? { after: start, token: '', upTo: now }
+		: { after: start, before: end, token: '', upTo: end };
+}
+
+/**
+ * The orders created since the state's `readUpTo` (from `LOOKBACK_MS` before it; first the
+ * listing a previous poll left unfinished), an hour at a time, the last window without an end.
+ * Gives `readUpTo`, up to where every window was read whole, and the listing left unfinished.
+ */
+async function readSince(
+	ctx: IPollFunctions,
+	warehouseCode: string,
+	state: PollState,
+	now: number,
+	budget: PageBudget,
+): Promise<{ orders: Listed[]; readUpTo: number; resume?: Resume }> {
+	const orders: Listed[] = [];
+	let readUpTo = state.readUpTo;
+	let next = state.resume ?? windowFrom(readUpTo - LOOKBACK_MS, now);
+	for (;;) {
+		const window = { after: next.after, before: next.before };
+		const listed = await listWindow(ctx, warehouseCode, window, budget, next.token);
+		orders.push(...listed.orders);
+		if (!listed.complete) return { orders, readUpTo, resume: { ...next, token: listed.token } };
+		readUpTo = next.upTo;
+		if (next.before === undefined) return { orders, readUpTo };
+		next = windowFrom(next.before, now);
+	}
+}
+
+/**
+ * `readSince`; on a failure, the listing left unfinished is given up (its token may be stale):
+ * the next poll lists its window afresh.
+ */
+async function readOrForget(
+	ctx: IPollFunctions,
+	warehouseCode: string,
+	state: PollState,
+	now: number,
+): ReturnType<typeof readSince> {
+	let failed: unknown;
+	try {
+		return await readSince(ctx, warehouseCode, state, now, pageBudget(ctx, Date.now()));
+	} catch (error) {
+		failed = error;
+	}
+	delete state.resume;
+	if (failed instanceof NodeApiError || failed instanceof NodeOperationError) throw failed;
+	throw new NodeApiError(ctx.getNode(), failed as JsonObject);
+}
+
+/**
+ * The first poll of a warehouse: the orders already there (from `LOOKBACK_MS` back, no end) are
+ * history, remembered and not emitted.
+ */
+async function startAfresh(ctx: IPollFunctions, warehouseCode: string, now: number) {
+	const budget = pageBudget(ctx, Date.now());
+	const { orders, complete } = await listWindow(
+		ctx,
+		warehouseCode,
+		{ after: now - LOOKBACK_MS },
+		budget,
+	);
+	const state = startState(ctx.getWorkflowStaticData('node'), warehouseCode, now);
+	// Too many to read: what was not read is history too.
+	if (!complete) state.floor = now;
+	record(state, orders, now);
+	return null;
+}
+
+/** An active workflow's poll: one item per order new since the last poll, oldest first. */
+export async function newOrders(
+	ctx: IPollFunctions,
+	warehouseCode: string,
+): Promise<INodeExecutionData[][] | null> {
+	const now = toSecond(Date.now());
+	const data = ctx.getWorkflowStaticData('node');
+	const saved = savedState(data, warehouseCode);
+	if (!saved) return await startAfresh(ctx, warehouseCode, now);
+	const read = await readOrForget(ctx, warehouseCode, saved, now);
+	const candidates = await withItems(
+		ctx,
+		read.orders.filter((listed) => isNew(saved, listed)),
+	);
+	// Recorded at once, after the last request: a poll that fails records nothing, and of two
+	// overlapping polls the later one emits only what the earlier did not.
+	const live = savedState(data, warehouseCode) ?? saved;
+	const fresh = record(live, candidates, read.readUpTo, read.resume);
+	// Set again on n8n's static data object: it notices changes to its own fields only (not inside
+	// an object set on it later), and saves the static data only when it noticed one.
+	data[STATE_KEY] = live as unknown as IDataObject;
+	return fresh.length ? [fresh.map((listed) => ({ json: listed.order }))] : null;
+}
+
+/** "Fetch Test Event": the most recent order of the warehouse; the state is not touched. */
+export async function mostRecentOrder(
+	ctx: IPollFunctions,
+	warehouseCode: string,
+): Promise<INodeExecutionData[][]> {
+	const now = Date.now();
+	const budget = pageBudget(ctx, now);
+	for (const span of TEST_EVENT_SPANS) {
+		const window = { after: span === undefined ? undefined : now - span };
+		const { orders } = await listWindow(ctx, warehouseCode, window, budget);
+		if (!orders.length) continue;
+		const newest = orders.reduce((a, b) => (b.createdAt > a.createdAt ? b : a));
+		await withItems(ctx, [newest]);
+		return [[{ json: newest.order }]];
+	}
+	throw new NodeOperationError(ctx.getNode(), `No FBPI order in warehouse "${warehouseCode}" yet`, {
+		description:
+			'Create a sandbox order in this warehouse (FBPI Order → Create Sandbox Order) and fetch again.',
+	});
+}

@@ -1,0 +1,118 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
+/**
+ * Poll triggers run the way the n8n app (2.40, without durable poll cursors) runs them, with
+ * n8n-core's own `PollContext` and `PollTriggerExecutor`:
+ * - activation (`'activate'`; `'init'` when n8n starts again with the workflow active) builds ONE
+ *   `PollContext` for the trigger, runs the first poll at once (its error fails the activation),
+ *   then saves the static data;
+ * - every later poll (`poll()`, the app's cron tick) runs on that same context and `Workflow`, so
+ *   static data lives on in memory between polls; a poll that returns items emits them: the
+ *   static data is saved and an execution starts (mode 'trigger', the items as the trigger's
+ *   output); a poll that returns null saves nothing (the app's cursor commit is a no-op without
+ *   durable cursors); a failing poll is recorded (`errors`), as the app records a failed
+ *   execution;
+ * - `restart()` plays n8n starting again: a new `Workflow` and context from the SAVED static data
+ *   only (nothing of this activation's memory), activation `'init'`;
+ * - "Fetch Test Event" is a manual execution (`env.runWorkflow`): n8n-core's `WorkflowExecute`
+ *   calls `poll()` on a `PollContext` of mode 'manual' and saves no static data.
+ */
+import { Container } from '@n8n/di';
+import { PollContext, PollTriggerExecutor } from 'n8n-core';
+import type { INode, INodeExecutionData, Workflow, WorkflowActivateMode } from 'n8n-workflow';
+
+import type { TestEnvironment, TestWorkflow, WorkflowResult } from './environment';
+import { additionalData } from './n8n';
+
+export class ActivePoller {
+	readonly executions: WorkflowResult[] = [];
+	/** Errors of polls after the activation (the app saves each as a failed execution). */
+	readonly errors: Error[] = [];
+	/** The items each poll emitted (one entry per emitting poll). */
+	readonly emitted: INodeExecutionData[][][] = [];
+	active = false;
+	private workflow!: Workflow;
+	private node!: INode;
+	private tick!: (testingTrigger?: boolean) => Promise<void>;
+	private readonly pending = new Set<Promise<unknown>>();
+
+	constructor(
+		private readonly env: TestEnvironment,
+		private readonly input: TestWorkflow,
+	) {}
+
+	/** Activation as the app runs it: the first poll at once, then the static data saved. */
+	async activate(activation: WorkflowActivateMode = 'activate'): Promise<this> {
+		this.workflow = await this.env.createWorkflow(this.input);
+		this.node = Object.values(this.workflow.nodes).find(
+			(node) => this.workflow.nodeTypes.getByNameAndVersion(node.type, node.typeVersion).poll,
+		)!;
+		const data = additionalData({
+			credentialsHelper: this.env.credentialsHelper,
+			baseUrl: this.env.baseUrl,
+			workflowId: this.workflow.id,
+		});
+		const context = new PollContext(
+			this.workflow,
+			this.node,
+			data,
+			'trigger',
+			activation,
+			(items) => this.emit(items),
+			(error) => void this.errors.push(error),
+		);
+		this.active = true;
+		this.tick = Container.get(PollTriggerExecutor).create(
+			this.workflow,
+			this.node,
+			context,
+			() => this.active,
+		);
+		await this.tick(true);
+		this.env.saveStaticData(this.workflow);
+		return this;
+	}
+
+	private emit(items: INodeExecutionData[][]) {
+		this.emitted.push(items);
+		this.env.saveStaticData(this.workflow);
+		const run = this.env
+			.startExecution(this.input, { mode: 'trigger', startNode: this.node.name, inputs: items })
+			.then(async (started) => this.executions.push(await started.finished));
+		this.pending.add(run);
+		void run.finally(() => this.pending.delete(run));
+	}
+
+	/** One poll, as the app's cron tick runs it; resolves once its executions have finished. */
+	async poll(): Promise<void> {
+		await this.tick();
+		await this.settled();
+	}
+
+	async settled(): Promise<void> {
+		while (this.pending.size) await Promise.allSettled([...this.pending]);
+	}
+
+	/** Static data of the workflow in this activation's memory (not necessarily saved). */
+	memory() {
+		return JSON.parse(JSON.stringify(this.workflow.staticData)) as Record<string, unknown>;
+	}
+
+	/** n8n starts again: this activation is gone, a new one starts from the saved static data. */
+	async restart(): Promise<ActivePoller> {
+		await this.settled();
+		this.active = false;
+		return await new ActivePoller(this.env, this.input).activate('init');
+	}
+
+	deactivate(): void {
+		this.active = false;
+	}
+}
+
+export async function activatePolling(
+	env: TestEnvironment,
+	input: TestWorkflow,
+): Promise<ActivePoller> {
+	await env.ready();
+	return await new ActivePoller(env, input).activate('activate');
+}
