@@ -97,7 +97,7 @@ export const ordersList: Benchmark = {
 					value: growth,
 					unit: 'MB',
 					target: `<= ${MAX_HEAP_GROWTH_MB}`,
-					met: growth <= MAX_HEAP_GROWTH_MB,
+					met: growth !== null && growth <= MAX_HEAP_GROWTH_MB,
 				},
 				{ name: 'peak rss − baseline', value: mb(memory.peakRss - baseline.rss), unit: 'MB' },
 			];

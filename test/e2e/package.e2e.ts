@@ -1162,6 +1162,59 @@ describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 	);
 
 	check(
+		'5d. example "fulfil an FBPI order" runs: one item marked unavailable, the other shipped with a noon AWB; a re-run after a lost Create answer ships nothing twice',
+		async () => {
+			const fulfil = example('fulfil-fbpi-order.json');
+			const newOrder = async () => {
+				const sandbox = await client.runAndWait(example('create-sandbox-order.json'));
+				expectSucceeded(sandbox);
+				return single(sandbox, 'Create sandbox order').fbpi_order_nr as string;
+			};
+			const shipmentsOf = async (orderNr: string) =>
+				(await control<Array<{ fbpi_order_nr: string }>>(emu, 'GET', '/shipments')).filter(
+					(shipment) => shipment.fbpi_order_nr === orderNr,
+				);
+
+			// A new order: the poll trigger (run from the editor) hands over the newest one.
+			const first = await newOrder();
+			const run = await client.runAndWait(fulfil);
+			expectSucceeded(run);
+			expect(single(run, 'Get the order').fbpi_order_nr).toEqual(first);
+			const plan = single(run, 'Plan the shipment');
+			expect([(plan.unavailable as string[]).length, (plan.to_ship as string[]).length]).toEqual([
+				1, 1,
+			]);
+			expect(single(run, 'Mark unavailable items').out_of_stock_items).toEqual(plan.unavailable);
+			const awb = (single(run, 'Generate an AWB').awb_nrs as string[])[0];
+			const shipment = single(run, 'Create the shipment');
+			expect(shipment).toMatchObject({
+				fbpi_order_nr: first,
+				integration_shipment_nr: `SHP-${first}`,
+			});
+			expect(await shipmentsOf(first)).toEqual([
+				expect.objectContaining({ awbs: [{ courier: 'noon', awb_nr: awb }] }),
+			]);
+
+			// The answer of Create is lost after the shipment was stored: the run fails, the re-run
+			// finds the items shipped and creates nothing more.
+			const second = await newOrder();
+			await control(emu, 'POST', '/faults', {
+				operation: 'CreateShipment',
+				lostAnswer: true,
+				count: 1,
+			});
+			const failed = await client.runAndWait(fulfil);
+			expect(failed.status).toEqual('error');
+			expect(await shipmentsOf(second)).toHaveLength(1);
+			const rerun = await client.runAndWait(fulfil);
+			expectSucceeded(rerun);
+			expect(single(rerun, 'Plan the shipment').to_ship).toEqual([]);
+			expect(rerun.data.resultData.runData['Create the shipment']).toBeUndefined();
+			expect(await shipmentsOf(second)).toHaveLength(1);
+		},
+	);
+
+	check(
 		'6. trigger: activation takes over the destination; a sandbox order starts the workflow; no secret → 401; deactivation releases it',
 		async () => {
 			const trigger = example('new-orders-customer-data.json');
