@@ -20,6 +20,7 @@ import {
 	MAX_CLIENT_REFERENCE_LENGTH,
 	MAX_IMPORT_ITEMS,
 } from './handlers/imports';
+import { listWarehouses } from './handlers/warehouses';
 import { LOGIN_OPERATION } from './requestLog';
 import { s } from './schema';
 import { SANDBOX_COUNTRIES } from './seed';
@@ -129,6 +130,20 @@ export const ENDPOINTS: readonly Endpoint[] = [
 			country_code: s.string({ enum: SANDBOX_COUNTRIES }),
 		},
 		handler: createSandboxOrder,
+	},
+
+	// --- warehouse platform -----------------------------------------------------------------------
+	{
+		// The one operation the reference documents below the common plan, paced by its own.
+		operation: 'ListWarehouses',
+		method: 'POST',
+		path: '/warehouse_platform/v1/warehouses/list',
+		ratePlan: { limit: 30, windowMs: 60_000, burst: { limit: 15, windowMs: 30_000 } },
+		body: {
+			next_token: s.string(),
+			filters: s.object({ fulfillment_system_code: s.string() }),
+		},
+		handler: listWarehouses,
 	},
 
 	// --- catalog imports ----------------------------------------------------------------------------

@@ -75,6 +75,11 @@ import type { AddDestinationOptions, DestinationState } from './state/destinatio
 import type { EmulatorEventListener, EmulatorEventName } from './state/events';
 import type { AddExportOptions, ExportRecord } from './state/exports';
 import type { SandboxOrder, Warehouse } from './state/fbpi';
+import {
+	addWarehouses,
+	type AddWarehousesOptions,
+	type ListedWarehouse,
+} from './handlers/warehouses';
 import type { ImportStatusRecord } from './state/imports';
 import {
 	DEFAULT_PREFIXES,
@@ -432,6 +437,11 @@ export class EmulatorServer implements Emulator {
 		return this.state.fbpi.listWarehouses(projectCode ?? this.projectCode);
 	}
 
+	addWarehouses(options: AddWarehousesOptions): ListedWarehouse[] {
+		const project = this.state.projectOf(options.projectCode);
+		return addWarehouses(this.state, project.code, options);
+	}
+
 	imports(projectCode?: string): Array<ImportStatusRecord & { project_code: string }> {
 		return this.state.imports.list(projectCode, Date.now());
 	}
@@ -602,7 +612,7 @@ export class EmulatorServer implements Emulator {
 				route.auth === 'session'
 					? requireSession(this.state, req.headers.cookie, Date.now())
 					: null;
-			if (route.rateLimited && session) this.enforceRatePlan(session, route.operation, at);
+			if (route.rateLimited && session) this.enforceRatePlan(session, route, at);
 			const target = req.url ?? '/';
 			const queryStart = target.indexOf('?');
 			const query = new URLSearchParams(queryStart === -1 ? '' : target.slice(queryStart + 1));
@@ -633,9 +643,12 @@ export class EmulatorServer implements Emulator {
 	}
 
 	/** Counts the request against its project's quota for the operation; 429 with Retry-After when spent. */
-	private enforceRatePlan(session: Session, operation: string, receivedAt: number): void {
-		// Counted at receipt, as a gateway does, not after the configured latency.
-		const decision = this.limiter.take(`${session.projectCode} ${operation}`, receivedAt);
+	private enforceRatePlan(session: Session, route: ApiRoute, receivedAt: number): void {
+		const { operation, ratePlan } = route;
+		// Counted at receipt, as a gateway does, not after the configured latency; by the
+		// operation's own documented plan where it has one.
+		const key = `${session.projectCode} ${operation}`;
+		const decision = this.limiter.take(key, receivedAt, ratePlan);
 		if (decision.allowed) return;
 		const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
 		// The limits that refused it: the sliding window, a strict plan's fixed window, or both.

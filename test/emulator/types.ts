@@ -13,6 +13,7 @@ import type { RatePlan } from './ratePlan';
 import type { AddDestinationOptions, DestinationState } from './state/destinations';
 import type { EmulatorEventListener, EmulatorEventName } from './state/events';
 import type { AddExportOptions, ExportRecord } from './state/exports';
+import type { AddWarehousesOptions, ListedWarehouse } from './handlers/warehouses';
 import type { SandboxOrder, Warehouse } from './state/fbpi';
 import type { ImportStatusRecord } from './state/imports';
 
@@ -246,6 +247,11 @@ export interface EmulatorControls {
 	sandboxOrders(projectCode?: string): SandboxOrder[];
 	/** Warehouses of a project (default the emulator's). */
 	warehouses(projectCode?: string): Warehouse[];
+	/**
+	 * Adds `count` generated warehouses (`WH-GEN-00001`, …) to a project, after the ones it has:
+	 * more than one page of ListWarehouses (500) when asked. Returns them as ListWarehouses lists them.
+	 */
+	addWarehouses(options: AddWarehousesOptions): ListedWarehouse[];
 	/** Imports with their current status, of one project when given. */
 	imports(projectCode?: string): Array<ImportStatusRecord & { project_code: string }>;
 	/** Adds an export whose states (default PENDING, RUNNING, COMPLETE) start progressing now. */
