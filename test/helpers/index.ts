@@ -3,3 +3,4 @@ export * from './environment';
 export type { CredentialTestResult, LoginRecord } from './credentials';
 export type { ActiveWorkflow, WebhookCall } from './webhooks';
 export { useFilesystemBinaryData } from './n8n';
+export { listSearch, type ListSearchCall } from './loadOptions';
