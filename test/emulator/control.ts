@@ -13,6 +13,7 @@ import type { DeliveryFilter, PublishEventInput, WaitForDeliveriesOptions } from
 import type { AddDestinationOptions } from './state/destinations';
 import type { AddWarehousesOptions } from './handlers/warehouses';
 import type { AddExportOptions } from './state/exports';
+import type { AddFbpiOrdersOptions } from './state/fbpiOrders';
 import type { AddCredentialOptions, EmulatorControls, FaultSpec, RatePlan } from './types';
 
 export const CONTROL_PREFIX = '/__control';
@@ -117,6 +118,22 @@ const CONTROL_ROUTES = compileRoutes<ControlRoute>([
 		method: 'POST',
 		path: '/__control/warehouses',
 		handler: (c, body) => c.addWarehouses((body ?? {}) as AddWarehousesOptions),
+	},
+	{
+		// AddFbpiOrdersOptions (state/fbpiOrders.ts): orders in bulk, at chosen times.
+		method: 'POST',
+		path: '/__control/fbpi-orders',
+		handler: (c, body) => c.addFbpiOrders((body ?? {}) as AddFbpiOrdersOptions),
+	},
+	{
+		method: 'GET',
+		path: '/__control/fbpi-orders/{nr}',
+		handler: (c, _body, r) => {
+			const order = c.fbpiOrder(r.params.nr, projectOf(r));
+			if (!order)
+				throw new ApiError('NOT_FOUND', `FBPI order ${JSON.stringify(r.params.nr)} not found`);
+			return order;
+		},
 	},
 	{ method: 'GET', path: '/__control/imports', handler: (c, _body, r) => c.imports(projectOf(r)) },
 	{

@@ -11,7 +11,11 @@ import { DOWNLOAD_EXPORT_OPERATION, downloadExport } from './handlers/exports';
 import {
 	createSandboxOrder,
 	ITEM_STATUSES,
+	listFbpiOrders,
 	MAX_IDEMPOTENCY_KEY_LENGTH,
+	UPDATE_ITEM_STATUS_OUT_OF_STOCK,
+	updateOrder,
+	utcTimestampProblem,
 } from './handlers/fbpiOrders';
 import {
 	bqTableProblem,
@@ -111,6 +115,44 @@ export const ENDPOINTS: readonly Endpoint[] = [
 		resource: 'FBPI order',
 		answer: ({ state, params, projectCode, now }) =>
 			state.fbpi.customerDetails(projectCode, params.fbpi_order_nr, now),
+	},
+	{
+		operation: 'GetFbpiOrder',
+		method: 'GET',
+		path: '/fbpi/v1/fbpi-order/{fbpi_order_nr}/get',
+		resource: 'FBPI order',
+		answer: ({ state, params, projectCode, now }) =>
+			state.fbpi.orders.find(projectCode, params.fbpi_order_nr, now),
+	},
+	{
+		// The body is the filters object itself; pages of at most 50, `next_token` in the query.
+		operation: 'ListFbpiOrders',
+		method: 'POST',
+		path: '/fbpi/v1/fbpi-orders/list',
+		body: {
+			warehouse_code: s.string({ required: true }),
+			created_after: s.string({ format: utcTimestampProblem }),
+			created_before: s.string({ format: utcTimestampProblem }),
+		},
+		query: { next_token: s.string() },
+		handler: listFbpiOrders,
+	},
+	{
+		// Only OUT_OF_STOCK can be set: UNSPECIFIED is no status to give an item.
+		operation: 'UpdateOrder',
+		method: 'POST',
+		path: '/fbpi/v1/fbpi-order/update',
+		body: {
+			fbpi_order_nr: s.string({ required: true }),
+			items: s.array(
+				s.object({
+					mp_item_nr: s.string({ required: true }),
+					status: s.string({ required: true, enum: [UPDATE_ITEM_STATUS_OUT_OF_STOCK] }),
+				}),
+				{ minItems: 1, noun: 'item' },
+			),
+		},
+		handler: updateOrder,
 	},
 	{
 		operation: 'CreateSandboxOrder',

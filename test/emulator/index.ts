@@ -61,12 +61,14 @@ export {
 	SEEDED_DESTINATIONS,
 	SEEDED_EXPORTS,
 	SEEDED_FBPI_CUSTOMERS,
+	SEEDED_FBPI_ORDER_TABLE,
 	SEEDED_FBPI_ORDERS,
 	SEEDED_OAUTH_TOKENS,
 	SEEDED_WAREHOUSES,
 	FULFILLMENT_SYSTEMS,
 	type CustomerDetails,
 	type ExportStatus,
+	type FbpiOrderSeed,
 	type SandboxCountry,
 } from './seed';
 export { DOWNLOAD_EXPORT_OPERATION } from './handlers/exports';
@@ -92,6 +94,18 @@ export {
 export type { EmulatorEventListener, EmulatorEventName, EmulatorEvents } from './state/events';
 export { EXPORT_FILES_PATH, type AddExportOptions, type ExportRecord } from './state/exports';
 export type { SandboxItemStatus, SandboxOrder, Warehouse } from './state/fbpi';
+export {
+	INTEGRATION_ITEM_STATUSES,
+	MP_ITEM_STATUSES,
+	ORDERS_PAGE_SIZE,
+	type AddFbpiOrdersOptions,
+	type FbpiOrder,
+	type FbpiOrderInput,
+	type FbpiOrderItem,
+	type FbpiOrderItemInput,
+	type IntegrationItemStatus,
+	type MpItemStatus,
+} from './state/fbpiOrders';
 export {
 	MAX_REPORTED_FAILURES,
 	type ImportCompletedEvent,

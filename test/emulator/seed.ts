@@ -450,6 +450,72 @@ export function generatedCustomer(key: string, country: SandboxCountry): Custome
 	};
 }
 
+/** The seeded orders as GetFbpiOrder answers them (state/fbpiOrders.ts fills in the rest). */
+export interface FbpiOrderSeed {
+	fbpiOrderNr: string;
+	warehouseCode: string;
+	country: SandboxCountry;
+	/** ISO 8601 UTC. */
+	created_at: string;
+	items: Array<{
+		partnerSku: string;
+		mpStatus: 'MP_ITEM_STATUS_CONFIRMED' | 'MP_ITEM_STATUS_CANCELLED';
+		deliveredInvoicePrice: number;
+	}>;
+}
+
+export const SEEDED_FBPI_ORDER_TABLE: readonly FbpiOrderSeed[] = [
+	{
+		fbpiOrderNr: SEEDED_FBPI_ORDERS.dubai,
+		warehouseCode: 'WH-DXB-01',
+		country: 'ae',
+		created_at: '2025-03-01T08:15:00.000Z',
+		items: [
+			{
+				partnerSku: 'SKU-PHONE-CASE',
+				mpStatus: 'MP_ITEM_STATUS_CONFIRMED',
+				deliveredInvoicePrice: 49,
+			},
+			{
+				partnerSku: 'SKU-USB-C-CABLE',
+				mpStatus: 'MP_ITEM_STATUS_CONFIRMED',
+				deliveredInvoicePrice: 25.5,
+			},
+		],
+	},
+	{
+		fbpiOrderNr: SEEDED_FBPI_ORDERS.riyadh,
+		warehouseCode: 'WH-RUH-02',
+		country: 'sa',
+		created_at: '2025-03-02T10:30:00.000Z',
+		items: [
+			{
+				partnerSku: 'SKU-KETTLE',
+				mpStatus: 'MP_ITEM_STATUS_CONFIRMED',
+				deliveredInvoicePrice: 129,
+			},
+		],
+	},
+	{
+		fbpiOrderNr: SEEDED_FBPI_ORDERS.cairo,
+		warehouseCode: 'WH-CAI-01',
+		country: 'eg',
+		created_at: '2025-03-03T12:45:00.000Z',
+		items: [
+			{
+				partnerSku: 'SKU-HEADPHONES',
+				mpStatus: 'MP_ITEM_STATUS_CONFIRMED',
+				deliveredInvoicePrice: 1450,
+			},
+			{
+				partnerSku: 'SKU-CHARGER',
+				mpStatus: 'MP_ITEM_STATUS_CANCELLED',
+				deliveredInvoicePrice: 320,
+			},
+		],
+	},
+];
+
 export interface WarehouseSeed {
 	warehouse_code: string;
 	/** ListWarehouses' fields. */

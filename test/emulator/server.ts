@@ -80,6 +80,7 @@ import {
 	type AddWarehousesOptions,
 	type ListedWarehouse,
 } from './handlers/warehouses';
+import type { AddFbpiOrdersOptions, FbpiOrder } from './state/fbpiOrders';
 import type { ImportStatusRecord } from './state/imports';
 import {
 	DEFAULT_PREFIXES,
@@ -440,6 +441,17 @@ export class EmulatorServer implements Emulator {
 	addWarehouses(options: AddWarehousesOptions): ListedWarehouse[] {
 		const project = this.state.projectOf(options.projectCode);
 		return addWarehouses(this.state, project.code, options);
+	}
+
+	addFbpiOrders(options: AddFbpiOrdersOptions = {}): FbpiOrder[] {
+		const project = this.state.projectOf(options?.projectCode);
+		return this.state.fbpi.orders.add(project.code, options, Date.now());
+	}
+
+	fbpiOrder(fbpiOrderNr: string, projectCode?: string): FbpiOrder | null {
+		return (
+			this.state.fbpi.orders.find(projectCode ?? this.projectCode, fbpiOrderNr, Date.now()) ?? null
+		);
 	}
 
 	imports(projectCode?: string): Array<ImportStatusRecord & { project_code: string }> {

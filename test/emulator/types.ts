@@ -15,6 +15,7 @@ import type { EmulatorEventListener, EmulatorEventName } from './state/events';
 import type { AddExportOptions, ExportRecord } from './state/exports';
 import type { AddWarehousesOptions, ListedWarehouse } from './handlers/warehouses';
 import type { SandboxOrder, Warehouse } from './state/fbpi';
+import type { AddFbpiOrdersOptions, FbpiOrder } from './state/fbpiOrders';
 import type { ImportStatusRecord } from './state/imports';
 
 export type { RateModel, RatePlan } from './ratePlan';
@@ -252,6 +253,14 @@ export interface EmulatorControls {
 	 * more than one page of ListWarehouses (500) when asked. Returns them as ListWarehouses lists them.
 	 */
 	addWarehouses(options: AddWarehousesOptions): ListedWarehouse[];
+	/**
+	 * Adds FBPI orders to a project (default the emulator's): `count` alike in one warehouse,
+	 * created `intervalMs` apart from `createdAt` on, or the listed `orders` (each with its own
+	 * number, warehouse, time and items). Returns them as GetFbpiOrder answers them.
+	 */
+	addFbpiOrders(options?: AddFbpiOrdersOptions): FbpiOrder[];
+	/** An FBPI order as GetFbpiOrder answers it (items' integration status included), or null. */
+	fbpiOrder(fbpiOrderNr: string, projectCode?: string): FbpiOrder | null;
 	/** Imports with their current status, of one project when given. */
 	imports(projectCode?: string): Array<ImportStatusRecord & { project_code: string }>;
 	/** Adds an export whose states (default PENDING, RUNNING, COMPLETE) start progressing now. */

@@ -12,6 +12,9 @@ export type Endpoint =
 	| 'GetExportStatus'
 	| 'GetPurchaseOrder'
 	| 'GetFbpiOrderCustomerData'
+	| 'GetFbpiOrder'
+	| 'ListFbpiOrders'
+	| 'UpdateOrder'
 	| 'CreateSandboxOrder'
 	| 'CreateBarcodeImport'
 	| 'GetImportStatus'
@@ -86,6 +89,26 @@ export const ENDPOINTS: Record<Endpoint, EndpointSpec> = {
 	GetFbpiOrderCustomerData: {
 		method: 'GET',
 		path: '/fbpi/v1/fbpi-order/{fbpi_order_nr}/customer-details/get',
+		repeatable: true,
+		plan: COMMON_PLAN,
+	},
+	GetFbpiOrder: {
+		method: 'GET',
+		path: '/fbpi/v1/fbpi-order/{fbpi_order_nr}/get',
+		repeatable: true,
+		plan: COMMON_PLAN,
+	},
+	// A read sent as POST (the filters are the body; next_token is a query parameter).
+	ListFbpiOrders: {
+		method: 'POST',
+		path: '/fbpi/v1/fbpi-orders/list',
+		repeatable: true,
+		plan: COMMON_PLAN,
+	},
+	// Marking the same items out of stock again changes nothing: safe to repeat.
+	UpdateOrder: {
+		method: 'POST',
+		path: '/fbpi/v1/fbpi-order/update',
 		repeatable: true,
 		plan: COMMON_PLAN,
 	},

@@ -40,6 +40,8 @@ export interface ApiRequestOptions {
 	/** Values for the `{name}` placeholders of the endpoint's path. */
 	pathParams?: Record<string, string>;
 	body?: IDataObject;
+	/** Query parameters, URL-encoded after the path (a list's `next_token`); none when absent. */
+	query?: Record<string, string>;
 	/** Item the request is made for: used for the credential lookup and in errors. */
 	itemIndex?: number;
 }
@@ -186,7 +188,10 @@ export async function apiRequest(
 	noteRunLimiter(this, limiter);
 	const body = ENDPOINTS[endpoint].method !== 'GET' ? (options.body ?? {}) : undefined;
 	const call: Call = { ctx: this, endpoint, settings, policy: runPolicy(this), limiter, body };
-	let url = buildUrl(settings.baseUrl, endpoint, options.pathParams, settings.prefixes);
+	let url = withQuery(
+		buildUrl(settings.baseUrl, endpoint, options.pathParams, settings.prefixes),
+		options.query,
+	);
 	for (let redirects = 0; ; redirects++) {
 		const outcome = await sendTo(call, url);
 		if ('answer' in outcome) return normaliseBody(outcome.answer);
@@ -207,6 +212,12 @@ export async function apiRequest(
 		}
 		url = step.follow;
 	}
+}
+
+/** `url` with the query parameters appended (none: as it is). */
+function withQuery(url: string, query?: Record<string, string>): string {
+	const search = new URLSearchParams(query ?? {}).toString();
+	return search ? `${url}?${search}` : url;
 }
 
 function normaliseBody(response: unknown): IDataObject {

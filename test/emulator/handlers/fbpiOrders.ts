@@ -1,8 +1,13 @@
-/** CreateSandboxOrder: the warehouse must exist and take order webhooks; idempotent by key. */
+/**
+ * CreateSandboxOrder: the warehouse must exist and take order webhooks; idempotent by key.
+ * ListFbpiOrders and UpdateOrder: the store (state/fbpiOrders.ts) pages and changes the orders.
+ */
 import type { ApiResult, EndpointContext } from '../endpoint';
 import { ApiError } from '../errors';
+import type { Format } from '../schema';
 import type { SandboxCountry } from '../seed';
 import type { SandboxItemStatus, SandboxOrderRequest } from '../state/fbpi';
+import { parseUtcTimestamp, type OrderFilters } from '../state/fbpiOrders';
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 10;
 export const ITEM_STATUSES: readonly SandboxItemStatus[] = [
@@ -49,4 +54,46 @@ export function createSandboxOrder({
 	const { order, created } = state.fbpi.createSandboxOrder(projectCode, request, now);
 	if (created) state.events.emit('sandboxOrderCreated', order);
 	return { body: { fbpi_order_nr: order.fbpi_order_nr } };
+}
+
+// --- ListFbpiOrders, UpdateOrder ---------------------------------------------------------------
+
+/** `created_after` / `created_before` of ListFbpiOrders: `YYYY-MM-DDTHH:MM:SSZ` (fractions allowed). */
+export const utcTimestampProblem: Format<string> = (value, path) => {
+	const parsed = parseUtcTimestamp(value, path);
+	return typeof parsed === 'string' ? parsed : null;
+};
+
+export const UPDATE_ITEM_STATUS_OUT_OF_STOCK = 'UPDATE_ORDER_REQUEST_ITEM_STATUS_OUT_OF_STOCK';
+
+export function listFbpiOrders({
+	state,
+	body,
+	query,
+	projectCode,
+	now,
+}: EndpointContext<OrderFilters>): ApiResult {
+	return { body: state.fbpi.orders.page(projectCode, body, query.next_token, now) };
+}
+
+export interface UpdateOrderBody {
+	fbpi_order_nr: string;
+	items: Array<{ mp_item_nr: string; status: typeof UPDATE_ITEM_STATUS_OUT_OF_STOCK }>;
+}
+
+/** Marks the listed items out of stock (all or none); the others keep their status. */
+export function updateOrder({
+	state,
+	body,
+	projectCode,
+	now,
+}: EndpointContext<UpdateOrderBody>): ApiResult {
+	state.fbpi.orders.setItemsIntegrationStatus(
+		projectCode,
+		body.fbpi_order_nr,
+		body.items.map((item) => item.mp_item_nr),
+		'INTEGRATION_ITEM_STATUS_OUT_OF_STOCK',
+		now,
+	);
+	return { body: {} };
 }

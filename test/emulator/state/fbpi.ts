@@ -2,6 +2,8 @@
  * FBPI orders: the seeded ones, generated `FBPI-BULK-<n>`, and sandbox orders created through
  * CreateSandboxOrder (per project, with idempotency and a retention period), plus the warehouses
  * sandbox orders are placed in (ListWarehouses lists them; tests add more with `addWarehouses`).
+ * The orders as GetFbpiOrder answers them are in `orders`
+ * (state/fbpiOrders.ts): a sandbox order becomes one there too, with the same lifetime.
  */
 import { ApiError } from '../errors';
 import {
@@ -12,6 +14,7 @@ import {
 	type CustomerDetails,
 	type SandboxCountry,
 } from '../seed';
+import { buildOrder, FbpiOrderStore } from './fbpiOrders';
 
 export type SandboxItemStatus = 'MP_ITEM_STATUS_CONFIRMED' | 'MP_ITEM_STATUS_CANCELLED';
 
@@ -61,6 +64,8 @@ export class FbpiStore {
 	/** `<project> <idempotency_key>` → order number. */
 	private readonly idempotency = new Map<string, string>();
 	private nextOrder = 1;
+	/** FBPI orders as GetFbpiOrder and ListFbpiOrders answer them. */
+	readonly orders = new FbpiOrderStore();
 
 	constructor(private readonly retentionMs: number) {}
 
@@ -69,6 +74,7 @@ export class FbpiStore {
 		for (const seed of SEEDED_WAREHOUSE_TABLE)
 			warehouses.set(seed.warehouse_code, { ...seed, project_code: projectCode });
 		this.warehouses.set(projectCode, warehouses);
+		this.orders.seedProject(projectCode);
 	}
 
 	warehouse(projectCode: string, code: string): Warehouse | undefined {
@@ -104,9 +110,11 @@ export class FbpiStore {
 		if (seeded) return { ...seeded };
 		if (BULK_FBPI_PATTERN.test(orderNr)) return generatedCustomer(orderNr, 'ae');
 		const sandbox = this.liveOrder(orderNr, now);
-		return sandbox && sandbox.order.project_code === projectCode
-			? { ...sandbox.order.customer }
-			: undefined;
+		if (sandbox)
+			return sandbox.order.project_code === projectCode ? { ...sandbox.order.customer } : undefined;
+		// An order added through the control API.
+		const order = this.orders.find(projectCode, orderNr, now);
+		return order && generatedCustomer(orderNr, order.customer_country_code);
 	}
 
 	private liveOrder(orderNr: string, now: number): StoredSandboxOrder | undefined {
@@ -158,6 +166,23 @@ export class FbpiStore {
 			customer: generatedCustomer(orderNr, request.country_code),
 		};
 		this.sandboxOrders.set(orderNr, { order, request: canonical, createdAt: now });
+		this.orders.addSandboxOrder(
+			projectCode,
+			buildOrder({
+				fbpiOrderNr: orderNr,
+				projectCode,
+				warehouseCode: order.warehouse_code,
+				country: order.country_code,
+				createdAt: now,
+				items: order.items.map((item) => ({
+					mpItemNr: item.item_nr,
+					partnerSku: item.partner_sku,
+					mpStatus: item.status,
+				})),
+			}),
+			now,
+			now + this.retentionMs,
+		);
 		this.idempotency.set(idempotencyKey, orderNr);
 		return { order: structuredClone(order), created: true };
 	}

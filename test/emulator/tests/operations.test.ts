@@ -105,6 +105,18 @@ const updateDestination = (code: string, body: unknown, c = client) =>
 		body,
 	);
 
+const getOrder = (orderNr: string, c = client) =>
+	c.call('GET', `/fbpi/v1/fbpi-order/${encodeURIComponent(orderNr)}/get`);
+const listOrders = (filters: unknown, nextToken?: string, c = client) =>
+	c.call(
+		'POST',
+		`/fbpi/v1/fbpi-orders/list${nextToken === undefined ? '' : `?next_token=${encodeURIComponent(nextToken)}`}`,
+		filters,
+	);
+const updateOrder = (body: unknown, c = client) =>
+	c.call('POST', '/fbpi/v1/fbpi-order/update', body);
+const OUT_OF_STOCK = 'UPDATE_ORDER_REQUEST_ITEM_STATUS_OUT_OF_STOCK';
+
 let uniqueCounter = 0;
 const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++uniqueCounter}`;
 
@@ -235,6 +247,167 @@ describe('CreateSandboxOrder', () => {
 			),
 		);
 		expect(events).toEqual([]);
+	});
+});
+
+describe('FBPI orders (GetFbpiOrder, ListFbpiOrders, UpdateOrder)', () => {
+	it('makes a sandbox order an FBPI order, listed in its warehouse and of its project only', async () => {
+		const res = await createSandbox({
+			warehouse_code: SEEDED_WAREHOUSES.cairo,
+			idempotency_key: unique('o').slice(-10),
+			country_code: 'eg',
+			items: [
+				{ status: 'MP_ITEM_STATUS_CONFIRMED', partner_sku: 'SKU-A' },
+				{ status: 'MP_ITEM_STATUS_CANCELLED', partner_sku: 'SKU-B' },
+			],
+		});
+		const nr = res.body.fbpi_order_nr;
+		const order = (await getOrder(nr)).body;
+		expect(order).toEqual({
+			fbpi_order_nr: nr,
+			mp_code: 'noon',
+			mp_order_nr: expect.any(String),
+			mp_country_code: 'eg',
+			customer_country_code: 'eg',
+			merchant_code: expect.stringMatching(/^STR/),
+			currency_code: 'EGP',
+			warehouse_code: SEEDED_WAREHOUSES.cairo,
+			order_created_at: expect.stringMatching(ISO),
+			items: [
+				expect.objectContaining({
+					mp_item_nr: `${nr}-1`,
+					partner_sku: 'SKU-A',
+					mp_status: 'MP_ITEM_STATUS_CONFIRMED',
+					integration_status: 'INTEGRATION_ITEM_STATUS_UNSPECIFIED',
+					cancellation_reason_code: null,
+				}),
+				expect.objectContaining({
+					mp_item_nr: `${nr}-2`,
+					partner_sku: 'SKU-B',
+					mp_status: 'MP_ITEM_STATUS_CANCELLED',
+					cancellation_reason_code: expect.any(String),
+				}),
+			],
+		});
+		const listed = await listOrders({ warehouse_code: SEEDED_WAREHOUSES.cairo });
+		expect(listed.body.next_token).toBe('');
+		expect(listed.body.orders.map((o: { fbpi_order_nr: string }) => o.fbpi_order_nr)).toEqual([
+			SEEDED_FBPI_ORDERS.cairo,
+			nr,
+		]);
+		const other = await otherProjectClient('PRJ777002');
+		expectError(await getOrder(nr, other), 'NOT_FOUND', new RegExp(`FBPI order "${nr}" not found`));
+		expect((await getOrder(SEEDED_FBPI_ORDERS.cairo, other)).status).toBe(200);
+	});
+
+	it('pages 50 at a time in creation order, bounds inclusive, tokens bound to their filters', async () => {
+		const warehouse = unique('WH');
+		const start = Date.UTC(2026, 0, 1);
+		// Added out of order, two at the same time: creation order, then the order of adding.
+		emulator.addFbpiOrders({ warehouseCode: warehouse, count: 60, createdAt: start + 60_000 });
+		const early = emulator.addFbpiOrders({
+			warehouseCode: warehouse,
+			count: 2,
+			createdAt: start,
+			intervalMs: 0,
+		});
+		const seen: string[] = [];
+		let token: string | undefined;
+		const filters = {
+			warehouse_code: warehouse,
+			created_after: '2026-01-01T00:00:00Z',
+			created_before: '2026-01-01T01:00:00Z',
+		};
+		do {
+			const page = await listOrders(filters, token);
+			expect(page.status).toBe(200);
+			expect(page.body.orders.length).toBeLessThanOrEqual(50);
+			seen.push(...page.body.orders.map((o: { fbpi_order_nr: string }) => o.fbpi_order_nr));
+			token = page.body.next_token || undefined;
+			if (token) {
+				expectError(
+					await listOrders({ ...filters, created_before: '2026-01-01T02:00:00Z' }, token),
+					'INVALID_ARGUMENT',
+					/next_token was issued for other filters/,
+				);
+			}
+		} while (token);
+		expect(seen).toHaveLength(62);
+		expect(seen.slice(0, 2)).toEqual(early.map((o) => o.fbpi_order_nr));
+		expect(new Set(seen).size).toBe(62);
+		// Inclusive at both ends, to the second.
+		const exact = await listOrders({
+			warehouse_code: warehouse,
+			created_after: '2026-01-01T00:01:00Z',
+			created_before: '2026-01-01T00:01:01Z',
+		});
+		expect(exact.body.orders).toHaveLength(2);
+		expectError(await listOrders(filters, 'garbage'), 'INVALID_ARGUMENT', /next_token/);
+		expectError(
+			await listOrders({ warehouse_code: warehouse, created_after: '2026-01-01' }),
+			'INVALID_ARGUMENT',
+			/created_after must be a UTC timestamp/,
+		);
+		expectError(
+			await listOrders({ created_after: '2026-01-01T00:00:00Z' }),
+			'INVALID_ARGUMENT',
+			/warehouse_code is required/,
+		);
+	});
+
+	it('marks the listed items out of stock, all or none, the others unchanged', async () => {
+		const [order] = emulator.addFbpiOrders({ items: [{}, {}, {}] });
+		const nr = order.fbpi_order_nr;
+		const [a, b, c] = order.items.map((item) => item.mp_item_nr);
+		expectError(
+			await updateOrder({
+				fbpi_order_nr: nr,
+				items: [
+					{ mp_item_nr: a, status: OUT_OF_STOCK },
+					{ mp_item_nr: 'NOPE', status: OUT_OF_STOCK },
+				],
+			}),
+			'INVALID_ARGUMENT',
+			/items\[1\]\.mp_item_nr "NOPE" is not an item of FBPI order/,
+		);
+		expectError(
+			await updateOrder({
+				fbpi_order_nr: nr,
+				items: [{ mp_item_nr: a, status: 'UPDATE_ORDER_REQUEST_ITEM_STATUS_UNSPECIFIED' }],
+			}),
+			'INVALID_ARGUMENT',
+			/items\[0\]\.status/,
+		);
+		expect(emulator.fbpiOrder(nr)?.items.map((i) => i.integration_status)).toEqual(
+			Array(3).fill('INTEGRATION_ITEM_STATUS_UNSPECIFIED'),
+		);
+		const res = await updateOrder({
+			fbpi_order_nr: nr,
+			items: [
+				{ mp_item_nr: a, status: OUT_OF_STOCK },
+				{ mp_item_nr: c, status: OUT_OF_STOCK },
+			],
+		});
+		expect(res).toMatchObject({ status: 200, body: {} });
+		expect(
+			(await getOrder(nr)).body.items.map(
+				(i: { mp_item_nr: string; integration_status: string }) => [
+					i.mp_item_nr,
+					i.integration_status,
+				],
+			),
+		).toEqual([
+			[a, 'INTEGRATION_ITEM_STATUS_OUT_OF_STOCK'],
+			[b, 'INTEGRATION_ITEM_STATUS_UNSPECIFIED'],
+			[c, 'INTEGRATION_ITEM_STATUS_OUT_OF_STOCK'],
+		]);
+		expectError(
+			await updateOrder({
+				fbpi_order_nr: 'NAE-NOPE',
+				items: [{ mp_item_nr: a, status: OUT_OF_STOCK }],
+			}),
+			'NOT_FOUND',
+		);
 	});
 });
 
@@ -601,6 +774,16 @@ describe('every operation', () => {
 		['GetImportStatus', () => importStatus('IMP-NOPE')],
 		['CreateCredential', () => createCredential({ user_code: 'usr-nobody' })],
 		['UpdateDestination', () => updateDestination(SEEDED_DESTINATIONS.inactive, {})],
+		['GetFbpiOrder', () => getOrder(SEEDED_FBPI_ORDERS.riyadh)],
+		['ListFbpiOrders', () => listOrders({ warehouse_code: SEEDED_WAREHOUSES.riyadh })],
+		[
+			'UpdateOrder',
+			() =>
+				updateOrder({
+					fbpi_order_nr: 'NOPE',
+					items: [{ mp_item_nr: 'x', status: 'UPDATE_ORDER_REQUEST_ITEM_STATUS_OUT_OF_STOCK' }],
+				}),
+		],
 	];
 
 	it('is logged under its operation name and counted in the rate plan per operation', async () => {

@@ -1,6 +1,9 @@
 import { resource } from '../resource';
 import * as createSandbox from './createSandbox.operation';
+import * as get from './get.operation';
 import * as getCustomerData from './getCustomerData.operation';
+import * as getMany from './getMany.operation';
+import * as update from './update.operation';
 
 export const { option, operations, description } = resource({
 	value: 'fbpiOrder',
@@ -14,11 +17,31 @@ export const { option, operations, description } = resource({
 				'Create a test order in a sandbox warehouse; it is never fulfilled and triggers the order-creation webhook',
 			operation: createSandbox,
 		},
+		get: {
+			name: 'Get',
+			action: 'Get an FBPI order',
+			description: 'Get an FBPI order with its items, their statuses and prices',
+			operation: get,
+		},
 		getCustomerData: {
 			name: 'Get Customer Data',
 			action: 'Get the customer of an FBPI order',
 			description: 'Get the customer name, city and administrative division of an FBPI order',
 			operation: getCustomerData,
+		},
+		getMany: {
+			name: 'Get Many',
+			action: 'Get many FBPI orders',
+			description:
+				'List the FBPI orders of a warehouse, optionally created within a time range, one item per order',
+			operation: getMany,
+		},
+		update: {
+			name: 'Update',
+			action: 'Mark items of an FBPI order out of stock',
+			description:
+				'Mark items of an FBPI order out of stock before the shipment, so the marketplace cancels them',
+			operation: update,
 		},
 	},
 });

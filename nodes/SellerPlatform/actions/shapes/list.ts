@@ -1,0 +1,231 @@
+/**
+ * A list read (a `getMany` operation): one listing per input item, following the service's
+ * `next_token` from page to page, each entry of the list one output item paired with its input
+ * item. Example: FBPI Order → Get Many.
+ *
+ * The interface (`listOperation(declaration)`):
+ * - `properties` lists the operation's parameters and, where they are shown, `listProperties`
+ *   (Return All, and Limit shown when Return All is off: n8n's convention for lists);
+ * - `endpoint`, and `read(ctx, itemIndex)`: the item's first request (path values, body, query
+ *   parameters), every parameter checked there, before anything is sent;
+ * - `entries`: the answer's field that holds the page's entries (`orders`, `warehouses`);
+ * - `token`: where the next page's token goes, `query` (the `next_token` query parameter,
+ *   ListFbpiOrders) or `body` (the body field `next_token`, ListWarehouses); the first page is
+ *   sent without one; an answer whose `next_token` is empty or absent is the last page;
+ * - `noun`: what an entry is, for messages and the hint (`orders`);
+ * - `maxPages` (default `MAX_PAGES`): pages one item may read; more fails the item.
+ *
+ * Bounded: at most `maxPages` pages per item and the Timeout option for all of an item's pages
+ * (checked before each page; each request has its own time-out besides); a stop of the execution
+ * ends it before the next page. A token the service gave before in the same listing fails the
+ * item (the pages would go round in a loop). The first entry's output carries a note with the
+ * pages read (the run's hints, hints.ts).
+ */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { apiRequest, named, propertyIn, shown, type Endpoint } from '../../../shared';
+import { invalidParameter, checkedBoolean, checkedNumber, numberIn } from '../parameters';
+import { readOptions } from '../options';
+import { perItem, type Operation, type TaskOutput } from '../runner';
+import { describe, type Declaration } from './declaration';
+
+/** Pages one item may read unless the declaration says otherwise. */
+export const MAX_PAGES = 1000;
+const DEFAULT_TIMEOUT_SECONDS = 300;
+
+/** Return All and Limit, as n8n's lists have them. */
+export const listProperties: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 50,
+		description: 'Max number of results to return',
+		displayOptions: { show: { returnAll: [false] } },
+	},
+];
+
+/** The Timeout option of a listing: all of an item's pages. */
+export const listTimeoutOption: INodeProperties = {
+	displayName: 'Timeout (Seconds)',
+	name: 'timeoutSeconds',
+	type: 'number',
+	typeOptions: { minValue: 1 },
+	default: DEFAULT_TIMEOUT_SECONDS,
+	description:
+		'Longest time all the pages of one item may take. When it passes, the item fails (no partial list); narrow the filters or set a limit.',
+};
+
+/** An item's first request. */
+export interface ListRequest {
+	pathParams?: Record<string, string>;
+	body?: IDataObject;
+	query?: Record<string, string>;
+}
+
+export interface ListDeclaration extends Declaration {
+	endpoint: Endpoint;
+	entries: string;
+	token: 'query' | 'body';
+	noun: string;
+	maxPages?: number;
+	read(ctx: IExecuteFunctions, itemIndex: number): ListRequest;
+}
+
+/** What one item's listing needs besides its request. */
+interface Listing {
+	request: ListRequest;
+	/** Entries wanted; Infinity with Return All. */
+	limit: number;
+	maxPages: number;
+	/** Date.now() after which no page is asked for. */
+	timeoutMs: number;
+}
+
+function readLimit(ctx: IExecuteFunctions, properties: INodeProperties[], itemIndex: number) {
+	const returnAllProperty = propertyIn(properties, 'returnAll');
+	const limitProperty = propertyIn(properties, 'limit');
+	const returnAll = checkedBoolean(
+		ctx,
+		itemIndex,
+		ctx.getNodeParameter(returnAllProperty.name, itemIndex, false),
+		named(returnAllProperty),
+		false,
+	);
+	if (returnAll) return Infinity;
+	const fallback = limitProperty.default as number;
+	const value = ctx.getNodeParameter(limitProperty.name, itemIndex, fallback);
+	const rule = { min: 1, whole: true };
+	return checkedNumber(ctx, itemIndex, value, named(limitProperty), rule, fallback);
+}
+
+function readTimeoutMs(ctx: IExecuteFunctions, itemIndex: number): number {
+	const options = readOptions(ctx, itemIndex);
+	const rule = { min: 0, aboveMin: true };
+	return numberIn(ctx, itemIndex, options, listTimeoutOption, 'option', rule) * 1000;
+}
+
+/** The page's entries and next token, or an error naming what the answer lacks. */
+function pageOf(declaration: ListDeclaration, answer: IDataObject) {
+	const entries = answer[declaration.entries];
+	const token = answer.next_token;
+	const odd = (what: string) =>
+		new Error(
+			`The answer of ${declaration.endpoint} is not a page of ${declaration.noun}: ${what}`,
+		);
+	if (!Array.isArray(entries)) throw odd(`"${declaration.entries}" is ${shown(entries)}`);
+	const entry = entries.find((e) => typeof e !== 'object' || e === null || Array.isArray(e));
+	if (entry !== undefined) throw odd(`an entry is ${shown(entry)}`);
+	if (token !== undefined && token !== null && typeof token !== 'string')
+		throw odd(`"next_token" is ${shown(token)}`);
+	return { entries: entries as IDataObject[], next: typeof token === 'string' ? token : '' };
+}
+
+/** The request of a page: the first one as read, later ones with the token where it goes. */
+function pageRequest(
+	declaration: ListDeclaration,
+	request: ListRequest,
+	token: string | undefined,
+) {
+	if (token === undefined) return request;
+	if (declaration.token === 'query')
+		return { ...request, query: { ...request.query, next_token: token } };
+	return { ...request, body: { ...request.body, next_token: token } };
+}
+
+/** Fails the item when it may not ask for another page: stopped, too many pages, too late. */
+function checkMayGoOn(ctx: IExecuteFunctions, itemIndex: number, state: PageState) {
+	const { listing, pages, noun } = state;
+	// The same message as a stop during a request (the shared layer's).
+	if (ctx.getExecutionCancelSignal?.()?.aborted)
+		throw invalidParameter(ctx, itemIndex, 'The execution was stopped');
+	let reason: string | undefined;
+	if (pages >= listing.maxPages) reason = `The list did not end within ${listing.maxPages} pages`;
+	else if (Date.now() - state.started >= listing.timeoutMs)
+		reason = `The list did not end within the timeout of ${listing.timeoutMs / 1000} s (${pages} pages read)`;
+	if (reason) {
+		const advice = 'Narrow the filters, or turn off "Return All" and set a limit.';
+		throw invalidParameter(ctx, itemIndex, `${reason}: no ${noun} are returned`, advice);
+	}
+}
+
+interface PageState {
+	listing: Listing;
+	pages: number;
+	started: number;
+	noun: string;
+}
+
+/** Reads the pages of one item's list until its end or the limit. */
+async function readList(
+	ctx: IExecuteFunctions,
+	declaration: ListDeclaration,
+	listing: Listing,
+	itemIndex: number,
+) {
+	const state: PageState = { listing, pages: 0, started: Date.now(), noun: declaration.noun };
+	const tokens = new Set<string>();
+	const entries: IDataObject[] = [];
+	let token: string | undefined;
+	do {
+		checkMayGoOn(ctx, itemIndex, state);
+		const { pathParams, body, query } = pageRequest(declaration, listing.request, token);
+		const answer = await apiRequest.call(ctx, declaration.endpoint, {
+			pathParams,
+			body,
+			query,
+			itemIndex,
+		});
+		const pages = ++state.pages;
+		const page = pageOf(declaration, answer);
+		entries.push(...page.entries.slice(0, listing.limit - entries.length));
+		if (page.next !== '' && tokens.has(page.next)) {
+			throw invalidParameter(
+				ctx,
+				itemIndex,
+				`The service repeated a page token (next_token) after ${pages} pages: the list would never end`,
+				`${declaration.endpoint} gave a next_token it had given before, so following it would read the same pages again. No ${declaration.noun} are returned; try again later.`,
+			);
+		}
+		tokens.add(page.next);
+		token = page.next === '' ? undefined : page.next;
+	} while (token !== undefined && entries.length < listing.limit);
+	return { entries, pages: state.pages };
+}
+
+/** The output items of a listing: each entry, the first with the note of the pages read. */
+function outputs(declaration: ListDeclaration, entries: IDataObject[], pages: number) {
+	const list: TaskOutput[] = entries.map((json) => ({ json }));
+	const note = `${pages} ${pages === 1 ? 'page' : 'pages'} of ${declaration.noun} were read (${entries.length} in the output)`;
+	if (list.length > 0) list[0].notes = [note];
+	return list;
+}
+
+export function listOperation(declaration: ListDeclaration): Operation {
+	const options = [listTimeoutOption, ...(declaration.options ?? [])];
+	return {
+		description: describe({ ...declaration, options }),
+		plan: perItem(function (this: IExecuteFunctions, itemIndex) {
+			const listing: Listing = {
+				request: declaration.read(this, itemIndex),
+				limit: readLimit(this, declaration.properties, itemIndex),
+				maxPages: declaration.maxPages ?? MAX_PAGES,
+				timeoutMs: readTimeoutMs(this, itemIndex),
+			};
+			return {
+				send: async () => {
+					const { entries, pages } = await readList(this, declaration, listing, itemIndex);
+					return { list: outputs(declaration, entries, pages) };
+				},
+			};
+		}),
+	};
+}
