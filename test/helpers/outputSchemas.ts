@@ -37,6 +37,7 @@ export const OPERATIONS = [
 	'import/getStatus',
 	'apiCredential/create',
 	'destination/update',
+	'warehouse/getMany',
 ] as const;
 
 /** The folder of the node's compiled file, as n8n's `LoadNodesAndCredentials.resolveSchema` takes it. */

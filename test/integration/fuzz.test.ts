@@ -20,7 +20,12 @@
  */
 import fc from 'fast-check';
 import { request } from 'http';
-import type { IDataObject, INodeParameters, IPairedItemData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INodeExecutionData,
+	INodeParameters,
+	IPairedItemData,
+} from 'n8n-workflow';
 
 import { MAX_TEXT_LENGTH } from '../../dist/nodes/shared/common/values';
 import { DELIVERY_HEADER } from '../../dist/nodes/SellerPlatformTrigger/SellerPlatformTrigger.node';
@@ -230,6 +235,13 @@ interface Target {
 	literal?: boolean;
 	/** The operation sends one request per run, whatever the items (Log In). */
 	oncePerRun?: boolean;
+	/**
+	 * A list (Get Many): an accepted item sends one request (one page here) and gives an output
+	 * item per entry, none for an empty list; a refused or failed one gives one error item.
+	 */
+	list?: boolean;
+	/** Cases (items) of its one run, instead of ITEMS_PER_RUN: an endpoint paced far slower. */
+	cases?: number;
 }
 
 const REF = '={{ $json.ref }}';
@@ -389,6 +401,10 @@ const EXPORT = operation(
 	},
 );
 const OAUTH = operation('oauth', 'exchangeToken', 'ExchangeToken');
+// ListWarehouses is paced by its own plan, 1 request per 2 s per project, whatever the
+// credential's rate: few cases, each accepted one a request for the one page of 5 warehouses.
+const WAREHOUSES = operation('warehouse', 'getMany', 'ListWarehouses', { returnAll: true });
+const FEW = { list: true, cases: 6 };
 const SESSION = operation('session', 'login', 'Login');
 
 const HEADER_NAMES = ['X-Key', 'x_key.1', 'X-Other'];
@@ -797,6 +813,21 @@ const PER_ITEM: Target[] = [
 		{ accessToken: FUZZ },
 	),
 
+	WAREHOUSES(
+		'filters.fulfillmentSystemCode',
+		['Fulfillment System Code', 'fulfillmentSystemCode'],
+		['FBPI', ' FBN ', 'NONE', ''],
+		{ filters: { fulfillmentSystemCode: FUZZ } },
+		FEW,
+	),
+	WAREHOUSES(
+		'returnAll and limit',
+		['Return All', 'returnAll', 'Limit', 'limit'],
+		{ all: BOOLEANS, limit: [2, 50, '3'] },
+		{ returnAll: fuzz('all'), limit: fuzz('limit') },
+		FEW,
+	),
+
 	// Log In has no parameter: the items are fuzzed (and ignored); one login per run.
 	SESSION('(no parameters)', [], [{}], {}, { oncePerRun: true }),
 ];
@@ -995,7 +1026,7 @@ async function runCases(target: Target, values: unknown[], perRun = false): Prom
 
 	const pairings = new Array<number>(values.length).fill(0);
 	let answered = 0; // output items whose request the emulator logged
-	for (const output of result.outputs(NODE)) {
+	for (const output of target.list ? listOutcomes(result, values.length) : result.outputs(NODE)) {
 		const paired = [output.pairedItem ?? []].flat() as IPairedItemData[];
 		for (const { item } of paired) pairings[item] = (pairings[item] ?? 0) + 1;
 		const at = paired[0]?.item ?? -1;
@@ -1053,6 +1084,25 @@ async function runCases(target: Target, values: unknown[], perRun = false): Prom
 	return problems;
 }
 
+/**
+ * A list's outputs, one per item as the checks above take them: an item's error items as they
+ * are (more than one is a pairing problem), or else one result standing for its entries (none
+ * or many: the answer to its one request).
+ */
+function listOutcomes(result: WorkflowResult, items: number): INodeExecutionData[] {
+	const byItem = new Map<number, INodeExecutionData[]>();
+	for (const output of result.outputs(NODE)) {
+		for (const { item } of [output.pairedItem ?? []].flat() as IPairedItemData[]) {
+			byItem.set(item, [...(byItem.get(item) ?? []), output]);
+		}
+	}
+	return Array.from({ length: items }, (_, item) => {
+		const outputs = byItem.get(item) ?? [];
+		const failed = outputs.some((output) => output.json.error !== undefined);
+		return failed ? outputs : [{ json: {}, pairedItem: { item } }];
+	}).flat();
+}
+
 /** A seed per target: its cases do not change when targets are added or reordered. */
 function seedOf(name: string): number {
 	let hash = 7;
@@ -1085,7 +1135,10 @@ describe('every parameter read for each item, one case per item', () => {
 	it.each(PER_ITEM.map((target) => [target.name, target] as const))('%s', async (_, target) => {
 		const values = [
 			target.first,
-			...fc.sample(target.values, { seed: seedOf(target.name), numRuns: ITEMS_PER_RUN - 1 }),
+			...fc.sample(target.values, {
+				seed: seedOf(target.name),
+				numRuns: (target.cases ?? ITEMS_PER_RUN) - 1,
+			}),
 		];
 		const problems = await runCases(target, values);
 		cases += values.length;

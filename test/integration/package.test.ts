@@ -157,6 +157,9 @@ describe('the package as n8n loads it', () => {
 				'destinationCode',
 				'updateFields',
 				'options',
+				'returnAll',
+				'limit',
+				'filters',
 			]),
 		);
 		const resource = node.description.properties.find((p) => p.name === 'resource');
@@ -169,6 +172,7 @@ describe('the package as n8n loads it', () => {
 			'oauth',
 			'purchaseOrder',
 			'session',
+			'warehouse',
 		]);
 		const operations = node.description.properties
 			.filter((p) => p.name === 'operation')
@@ -189,6 +193,7 @@ describe('the package as n8n loads it', () => {
 			'oauth/exchangeToken',
 			'purchaseOrder/get',
 			'session/login',
+			'warehouse/getMany',
 		]);
 	});
 });

@@ -7,10 +7,12 @@
  * ListWarehouses is paced at 1 request per 2 s per project (30 per 60 s, spread): each test
  * starts its own emulator, whose project no other test shares, and reads few pages.
  */
+import type { INodeParameters } from 'n8n-workflow';
+
 import { credentialFields, SEEDED_WAREHOUSES } from '../emulator';
-import { listSearch } from '../helpers';
+import { listSearch, type WorkflowResult } from '../helpers';
 import { WAREHOUSE_LISTS } from '../../dist/nodes/shared/transport/warehouses';
-import { CREDENTIAL_ID, startFixture, type Fixture } from './fixture';
+import { CREDENTIAL_ID, startFixture, workflowWithItems, type Fixture } from './fixture';
 
 const listRequests = (f: Fixture) =>
 	f.emulator.requests().filter((r) => r.operation === 'ListWarehouses');
@@ -53,12 +55,13 @@ describe('searchWarehouses: the warehouse list of the editor', () => {
 		// credentials helper, whose session n8n stored with the credential.
 		const [request] = listRequests(f);
 		expect(listRequests(f)).toHaveLength(1);
-		expect(request).toMatchObject({
-			method: 'POST',
-			path: '/warehouse_platform/v1/warehouses/list',
-			body: {},
-			status: 200,
-		});
+		// No filter, no token: an empty body (n8n's client sends no `{}`).
+		expect([request.method, request.path, request.body, request.status]).toEqual([
+			'POST',
+			'/warehouse_platform/v1/warehouses/list',
+			null,
+			200,
+		]);
 		expect(f.env.logins.map((login) => [login.reason, login.succeeded])).toEqual([['empty', true]]);
 		expect(f.env.credentialData(CREDENTIAL_ID).sessionCookie).toMatch(/\S/);
 	});
@@ -122,6 +125,110 @@ describe('searchWarehouses: the warehouse list of the editor', () => {
 			expect.arrayContaining(['WH-B-00001', 'WH-B-00002']),
 		);
 		expect(theirs.results).toHaveLength(7);
+		expect(listRequests(f)).toHaveLength(2);
+	});
+});
+
+describe('warehouse/getMany through n8n runs', () => {
+	let f: Fixture;
+	beforeEach(async () => {
+		f = await startFixture();
+	});
+	afterEach(async () => await f.close());
+
+	const GET_MANY = (extra: INodeParameters = {}): INodeParameters => ({
+		resource: 'warehouse',
+		operation: 'getMany',
+		...extra,
+	});
+	const codes = (result: WorkflowResult) =>
+		result.json('Seller Platform').map((json) => json.warehouse_code);
+
+	it('Return All follows next_token in the body: every warehouse once, paired with its item', async () => {
+		const added = f.emulator.addWarehouses({ count: 500 });
+		const result = await f.env.runWorkflow(workflowWithItems([{}], GET_MANY({ returnAll: true })));
+		expect(result.status).toBe('success');
+		const all = [...f.emulator.warehouses().map((w) => w.warehouse_code)];
+		expect(codes(result)).toEqual(all);
+		expect(all).toHaveLength(505);
+		expect(all.slice(5)).toEqual(added.map((w) => w.warehouse_code));
+		expect(result.json('Seller Platform')[0]).toEqual({
+			warehouse_code: SEEDED_WAREHOUSES.dubai,
+			display_name: 'Dubai Main',
+			fulfillment_system_code: 'FBPI',
+			is_active: true,
+		});
+		expect(
+			new Set(result.outputs('Seller Platform').map((o) => JSON.stringify(o.pairedItem))),
+		).toEqual(new Set(['{"item":0}']));
+		const requests = listRequests(f);
+		expect(requests.map((r) => [r.method, r.path, r.status])).toEqual([
+			['POST', '/warehouse_platform/v1/warehouses/list', 200],
+			['POST', '/warehouse_platform/v1/warehouses/list', 200],
+		]);
+		expect(requests[0].body).toBeNull();
+		expect(requests[1].body).toEqual({ next_token: expect.stringMatching(/\S/) });
+	});
+
+	it('a limit reads the pages it needs; the filter is sent as filters.fulfillment_system_code', async () => {
+		const limited = await f.env.runWorkflow(
+			workflowWithItems([{}], GET_MANY({ returnAll: false, limit: 2 })),
+		);
+		expect(codes(limited)).toEqual([SEEDED_WAREHOUSES.dubai, SEEDED_WAREHOUSES.riyadh]);
+		const filtered = await f.env.runWorkflow(
+			workflowWithItems(
+				[{ system: 'FBN' }, { system: ' FBPI ' }],
+				GET_MANY({
+					returnAll: true,
+					filters: { fulfillmentSystemCode: '={{ $json.system }}' },
+				}),
+			),
+		);
+		expect(codes(filtered)).toEqual([
+			SEEDED_WAREHOUSES.inactive,
+			SEEDED_WAREHOUSES.dubai,
+			SEEDED_WAREHOUSES.riyadh,
+			SEEDED_WAREHOUSES.cairo,
+			SEEDED_WAREHOUSES.noWebhooks,
+		]);
+		expect(filtered.outputs('Seller Platform').map((o) => o.pairedItem)).toEqual([
+			{ item: 0 },
+			...Array(4).fill({ item: 1 }),
+		]);
+		expect(listRequests(f).map((r) => r.body)).toEqual([
+			null,
+			{ filters: { fulfillment_system_code: 'FBN' } },
+			{ filters: { fulfillment_system_code: 'FBPI' } },
+		]);
+	});
+
+	it('refuses a blank filter before sending; with continue on fail, one output per item', async () => {
+		const parameters = GET_MANY({
+			returnAll: true,
+			filters: { fulfillmentSystemCode: '={{ $json.system }}' },
+			options: { concurrency: 1 },
+		});
+		const items = [{ system: 'FBN' }, { system: '  ' }, { system: 'FBPI' }];
+		const failed = await f.env.runWorkflow(workflowWithItems(items, parameters));
+		expect(failed.nodeError('Seller Platform')?.message).toBe(
+			'The field "Fulfillment System Code" (fulfillmentSystemCode) must not be blank when it is set',
+		);
+		expect(listRequests(f)).toHaveLength(0);
+
+		// The first request the service refuses: that item alone fails, with the service's answer.
+		f.emulator.injectFaults({ operation: 'ListWarehouses', count: 1, status: 403 });
+		const result = await f.env.runWorkflow(
+			workflowWithItems(items, parameters, { continueOnFail: true }),
+		);
+		const out = result.outputs('Seller Platform');
+		expect(out.map((o) => o.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			...Array(4).fill({ item: 2 }),
+		]);
+		expect(out[0].json.details).toMatchObject({ httpCode: '403' });
+		expect(out[1].json.error).toMatch(/Fulfillment System Code.*must not be blank/);
+		expect(out.slice(2).map((o) => o.json.fulfillment_system_code)).toEqual(Array(4).fill('FBPI'));
 		expect(listRequests(f)).toHaveLength(2);
 	});
 });
