@@ -7,10 +7,11 @@
  * ListWarehouses is paced at 1 request per 2 s per project (30 per 60 s, spread): each test
  * starts its own emulator, whose project no other test shares, and reads few pages.
  */
-import type { INodeParameters } from 'n8n-workflow';
+import type { INodeParameters, INodeProperties, INodeType } from 'n8n-workflow';
 
 import { credentialFields, SEEDED_WAREHOUSES } from '../emulator';
 import { listSearch, type WorkflowResult } from '../helpers';
+import { loadPackage } from '../helpers/n8n';
 import { WAREHOUSE_LISTS } from '../../dist/nodes/shared/transport/warehouses';
 import { CREDENTIAL_ID, startFixture, workflowWithItems, type Fixture } from './fixture';
 
@@ -33,6 +34,18 @@ beforeAll(() => (WAREHOUSE_LISTS.now = () => now));
 afterAll(() => (WAREHOUSE_LISTS.now = realClock));
 
 describe('searchWarehouses: the warehouse list of the editor', () => {
+	it('is registered for every list a resource locator of the node offers', async () => {
+		const { type } = (await loadPackage()).nodeTypes.sellerPlatform;
+		const node = type as INodeType;
+		const methods = (node.description.properties as INodeProperties[]).flatMap((property) =>
+			(property.modes ?? []).flatMap((mode) => mode.typeOptions?.searchListMethod ?? []),
+		);
+		expect(methods).toContain('searchWarehouses');
+		for (const method of new Set(methods)) {
+			expect([method, typeof node.methods?.listSearch?.[method]]).toEqual([method, 'function']);
+		}
+	});
+
 	let f: Fixture;
 	beforeEach(async () => {
 		f = await startFixture();
