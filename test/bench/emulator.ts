@@ -9,6 +9,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 
 import type {
+	AddFbpiOrdersOptions,
 	CredentialFile,
 	EmulatorOptions,
 	EmulatorStats,
@@ -31,6 +32,8 @@ export interface BenchEmulator {
 	arrivals(operation?: string): Promise<Arrival[]>;
 	clearRequests(): Promise<void>;
 	imports(): Promise<Array<ImportStatusRecord & { project_code: string }>>;
+	/** Adds FBPI orders (the control API's `addFbpiOrders`); gives their numbers, in order. */
+	addFbpiOrders(options: AddFbpiOrdersOptions): Promise<string[]>;
 	/** CPU time of the process the emulator runs in (the benchmark process itself when in-process). */
 	cpuUsage(): Promise<NodeJS.CpuUsage>;
 	close(): Promise<void>;
@@ -55,6 +58,8 @@ async function inProcess(options: EmulatorOptions): Promise<BenchEmulator> {
 		arrivals: async (operation) => summarise(emulator.requests(), operation),
 		clearRequests: async () => emulator.clearRequests(),
 		imports: async () => emulator.imports(),
+		addFbpiOrders: async (options) =>
+			emulator.addFbpiOrders(options).map((order) => order.fbpi_order_nr),
 		cpuUsage: async () => process.cpuUsage(),
 		close: async () => await emulator.close(),
 	};
@@ -134,6 +139,7 @@ async function inSeparateProcess(options: EmulatorOptions): Promise<BenchEmulato
 		arrivals: async (operation) => await client.call('arrivals', id, operation),
 		clearRequests: async () => await client.call('clearRequests', id),
 		imports: async () => await client.call('imports', id),
+		addFbpiOrders: async (options) => await client.call('addFbpiOrders', id, options),
 		cpuUsage: async () => await client.call('cpuUsage'),
 		close: async () => {
 			await client.call('close', id).catch(() => undefined);

@@ -9,7 +9,12 @@
  * Protocol (IPC, emulatorProtocol.ts): `{ kind: 'emulator', id, method, args }` →
  * `{ kind: 'emulator', id, result }` or `{ kind: 'emulator', id, error }`.
  */
-import { startEmulator, type Emulator, type EmulatorOptions } from '../emulator';
+import {
+	startEmulator,
+	type AddFbpiOrdersOptions,
+	type Emulator,
+	type EmulatorOptions,
+} from '../emulator';
 import { isEmulatorMessage, type EmulatorReply, type EmulatorRequest } from './emulatorProtocol';
 import { summarise } from './emulatorSummary';
 
@@ -37,6 +42,10 @@ export class EmulatorHost {
 			summarise(this.need(emulatorId).requests(), operation),
 		clearRequests: (emulatorId: number) => this.need(emulatorId).clearRequests(),
 		imports: (emulatorId: number) => this.need(emulatorId).imports(),
+		addFbpiOrders: (emulatorId: number, options: AddFbpiOrdersOptions) =>
+			this.need(emulatorId)
+				.addFbpiOrders(options)
+				.map((order) => order.fbpi_order_nr),
 		cpuUsage: () => process.cpuUsage(),
 		close: async (emulatorId: number) => {
 			const emulator = this.emulators.get(emulatorId);

@@ -59,6 +59,11 @@ const BENCHMARKS: Array<{ id: string; title: string; load: () => Benchmark; optI
 		load: () => (require('./importItems') as typeof import('./importItems')).importItems,
 	},
 	{
+		id: 'ordersList',
+		title: 'FBPI Order → Get Many, Return All: 10,000 orders of one warehouse (200 pages of 50)',
+		load: () => (require('./ordersList') as typeof import('./ordersList')).ordersList,
+	},
+	{
 		id: 'download',
 		title: 'Export download: a 200 MB file into binary data on disk',
 		load: () => (require('./download') as typeof import('./download')).download,

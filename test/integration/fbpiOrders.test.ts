@@ -210,7 +210,7 @@ describe('fbpiOrder/getMany', () => {
 			true,
 		);
 		expect(String(timed.json('Seller Platform')[0].error)).toMatch(
-			/^The list did not end within the timeout of 0.25 s \([23] pages read\): no orders are returned$/,
+			/^The list did not end within the "Timeout \(Seconds\)" \(timeoutSeconds\) option, 0.25 s \([23] pages read\): no orders are returned$/,
 		);
 		const pagesBefore = requestsOf('ListFbpiOrders').length;
 		expect(pagesBefore).toBeLessThanOrEqual(4);

@@ -20,12 +20,7 @@
  */
 import fc from 'fast-check';
 import { request } from 'http';
-import type {
-	IDataObject,
-	INodeExecutionData,
-	INodeParameters,
-	IPairedItemData,
-} from 'n8n-workflow';
+import type { IDataObject, INodeParameters, IPairedItemData } from 'n8n-workflow';
 
 import { MAX_TEXT_LENGTH } from '../../dist/nodes/shared/common/values';
 import { DELIVERY_HEADER } from '../../dist/nodes/SellerPlatformTrigger/SellerPlatformTrigger.node';
@@ -236,8 +231,8 @@ interface Target {
 	/** The operation sends one request per run, whatever the items (Log In). */
 	oncePerRun?: boolean;
 	/**
-	 * A list (Get Many): an accepted item sends one request (one page here) and gives an output
-	 * item per entry, none for an empty list; a refused or failed one gives one error item.
+	 * A list (Get Many, one page): an item not refused sends one request and gets as many output
+	 * items as the page has entries (none too), or one error item.
 	 */
 	list?: boolean;
 	/** Cases (items) of its one run, instead of ITEMS_PER_RUN: an endpoint paced far slower. */
@@ -401,10 +396,28 @@ const EXPORT = operation(
 	},
 );
 const OAUTH = operation('oauth', 'exchangeToken', 'ExchangeToken');
+const ORDER = operation('fbpiOrder', 'get', 'GetFbpiOrder');
+// The Cairo warehouse holds one order (seeded, 2025-03-03T12:45:00Z): one page, whatever the limit.
+const ORDERS = operation('fbpiOrder', 'getMany', 'ListFbpiOrders', {
+	warehouseCode: { __rl: true, mode: 'id', value: SEEDED_WAREHOUSES.cairo },
+	returnAll: false,
+	limit: 1,
+});
+const ORDER_UPDATE = operation('fbpiOrder', 'update', 'UpdateOrder', {
+	fbpiOrderNr: SEEDED_FBPI_ORDERS.dubai,
+	outOfStockItems: `${SEEDED_FBPI_ORDERS.dubai}-1`,
+});
+const ORDER_TIMES = [
+	'2025-01-01T00:00:00Z',
+	'2025-03-03T16:45:00+04:00',
+	'2026-01-01T00:00:00Z',
+	'',
+];
+const LIST = { list: true };
 // ListWarehouses is paced by its own plan, 1 request per 2 s per project, whatever the
 // credential's rate: few cases, each accepted one a request for the one page of 5 warehouses.
 const WAREHOUSES = operation('warehouse', 'getMany', 'ListWarehouses', { returnAll: true });
-const FEW = { list: true, cases: 6 };
+const FEW = { ...LIST, cases: 6 };
 const SESSION = operation('session', 'login', 'Login');
 
 const HEADER_NAMES = ['X-Key', 'x_key.1', 'X-Other'];
@@ -813,6 +826,76 @@ const PER_ITEM: Target[] = [
 		{ accessToken: FUZZ },
 	),
 
+	ORDER(
+		'fbpiOrderNr',
+		['FBPI Order Number', 'fbpiOrderNr'],
+		[SEEDED_FBPI_ORDERS.cairo, 'FBPI-BULK-3', 'N-404'],
+		{
+			fbpiOrderNr: FUZZ,
+		},
+	),
+	ORDERS(
+		'warehouseCode',
+		['Warehouse Code', 'warehouseCode'],
+		[SEEDED_WAREHOUSES.cairo, 'WH-NONE'],
+		{ warehouseCode: { __rl: true, mode: 'id', value: FUZZ } },
+		LIST,
+	),
+	ORDERS('returnAll', ['Return All', 'returnAll'], BOOLEANS, { returnAll: FUZZ }, LIST),
+	ORDERS('limit', ['Limit', 'limit'], [1, 50, '2'], { limit: FUZZ }, LIST),
+	ORDERS(
+		'filters (every field)',
+		['Created After', 'Created Before'],
+		{ after: ORDER_TIMES, before: ORDER_TIMES },
+		{ filters: { createdAfter: fuzz('after'), createdBefore: fuzz('before') } },
+		LIST,
+	),
+	ORDERS(
+		'filters.createdAfter',
+		['Created After', 'createdAfter'],
+		ORDER_TIMES,
+		{
+			filters: { createdAfter: FUZZ },
+		},
+		LIST,
+	),
+	ORDERS(
+		'filters.createdBefore',
+		['Created Before', 'createdBefore'],
+		ORDER_TIMES,
+		{
+			filters: { createdBefore: FUZZ },
+		},
+		LIST,
+	),
+	ORDERS(
+		'options.timeoutSeconds',
+		['Timeout (Seconds)', 'timeoutSeconds'],
+		[300, '10'],
+		{
+			options: { timeoutSeconds: FUZZ },
+		},
+		LIST,
+	),
+	ORDER_UPDATE(
+		'fbpiOrderNr',
+		['FBPI Order Number', 'fbpiOrderNr'],
+		[SEEDED_FBPI_ORDERS.dubai, 'N-404'],
+		{
+			fbpiOrderNr: FUZZ,
+		},
+	),
+	ORDER_UPDATE(
+		'outOfStockItems',
+		['Out of Stock Items', 'outOfStockItems'],
+		[
+			`${SEEDED_FBPI_ORDERS.dubai}-1`,
+			`${SEEDED_FBPI_ORDERS.dubai}-2, ${SEEDED_FBPI_ORDERS.dubai}-1`,
+			[`${SEEDED_FBPI_ORDERS.dubai}-2`],
+			'NOT-AN-ITEM',
+		],
+		{ outOfStockItems: FUZZ },
+	),
 	WAREHOUSES(
 		'filters.fulfillmentSystemCode',
 		['Fulfillment System Code', 'fulfillmentSystemCode'],
@@ -1025,8 +1108,10 @@ async function runCases(target: Target, values: unknown[], perRun = false): Prom
 	}
 
 	const pairings = new Array<number>(values.length).fill(0);
+	const errorsFor = new Array<number>(values.length).fill(0);
+	const refusedItems = new Set<number>();
 	let answered = 0; // output items whose request the emulator logged
-	for (const output of target.list ? listOutcomes(result, values.length) : result.outputs(NODE)) {
+	for (const output of result.outputs(NODE)) {
 		const paired = [output.pairedItem ?? []].flat() as IPairedItemData[];
 		for (const { item } of paired) pairings[item] = (pairings[item] ?? 0) + 1;
 		const at = paired[0]?.item ?? -1;
@@ -1037,6 +1122,8 @@ async function runCases(target: Target, values: unknown[], perRun = false): Prom
 			problems.push(`${value}: an error item without a message`);
 			continue;
 		}
+		if (message !== undefined) errorsFor[at]++;
+		if (message !== undefined && httpCode === undefined) refusedItems.add(at);
 		// A 431 comes from the emulator's HTTP server (a request line too long), before its log.
 		const logged = httpCode !== '431';
 		if (target.marker) {
@@ -1068,39 +1155,27 @@ async function runCases(target: Target, values: unknown[], perRun = false): Prom
 			problems.push(`${value}: refused without naming the parameter: ${cut(message)}`);
 		}
 	}
-	if (pairings.length !== values.length || pairings.some((count) => count !== 1)) {
-		const wrong = pairings.findIndex((count) => count !== 1);
+	// A list's item: any number of entries, or one error item alone.
+	const pairedWrong = (count: number, item: number) =>
+		target.list ? errorsFor[item] > 0 && count !== 1 : count !== 1;
+	if (pairings.length !== values.length || pairings.some(pairedWrong)) {
+		const wrong = pairings.findIndex(pairedWrong);
 		problems.push(
 			`input item ${wrong} (${shown(values[wrong])}) is paired with ${pairings[wrong] ?? 0} output items`,
 		);
 	}
 	if (!target.marker) {
 		// Without a marker: the requests sent are as many as the items not refused.
-		const expected = target.oncePerRun ? Math.min(1, answered) : answered;
+		const expected = target.list
+			? values.length - refusedItems.size
+			: target.oncePerRun
+				? Math.min(1, answered)
+				: answered;
 		if (sent.length !== expected) {
 			problems.push(`${sent.length} ${target.sends} requests for ${expected} items not refused`);
 		}
 	}
 	return problems;
-}
-
-/**
- * A list's outputs, one per item as the checks above take them: an item's error items as they
- * are (more than one is a pairing problem), or else one result standing for its entries (none
- * or many: the answer to its one request).
- */
-function listOutcomes(result: WorkflowResult, items: number): INodeExecutionData[] {
-	const byItem = new Map<number, INodeExecutionData[]>();
-	for (const output of result.outputs(NODE)) {
-		for (const { item } of [output.pairedItem ?? []].flat() as IPairedItemData[]) {
-			byItem.set(item, [...(byItem.get(item) ?? []), output]);
-		}
-	}
-	return Array.from({ length: items }, (_, item) => {
-		const outputs = byItem.get(item) ?? [];
-		const failed = outputs.some((output) => output.json.error !== undefined);
-		return failed ? outputs : [{ json: {}, pairedItem: { item } }];
-	}).flat();
 }
 
 /** A seed per target: its cases do not change when targets are added or reordered. */

@@ -160,6 +160,7 @@ describe('the package as n8n loads it', () => {
 				'returnAll',
 				'limit',
 				'filters',
+				'outOfStockItems',
 			]),
 		);
 		const resource = node.description.properties.find((p) => p.name === 'resource');
@@ -187,7 +188,10 @@ describe('the package as n8n loads it', () => {
 			'destination/update',
 			'export/getStatus',
 			'fbpiOrder/createSandbox',
+			'fbpiOrder/get',
 			'fbpiOrder/getCustomerData',
+			'fbpiOrder/getMany',
+			'fbpiOrder/update',
 			'import/createBarcode',
 			'import/getStatus',
 			'oauth/exchangeToken',

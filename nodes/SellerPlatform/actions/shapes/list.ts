@@ -16,14 +16,14 @@
  * - `maxPages` (default `MAX_PAGES`): pages one item may read; more fails the item.
  *
  * Bounded: at most `maxPages` pages per item and the Timeout option for all of an item's pages
- * (checked before each page; each request has its own time-out besides); a stop of the execution
+ * (checked before each page after the first; each request has its own time-out besides); a stop of the execution
  * ends it before the next page. A token the service gave before in the same listing fails the
  * item (the pages would go round in a loop). The first entry's output carries a note with the
  * pages read (the run's hints, hints.ts).
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { apiRequest, named, propertyIn, shown, type Endpoint } from '../../../shared';
+import { apiRequest, named, propertyIn, quotedName, shown, type Endpoint } from '../../../shared';
 import { invalidParameter, checkedBoolean, checkedNumber, numberIn } from '../parameters';
 import { readOptions } from '../options';
 import { perItem, type Operation, type TaskOutput } from '../runner';
@@ -149,8 +149,9 @@ function checkMayGoOn(ctx: IExecuteFunctions, itemIndex: number, state: PageStat
 		throw invalidParameter(ctx, itemIndex, 'The execution was stopped');
 	let reason: string | undefined;
 	if (pages >= listing.maxPages) reason = `The list did not end within ${listing.maxPages} pages`;
-	else if (Date.now() - state.started >= listing.timeoutMs)
-		reason = `The list did not end within the timeout of ${listing.timeoutMs / 1000} s (${pages} pages read)`;
+	// The first page is always asked for: the timeout bounds the pages after it.
+	else if (pages > 0 && Date.now() - state.started >= listing.timeoutMs)
+		reason = `The list did not end within the ${quotedName(listTimeoutOption)} option, ${listing.timeoutMs / 1000} s (${pages} pages read)`;
 	if (reason) {
 		const advice = 'Narrow the filters, or turn off "Return All" and set a limit.';
 		throw invalidParameter(ctx, itemIndex, `${reason}: no ${noun} are returned`, advice);
