@@ -6,7 +6,7 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { NODE_DESCRIPTION } from '../shared';
+import { NODE_DESCRIPTION, searchWarehouses } from '../shared';
 import { resources, router } from './actions/router';
 
 export class SellerPlatform implements INodeType {
@@ -37,6 +37,11 @@ export class SellerPlatform implements INodeType {
 			},
 			...Object.values(resources).flatMap((resource) => resource.description),
 		],
+	};
+
+	methods = {
+		// The list of every Warehouse Code (actions/warehouse/warehouseCode.ts).
+		listSearch: { searchWarehouses },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -87,6 +87,12 @@ const BENCHMARKS: Array<{ id: string; title: string; load: () => Benchmark; optI
 		optIn: true,
 	},
 	{
+		id: 'warehouses',
+		title:
+			'ListWarehouses within its own plan (30 per 60 s, 15 per 30 s): 30 executions of warehouse/getMany and 30 list searches at once',
+		load: () => (require('./warehouses') as typeof import('./warehouses')).warehouses,
+	},
+	{
 		id: 'logins',
 		title: 'Logins: 20 executions × 50 purchaseOrder/get, one credential store',
 		load: () => (require('./logins') as typeof import('./logins')).logins,

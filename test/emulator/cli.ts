@@ -40,9 +40,9 @@ const USAGE = `Usage: cli.ts [--port N] [--host ADDRESS] [--latency MS] [--laten
   --delivery-timeout-ms  an attempt without a complete answer after this long fails (default 5000)
   --external-deliveries  also deliver events to destination urls outside loopback (default: only
                          127.0.0.1, localhost, [::1]; others are recorded as skipped)
-  --rate-model           the rate plan (1500 requests per 60 s per project and operation): sliding
-                         (default) counts them in a sliding window; strict also admits at most
-                         1/6 of them in each fixed 10 s window`;
+  --rate-model           the rate plan (1500 requests per 60 s per project and operation; ListWarehouses
+                         30 per 60 s and 15 per 30 s): sliding (default) counts them in sliding
+                         windows; strict also admits at most 1/6 of them in each fixed sixth`;
 
 function numberFlag(name: string, value: string | undefined, fallback: number): number {
 	if (value === undefined || value === '') return fallback;
@@ -69,7 +69,7 @@ function rateModelFlag(value: string | undefined): RateModel | undefined {
 
 /** One line on the rate plan for the start-up banner. */
 function describeRatePlan(plan: RatePlan): string {
-	const base = `${plan.limit} requests per ${plan.windowMs} ms per project and operation`;
+	const base = `${plan.limit} requests per ${plan.windowMs} ms per project and operation (ListWarehouses: its own 30 per 60 s, 15 per 30 s)`;
 	if (plan.model !== 'strict') return `${base} (sliding window)`;
 	const fixedLimit = Math.max(1, Math.floor(plan.limit / STRICT_FIXED_WINDOWS));
 	return `${base}, and at most ${fixedLimit} per fixed ${plan.windowMs / STRICT_FIXED_WINDOWS} ms window (strict)`;

@@ -11,6 +11,7 @@ import { parseBody, readBody, sendJson } from './http';
 import { compileRoutes, matchRoute, rawPathOf, type RouteSpec } from './router';
 import type { DeliveryFilter, PublishEventInput, WaitForDeliveriesOptions } from './delivery';
 import type { AddDestinationOptions } from './state/destinations';
+import type { AddWarehousesOptions } from './handlers/warehouses';
 import type { AddExportOptions } from './state/exports';
 import type { AddFbpiOrdersOptions } from './state/fbpiOrders';
 import type { AddCredentialOptions, EmulatorControls, FaultSpec, RatePlan } from './types';
@@ -122,6 +123,11 @@ const CONTROL_ROUTES = compileRoutes<ControlRoute>([
 		method: 'GET',
 		path: '/__control/awbs',
 		handler: (c, _body, r) => c.generatedAwbs(projectOf(r)),
+	},
+	{
+		method: 'POST',
+		path: '/__control/warehouses',
+		handler: (c, body) => c.addWarehouses((body ?? {}) as AddWarehousesOptions),
 	},
 	{
 		// AddFbpiOrdersOptions (state/fbpiOrders.ts): orders in bulk, at chosen times.

@@ -5,6 +5,7 @@
  */
 import { ApiError } from './errors';
 import { requireJsonObject, type ParsedBody, type ResponseHeaders } from './http';
+import type { OwnRatePlan } from './ratePlan';
 import type { HttpMethod, RouteSpec } from './router';
 import { checkFields, checkQuery, type Fields, type JsonObject } from './schema';
 import type { EmulatorState, Session } from './state';
@@ -56,6 +57,12 @@ interface EndpointBase {
 	auth?: 'session' | 'public';
 	/** Counted against the rate plan; default: when `auth` is `session`. */
 	rateLimited?: boolean;
+	/**
+	 * The operation's own documented plan (`x-max-requests` per `x-time-window`, `x-burst` per
+	 * `x-burst-time-window`) where the reference gives it one below the common plan; absent: the
+	 * emulator's plan (ratePlan.ts).
+	 */
+	ratePlan?: OwnRatePlan;
 	/** `optional` skips the User-Agent check (served files, which plain downloads fetch). */
 	userAgent?: 'required' | 'optional';
 	/** Fields of the JSON body (POST, PUT, PATCH); absent: the body must be empty or `{}`. */
@@ -86,6 +93,7 @@ export interface ApiRoute extends RouteSpec {
 	operation: string;
 	auth: 'session' | 'public';
 	rateLimited: boolean;
+	ratePlan?: OwnRatePlan;
 	userAgent: 'required' | 'optional';
 	/** Checks the request against the schemas; returns the checked body and query. */
 	check(method: string, body: ParsedBody, query: URLSearchParams): CheckedRequest;
@@ -130,6 +138,7 @@ export function toRoute(endpoint: Endpoint, prefixes: Readonly<Prefixes>): ApiRo
 		path: pathOf(endpoint, prefixes),
 		auth,
 		rateLimited: endpoint.rateLimited ?? auth === 'session',
+		ratePlan: endpoint.ratePlan,
 		userAgent: endpoint.userAgent ?? 'required',
 		check(method, body, query) {
 			let checkedBody: JsonObject = {};

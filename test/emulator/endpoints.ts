@@ -32,6 +32,7 @@ import {
 	MAX_AWBS_PER_REQUEST,
 	shipmentView,
 } from './handlers/shipments';
+import { listWarehouses } from './handlers/warehouses';
 import { LOGIN_OPERATION } from './requestLog';
 import { s } from './schema';
 import { SANDBOX_COUNTRIES } from './seed';
@@ -239,6 +240,20 @@ export const ENDPOINTS: readonly Endpoint[] = [
 			qty: s.integer({ required: true, minimum: 1, maximum: MAX_AWBS_PER_REQUEST }),
 		},
 		handler: getNoonLogisticsAwbs,
+	},
+
+	// --- warehouse platform -----------------------------------------------------------------------
+	{
+		// The one operation the reference documents below the common plan, paced by its own.
+		operation: 'ListWarehouses',
+		method: 'POST',
+		path: '/warehouse_platform/v1/warehouses/list',
+		ratePlan: { limit: 30, windowMs: 60_000, burst: { limit: 15, windowMs: 30_000 } },
+		body: {
+			next_token: s.string(),
+			filters: s.object({ fulfillment_system_code: s.string() }),
+		},
+		handler: listWarehouses,
 	},
 
 	// --- catalog imports ----------------------------------------------------------------------------

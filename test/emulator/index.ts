@@ -66,6 +66,7 @@ export {
 	SEEDED_FBPI_ORDERS,
 	SEEDED_OAUTH_TOKENS,
 	SEEDED_WAREHOUSES,
+	FULFILLMENT_SYSTEMS,
 	type CustomerDetails,
 	type ExportStatus,
 	type FbpiOrderSeed,
@@ -74,6 +75,12 @@ export {
 export { DOWNLOAD_EXPORT_OPERATION } from './handlers/exports';
 export { MAX_IDEMPOTENCY_KEY_LENGTH } from './handlers/fbpiOrders';
 export { MAX_CLIENT_REFERENCE_LENGTH, MAX_IMPORT_ITEMS } from './handlers/imports';
+export {
+	MAX_ADDED_WAREHOUSES,
+	MAX_WAREHOUSES_PER_PAGE,
+	type AddWarehousesOptions,
+	type ListedWarehouse,
+} from './handlers/warehouses';
 export { ENDPOINTS } from './endpoints';
 export type { ApiResult, Endpoint, EndpointContext } from './endpoint';
 export { s, type Schema } from './schema';

@@ -6,6 +6,11 @@
  * the emulator's clock, each admitting at most `floor(limit / 6)` requests (at least 1) per key. A
  * request is accepted only if both the sliding window and the current fixed window allow it, and
  * an accepted request counts in both.
+ *
+ * An operation the reference documents with a plan of its own (ListWarehouses: 30 per 60 s, burst
+ * 15 per 30 s) is paced by that plan instead (its endpoint entry's `ratePlan`), in the model of
+ * the emulator's plan; its `burst` is one more sliding window. Turning the plan off turns off
+ * these too.
  */
 import { invalidArgument } from './errors';
 
@@ -22,7 +27,12 @@ export interface RatePlan {
 	windowMs: number;
 	/** Absent: `sliding`. */
 	model?: RateModel;
+	/** A second, shorter sliding window (`x-burst` per `x-burst-time-window`): at most `limit` per `windowMs`. */
+	burst?: { limit: number; windowMs: number };
 }
+
+/** An operation's own documented plan (an endpoint entry's `ratePlan`); the model is the emulator's. */
+export type OwnRatePlan = Omit<RatePlan, 'model'>;
 
 /** The documented plan: 1500 requests per 60 seconds per operation, quota per project. */
 export const DEFAULT_RATE_PLAN: Readonly<RatePlan> = { limit: 1500, windowMs: 60_000 };
@@ -116,21 +126,26 @@ export class SlidingWindowLimiter {
 		this.fixedWindows.clear();
 	}
 
-	/** Accepts (and counts) a request for `key` at `now`, or says how long until a slot frees. */
-	take(key: string, now: number): RateDecision {
-		const plan = this.currentPlan;
-		if (!plan) return { allowed: true };
-		let window = this.windows.get(key);
-		if (!window) {
-			window = new TimestampQueue();
-			this.windows.set(key, window);
+	/**
+	 * Accepts (and counts) a request for `key` at `now`, or says how long until a slot frees.
+	 * `own`: the operation's own documented plan, in place of the emulator's (when that is on).
+	 */
+	take(key: string, now: number, own?: OwnRatePlan): RateDecision {
+		if (!this.currentPlan) return { allowed: true };
+		const plan: RatePlan = own ? { ...own, model: this.currentPlan.model } : this.currentPlan;
+		const sliding: RateLimit = { kind: 'sliding', limit: plan.limit, windowMs: plan.windowMs };
+		const windows: Array<[TimestampQueue, RateLimit]> = [[this.windowOf(key), sliding]];
+		if (plan.burst) {
+			const burst: RateLimit = { kind: 'sliding', ...plan.burst };
+			windows.push([this.windowOf(`${key}\u0000burst`), burst]);
 		}
-		window.dropUntil(now - plan.windowMs);
 		const exceeded: RateLimit[] = [];
 		let retryAfterMs = 0;
-		if (window.size >= plan.limit) {
-			exceeded.push({ kind: 'sliding', limit: plan.limit, windowMs: plan.windowMs });
-			retryAfterMs = window.oldest + plan.windowMs - now;
+		for (const [window, limit] of windows) {
+			window.dropUntil(now - limit.windowMs);
+			if (window.size < limit.limit) continue;
+			exceeded.push(limit);
+			retryAfterMs = Math.max(retryAfterMs, window.oldest + limit.windowMs - now);
 		}
 		const fixed = fixedWindowOf(plan);
 		let fixedCount: FixedWindowCount | undefined;
@@ -147,8 +162,17 @@ export class SlidingWindowLimiter {
 			}
 		}
 		if (exceeded.length > 0) return { allowed: false, retryAfterMs, exceeded };
-		window.push(now);
+		for (const [window] of windows) window.push(now);
 		if (fixedCount) fixedCount.count++;
 		return { allowed: true };
+	}
+
+	private windowOf(key: string): TimestampQueue {
+		let window = this.windows.get(key);
+		if (!window) {
+			window = new TimestampQueue();
+			this.windows.set(key, window);
+		}
+		return window;
 	}
 }

@@ -518,6 +518,10 @@ export const SEEDED_FBPI_ORDER_TABLE: readonly FbpiOrderSeed[] = [
 
 export interface WarehouseSeed {
 	warehouse_code: string;
+	/** ListWarehouses' fields. */
+	display_name: string;
+	fulfillment_system_code: string;
+	is_active: boolean;
 	country_code: SandboxCountry;
 	/** Configured to receive order webhooks: only these accept sandbox orders. */
 	receives_order_webhooks: boolean;
@@ -530,14 +534,37 @@ export const SEEDED_WAREHOUSES = {
 	cairo: 'WH-CAI-01',
 	/** Not configured for order webhooks: CreateSandboxOrder answers 400 FAILED_PRECONDITION. */
 	noWebhooks: 'WH-JED-01',
+	/** Inactive (`is_active: false`), in another fulfillment system (`FBN`). */
+	inactive: 'WH-DMM-09',
 } as const;
 
+/** The fulfillment system codes of the seeded warehouses (ListWarehouses' filter). */
+export const FULFILLMENT_SYSTEMS = { fbpi: 'FBPI', fbn: 'FBN' } as const;
+
+const fbpiWarehouse = (
+	warehouse_code: string,
+	display_name: string,
+	country_code: SandboxCountry,
+	receives_order_webhooks = true,
+): WarehouseSeed => ({
+	warehouse_code,
+	display_name,
+	fulfillment_system_code: FULFILLMENT_SYSTEMS.fbpi,
+	is_active: true,
+	country_code,
+	receives_order_webhooks,
+});
+
 export const SEEDED_WAREHOUSE_TABLE: readonly WarehouseSeed[] = [
-	{ warehouse_code: SEEDED_WAREHOUSES.dubai, country_code: 'ae', receives_order_webhooks: true },
-	{ warehouse_code: SEEDED_WAREHOUSES.riyadh, country_code: 'sa', receives_order_webhooks: true },
-	{ warehouse_code: SEEDED_WAREHOUSES.cairo, country_code: 'eg', receives_order_webhooks: true },
+	fbpiWarehouse(SEEDED_WAREHOUSES.dubai, 'Dubai Main', 'ae'),
+	fbpiWarehouse(SEEDED_WAREHOUSES.riyadh, 'Riyadh North', 'sa'),
+	fbpiWarehouse(SEEDED_WAREHOUSES.cairo, 'Cairo East', 'eg'),
+	fbpiWarehouse(SEEDED_WAREHOUSES.noWebhooks, 'Jeddah Port', 'sa', false),
 	{
-		warehouse_code: SEEDED_WAREHOUSES.noWebhooks,
+		warehouse_code: SEEDED_WAREHOUSES.inactive,
+		display_name: 'Dammam Old Depot',
+		fulfillment_system_code: FULFILLMENT_SYSTEMS.fbn,
+		is_active: false,
 		country_code: 'sa',
 		receives_order_webhooks: false,
 	},

@@ -79,6 +79,11 @@ import type { EmulatorEventListener, EmulatorEventName } from './state/events';
 import type { AddExportOptions, ExportRecord } from './state/exports';
 import type { SandboxOrder, Warehouse } from './state/fbpi';
 import type { GeneratedAwb, Shipment } from './state/shipments';
+import {
+	addWarehouses,
+	type AddWarehousesOptions,
+	type ListedWarehouse,
+} from './handlers/warehouses';
 import type { AddFbpiOrdersOptions, FbpiOrder } from './state/fbpiOrders';
 import type { ImportStatusRecord } from './state/imports';
 import {
@@ -448,6 +453,11 @@ export class EmulatorServer implements Emulator {
 		return this.state.shipments.generated(projectCode);
 	}
 
+	addWarehouses(options: AddWarehousesOptions): ListedWarehouse[] {
+		const project = this.state.projectOf(options.projectCode);
+		return addWarehouses(this.state, project.code, options);
+	}
+
 	addFbpiOrders(options: AddFbpiOrdersOptions = {}): FbpiOrder[] {
 		const project = this.state.projectOf(options?.projectCode);
 		return this.state.fbpi.orders.add(project.code, options, Date.now());
@@ -633,7 +643,7 @@ export class EmulatorServer implements Emulator {
 				route.auth === 'session'
 					? requireSession(this.state, req.headers.cookie, Date.now())
 					: null;
-			if (route.rateLimited && session) this.enforceRatePlan(session, route.operation, at);
+			if (route.rateLimited && session) this.enforceRatePlan(session, route, at);
 			const target = req.url ?? '/';
 			const queryStart = target.indexOf('?');
 			const query = new URLSearchParams(queryStart === -1 ? '' : target.slice(queryStart + 1));
@@ -670,9 +680,12 @@ export class EmulatorServer implements Emulator {
 	}
 
 	/** Counts the request against its project's quota for the operation; 429 with Retry-After when spent. */
-	private enforceRatePlan(session: Session, operation: string, receivedAt: number): void {
-		// Counted at receipt, as a gateway does, not after the configured latency.
-		const decision = this.limiter.take(`${session.projectCode} ${operation}`, receivedAt);
+	private enforceRatePlan(session: Session, route: ApiRoute, receivedAt: number): void {
+		const { operation, ratePlan } = route;
+		// Counted at receipt, as a gateway does, not after the configured latency; by the
+		// operation's own documented plan where it has one.
+		const key = `${session.projectCode} ${operation}`;
+		const decision = this.limiter.take(key, receivedAt, ratePlan);
 		if (decision.allowed) return;
 		const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
 		// The limits that refused it: the sliding window, a strict plan's fixed window, or both.

@@ -14,6 +14,7 @@ import type { RatePlan } from './ratePlan';
 import type { AddDestinationOptions, DestinationState } from './state/destinations';
 import type { EmulatorEventListener, EmulatorEventName } from './state/events';
 import type { AddExportOptions, ExportRecord } from './state/exports';
+import type { AddWarehousesOptions, ListedWarehouse } from './handlers/warehouses';
 import type { SandboxOrder, Warehouse } from './state/fbpi';
 import type { AddFbpiOrdersOptions, FbpiOrder } from './state/fbpiOrders';
 import type { ImportStatusRecord } from './state/imports';
@@ -264,6 +265,11 @@ export interface EmulatorControls {
 	shipments(projectCode?: string): Shipment[];
 	/** noon logistics AWB numbers generated (GetNoonLogisticsAWBs), of one project when given. */
 	generatedAwbs(projectCode?: string): GeneratedAwb[];
+	/**
+	 * Adds `count` generated warehouses (`WH-GEN-00001`, …) to a project, after the ones it has:
+	 * more than one page of ListWarehouses (500) when asked. Returns them as ListWarehouses lists them.
+	 */
+	addWarehouses(options: AddWarehousesOptions): ListedWarehouse[];
 	/**
 	 * Adds FBPI orders to a project (default the emulator's): `count` alike in one warehouse,
 	 * created `intervalMs` apart from `createdAt` on, or the listed `orders` (each with its own

@@ -4,3 +4,4 @@ export type { CredentialTestResult, LoginRecord } from './credentials';
 export type { ActiveWorkflow, WebhookCall } from './webhooks';
 export type { ActivePoller } from './polls';
 export { useFilesystemBinaryData } from './n8n';
+export { listSearch, type ListSearchCall } from './loadOptions';

@@ -45,6 +45,7 @@ export const OPERATIONS = [
 	'fbpiShipment/cancel',
 	'fbpiShipment/addCourierAwbs',
 	'fbpiShipment/generateAwbs',
+	'warehouse/getMany',
 ] as const;
 
 /** The folder of the node's compiled file, as n8n's `LoadNodesAndCredentials.resolveSchema` takes it. */

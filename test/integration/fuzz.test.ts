@@ -235,6 +235,8 @@ interface Target {
 	 * items as the page has entries (none too), or one error item.
 	 */
 	list?: boolean;
+	/** Cases (items) of its one run, instead of ITEMS_PER_RUN: an endpoint paced far slower. */
+	cases?: number;
 }
 
 const REF = '={{ $json.ref }}';
@@ -468,6 +470,10 @@ const ORDER_TIMES = [
 	'',
 ];
 const LIST = { list: true };
+// ListWarehouses is paced by its own plan, 1 request per 2 s per project, whatever the
+// credential's rate: few cases, each accepted one a request for the one page of 5 warehouses.
+const WAREHOUSES = operation('warehouse', 'getMany', 'ListWarehouses', { returnAll: true });
+const FEW = { ...LIST, cases: 6 };
 const SESSION = operation('session', 'login', 'Login');
 
 const HEADER_NAMES = ['X-Key', 'x_key.1', 'X-Other'];
@@ -998,6 +1004,20 @@ const PER_ITEM: Target[] = [
 		],
 		{ outOfStockItems: FUZZ },
 	),
+	WAREHOUSES(
+		'filters.fulfillmentSystemCode',
+		['Fulfillment System Code', 'fulfillmentSystemCode'],
+		['FBPI', ' FBN ', 'NONE', ''],
+		{ filters: { fulfillmentSystemCode: FUZZ } },
+		FEW,
+	),
+	WAREHOUSES(
+		'returnAll and limit',
+		['Return All', 'returnAll', 'Limit', 'limit'],
+		{ all: BOOLEANS, limit: [2, 50, '3'] },
+		{ returnAll: fuzz('all'), limit: fuzz('limit') },
+		FEW,
+	),
 
 	// Log In has no parameter: the items are fuzzed (and ignored); one login per run.
 	SESSION('(no parameters)', [], [{}], {}, { oncePerRun: true }),
@@ -1298,7 +1318,10 @@ describe('every parameter read for each item, one case per item', () => {
 	it.each(PER_ITEM.map((target) => [target.name, target] as const))('%s', async (_, target) => {
 		const values = [
 			target.first,
-			...fc.sample(target.values, { seed: seedOf(target.name), numRuns: ITEMS_PER_RUN - 1 }),
+			...fc.sample(target.values, {
+				seed: seedOf(target.name),
+				numRuns: (target.cases ?? ITEMS_PER_RUN) - 1,
+			}),
 		];
 		const problems = await runCases(target, values);
 		cases += values.length;

@@ -373,4 +373,9 @@ describe('every operation against the emulator matches its schema', () => {
 		});
 		expect(out.json).toMatchObject({ destination_name: 'Schema check' });
 	});
+
+	it('warehouse/getMany, an active and an inactive warehouse', async () => {
+		const outputs = await run({ resource: 'warehouse', operation: 'getMany', returnAll: true });
+		expect(outputs.map((o) => o.json.is_active)).toEqual([true, true, true, true, false]);
+	});
 });

@@ -189,6 +189,7 @@ describe('the package as n8n loads it', () => {
 			'oauth',
 			'purchaseOrder',
 			'session',
+			'warehouse',
 		]);
 		const operations = node.description.properties
 			.filter((p) => p.name === 'operation')
@@ -217,6 +218,7 @@ describe('the package as n8n loads it', () => {
 			'oauth/exchangeToken',
 			'purchaseOrder/get',
 			'session/login',
+			'warehouse/getMany',
 		]);
 	});
 });

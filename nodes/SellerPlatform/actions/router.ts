@@ -11,6 +11,7 @@ import * as importResource from './import';
 import * as oauth from './oauth';
 import * as purchaseOrder from './purchaseOrder';
 import * as session from './session';
+import * as warehouse from './warehouse';
 import type { Resource } from './resource';
 import { runOperation } from './runner';
 
@@ -25,6 +26,7 @@ export const resources: Record<string, Resource> = {
 	oauth,
 	purchaseOrder,
 	session,
+	warehouse,
 };
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -185,7 +185,8 @@ export const ENDPOINTS: Record<Endpoint, EndpointSpec> = {
 		repeatable: false,
 		plan: COMMON_PLAN,
 	},
-	// No operation uses it yet (planned): the one endpoint documented below the common plan.
+	// Warehouse → Get Many and the editor's warehouse list (transport/warehouses.ts): the one
+	// endpoint documented below the common plan.
 	ListWarehouses: {
 		method: 'POST',
 		path: '/warehouse_platform/v1/warehouses/list',

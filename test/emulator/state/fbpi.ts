@@ -1,7 +1,8 @@
 /**
  * FBPI orders: the seeded ones, generated `FBPI-BULK-<n>`, and sandbox orders created through
  * CreateSandboxOrder (per project, with idempotency and a retention period), plus the warehouses
- * sandbox orders are placed in. The orders as GetFbpiOrder answers them are in `orders`
+ * sandbox orders are placed in (ListWarehouses lists them; tests add more with `addWarehouses`).
+ * The orders as GetFbpiOrder answers them are in `orders`
  * (state/fbpiOrders.ts): a sandbox order becomes one there too, with the same lifetime.
  */
 import { ApiError } from '../errors';
@@ -19,6 +20,9 @@ export type SandboxItemStatus = 'MP_ITEM_STATUS_CONFIRMED' | 'MP_ITEM_STATUS_CAN
 
 export interface Warehouse {
 	warehouse_code: string;
+	display_name: string;
+	fulfillment_system_code: string;
+	is_active: boolean;
 	project_code: string;
 	country_code: SandboxCountry;
 	/** Configured to receive order webhooks: only these accept sandbox orders. */
@@ -79,6 +83,25 @@ export class FbpiStore {
 
 	listWarehouses(projectCode: string): Warehouse[] {
 		return [...(this.warehouses.get(projectCode)?.values() ?? [])].map((w) => ({ ...w }));
+	}
+
+	/**
+	 * Adds warehouses to a project (after the ones it has, in ListWarehouses' order); a code it
+	 * already has is refused. They take no sandbox orders.
+	 */
+	addWarehouses(projectCode: string, warehouses: readonly Omit<Warehouse, 'project_code'>[]): void {
+		const known = this.warehouses.get(projectCode);
+		if (!known) throw new ApiError('NOT_FOUND', `project ${projectCode} not found`);
+		for (const warehouse of warehouses) {
+			if (known.has(warehouse.warehouse_code)) {
+				throw new ApiError(
+					'ALREADY_EXISTS',
+					`warehouse ${warehouse.warehouse_code} already exists in project ${projectCode}`,
+				);
+			}
+		}
+		for (const warehouse of warehouses)
+			known.set(warehouse.warehouse_code, { ...warehouse, project_code: projectCode });
 	}
 
 	/** Customer details of a seeded, generated or (live, same-project) sandbox order. */

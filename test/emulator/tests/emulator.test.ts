@@ -296,6 +296,38 @@ describe('rate plan', () => {
 		});
 	});
 
+	it("an operation's own plan: its window and its burst window, in the emulator's model", () => {
+		const limiter = new SlidingWindowLimiter({ limit: 1500, windowMs: 60_000 });
+		const own = { limit: 4, windowMs: 6000, burst: { limit: 2, windowMs: 3000 } };
+		const burst = [{ kind: 'sliding', limit: 2, windowMs: 3000 }];
+		expect(limiter.take('k', 0, own)).toEqual({ allowed: true });
+		expect(limiter.take('k', 100, own)).toEqual({ allowed: true });
+		expect(limiter.take('k', 200, own)).toEqual({
+			allowed: false,
+			retryAfterMs: 2800,
+			exceeded: burst,
+		});
+		expect(limiter.take('k', 3000, own)).toEqual({ allowed: true });
+		expect(limiter.take('k', 3100, own)).toEqual({ allowed: true });
+		// 4 in the last 6000 ms: the window binds (and the burst too, until 6000).
+		expect(limiter.take('k', 5000, own)).toEqual({
+			allowed: false,
+			retryAfterMs: 1000,
+			exceeded: [{ kind: 'sliding', limit: 4, windowMs: 6000 }, ...burst],
+		});
+		// At 6000 the start at 0 has left both windows; the one at 100 leaves the window at 6100.
+		expect(limiter.take('k', 6000, own)).toEqual({ allowed: true });
+		expect(limiter.take('k', 6050, own)).toMatchObject({ allowed: false, retryAfterMs: 50 });
+		// The emulator's plan is not the operation's: another key without its own plan admits.
+		expect(limiter.take('other', 200)).toEqual({ allowed: true });
+		// Strict: the own plan's sixths too (1 per 1000 ms); off: nothing binds.
+		const strict = new SlidingWindowLimiter({ limit: 1500, windowMs: 60_000, model: 'strict' });
+		expect(strict.take('k', 0, { limit: 6, windowMs: 6000 })).toEqual({ allowed: true });
+		expect(strict.take('k', 10, { limit: 6, windowMs: 6000 })).toMatchObject({ allowed: false });
+		const off = new SlidingWindowLimiter(null);
+		for (let i = 0; i < 5; i++) expect(off.take('k', i, own)).toEqual({ allowed: true });
+	});
+
 	it('refuses an invalid model among the emulator options', async () => {
 		// Closed again should it start, so a failure here cannot keep Jest running.
 		const started = startEmulator({

@@ -694,6 +694,67 @@ describe('UpdateDestination', () => {
 	});
 });
 
+describe('ListWarehouses', () => {
+	const list = (body: unknown, c = client) =>
+		c.call('POST', '/warehouse_platform/v1/warehouses/list', body);
+
+	it('pages 500 at a time behind a next_token bound to its project and filter', async () => {
+		const projectCode = 'PRJ777101';
+		const added = emulator.addWarehouses({ projectCode, count: 1100, inactiveEvery: 100 });
+		expect(added[99]).toMatchObject({ warehouse_code: 'WH-GEN-00100', is_active: false });
+		const c = await otherProjectClient(projectCode);
+		const first = await list({}, c);
+		expect(first.body.warehouses).toHaveLength(500);
+		const second = await list({ next_token: first.body.next_token }, c);
+		const third = await list({ next_token: second.body.next_token, filters: null }, c);
+		// 5 seeded + 1100 added: 500, 500, 105, and an empty token on the last page.
+		expect([second.body.warehouses.length, third.body.warehouses.length]).toEqual([500, 105]);
+		expect(third.body.next_token).toBe('');
+		const codes = [first, second, third].flatMap((r) =>
+			r.body.warehouses.map((w: any) => w.warehouse_code),
+		);
+		expect(new Set(codes).size).toBe(1105);
+		// The filter must stay the same along a cursor; a token is its project's only.
+		expectError(
+			await list(
+				{ next_token: first.body.next_token, filters: { fulfillment_system_code: 'FBN' } },
+				c,
+			),
+			'INVALID_ARGUMENT',
+			/filters must be the same/,
+		);
+		expectError(
+			await list({ next_token: first.body.next_token }),
+			'INVALID_ARGUMENT',
+			/next_token/,
+		);
+		expectError(await list({ next_token: 'bm9wZQ' }, c), 'INVALID_ARGUMENT', /next_token/);
+		const fbn = await list({ filters: { fulfillment_system_code: 'FBN' } }, c);
+		expect(fbn.body).toEqual({
+			next_token: '',
+			warehouses: [
+				{
+					warehouse_code: SEEDED_WAREHOUSES.inactive,
+					display_name: expect.any(String),
+					fulfillment_system_code: 'FBN',
+					is_active: false,
+				},
+			],
+		});
+	});
+
+	it('is paced by its own plan: 15 in any 30 s (burst) of 30 in any 60 s, per project', async () => {
+		const c = await otherProjectClient('PRJ777102');
+		for (let i = 0; i < 15; i++) expect((await list({}, c)).status).toBe(200);
+		const refused = await list({}, c);
+		expectError(refused, 'RESOURCE_EXHAUSTED', /ListWarehouses: at most 15 requests per 30000 ms/);
+		expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(29);
+		// Another project's quota, and another operation of this one, are untouched.
+		expect((await list({})).status).toBe(200);
+		expect((await c.call('GET', `/fbpo/v1/po/${SEEDED_PO.released}/get`)).status).toBe(200);
+	});
+});
+
 describe('every operation', () => {
 	const calls: Array<[string, () => Promise<CallResult>]> = [
 		['ExchangeToken', () => exchange(SEEDED_OAUTH_TOKENS.issuesCredentials)],

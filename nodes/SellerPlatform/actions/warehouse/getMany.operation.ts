@@ -1,0 +1,65 @@
+/**
+ * Warehouse → Get Many: the warehouses of the credential's project (ListWarehouses), optionally
+ * of one fulfillment system, every page followed (shapes/list.ts; the token goes in the body).
+ * ListWarehouses has a plan of its own (30 per 60 s, at most 15 in any 30 s), which the shared
+ * layer paces by.
+ */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { named, propertyIn } from '../../../shared';
+import { checkedText, collectionParameter, invalidParameter } from '../parameters';
+import { listOperation, listProperties } from '../shapes/list';
+
+const properties: INodeProperties[] = [
+	...listProperties,
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: [
+			{
+				displayName: 'Fulfillment System Code',
+				name: 'fulfillmentSystemCode',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. FBPI',
+				description: 'Only the warehouses of this fulfillment system (as the service names it)',
+			},
+		],
+	},
+];
+
+const filtersProperty = propertyIn(properties, 'filters');
+const fulfillmentSystemCode = propertyIn(
+	filtersProperty.options as INodeProperties[],
+	'fulfillmentSystemCode',
+);
+
+/** The body: `filters.fulfillment_system_code` when the filter is set (never blank). */
+function readFilters(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
+	const filters = collectionParameter(ctx, filtersProperty, itemIndex);
+	if (!(fulfillmentSystemCode.name in filters)) return {};
+	const what = named(fulfillmentSystemCode, 'field');
+	const code = checkedText(ctx, itemIndex, filters[fulfillmentSystemCode.name], what);
+	if (code === '') {
+		throw invalidParameter(
+			ctx,
+			itemIndex,
+			`${what} must not be blank when it is set`,
+			'Give a fulfillment system code, or remove the filter to list every warehouse.',
+		);
+	}
+	return { filters: { fulfillment_system_code: code } };
+}
+
+export const { description, plan } = listOperation({
+	show: { resource: 'warehouse', operation: 'getMany' },
+	endpoint: 'ListWarehouses',
+	properties,
+	entries: 'warehouses',
+	token: 'body',
+	noun: 'warehouses',
+	read: (ctx, itemIndex) => ({ body: readFilters(ctx, itemIndex) }),
+});

@@ -1,0 +1,150 @@
+/**
+ * The warehouses a credential may choose from in the editor: the `searchWarehouses` list search
+ * of every node with a Warehouse Code (each node registers it in `methods.listSearch`).
+ *
+ * ListWarehouses has a plan of its own, far below the others (30 per 60 s, at most 15 in any
+ * 30 s, per project): every editor that opens a warehouse list and every execution that asks
+ * would spend it. So the list is read whole (page after page, through the shared pipeline and
+ * its pacing, logged in with the credential as any request) and kept per credential for a while:
+ * callers asking at once share one read, later ones get the kept list until it expires. A read
+ * that fails is dropped at once, so the next call reads again.
+ */
+import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+
+import { loginFingerprint } from '../auth/login';
+import { apiRequest } from './request';
+import type { RequestContext } from './run';
+import { connectionSettings } from './settings';
+
+/** A warehouse as the lists show it. */
+export interface WarehouseEntry {
+	code: string;
+	name: string;
+	active: boolean;
+}
+
+/** How the kept lists behave (tests tune them, the clock included). */
+export const WAREHOUSE_LISTS = {
+	/** How long a list read serves later calls (ms). */
+	lifetimeMs: 5 * 60_000,
+	/** Credentials whose lists are kept at once; the oldest list goes first. */
+	maxCredentials: 50,
+	/** Pages of ListWarehouses one read follows at most (up to 500 warehouses each). */
+	maxPages: 20,
+	/** Entries one list search answer holds; the editor asks for more with its token. */
+	pageSize: 100,
+	now: (): number => Date.now(),
+};
+
+interface KeptList {
+	/** When the read ended; undefined while it runs (a running read never expires). */
+	readAt?: number;
+	list: Promise<WarehouseEntry[]>;
+}
+
+/**
+ * The warehouse lists, keyed by the credential's login identity (Base URL, key, project: so two
+ * credentials of two projects, or two keys, never share one). Bound: `maxCredentials` lists
+ * (the oldest dropped first, expired ones on every new read), each of at most `maxPages` × 500
+ * warehouses, each for `lifetimeMs`; a failed read is dropped at once.
+ */
+const lists = new Map<string, KeptList>();
+
+/** A page's warehouses; entries without a code are left out. */
+function entriesOf(answer: IDataObject): WarehouseEntry[] {
+	const warehouses = Array.isArray(answer.warehouses) ? (answer.warehouses as unknown[]) : [];
+	return warehouses.flatMap((warehouse) => {
+		if (typeof warehouse !== 'object' || warehouse === null) return [];
+		const {
+			warehouse_code: code,
+			display_name: name,
+			is_active: active,
+		} = warehouse as IDataObject;
+		if (typeof code !== 'string' || code.trim() === '') return [];
+		const shown = typeof name === 'string' && name.trim() !== '' ? name.trim() : code;
+		return [{ code, name: shown, active: active !== false }];
+	});
+}
+
+/** Every warehouse of the credential, page after page (at most `maxPages`). */
+async function readWarehouses(ctx: RequestContext): Promise<WarehouseEntry[]> {
+	const entries: WarehouseEntry[] = [];
+	let token = '';
+	for (let page = 0; page < WAREHOUSE_LISTS.maxPages; page++) {
+		const body: IDataObject = token ? { next_token: token } : {};
+		const answer = await apiRequest.call(ctx, 'ListWarehouses', { body });
+		entries.push(...entriesOf(answer));
+		const next = typeof answer.next_token === 'string' ? answer.next_token : '';
+		if (next === '' || next === token) break;
+		token = next;
+	}
+	return entries;
+}
+
+/** Drops the expired lists, then the oldest ones beyond the bound (leaving room for one). */
+function makeRoom(now: number) {
+	for (const [key, kept] of lists) {
+		if (kept.readAt !== undefined && now - kept.readAt >= WAREHOUSE_LISTS.lifetimeMs)
+			lists.delete(key);
+	}
+	for (const key of lists.keys()) {
+		if (lists.size < WAREHOUSE_LISTS.maxCredentials) break;
+		lists.delete(key);
+	}
+}
+
+/** The credential's list: the kept one while it lasts, else one read shared by every caller. */
+export async function warehousesOf(ctx: RequestContext): Promise<WarehouseEntry[]> {
+	const settings = await connectionSettings(ctx, 0);
+	const key = loginFingerprint(settings.data);
+	const now = WAREHOUSE_LISTS.now();
+	const found = lists.get(key);
+	if (found && (found.readAt === undefined || now - found.readAt < WAREHOUSE_LISTS.lifetimeMs)) {
+		return await found.list;
+	}
+	lists.delete(key);
+	makeRoom(now);
+	const kept: KeptList = { list: readWarehouses(ctx) };
+	lists.set(key, kept);
+	kept.list.then(
+		() => {
+			kept.readAt = WAREHOUSE_LISTS.now();
+		},
+		() => {
+			if (lists.get(key) === kept) lists.delete(key);
+		},
+	);
+	return await kept.list;
+}
+
+/** How a warehouse is listed: its name and code, and whether it is inactive. */
+function label(warehouse: WarehouseEntry): string {
+	const named =
+		warehouse.name === warehouse.code ? warehouse.code : `${warehouse.name} (${warehouse.code})`;
+	return warehouse.active ? named : `${named} [inactive]`;
+}
+
+/**
+ * The list search: the credential's warehouses whose name or code contains the search text (any
+ * case), `pageSize` at a time; the value is the code.
+ */
+export async function searchWarehouses(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	const warehouses = await warehousesOf(this);
+	const wanted = (filter ?? '').trim().toLowerCase();
+	const matching = wanted
+		? warehouses.filter(
+				(w) => w.code.toLowerCase().includes(wanted) || w.name.toLowerCase().includes(wanted),
+			)
+		: warehouses;
+	const from = Number(paginationToken);
+	const start = Number.isSafeInteger(from) && from > 0 ? from : 0;
+	const end = start + WAREHOUSE_LISTS.pageSize;
+	return {
+		results: matching.slice(start, end).map((w) => ({ name: label(w), value: w.code })),
+		paginationToken: end < matching.length ? String(end) : undefined,
+	};
+}
