@@ -1164,7 +1164,10 @@ describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 	check(
 		'5d. example "fulfil an FBPI order" runs: one item marked unavailable, the other shipped with a noon AWB; a re-run after a lost Create answer ships nothing twice',
 		async () => {
-			const fulfil = example('fulfil-fbpi-order.json');
+			const fulfilExample = example('fulfil-fbpi-order.json');
+			// As the editor's "Execute workflow": from the poll trigger, which hands over the newest order.
+			const runFulfil = async () =>
+				await client.waitForExecution(await client.run(fulfilExample, 'New FBPI order'));
 			const newOrder = async () => {
 				const sandbox = await client.runAndWait(example('create-sandbox-order.json'));
 				expectSucceeded(sandbox);
@@ -1177,7 +1180,7 @@ describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 
 			// A new order: the poll trigger (run from the editor) hands over the newest one.
 			const first = await newOrder();
-			const run = await client.runAndWait(fulfil);
+			const run = await runFulfil();
 			expectSucceeded(run);
 			expect(single(run, 'Get the order').fbpi_order_nr).toEqual(first);
 			const plan = single(run, 'Plan the shipment');
@@ -1203,10 +1206,10 @@ describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 				lostAnswer: true,
 				count: 1,
 			});
-			const failed = await client.runAndWait(fulfil);
+			const failed = await runFulfil();
 			expect(failed.status).toEqual('error');
 			expect(await shipmentsOf(second)).toHaveLength(1);
-			const rerun = await client.runAndWait(fulfil);
+			const rerun = await runFulfil();
 			expectSucceeded(rerun);
 			expect(single(rerun, 'Plan the shipment').to_ship).toEqual([]);
 			expect(rerun.data.resultData.runData['Create the shipment']).toBeUndefined();

@@ -1029,7 +1029,7 @@ const PER_RUN: Target[] = [
 	PO(
 		'resource',
 		['Resource', 'resource', 'operation'],
-		['purchaseOrder', 'session', 'fbpiOrder', ...PROTOTYPE_NAMES],
+		['purchaseOrder', 'session', 'import', ...PROTOTYPE_NAMES],
 		{ resource: FUZZ },
 		{ literal: true },
 	),
