@@ -6,7 +6,7 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { pollRun } from '../shared';
+import { pollRun, searchWarehouses } from '../shared';
 import { properties } from './description';
 import { eventParameter, warehouseParameter } from './parameters';
 import { mostRecentOrder, newOrders } from './polling';
@@ -31,6 +31,11 @@ export class SellerPlatformPollTrigger implements INodeType {
 		credentials: [{ name: 'sellerPlatformApi', required: true }],
 		// Declared once in description.ts; parameters.ts reads their labels, names and defaults.
 		properties,
+	};
+
+	methods = {
+		// The list of its Warehouse Code, as the action node's (actions/warehouse/warehouseCode.ts).
+		listSearch: { searchWarehouses },
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
