@@ -8,8 +8,10 @@ import * as exportResource from './export';
 import * as fbpiOrder from './fbpiOrder';
 import * as importResource from './import';
 import * as oauth from './oauth';
+import * as price from './price';
 import * as purchaseOrder from './purchaseOrder';
 import * as session from './session';
+import * as stock from './stock';
 import type { Resource } from './resource';
 import { runOperation } from './runner';
 
@@ -21,8 +23,10 @@ export const resources: Record<string, Resource> = {
 	fbpiOrder,
 	import: importResource,
 	oauth,
+	price,
 	purchaseOrder,
 	session,
+	stock,
 };
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
