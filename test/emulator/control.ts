@@ -12,6 +12,7 @@ import { compileRoutes, matchRoute, rawPathOf, type RouteSpec } from './router';
 import type { DeliveryFilter, PublishEventInput, WaitForDeliveriesOptions } from './delivery';
 import type { AddDestinationOptions } from './state/destinations';
 import type { AddExportOptions } from './state/exports';
+import type { RowFaultSpec } from './state/stockPrices';
 import type { AddCredentialOptions, EmulatorControls, FaultSpec, RatePlan } from './types';
 
 export const CONTROL_PREFIX = '/__control';
@@ -113,6 +114,24 @@ const CONTROL_ROUTES = compileRoutes<ControlRoute>([
 		handler: (c, _body, r) => c.warehouses(projectOf(r)),
 	},
 	{ method: 'GET', path: '/__control/imports', handler: (c, _body, r) => c.imports(projectOf(r)) },
+	{ method: 'GET', path: '/__control/stock', handler: (c, _body, r) => c.stock(projectOf(r)) },
+	{
+		method: 'POST',
+		path: '/__control/stock',
+		handler: (c, body, r) => c.seedStock(body as Parameters<typeof c.seedStock>[0], projectOf(r)),
+	},
+	{ method: 'GET', path: '/__control/prices', handler: (c, _body, r) => c.prices(projectOf(r)) },
+	{
+		method: 'POST',
+		path: '/__control/prices',
+		handler: (c, body, r) => c.seedPrices(body as Parameters<typeof c.seedPrices>[0], projectOf(r)),
+	},
+	{
+		method: 'POST',
+		path: '/__control/row-faults',
+		handler: (c, body) => (c.injectRowFaults(body as RowFaultSpec), OK),
+	},
+	{ method: 'DELETE', path: '/__control/row-faults', handler: (c) => (c.clearRowFaults(), OK) },
 	{
 		method: 'POST',
 		path: '/__control/exports',

@@ -20,6 +20,7 @@ import {
 	MAX_CLIENT_REFERENCE_LENGTH,
 	MAX_IMPORT_ITEMS,
 } from './handlers/imports';
+import { STOCK_PRICE_ENDPOINTS } from './handlers/stockPrices';
 import { LOGIN_OPERATION } from './requestLog';
 import { s } from './schema';
 import { SANDBOX_COUNTRIES } from './seed';
@@ -197,6 +198,9 @@ export const ENDPOINTS: readonly Endpoint[] = [
 			return { body: DestinationStore.view(destination) };
 		},
 	},
+
+	// --- stock, pricing (batches of rows, each answered with its own status) ------------------------
+	...STOCK_PRICE_ENDPOINTS,
 ];
 
 /** The table as routes, the configurable service prefixes in place. */

@@ -22,6 +22,7 @@ import { ExportStore } from './state/exports';
 import { FbpiStore } from './state/fbpi';
 import { ImportStore } from './state/imports';
 import { OAuthStore } from './state/oauth';
+import { StockPriceStore } from './state/stockPrices';
 import type { AddCredentialOptions, CredentialFile } from './types';
 import { canonicalIp } from './validate';
 
@@ -127,6 +128,8 @@ export class EmulatorState {
 	readonly fbpi: FbpiStore;
 	readonly imports: ImportStore;
 	readonly destinations = new DestinationStore();
+	/** Stock and prices of the batch endpoints, per project (and the row faults tests queue). */
+	readonly stockPrices = new StockPriceStore();
 
 	/** The project provisioned at start. */
 	readonly primaryProject: Project;
