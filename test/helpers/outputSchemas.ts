@@ -37,6 +37,10 @@ export const OPERATIONS = [
 	'import/getStatus',
 	'apiCredential/create',
 	'destination/update',
+	'stock/get',
+	'stock/update',
+	'price/get',
+	'price/update',
 ] as const;
 
 /** The folder of the node's compiled file, as n8n's `LoadNodesAndCredentials.resolveSchema` takes it. */

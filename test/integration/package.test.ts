@@ -157,6 +157,12 @@ describe('the package as n8n loads it', () => {
 				'destinationCode',
 				'updateFields',
 				'options',
+				'partnerSku',
+				'quantity',
+				'processingTime',
+				'price',
+				'msrp',
+				'isActive',
 			]),
 		);
 		const resource = node.description.properties.find((p) => p.name === 'resource');
@@ -167,8 +173,10 @@ describe('the package as n8n loads it', () => {
 			'fbpiOrder',
 			'import',
 			'oauth',
+			'price',
 			'purchaseOrder',
 			'session',
+			'stock',
 		]);
 		const operations = node.description.properties
 			.filter((p) => p.name === 'operation')
@@ -187,8 +195,12 @@ describe('the package as n8n loads it', () => {
 			'import/createBarcode',
 			'import/getStatus',
 			'oauth/exchangeToken',
+			'price/get',
+			'price/update',
 			'purchaseOrder/get',
 			'session/login',
+			'stock/get',
+			'stock/update',
 		]);
 	});
 });

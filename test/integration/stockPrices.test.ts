@@ -3,7 +3,7 @@
  * the emulator: rows packed into requests of at most 100, answers matched back by key, a failed or
  * missing row as its item's error (or the run's, naming it), validation before the network.
  */
-import type { NodeExecutionHint } from 'n8n-workflow';
+import type { INodeParameters, NodeExecutionHint } from 'n8n-workflow';
 
 import { MAX_BATCH_ROWS, SEEDED_WAREHOUSES, type RequestLogEntry } from '../emulator';
 import type { WorkflowResult } from '../helpers';
@@ -13,7 +13,7 @@ const NODE = 'Seller Platform';
 const DXB = SEEDED_WAREHOUSES.dubai;
 const RUH = SEEDED_WAREHOUSES.riyadh;
 
-const STOCK_UPDATE = {
+const STOCK_UPDATE: INodeParameters = {
 	resource: 'stock',
 	operation: 'update',
 	warehouseCode: { __rl: true, mode: 'id', value: '={{ $json.wh }}' },
@@ -21,13 +21,13 @@ const STOCK_UPDATE = {
 	quantity: '={{ $json.qty }}',
 	processingTime: '={{ $json.time }}',
 };
-const STOCK_GET = {
+const STOCK_GET: INodeParameters = {
 	resource: 'stock',
 	operation: 'get',
 	warehouseCode: { __rl: true, mode: 'id', value: '={{ $json.wh }}' },
 	partnerSku: '={{ $json.sku }}',
 };
-const PRICE_UPDATE = {
+const PRICE_UPDATE: INodeParameters = {
 	resource: 'price',
 	operation: 'update',
 	partnerSku: '={{ $json.sku }}',
@@ -36,7 +36,7 @@ const PRICE_UPDATE = {
 	msrp: '={{ $json.msrp }}',
 	isActive: '={{ $json.active }}',
 };
-const PRICE_GET = {
+const PRICE_GET: INodeParameters = {
 	resource: 'price',
 	operation: 'get',
 	partnerSku: '={{ $json.sku }}',
@@ -139,7 +139,11 @@ describe('stock and prices: batches of rows from input items', () => {
 			failMessage: 'SKU is blocked for this warehouse',
 			omit: [{ partner_sku: sku(3) }],
 		});
-		const items = [0, 1, 2, 3].map((i) => ({ wh: DXB, sku: sku(i), qty: 5 }));
+		const items: Array<{ wh: string; sku: string; qty: number }> = [0, 1, 2, 3].map((i) => ({
+			wh: DXB,
+			sku: sku(i),
+			qty: 5,
+		}));
 		items.push({ wh: 'WH-NOWHERE', sku: sku(4), qty: 5 });
 		const result = await f.env.runWorkflow(
 			workflowWithItems(items, STOCK_UPDATE, { continueOnFail: true }),
@@ -221,7 +225,7 @@ describe('stock and prices: batches of rows from input items', () => {
 	});
 
 	it('refuses before the network: blank keys, an update that sets nothing, bad numbers, a country not listed, a repeated row', async () => {
-		const cases: Array<[object, Record<string, unknown>, string]> = [
+		const cases: Array<[INodeParameters, Record<string, unknown>, string]> = [
 			[
 				STOCK_UPDATE,
 				{ wh: DXB, sku: ' ', qty: 1 },
@@ -282,7 +286,7 @@ describe('stock and prices: batches of rows from input items', () => {
 		];
 		const refused = await f.env.runWorkflow(workflowWithItems(twice, STOCK_UPDATE));
 		expect(refused.nodeError(NODE)?.message).toBe(
-			`Item 1 repeats the row of item 0 (warehouse "${DXB}", SKU "A"): a run updates each row once`,
+			`Item 1 has the same "Warehouse Code" and "Partner SKU" as item 0 (warehouse "${DXB}", SKU "A"): a run updates each row once`,
 		);
 		expect(f.emulator.requests().filter((r) => r.operation !== 'Login')).toEqual([]);
 
@@ -291,7 +295,7 @@ describe('stock and prices: batches of rows from input items', () => {
 		);
 		expect(kept.json(NODE).map((o) => o.qty ?? o.error)).toEqual([
 			1,
-			`Item 1 repeats the row of item 0 (warehouse "${DXB}", SKU "A"): a run updates each row once`,
+			`Item 1 has the same "Warehouse Code" and "Partner SKU" as item 0 (warehouse "${DXB}", SKU "A"): a run updates each row once`,
 		]);
 		expect(sent(f, 'UpdateStock').map(rowsOf)).toEqual([
 			[{ warehouse_code: DXB, partner_sku: 'A', qty: 1 }],

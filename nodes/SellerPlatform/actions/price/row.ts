@@ -17,8 +17,8 @@ import { partnerSkuProperty } from '../stock/row';
 export const MAX_PRICE_ROWS = 100;
 
 export const PRICE_KEY: KeyField[] = [
-	{ field: 'partner_sku', label: 'SKU' },
-	{ field: 'country_code', label: 'country', anyCase: true },
+	{ field: 'partner_sku', label: 'SKU', parameter: 'Partner SKU' },
+	{ field: 'country_code', label: 'country', parameter: 'Country Code', anyCase: true },
 ];
 
 export { partnerSkuProperty };

@@ -39,6 +39,8 @@ import { describe, type Declaration } from './declaration';
 export interface KeyField {
 	field: string;
 	label: string;
+	/** The parameter it is read from, as the editor shows it. */
+	parameter: string;
 	/** Compared without regard to case (a country code the service may answer as "AE"). */
 	anyCase?: boolean;
 }
@@ -112,6 +114,9 @@ function readRows(ctx: IExecuteFunctions, declaration: BatchDeclaration, itemCou
 	return { rows, refused };
 }
 
+const parameters = (fields: KeyField[]) =>
+	fields.map(({ parameter }) => `"${parameter}"`).join(' and ');
+
 function repeatedRow(
 	ctx: IExecuteFunctions,
 	declaration: BatchDeclaration,
@@ -121,7 +126,7 @@ function repeatedRow(
 	return invalidParameter(
 		ctx,
 		item,
-		`Item ${item} repeats the row of item ${first.items[0]} (${describeRow(declaration.key, first.body)}): a run updates each row once`,
+		`Item ${item} has the same ${parameters(declaration.key)} as item ${first.items[0]} (${describeRow(declaration.key, first.body)}): a run updates each row once`,
 		'Keep one item per row (merge the two, or drop one), or update the row again in a later run: the node does not guess which value should win.',
 	);
 }

@@ -16,8 +16,8 @@ import { readWarehouseCode, warehouseCodeProperty } from '../warehouse/warehouse
 export const MAX_STOCK_ROWS = 100;
 
 export const STOCK_KEY: KeyField[] = [
-	{ field: 'warehouse_code', label: 'warehouse' },
-	{ field: 'partner_sku', label: 'SKU' },
+	{ field: 'warehouse_code', label: 'warehouse', parameter: 'Warehouse Code' },
+	{ field: 'partner_sku', label: 'SKU', parameter: 'Partner SKU' },
 ];
 
 export const partnerSkuProperty = (description: string): INodeProperties => ({
