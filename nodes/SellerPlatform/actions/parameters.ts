@@ -79,8 +79,8 @@ export function nonBlankTextParameter(
 ): string | undefined {
 	const raw = ctx.getNodeParameter(property.name, itemIndex, property.default) as unknown;
 	if (raw === '' || raw === undefined || raw === null) return undefined;
-	const text = optionalTextParameter(ctx, property, itemIndex);
-	if (text === undefined) {
+	const text = checkedText(ctx, itemIndex, raw, named(property));
+	if (text === '') {
 		const message = `${named(property)} must not be blank when it is set`;
 		throw invalidParameter(ctx, itemIndex, message);
 	}

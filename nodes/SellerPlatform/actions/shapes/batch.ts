@@ -59,16 +59,24 @@ export interface BatchDeclaration extends Declaration {
 	row(ctx: IExecuteFunctions, itemIndex: number): IDataObject;
 	/** What a user can do about a row the answer left out (the error's description). */
 	leftOutAdvice: string;
-	/** An item's output from its answer row and the row sent; default: the answer row. */
+	/**
+	 * An item's output from its answer row (without its status) and the row sent; default: the
+	 * answer row without its status.
+	 */
 	output?(answer: IDataObject, sent: IDataObject): IDataObject;
 }
 
-/** A row to send, with its key and the input items it answers. */
+/**
+ * A row to send and the input item it answers (`shared`: more items, for a read whose key they
+ * repeat). Its key is computed again when the answer is matched: 100,000 rows keep no key text.
+ */
 interface Row {
-	key: string;
 	body: IDataObject;
-	items: number[];
+	item: number;
+	shared?: number[];
 }
+
+const itemsOf = (row: Row) => (row.shared ? [row.item, ...row.shared] : [row.item]);
 
 const isObject = (value: unknown): value is IDataObject =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -102,10 +110,10 @@ function readRows(ctx: IExecuteFunctions, declaration: BatchDeclaration, itemCou
 			const key = keyOf(declaration.key, body);
 			const first = byKey.get(key);
 			if (!first) {
-				const row = { key, body, items: [item] };
+				const row: Row = { body, item };
 				byKey.set(key, row);
 				rows.push(row);
-			} else if (declaration.repeatedKey === 'share') first.items.push(item);
+			} else if (declaration.repeatedKey === 'share') (first.shared ??= []).push(item);
 			else throw repeatedRow(ctx, declaration, item, first);
 		} catch (error) {
 			refused.push(throwUnlessContinueOnFail(ctx, error, item));
@@ -126,7 +134,7 @@ function repeatedRow(
 	return invalidParameter(
 		ctx,
 		item,
-		`Item ${item} has the same ${parameters(declaration.key)} as item ${first.items[0]} (${describeRow(declaration.key, first.body)}): a run updates each row once`,
+		`Item ${item} has the same ${parameters(declaration.key)} as item ${first.item} (${describeRow(declaration.key, first.body)}): a run updates each row once`,
 		'Keep one item per row (merge the two, or drop one), or update the row again in a later run: the node does not guess which value should win.',
 	);
 }
@@ -258,8 +266,12 @@ function outcomeOf(
 			}),
 		};
 	}
-	const json = declaration.output ? declaration.output(answer, row.body) : answer;
-	return { item, output: { json: { ...json } } };
+	// The status is left out: it is OK (a row that failed is its item's error), and 100,000 outputs
+	// need not carry it. A new object per item: items sharing one row never share their JSON.
+	const fields = { ...answer };
+	delete fields.status;
+	const json = declaration.output ? declaration.output(fields, row.body) : fields;
+	return { item, output: { json } };
 }
 
 /** Matches an answer's rows back to the rows sent, by key: one outcome per item. */
@@ -274,12 +286,13 @@ function matchAnswer(
 		throw rowError(
 			ctx,
 			declaration.endpoint,
-			chunk[0].items[0],
+			chunk[0].item,
 			"The service's answer has no list of rows (items): none of its rows can be matched",
 			{ description: declaration.leftOutAdvice },
 		);
 	}
-	const wanted = new Set(chunk.map((row) => row.key));
+	const keys = chunk.map((row) => keyOf(declaration.key, row.body));
+	const wanted = new Set(keys);
 	const byKey = new Map<string, IDataObject>();
 	for (const entry of answer.items as unknown[]) {
 		if (!isObject(entry)) {
@@ -290,8 +303,8 @@ function matchAnswer(
 		if (!wanted.has(key) || byKey.has(key)) tally.unmatched++;
 		else byKey.set(key, entry);
 	}
-	return chunk.flatMap((row) =>
-		row.items.map((item) => outcomeOf(ctx, declaration, row, item, byKey.get(row.key), tally)),
+	return chunk.flatMap((row, at) =>
+		itemsOf(row).map((item) => outcomeOf(ctx, declaration, row, item, byKey.get(keys[at]), tally)),
 	);
 }
 
@@ -327,7 +340,7 @@ export function batchOperation(declaration: BatchDeclaration): Operation {
 			const planned: Planned[] = [...refused];
 			for (let from = 0; from < rows.length; from += maxRows) {
 				const chunk = rows.slice(from, from + maxRows);
-				const items = chunk.flatMap((row) => row.items);
+				const items = chunk.flatMap(itemsOf);
 				const send = async () => {
 					tally.requests++;
 					tally.rows += chunk.length;

@@ -69,5 +69,6 @@ export const { description, plan } = batchOperation({
 	row: readRow,
 	leftOutAdvice:
 		'Whether the service applied it is unknown: read it back with Stock → Get, or run the item again (an update sets the values, so repeating it is safe).',
-	output: (answer, sent) => ({ ...sent, ...answer }),
+	// The answer's key is the row's (they matched): the row sent is the output.
+	output: (_answer, sent) => ({ ...sent }),
 });
