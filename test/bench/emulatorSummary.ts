@@ -15,6 +15,8 @@ export interface Arrival {
 	mappings?: number;
 	/** Size of the JSON body as re-serialised, in bytes (barcode imports). */
 	bodyBytes?: number;
+	/** Number of `items` rows of a JSON body (the stock and pricing batches). */
+	rows?: number;
 }
 
 export function summarise(entries: RequestLogEntry[], operation?: string): Arrival[] {
@@ -28,11 +30,15 @@ export function summarise(entries: RequestLogEntry[], operation?: string): Arriv
 				path: entry.path,
 				status: entry.status,
 			};
-			const body = entry.body as { client_reference?: unknown; items?: { data?: unknown } } | null;
+			const body = entry.body as {
+				client_reference?: unknown;
+				items?: { data?: unknown } | unknown[];
+			} | null;
 			if (body && typeof body === 'object') {
 				if (typeof body.client_reference === 'string')
 					arrival.clientReference = body.client_reference;
-				if (Array.isArray(body.items?.data)) {
+				if (Array.isArray(body.items)) arrival.rows = body.items.length;
+				else if (Array.isArray(body.items?.data)) {
 					arrival.mappings = body.items.data.length;
 					arrival.bodyBytes = Buffer.byteLength(JSON.stringify(body));
 				}

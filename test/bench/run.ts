@@ -64,6 +64,12 @@ const BENCHMARKS: Array<{ id: string; title: string; load: () => Benchmark; optI
 		load: () => (require('./ordersList') as typeof import('./ordersList')).ordersList,
 	},
 	{
+		id: 'stockUpdate',
+		title:
+			'Stock → Update of 100,000 rows from input items: plan 1500 per 60 s, latency 50 ms, 100 rows a request',
+		load: () => (require('./stockUpdate') as typeof import('./stockUpdate')).stockUpdate,
+	},
+	{
 		id: 'download',
 		title: 'Export download: a 200 MB file into binary data on disk',
 		load: () => (require('./download') as typeof import('./download')).download,

@@ -14,6 +14,7 @@ import type { AddDestinationOptions } from './state/destinations';
 import type { AddWarehousesOptions } from './handlers/warehouses';
 import type { AddExportOptions } from './state/exports';
 import type { AddFbpiOrdersOptions } from './state/fbpiOrders';
+import type { RowFaultSpec } from './state/stockPrices';
 import type { AddCredentialOptions, EmulatorControls, FaultSpec, RatePlan } from './types';
 
 export const CONTROL_PREFIX = '/__control';
@@ -146,6 +147,24 @@ const CONTROL_ROUTES = compileRoutes<ControlRoute>([
 		},
 	},
 	{ method: 'GET', path: '/__control/imports', handler: (c, _body, r) => c.imports(projectOf(r)) },
+	{ method: 'GET', path: '/__control/stock', handler: (c, _body, r) => c.stock(projectOf(r)) },
+	{
+		method: 'POST',
+		path: '/__control/stock',
+		handler: (c, body, r) => c.seedStock(body as Parameters<typeof c.seedStock>[0], projectOf(r)),
+	},
+	{ method: 'GET', path: '/__control/prices', handler: (c, _body, r) => c.prices(projectOf(r)) },
+	{
+		method: 'POST',
+		path: '/__control/prices',
+		handler: (c, body, r) => c.seedPrices(body as Parameters<typeof c.seedPrices>[0], projectOf(r)),
+	},
+	{
+		method: 'POST',
+		path: '/__control/row-faults',
+		handler: (c, body) => (c.injectRowFaults(body as RowFaultSpec), OK),
+	},
+	{ method: 'DELETE', path: '/__control/row-faults', handler: (c) => (c.clearRowFaults(), OK) },
 	{
 		method: 'POST',
 		path: '/__control/exports',

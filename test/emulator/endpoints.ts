@@ -33,6 +33,7 @@ import {
 	shipmentView,
 } from './handlers/shipments';
 import { listWarehouses } from './handlers/warehouses';
+import { STOCK_PRICE_ENDPOINTS } from './handlers/stockPrices';
 import { LOGIN_OPERATION } from './requestLog';
 import { s } from './schema';
 import { SANDBOX_COUNTRIES } from './seed';
@@ -322,6 +323,9 @@ export const ENDPOINTS: readonly Endpoint[] = [
 			return { body: DestinationStore.view(destination) };
 		},
 	},
+
+	// --- stock, pricing (batches of rows, each answered with its own status) ------------------------
+	...STOCK_PRICE_ENDPOINTS,
 ];
 
 /** The table as routes, the configurable service prefixes in place. */

@@ -126,6 +126,14 @@ export {
 	type ImportSubStatus,
 } from './state/imports';
 export type { OAuthExchangeResult } from './state/oauth';
+export { MAX_BATCH_ROWS, PRICE_COUNTRIES } from './handlers/stockPrices';
+export type {
+	BatchOperation,
+	PriceRecord,
+	RowFaultSpec,
+	RowMatch,
+	StockRecord,
+} from './state/stockPrices';
 
 /**
  * The fields of a `sellerPlatformApi` credential that logs in to `emulator` (with no session yet),

@@ -86,6 +86,7 @@ import {
 } from './handlers/warehouses';
 import type { AddFbpiOrdersOptions, FbpiOrder } from './state/fbpiOrders';
 import type { ImportStatusRecord } from './state/imports';
+import type { PriceRecord, RowFaultSpec, StockRecord } from './state/stockPrices';
 import {
 	DEFAULT_PREFIXES,
 	type AddCredentialOptions,
@@ -495,6 +496,51 @@ export class EmulatorServer implements Emulator {
 			});
 		}
 		return users;
+	}
+
+	stock(projectCode?: string): StockRecord[] {
+		return this.state.stockPrices.listStock(projectCode ?? this.projectCode);
+	}
+
+	seedStock(
+		rows: Array<{
+			warehouse_code: string;
+			partner_sku: string;
+			qty?: number;
+			processing_time?: string;
+		}>,
+		projectCode?: string,
+	): StockRecord[] {
+		if (!Array.isArray(rows)) throw invalidArgument('rows must be a list');
+		const project = projectCode ?? this.projectCode;
+		return rows.map((row) => this.state.stockPrices.putStock(project, row, Date.now()));
+	}
+
+	prices(projectCode?: string): PriceRecord[] {
+		return this.state.stockPrices.listPrices(projectCode ?? this.projectCode);
+	}
+
+	seedPrices(
+		rows: Array<{
+			partner_sku: string;
+			country_code: string;
+			price?: number;
+			msrp?: number;
+			is_active?: boolean;
+		}>,
+		projectCode?: string,
+	): PriceRecord[] {
+		if (!Array.isArray(rows)) throw invalidArgument('rows must be a list');
+		const project = projectCode ?? this.projectCode;
+		return rows.map((row) => this.state.stockPrices.putPrice(project, row, Date.now()));
+	}
+
+	injectRowFaults(spec: RowFaultSpec): void {
+		this.state.stockPrices.addRowFaults(spec);
+	}
+
+	clearRowFaults(): void {
+		this.state.stockPrices.clearRowFaults();
 	}
 
 	// --- Event deliveries -------------------------------------------------------------------------

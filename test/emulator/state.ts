@@ -23,6 +23,7 @@ import { FbpiStore } from './state/fbpi';
 import { ImportStore } from './state/imports';
 import { OAuthStore } from './state/oauth';
 import { ShipmentStore } from './state/shipments';
+import { StockPriceStore } from './state/stockPrices';
 import type { AddCredentialOptions, CredentialFile } from './types';
 import { canonicalIp } from './validate';
 
@@ -129,6 +130,8 @@ export class EmulatorState {
 	readonly imports: ImportStore;
 	readonly destinations = new DestinationStore();
 	readonly shipments = new ShipmentStore();
+	/** Stock and prices of the batch endpoints, per project (and the row faults tests queue). */
+	readonly stockPrices = new StockPriceStore();
 
 	/** The project provisioned at start. */
 	readonly primaryProject: Project;

@@ -19,6 +19,7 @@ import type { SandboxOrder, Warehouse } from './state/fbpi';
 import type { AddFbpiOrdersOptions, FbpiOrder } from './state/fbpiOrders';
 import type { ImportStatusRecord } from './state/imports';
 import type { GeneratedAwb, Shipment } from './state/shipments';
+import type { PriceRecord, RowFaultSpec, StockRecord } from './state/stockPrices';
 
 export type { RateModel, RatePlan } from './ratePlan';
 
@@ -284,6 +285,38 @@ export interface EmulatorControls {
 	addExport(options?: AddExportOptions): ExportRecord;
 	/** API users (service accounts), of one project when given. */
 	apiUsers(projectCode?: string): ApiUserInfo[];
+	/** Stock rows of a project (default the emulator's), in the order they were first set. */
+	stock(projectCode?: string): StockRecord[];
+	/** Sets stock rows as UpdateStock would (no warehouse check), in a project (default the emulator's). */
+	seedStock(
+		rows: Array<{
+			warehouse_code: string;
+			partner_sku: string;
+			qty?: number;
+			processing_time?: string;
+		}>,
+		projectCode?: string,
+	): StockRecord[];
+	/** Prices of a project (default the emulator's), in the order they were first set. */
+	prices(projectCode?: string): PriceRecord[];
+	/** Sets prices as BatchUpsertPricing would, in a project (default the emulator's). */
+	seedPrices(
+		rows: Array<{
+			partner_sku: string;
+			country_code: string;
+			price?: number;
+			msrp?: number;
+			is_active?: boolean;
+		}>,
+		projectCode?: string,
+	): PriceRecord[];
+	/**
+	 * Faults of the batch endpoints' answers (rows answered with a failure status, rows left out,
+	 * reversed order, rows matching nothing), for every later request of the operation until
+	 * `clearRowFaults()`.
+	 */
+	injectRowFaults(spec: RowFaultSpec): void;
+	clearRowFaults(): void;
 	/**
 	 * Publishes an event in a project (default the emulator's): one delivery to each active
 	 * destination with an active subscription to its type, sent in the background. `duplicate`

@@ -46,6 +46,10 @@ export const OPERATIONS = [
 	'fbpiShipment/addCourierAwbs',
 	'fbpiShipment/generateAwbs',
 	'warehouse/getMany',
+	'stock/get',
+	'stock/update',
+	'price/get',
+	'price/update',
 ] as const;
 
 /** The folder of the node's compiled file, as n8n's `LoadNodesAndCredentials.resolveSchema` takes it. */

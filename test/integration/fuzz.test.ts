@@ -209,6 +209,10 @@ interface Marker {
 	pattern?: RegExp;
 	/** A file is downloaded after the request: that may fail (too large, too slow) on its own. */
 	downloads?: boolean;
+	/** What the parameter is set to (default REF, the item's ref), e.g. inside a resource locator. */
+	set?: unknown;
+	/** A batch: one request carries the rows of many items, each counted by its own ref. */
+	batch?: boolean;
 }
 
 interface Target {
@@ -237,6 +241,8 @@ interface Target {
 	list?: boolean;
 	/** Cases (items) of its one run, instead of ITEMS_PER_RUN: an endpoint paced far slower. */
 	cases?: number;
+	/** A batch without a marker: the rows sent (`items` of the bodies) are counted, not requests. */
+	batchRows?: boolean;
 }
 
 const REF = '={{ $json.ref }}';
@@ -279,7 +285,7 @@ function operation(
 				resource,
 				operation: op,
 				...fixed,
-				...(marked ? { [marker.parameter]: REF } : {}),
+				...(marked ? { [marker.parameter]: marker.set ?? REF } : {}),
 				...set,
 			},
 			names,
@@ -474,6 +480,47 @@ const LIST = { list: true };
 // credential's rate: few cases, each accepted one a request for the one page of 5 warehouses.
 const WAREHOUSES = operation('warehouse', 'getMany', 'ListWarehouses', { returnAll: true });
 const FEW = { ...LIST, cases: 6 };
+// Stock and prices: batches of rows, one per item; the ref rides in a key field, so every item
+// is a row of its own (an update refuses an item repeating another's row).
+const byCode = (value: string) => ({ __rl: true as const, mode: 'id', value });
+const STOCK_KEYS = { warehouseCode: byCode(SEEDED_WAREHOUSES.dubai), partnerSku: 'SKU-1' };
+const STOCK_UPDATE = operation(
+	'stock',
+	'update',
+	'UpdateStock',
+	{ ...STOCK_KEYS, quantity: 5 },
+	{ parameter: 'partnerSku', batch: true },
+);
+// The partner SKU fuzzed: the ref rides in the warehouse code (an unknown warehouse: that row's
+// NOT_FOUND, an answer of the service all the same).
+const STOCK_UPDATE_BY_WAREHOUSE = operation(
+	'stock',
+	'update',
+	'UpdateStock',
+	{ ...STOCK_KEYS, quantity: 5 },
+	{ parameter: 'warehouseCode', set: byCode(REF), batch: true },
+);
+const STOCK_GET = operation('stock', 'get', 'GetStock', STOCK_KEYS, {
+	parameter: 'partnerSku',
+	batch: true,
+});
+const STOCK_GET_BY_WAREHOUSE = operation('stock', 'get', 'GetStock', STOCK_KEYS, {
+	parameter: 'warehouseCode',
+	set: byCode(REF),
+	batch: true,
+});
+const PRICE_KEYS = { partnerSku: 'SKU-1', countryCode: 'ae' };
+const PRICE_UPDATE = operation(
+	'price',
+	'update',
+	'BatchUpsertPricing',
+	{ ...PRICE_KEYS, price: 10 },
+	{ parameter: 'partnerSku', batch: true },
+);
+const PRICE_GET = operation('price', 'get', 'BatchGetPricing', PRICE_KEYS, {
+	parameter: 'partnerSku',
+	batch: true,
+});
 const SESSION = operation('session', 'login', 'Login');
 
 const HEADER_NAMES = ['X-Key', 'x_key.1', 'X-Other'];
@@ -1018,6 +1065,58 @@ const PER_ITEM: Target[] = [
 		{ returnAll: fuzz('all'), limit: fuzz('limit') },
 		FEW,
 	),
+	STOCK_UPDATE(
+		'warehouseCode',
+		['Warehouse Code', 'warehouseCode'],
+		[SEEDED_WAREHOUSES.dubai, 'WH-NONE', 7],
+		{ warehouseCode: byCode(FUZZ) },
+	),
+	STOCK_UPDATE_BY_WAREHOUSE('partnerSku', ['Partner SKU', 'partnerSku'], ['SKU-1', 42, ' s '], {
+		partnerSku: FUZZ,
+	}),
+	STOCK_UPDATE('quantity', ['Quantity', 'quantity'], [5, 0, '12', 2147483647], {
+		quantity: FUZZ,
+	}),
+	STOCK_UPDATE('processingTime', ['Processing Time', 'processingTime'], ['2', 3, ''], {
+		processingTime: FUZZ,
+	}),
+	STOCK_UPDATE(
+		'quantity and processingTime',
+		['Quantity', 'Processing Time'],
+		{ q: [5, '', 0], t: ['2', ''] },
+		{ quantity: fuzz('q'), processingTime: fuzz('t') },
+	),
+	STOCK_GET(
+		'warehouseCode',
+		['Warehouse Code', 'warehouseCode'],
+		[SEEDED_WAREHOUSES.riyadh, 'WH-NONE'],
+		{ warehouseCode: byCode(FUZZ) },
+	),
+	STOCK_GET_BY_WAREHOUSE('partnerSku', ['Partner SKU', 'partnerSku'], ['SKU-1', 42], {
+		partnerSku: FUZZ,
+	}),
+	PRICE_UPDATE('countryCode', ['Country Code', 'countryCode'], ['ae', 'SA', 'eg'], {
+		countryCode: FUZZ,
+	}),
+	PRICE_UPDATE('price', ['Price', 'price'], [10, 0, '19.99'], { price: FUZZ }),
+	PRICE_UPDATE('msrp', ['MSRP', 'msrp'], [12, '', '0.5'], { msrp: FUZZ }),
+	PRICE_UPDATE('isActive', ['Is Active', 'isActive'], [...BOOLEANS, ''], { isActive: FUZZ }),
+	PRICE_UPDATE(
+		'price, msrp and isActive',
+		['Price', 'MSRP', 'Is Active'],
+		{ price: [10, ''], msrp: [12, ''], active: [...BOOLEANS, ''] },
+		{ price: fuzz('price'), msrp: fuzz('msrp'), isActive: fuzz('active') },
+	),
+	// The partner SKU fuzzed: no other key field carries a ref; the rows sent are counted (an item
+	// repeating another's row is refused, naming the key's parameters).
+	PRICE_UPDATE(
+		'partnerSku',
+		['Partner SKU', 'partnerSku'],
+		['SKU-1', 42, ' s '],
+		{ partnerSku: FUZZ },
+		{ marker: undefined, batchRows: true },
+	),
+	PRICE_GET('countryCode', ['Country Code', 'countryCode'], ['sa', 'AE'], { countryCode: FUZZ }),
 
 	// Log In has no parameter: the items are fuzzed (and ignored); one login per run.
 	SESSION('(no parameters)', [], [{}], {}, { oncePerRun: true }),
@@ -1209,9 +1308,10 @@ async function runCases(target: Target, values: unknown[], perRun = false): Prom
 		for (const entry of sent) {
 			const pattern = target.marker.pattern ?? /fz\d+z/g;
 			const found: string[] = `${entry.path} ${JSON.stringify(entry.body)}`.match(pattern) ?? [];
-			const index = found.map((ref) => byRef.get(ref)).find((at) => at !== undefined);
-			if (index === undefined) problems.push(`a ${target.sends} request of no item: ${entry.path}`);
-			else sentFor[index]++;
+			const indexes = found.map((ref) => byRef.get(ref)).filter((at) => at !== undefined);
+			// A batch carries many items' rows, each once; another request carries one item.
+			for (const index of target.marker.batch ? indexes : indexes.slice(0, 1)) sentFor[index]++;
+			if (!indexes.length) problems.push(`a ${target.sends} request of no item: ${entry.path}`);
 		}
 	}
 
@@ -1225,7 +1325,10 @@ async function runCases(target: Target, values: unknown[], perRun = false): Prom
 		const at = paired[0]?.item ?? -1;
 		const value = shown(values[at]);
 		const message = output.json.error;
-		const httpCode = (output.json.details as IDataObject | undefined)?.httpCode;
+		const details = output.json.details as IDataObject | undefined;
+		const httpCode = details?.httpCode;
+		// The service's answer: an HTTP error, or a batch row answered with a failure status.
+		const serviceSaid = httpCode !== undefined || details?.status_code !== undefined;
 		if (message !== undefined && (typeof message !== 'string' || !message.trim())) {
 			problems.push(`${value}: an error item without a message`);
 			continue;
@@ -1240,7 +1343,7 @@ async function runCases(target: Target, values: unknown[], perRun = false): Prom
 			const count = sentFor[at] ?? 0;
 			if (count > 1) problems.push(`${value}: ${count} ${target.sends} requests for one item`);
 			if (count >= 1) {
-				if (message !== undefined && httpCode === undefined && !target.marker.downloads) {
+				if (message !== undefined && !serviceSaid && !target.marker.downloads) {
 					problems.push(`${value}: refused after its request was sent: ${cut(message)}`);
 				}
 				continue;
@@ -1249,11 +1352,11 @@ async function runCases(target: Target, values: unknown[], perRun = false): Prom
 				problems.push(`${value}: a result without a request`);
 				continue;
 			}
-			if (httpCode !== undefined) {
+			if (serviceSaid) {
 				if (logged) problems.push(`${value}: an HTTP ${String(httpCode)} error without a request`);
 				continue;
 			}
-		} else if (message === undefined || httpCode !== undefined) {
+		} else if (message === undefined || serviceSaid) {
 			if (logged) answered++;
 			continue;
 		}
@@ -1279,8 +1382,16 @@ async function runCases(target: Target, values: unknown[], perRun = false): Prom
 			: target.oncePerRun
 				? Math.min(1, answered)
 				: answered;
-		if (sent.length !== expected) {
-			problems.push(`${sent.length} ${target.sends} requests for ${expected} items not refused`);
+		const count = target.batchRows
+			? sent.reduce(
+					(rows, entry) => rows + ((entry.body as { items?: unknown[] }).items?.length ?? 0),
+					0,
+				)
+			: sent.length;
+		if (count !== expected) {
+			problems.push(
+				`${count} ${target.sends} ${target.batchRows ? 'rows' : 'requests'} for ${expected} items not refused`,
+			);
 		}
 	}
 	return problems;

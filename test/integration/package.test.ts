@@ -176,6 +176,11 @@ describe('the package as n8n loads it', () => {
 				'mpItemNrs',
 				'awbs',
 				'quantity',
+				'partnerSku',
+				'processingTime',
+				'price',
+				'msrp',
+				'isActive',
 			]),
 		);
 		const resource = node.description.properties.find((p) => p.name === 'resource');
@@ -187,9 +192,11 @@ describe('the package as n8n loads it', () => {
 			'fbpiShipment',
 			'import',
 			'oauth',
+			'price',
 			'purchaseOrder',
 			'session',
 			'warehouse',
+			'stock',
 		]);
 		const operations = node.description.properties
 			.filter((p) => p.name === 'operation')
@@ -216,9 +223,13 @@ describe('the package as n8n loads it', () => {
 			'import/createBarcode',
 			'import/getStatus',
 			'oauth/exchangeToken',
+			'price/get',
+			'price/update',
 			'purchaseOrder/get',
 			'session/login',
 			'warehouse/getMany',
+			'stock/get',
+			'stock/update',
 		]);
 	});
 });

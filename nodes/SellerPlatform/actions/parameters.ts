@@ -80,8 +80,8 @@ export function nonBlankTextParameter(
 ): string | undefined {
 	const raw = ctx.getNodeParameter(property.name, itemIndex, property.default) as unknown;
 	if (raw === '' || raw === undefined || raw === null) return undefined;
-	const text = optionalTextParameter(ctx, property, itemIndex);
-	if (text === undefined) {
+	const text = checkedText(ctx, itemIndex, raw, named(property));
+	if (text === '') {
 		const message = `${named(property)} must not be blank when it is set`;
 		throw invalidParameter(ctx, itemIndex, message);
 	}
@@ -253,6 +253,42 @@ export function numberIn(
 	const what = named(property, kind);
 	const fallback = property.default as number;
 	return checkedNumber(ctx, itemIndex, values[property.name], what, rule, fallback);
+}
+
+/**
+ * An optional number parameter (default '', as n8n's own nodes declare one): `undefined` when
+ * unset (undefined, null, ''), else a number under `rule` and at most `max`, or refused.
+ */
+export function optionalNumberParameter(
+	ctx: IExecuteFunctions,
+	property: INodeProperties,
+	itemIndex: number,
+	rule: NumberRule & { max?: number },
+): number | undefined {
+	const value = ctx.getNodeParameter(property.name, itemIndex, property.default) as unknown;
+	const what = named(property);
+	const problem = numberProblem(value, what, rule);
+	if (problem) throw invalidParameter(ctx, itemIndex, problem);
+	const number = parseNumber(value);
+	if (number !== undefined && rule.max !== undefined && number > rule.max) {
+		throw invalidParameter(ctx, itemIndex, `${what} must be at most ${rule.max}, got ${number}`);
+	}
+	// -0 is sent as 0: JSON has no negative zero.
+	return number === undefined ? undefined : number + 0;
+}
+
+/**
+ * An optional yes/no parameter (an options parameter whose '' means "leave as it is"):
+ * `undefined` when unset (undefined, null, ''), else true or false (see `parseBoolean`).
+ */
+export function optionalBooleanParameter(
+	ctx: IExecuteFunctions,
+	property: INodeProperties,
+	itemIndex: number,
+): boolean | undefined {
+	const value = ctx.getNodeParameter(property.name, itemIndex, property.default) as unknown;
+	if (value === undefined || value === null || value === '') return undefined;
+	return checkedBoolean(ctx, itemIndex, value, named(property), false);
 }
 
 /** Reads a collection parameter (`options`, `updateFields`, …): its fields, `{}` when unset. */

@@ -9,9 +9,11 @@ import * as fbpiOrder from './fbpiOrder';
 import * as fbpiShipment from './fbpiShipment';
 import * as importResource from './import';
 import * as oauth from './oauth';
+import * as price from './price';
 import * as purchaseOrder from './purchaseOrder';
 import * as session from './session';
 import * as warehouse from './warehouse';
+import * as stock from './stock';
 import type { Resource } from './resource';
 import { runOperation } from './runner';
 
@@ -24,9 +26,11 @@ export const resources: Record<string, Resource> = {
 	fbpiShipment,
 	import: importResource,
 	oauth,
+	price,
 	purchaseOrder,
 	session,
 	warehouse,
+	stock,
 };
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -25,7 +25,11 @@ export type Endpoint =
 	| 'GetShipment'
 	| 'CancelShipment'
 	| 'AddShipmentCourierAwbs'
-	| 'GetNoonLogisticsAWBs';
+	| 'GetNoonLogisticsAWBs'
+	| 'GetStock'
+	| 'UpdateStock'
+	| 'BatchGetPricing'
+	| 'BatchUpsertPricing';
 
 /** Credential fields that hold the service prefix of the paths the spec writes without one. */
 export type PrefixSetting = 'sandboxOrderPrefix' | 'importPrefix';
@@ -192,5 +196,26 @@ export const ENDPOINTS: Record<Endpoint, EndpointSpec> = {
 		path: '/warehouse_platform/v1/warehouses/list',
 		repeatable: true,
 		plan: { requests: 30, windowSeconds: 60, burst: 15, burstWindowSeconds: 30 },
+	},
+	// Batches of rows (actions/shapes/batch.ts). Reads, and writes that set absolute values (the
+	// same request twice leaves the same state): a repeat is safe.
+	GetStock: { method: 'POST', path: '/stock/v1/stock-list', repeatable: true, plan: COMMON_PLAN },
+	UpdateStock: {
+		method: 'POST',
+		path: '/stock/v1/stock-update',
+		repeatable: true,
+		plan: COMMON_PLAN,
+	},
+	BatchGetPricing: {
+		method: 'POST',
+		path: '/pricing/v1/pricing/get',
+		repeatable: true,
+		plan: COMMON_PLAN,
+	},
+	BatchUpsertPricing: {
+		method: 'POST',
+		path: '/pricing/v1/pricing/upsert',
+		repeatable: true,
+		plan: COMMON_PLAN,
 	},
 };

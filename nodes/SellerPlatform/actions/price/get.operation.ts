@@ -1,0 +1,24 @@
+/** Price → Get: the price, MSRP and active state of each input item's SKU in a country (BatchGetPricing). */
+import { batchOperation } from '../shapes/batch';
+import {
+	countryCodeProperty,
+	MAX_PRICE_ROWS,
+	partnerSkuProperty,
+	PRICE_KEY,
+	readPriceKey,
+} from './row';
+
+const sku = partnerSkuProperty('Your SKU whose price to read');
+const country = countryCodeProperty('The marketplace country of the price');
+
+export const { description, plan } = batchOperation({
+	show: { resource: 'price', operation: 'get' },
+	properties: [sku, country],
+	rowIs: 'a SKU and a country',
+	endpoint: 'BatchGetPricing',
+	maxRows: MAX_PRICE_ROWS,
+	key: PRICE_KEY,
+	repeatedKey: 'share',
+	row: (ctx, itemIndex) => readPriceKey(ctx, { sku, country }, itemIndex),
+	leftOutAdvice: 'Nothing was read for this row: run it again.',
+});

@@ -1,0 +1,54 @@
+/**
+ * What the price operations share: the batch cap, the row's key (partner SKU + country) and the
+ * parameters that name a row, read for each input item.
+ */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { named, quoted } from '../../../shared';
+import { COUNTRY_CODES } from '../fbpiOrder/createSandbox.operation';
+import { invalidParameter, requiredTextParameter } from '../parameters';
+import type { KeyField } from '../shapes/batch';
+import { partnerSkuProperty } from '../stock/row';
+
+/**
+ * Rows per request. The reference states no cap for the pricing endpoints; 100 is the package's
+ * conservative choice, as for stock (1,500 requests a minute still move 150,000 rows).
+ */
+export const MAX_PRICE_ROWS = 100;
+
+export const PRICE_KEY: KeyField[] = [
+	{ field: 'partner_sku', label: 'SKU', parameter: 'Partner SKU' },
+	{ field: 'country_code', label: 'country', parameter: 'Country Code', anyCase: true },
+];
+
+export { partnerSkuProperty };
+
+/** The marketplace country: one of the reference's three. */
+export const countryCodeProperty = (description: string): INodeProperties => ({
+	displayName: 'Country Code',
+	name: 'countryCode',
+	type: 'options',
+	options: [
+		{ name: 'Egypt', value: 'eg' },
+		{ name: 'Saudi Arabia', value: 'sa' },
+		{ name: 'United Arab Emirates', value: 'ae' },
+	],
+	required: true,
+	default: 'ae',
+	description,
+});
+
+/** The row's key fields: the SKU and the country (lower case, one of ae, sa, eg). */
+export function readPriceKey(
+	ctx: IExecuteFunctions,
+	properties: { sku: INodeProperties; country: INodeProperties },
+	itemIndex: number,
+): IDataObject {
+	const partnerSku = requiredTextParameter(ctx, properties.sku, itemIndex);
+	const country = requiredTextParameter(ctx, properties.country, itemIndex).toLowerCase();
+	if (!COUNTRY_CODES.includes(country)) {
+		const message = `${named(properties.country)} must be one of ${COUNTRY_CODES.join(', ')}, got ${quoted(country)}`;
+		throw invalidParameter(ctx, itemIndex, message);
+	}
+	return { partner_sku: partnerSku, country_code: country };
+}

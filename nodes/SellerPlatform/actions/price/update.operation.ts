@@ -1,0 +1,85 @@
+/**
+ * Price → Update: sets the price, MSRP and/or active state of each input item's SKU in a country
+ * (BatchUpsertPricing: creates the price when there is none). The output is the answer's row
+ * with the values sent.
+ */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { named } from '../../../shared';
+import { invalidParameter, optionalBooleanParameter, optionalNumberParameter } from '../parameters';
+import { batchOperation } from '../shapes/batch';
+import {
+	countryCodeProperty,
+	MAX_PRICE_ROWS,
+	partnerSkuProperty,
+	PRICE_KEY,
+	readPriceKey,
+} from './row';
+
+const sku = partnerSkuProperty('Your SKU whose price to set');
+const country = countryCodeProperty('The marketplace country the price applies in');
+const price: INodeProperties = {
+	displayName: 'Price',
+	name: 'price',
+	type: 'number',
+	typeOptions: { minValue: 0, numberPrecision: 2 },
+	default: '',
+	description:
+		"The selling price, in the country's currency, not negative. Leave empty to keep the current one.",
+};
+const msrp: INodeProperties = {
+	displayName: 'MSRP',
+	name: 'msrp',
+	type: 'number',
+	typeOptions: { minValue: 0, numberPrecision: 2 },
+	default: '',
+	description:
+		'The recommended retail price shown crossed out beside the price, not negative. Leave empty to keep the current one.',
+};
+const isActive: INodeProperties = {
+	displayName: 'Is Active',
+	name: 'isActive',
+	type: 'options',
+	options: [
+		{ name: 'Active (For Sale)', value: 'true' },
+		{ name: 'Inactive (Not Sold)', value: 'false' },
+		{ name: 'Keep As It Is', value: '' },
+	],
+	default: '',
+	description:
+		'Whether the SKU is sold in the country. By expression: true or false (or the text "true" / "false").',
+};
+
+function readRow(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
+	const row = readPriceKey(ctx, { sku, country }, itemIndex);
+	const values = {
+		price: optionalNumberParameter(ctx, price, itemIndex, {}),
+		msrp: optionalNumberParameter(ctx, msrp, itemIndex, {}),
+		is_active: optionalBooleanParameter(ctx, isActive, itemIndex),
+	};
+	if (Object.values(values).every((value) => value === undefined)) {
+		throw invalidParameter(
+			ctx,
+			itemIndex,
+			`Item ${itemIndex} sets nothing: ${named(price)}, ${named(msrp)} and ${named(isActive)} are all empty`,
+			'Set the price, the MSRP, whether the SKU is active, or several of them.',
+		);
+	}
+	for (const [field, value] of Object.entries(values)) if (value !== undefined) row[field] = value;
+	return row;
+}
+
+export const { description, plan } = batchOperation({
+	show: { resource: 'price', operation: 'update' },
+	properties: [sku, country, price, msrp, isActive],
+	rowIs: 'a SKU, a country and what to set',
+	endpoint: 'BatchUpsertPricing',
+	maxRows: MAX_PRICE_ROWS,
+	key: PRICE_KEY,
+	repeatedKey: 'refuse',
+	row: readRow,
+	leftOutAdvice:
+		'Whether the service applied it is unknown: read it back with Price → Get, or run the item again (an update sets the values, so repeating it is safe).',
+	// The answer's key is the row's (they matched): the row sent is the output.
+	output: (_answer, sent) => ({ ...sent }),
+});

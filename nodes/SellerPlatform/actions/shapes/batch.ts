@@ -1,0 +1,362 @@
+/**
+ * A batch endpoint (stock, prices): one row per input item, read from the item's parameters, so
+ * that a sheet of 20,000 SKUs is one node run.
+ * - Every row is read and checked before anything is sent (a refused item: runner.ts).
+ * - Rows are packed in input order into requests of at most `maxRows` (the reference states no
+ *   cap for these endpoints: the package picks a conservative one and says so).
+ * - Each answer row is matched back to its row by its key (e.g. warehouse + SKU). A row the
+ *   service answers with a failure status is its item's error; a row the answer leaves out is an
+ *   error too, never a silent success; an answer row that matches no row sent is ignored and
+ *   counted. A request that fails as a whole gives each of its items its error.
+ * - Two items with the same key in one run: a read sends the row once and gives both items its
+ *   answer (`repeatedKey: 'share'`); a write refuses the later item, naming both
+ *   (`repeatedKey: 'refuse'`): which value should win is not the node's to guess, and rows of one
+ *   run go in requests that may run at the same time.
+ * The run's hints say how many rows went in how many requests, and how many the service refused
+ * or left out.
+ */
+import {
+	NodeApiError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeProperties,
+	type JsonObject,
+	type NodeExecutionHint,
+} from 'n8n-workflow';
+
+import { apiRequest, quoted, type Endpoint } from '../../../shared';
+import { invalidParameter } from '../parameters';
+import {
+	asNodeError,
+	throwUnlessContinueOnFail,
+	type ItemOutcome,
+	type Operation,
+	type Planned,
+} from '../runner';
+import { describe, type Declaration } from './declaration';
+
+/** One field of a row's key, and how messages name it. */
+export interface KeyField {
+	field: string;
+	label: string;
+	/** The parameter it is read from, as the editor shows it. */
+	parameter: string;
+	/** Compared without regard to case (a country code the service may answer as "AE"). */
+	anyCase?: boolean;
+}
+
+export interface BatchDeclaration extends Declaration {
+	endpoint: Endpoint;
+	/** The most rows one request carries. */
+	maxRows: number;
+	/** What one row is, for the notice above the parameters ("a warehouse and a SKU"). */
+	rowIs: string;
+	/** The fields that name a row, in the order messages give them. */
+	key: KeyField[];
+	/** Two items with one key: one row answers both (reads), or the later is refused (writes). */
+	repeatedKey: 'share' | 'refuse';
+	/** Reads and checks an item's row (the body's entry); throws, naming the parameter, to refuse. */
+	row(ctx: IExecuteFunctions, itemIndex: number): IDataObject;
+	/** What a user can do about a row the answer left out (the error's description). */
+	leftOutAdvice: string;
+	/**
+	 * An item's output from its answer row (without its status) and the row sent; default: the
+	 * answer row without its status.
+	 */
+	output?(answer: IDataObject, sent: IDataObject): IDataObject;
+}
+
+/**
+ * A row to send and the input item it answers (`shared`: more items, for a read whose key they
+ * repeat). Its key is computed again when the answer is matched: 100,000 rows keep no key text.
+ */
+interface Row {
+	body: IDataObject;
+	item: number;
+	shared?: number[];
+}
+
+const itemsOf = (row: Row) => (row.shared ? [row.item, ...row.shared] : [row.item]);
+
+const isObject = (value: unknown): value is IDataObject =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const keyText = (value: unknown) =>
+	typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+
+/** The key of a row (sent or answered): its key fields' text, in one string. */
+function keyOf(fields: KeyField[], row: IDataObject): string {
+	return JSON.stringify(
+		fields.map(({ field, anyCase }) => {
+			const text = keyText(row[field]);
+			return anyCase ? text.toLowerCase() : text;
+		}),
+	);
+}
+
+/** A row as messages name it: `warehouse "WH-1", SKU "A-1"`. */
+export function describeRow(fields: KeyField[], row: IDataObject): string {
+	return fields.map(({ field, label }) => `${label} ${quoted(keyText(row[field]))}`).join(', ');
+}
+
+/** Reads every item's row; refused items aside, repeated keys shared or refused. */
+function readRows(ctx: IExecuteFunctions, declaration: BatchDeclaration, itemCount: number) {
+	const rows: Row[] = [];
+	const refused: Planned[] = [];
+	const byKey = new Map<string, Row>();
+	for (let item = 0; item < itemCount; item++) {
+		try {
+			const body = declaration.row(ctx, item);
+			const key = keyOf(declaration.key, body);
+			const first = byKey.get(key);
+			if (!first) {
+				const row: Row = { body, item };
+				byKey.set(key, row);
+				rows.push(row);
+			} else if (declaration.repeatedKey === 'share') (first.shared ??= []).push(item);
+			else throw repeatedRow(ctx, declaration, item, first);
+		} catch (error) {
+			refused.push(throwUnlessContinueOnFail(ctx, error, item));
+		}
+	}
+	return { rows, refused };
+}
+
+const parameters = (fields: KeyField[]) =>
+	fields.map(({ parameter }) => `"${parameter}"`).join(' and ');
+
+function repeatedRow(
+	ctx: IExecuteFunctions,
+	declaration: BatchDeclaration,
+	item: number,
+	first: Row,
+) {
+	return invalidParameter(
+		ctx,
+		item,
+		`Item ${item} has the same ${parameters(declaration.key)} as item ${first.item} (${describeRow(declaration.key, first.body)}): a run updates each row once`,
+		'Keep one item per row (merge the two, or drop one), or update the row again in a later run: the node does not guess which value should win.',
+	);
+}
+
+/** What the run's requests met, for its hints. */
+interface Tally {
+	requestsLeft: number;
+	requests: number;
+	rows: number;
+	refusedBefore: number;
+	failed: number;
+	leftOut: number;
+	unmatched: number;
+}
+
+const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** The run's hints, once its last request is done (n8n before 1.79 has none). */
+function addBatchHints(ctx: IExecuteFunctions, declaration: BatchDeclaration, tally: Tally) {
+	if (typeof ctx.addExecutionHints !== 'function') return;
+	const hint = (type: 'info' | 'warning', message: string): NodeExecutionHint => ({
+		type,
+		message,
+		location: 'outputPane',
+	});
+	const refusedBefore = tally.refusedBefore
+		? `; ${count(tally.refusedBefore, 'item was', 'items were')} refused before sending`
+		: '';
+	const hints = [
+		hint(
+			'info',
+			`Sent ${count(tally.rows, 'row')} in ${count(tally.requests, 'request')} of at most ${declaration.maxRows} rows each${refusedBefore}`,
+		),
+	];
+	if (tally.failed || tally.leftOut) {
+		hints.push(
+			hint(
+				'warning',
+				`The service refused ${count(tally.failed, 'row')} (a failure status) and left ${count(tally.leftOut, 'row')} out of its answers; each is its item's error`,
+			),
+		);
+	}
+	if (tally.unmatched) {
+		hints.push(
+			hint(
+				'info',
+				`${count(tally.unmatched, 'row')} of the service's answers matched no row sent and ${tally.unmatched === 1 ? 'was' : 'were'} ignored`,
+			),
+		);
+	}
+	ctx.addExecutionHints(...hints);
+}
+
+/** The service's row status, when it says the row failed: its code, id and message. */
+function failureOf(status: unknown): { code?: string; id?: number; message: string } | undefined {
+	// An absent status is the zero status (OK): proto3 JSON may leave zero values out.
+	if (status === undefined || status === null) return undefined;
+	if (!isObject(status)) return { message: 'the row has a status the node cannot read' };
+	const id = typeof status.status_id === 'number' ? status.status_id : undefined;
+	const code = typeof status.status_code === 'string' ? status.status_code : undefined;
+	const failed = (id !== undefined && id !== 0) || (!!code && code.toUpperCase() !== 'OK');
+	if (!failed) return undefined;
+	const text = typeof status.message === 'string' ? status.message.trim() : '';
+	return { code, id, message: text.length > 500 ? `${text.slice(0, 500)}…` : text };
+}
+
+/** A row's error: the service's words, the item and the row named. */
+function rowError(
+	ctx: IExecuteFunctions,
+	endpoint: Endpoint,
+	item: number,
+	message: string,
+	extra: { description: string; code?: string; id?: number; details?: unknown },
+) {
+	const error = new NodeApiError(ctx.getNode(), { message } as JsonObject, {
+		message,
+		description: extra.description,
+		itemIndex: item,
+	});
+	error.context = {
+		itemIndex: item,
+		statusCode: extra.code,
+		statusId: extra.id,
+		details: extra.details as IDataObject['details'],
+		operation: endpoint,
+	};
+	return error;
+}
+
+/** One item's outcome from its answer row (or from its absence). */
+function outcomeOf(
+	ctx: IExecuteFunctions,
+	declaration: BatchDeclaration,
+	row: Row,
+	item: number,
+	answer: IDataObject | undefined,
+	tally: Tally,
+): ItemOutcome {
+	const named = `item ${item} (${describeRow(declaration.key, row.body)})`;
+	if (!answer) {
+		tally.leftOut++;
+		return {
+			item,
+			error: rowError(
+				ctx,
+				declaration.endpoint,
+				item,
+				`The service's answer left out the row of ${named}`,
+				{
+					description: declaration.leftOutAdvice,
+				},
+			),
+		};
+	}
+	const failure = failureOf(answer.status);
+	if (failure) {
+		tally.failed++;
+		const said = failure.message || 'no reason given';
+		const code = failure.code ?? (failure.id !== undefined ? `status ${failure.id}` : undefined);
+		const message = `The service refused the row of ${named}: ${said}${code ? ` (${code})` : ''}`;
+		const details = (answer.status as IDataObject).details;
+		return {
+			item,
+			error: rowError(ctx, declaration.endpoint, item, message, {
+				description: 'The other rows are not affected; correct this one and run it again.',
+				code: failure.code,
+				id: failure.id,
+				details,
+			}),
+		};
+	}
+	// The status is left out: it is OK (a row that failed is its item's error), and 100,000 outputs
+	// need not carry it. A new object per item: items sharing one row never share their JSON.
+	const fields = { ...answer };
+	delete fields.status;
+	const json = declaration.output ? declaration.output(fields, row.body) : fields;
+	return { item, output: { json } };
+}
+
+/** Matches an answer's rows back to the rows sent, by key: one outcome per item. */
+function matchAnswer(
+	ctx: IExecuteFunctions,
+	declaration: BatchDeclaration,
+	chunk: Row[],
+	answer: IDataObject,
+	tally: Tally,
+): ItemOutcome[] {
+	if (!Array.isArray(answer.items)) {
+		throw rowError(
+			ctx,
+			declaration.endpoint,
+			chunk[0].item,
+			"The service's answer has no list of rows (items): none of its rows can be matched",
+			{ description: declaration.leftOutAdvice },
+		);
+	}
+	const keys = chunk.map((row) => keyOf(declaration.key, row.body));
+	const wanted = new Set(keys);
+	const byKey = new Map<string, IDataObject>();
+	for (const entry of answer.items as unknown[]) {
+		if (!isObject(entry)) {
+			tally.unmatched++;
+			continue;
+		}
+		const key = keyOf(declaration.key, entry);
+		if (!wanted.has(key) || byKey.has(key)) tally.unmatched++;
+		else byKey.set(key, entry);
+	}
+	return chunk.flatMap((row, at) =>
+		itemsOf(row).map((item) => outcomeOf(ctx, declaration, row, item, byKey.get(keys[at]), tally)),
+	);
+}
+
+/** The notice above the parameters: one row per input item, packed into requests. */
+function batchNotice({ rowIs, maxRows }: BatchDeclaration): INodeProperties {
+	return {
+		displayName: `Each input item is one row (${rowIs}): map the fields below from the item with expressions. Rows are sent in requests of at most ${maxRows}; each item gets its own output item, or its own error.`,
+		name: 'batchNotice',
+		type: 'notice',
+		default: '',
+	};
+}
+
+export function batchOperation(declaration: BatchDeclaration): Operation {
+	const { endpoint, maxRows } = declaration;
+	return {
+		description: describe({
+			...declaration,
+			properties: [batchNotice(declaration), ...declaration.properties],
+		}),
+		async plan(this: IExecuteFunctions, itemCount: number): Promise<Planned[]> {
+			const { rows, refused } = readRows(this, declaration, itemCount);
+			const requests = Math.ceil(rows.length / maxRows);
+			const tally: Tally = {
+				requestsLeft: requests,
+				requests: 0,
+				rows: 0,
+				refusedBefore: refused.length,
+				failed: 0,
+				leftOut: 0,
+				unmatched: 0,
+			};
+			const planned: Planned[] = [...refused];
+			for (let from = 0; from < rows.length; from += maxRows) {
+				const chunk = rows.slice(from, from + maxRows);
+				const items = chunk.flatMap(itemsOf);
+				const send = async () => {
+					tally.requests++;
+					tally.rows += chunk.length;
+					try {
+						const body = { items: chunk.map((row) => row.body) };
+						const answer = await apiRequest.call(this, endpoint, { body, itemIndex: items[0] });
+						return { outcomes: matchAnswer(this, declaration, chunk, answer, tally) };
+					} catch (error) {
+						throw asNodeError(this, error, items[0]);
+					} finally {
+						if (--tally.requestsLeft === 0) addBatchHints(this, declaration, tally);
+					}
+				};
+				planned.push({ items, eachItem: true, send });
+			}
+			return planned;
+		},
+	};
+}

@@ -1,0 +1,24 @@
+/** Stock → Get: the quantity of each input item's warehouse and partner SKU (GetStock). */
+import { batchOperation } from '../shapes/batch';
+import {
+	MAX_STOCK_ROWS,
+	partnerSkuProperty,
+	readStockKey,
+	STOCK_KEY,
+	warehouseCodeProperty,
+} from './row';
+
+const warehouse = warehouseCodeProperty('The warehouse whose stock to read');
+const sku = partnerSkuProperty('Your SKU whose stock in the warehouse to read');
+
+export const { description, plan } = batchOperation({
+	show: { resource: 'stock', operation: 'get' },
+	properties: [warehouse, sku],
+	rowIs: 'a warehouse and a SKU',
+	endpoint: 'GetStock',
+	maxRows: MAX_STOCK_ROWS,
+	key: STOCK_KEY,
+	repeatedKey: 'share',
+	row: (ctx, itemIndex) => readStockKey(ctx, { warehouse, sku }, itemIndex),
+	leftOutAdvice: 'Nothing was read for this row: run it again.',
+});

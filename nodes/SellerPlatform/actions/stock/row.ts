@@ -1,0 +1,45 @@
+/**
+ * What the stock operations share: the batch cap, the row's key (warehouse + partner SKU) and the
+ * parameters that name a row, read for each input item.
+ */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { requiredTextParameter } from '../parameters';
+import type { KeyField } from '../shapes/batch';
+import { readWarehouseCode, warehouseCodeProperty } from '../warehouse/warehouseCode';
+
+/**
+ * Rows per request. The reference states no cap for the stock endpoints; 100 is the package's
+ * conservative choice (small answers, a failed request touches few rows), and 1,500 requests a
+ * minute still move 150,000 rows.
+ */
+export const MAX_STOCK_ROWS = 100;
+
+export const STOCK_KEY: KeyField[] = [
+	{ field: 'warehouse_code', label: 'warehouse', parameter: 'Warehouse Code' },
+	{ field: 'partner_sku', label: 'SKU', parameter: 'Partner SKU' },
+];
+
+export const partnerSkuProperty = (description: string): INodeProperties => ({
+	displayName: 'Partner SKU',
+	name: 'partnerSku',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'e.g. SKU-1001',
+	description,
+});
+
+/** The row's key fields: the warehouse and the SKU, both required. */
+export function readStockKey(
+	ctx: IExecuteFunctions,
+	properties: { warehouse: INodeProperties; sku: INodeProperties },
+	itemIndex: number,
+): IDataObject {
+	return {
+		warehouse_code: readWarehouseCode(ctx, properties.warehouse, itemIndex),
+		partner_sku: requiredTextParameter(ctx, properties.sku, itemIndex),
+	};
+}
+
+export { warehouseCodeProperty };
