@@ -195,8 +195,8 @@ describe('the package as n8n loads it', () => {
 			'price',
 			'purchaseOrder',
 			'session',
-			'warehouse',
 			'stock',
+			'warehouse',
 		]);
 		const operations = node.description.properties
 			.filter((p) => p.name === 'operation')

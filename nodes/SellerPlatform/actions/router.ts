@@ -29,8 +29,8 @@ export const resources: Record<string, Resource> = {
 	price,
 	purchaseOrder,
 	session,
-	warehouse,
 	stock,
+	warehouse,
 };
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
