@@ -227,9 +227,9 @@ describe('the package as n8n loads it', () => {
 			'price/update',
 			'purchaseOrder/get',
 			'session/login',
-			'warehouse/getMany',
 			'stock/get',
 			'stock/update',
+			'warehouse/getMany',
 		]);
 	});
 });

@@ -12,8 +12,8 @@ import * as oauth from './oauth';
 import * as price from './price';
 import * as purchaseOrder from './purchaseOrder';
 import * as session from './session';
-import * as warehouse from './warehouse';
 import * as stock from './stock';
+import * as warehouse from './warehouse';
 import type { Resource } from './resource';
 import { runOperation } from './runner';
 
