@@ -1,3 +1,4 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * FBPI Order → Get, Get Many and Update through real n8n runs against the emulator: the exact
  * requests, validation before the network, the pages of Get Many (Return All, a limit, a token
