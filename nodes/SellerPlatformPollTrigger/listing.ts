@@ -22,7 +22,9 @@ export interface PageBudget {
 }
 
 export function pageBudget(ctx: IPollFunctions, now: number): PageBudget {
-	const budget = typeof ctx.getPollBudgetMs === 'function' ? ctx.getPollBudgetMs() : NaN;
+	// n8n 2.x says it; the 1.x context has no such method (its types neither).
+	const { getPollBudgetMs } = ctx as { getPollBudgetMs?: () => number };
+	const budget = typeof getPollBudgetMs === 'function' ? getPollBudgetMs.call(ctx) : NaN;
 	const ms = Number.isFinite(budget) && budget > 0 ? budget : DEFAULT_POLL_BUDGET_MS;
 	return { pages: MAX_PAGES_PER_POLL, until: now + ms * BUDGET_SHARE };
 }
