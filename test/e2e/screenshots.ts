@@ -10,6 +10,7 @@
  *   finished-run.png       the "released purchase orders" example run from the editor
  *   finished-run-output.png   that run's sheet rows
  *   trigger-run.png        a run of the trigger example started by a sandbox order's event
+ *   fulfil-run.png         the "fulfil an FBPI order" example run from its poll trigger for a new sandbox order
  *   schema-preview.png     the "Preview" fields of Purchase Order → Get (the package's output schema)
  *                          in the input panel of the node after it, before any run
  *   execution-hints.png    the output panel of a run with two 429s and a failed item: the node's hints
@@ -247,6 +248,16 @@ async function main(): Promise<void> {
 		} else {
 			console.log('  (no trigger run to show)');
 		}
+
+		// 5b. The "fulfil an FBPI order" example, run from the editor for a new sandbox order.
+		const fulfil = examples.get('fulfil-fbpi-order.json')!;
+		await client.runAndWait(examples.get('create-sandbox-order.json')!);
+		const fulfilRun = await client.waitForExecution(await client.run(fulfil, 'New FBPI order'));
+		await page.goto(`${n8n.baseUrl}/workflow/${fulfil.id}/executions/${fulfilRun.id}`);
+		await page.locator('iframe, .vue-flow__node').first().waitFor({ timeout: 60_000 });
+		await sleep(3000);
+		await dismissPopups(page);
+		await shot(page, 'fulfil-run.png');
 
 		// 6. The output-schema preview: the node after a Seller Platform node that has not run shows
 		// the fields of the package's schema (marked "Preview") in its input panel's schema view.
