@@ -1,11 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { allowedValues, named, propertyIn, quoted, quotedName, rowsOf } from '../../../shared';
-import { checkedText, invalidParameter, optionalTextParameter, rowsParameter } from '../parameters';
+import { allowedValues, propertyIn, quoted, quotedName, rowsOf } from '../../../shared';
+import { COUNTRY_OPTIONS, readCountryCode } from '../country';
+import { checkedText, invalidParameter, rowsParameter } from '../parameters';
 import { createWithKey } from '../shapes/createWithKey';
 
-/** The spec's country codes, in the order messages list them. */
-export const COUNTRY_CODES = ['ae', 'sa', 'eg'];
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 10;
 
 const properties: INodeProperties[] = [
@@ -73,12 +72,7 @@ const properties: INodeProperties[] = [
 		displayName: 'Country Code',
 		name: 'countryCode',
 		type: 'options',
-		options: [
-			{ name: 'Service Default (UAE)', value: '' },
-			{ name: 'Egypt', value: 'eg' },
-			{ name: 'Saudi Arabia', value: 'sa' },
-			{ name: 'United Arab Emirates', value: 'ae' },
-		],
+		options: [{ name: 'Service Default (UAE)', value: '' }, ...COUNTRY_OPTIONS],
 		default: '',
 		description: 'Marketplace country of the order',
 	},
@@ -109,17 +103,6 @@ function readItems(ctx: IExecuteFunctions, itemIndex: number): IDataObject[] {
 	});
 }
 
-/** The marketplace country, lower case, one of the spec's; undefined when unset. */
-function readCountryCode(ctx: IExecuteFunctions, itemIndex: number): string | undefined {
-	const property = propertyIn(properties, 'countryCode');
-	const countryCode = optionalTextParameter(ctx, property, itemIndex)?.toLowerCase();
-	if (countryCode !== undefined && !COUNTRY_CODES.includes(countryCode)) {
-		const message = `${named(property)} must be one of ${COUNTRY_CODES.join(', ')}, got ${quoted(countryCode)}`;
-		throw invalidParameter(ctx, itemIndex, message);
-	}
-	return countryCode;
-}
-
 export const { description, plan } = createWithKey({
 	show: { resource: 'fbpiOrder', operation: 'createSandbox' },
 	endpoint: 'CreateSandboxOrder',
@@ -128,7 +111,8 @@ export const { description, plan } = createWithKey({
 		warehouse_code: 'warehouseCode',
 		items: readItems,
 		idempotency_key: 'idempotencyKey',
-		country_code: readCountryCode,
+		country_code: (ctx, itemIndex) =>
+			readCountryCode(ctx, propertyIn(properties, 'countryCode'), itemIndex),
 	},
 	key: { field: 'idempotency_key', maxLength: MAX_IDEMPOTENCY_KEY_LENGTH },
 	creates: {

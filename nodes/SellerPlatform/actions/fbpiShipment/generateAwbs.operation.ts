@@ -1,26 +1,15 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { allowedValues, named, propertyIn, quoted } from '../../../shared';
-import { checkedNumber, invalidParameter, requiredTextParameter } from '../parameters';
+import { named, propertyIn } from '../../../shared';
+import { countryCodeProperty, readCountryCode } from '../country';
+import { checkedNumber, invalidParameter } from '../parameters';
 import { bodyFromFields } from '../shapes/bodyFromFields';
 
 /** The most AWB numbers one request may ask for (the reference's cap). */
 export const MAX_AWBS_PER_REQUEST = 1000;
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Country Code',
-		name: 'countryCode',
-		type: 'options',
-		required: true,
-		options: [
-			{ name: 'Egypt', value: 'eg' },
-			{ name: 'Saudi Arabia', value: 'sa' },
-			{ name: 'United Arab Emirates', value: 'ae' },
-		],
-		default: 'ae',
-		description: 'Country of the warehouse the parcels leave from',
-	},
+	countryCodeProperty('Country of the warehouse the parcels leave from'),
 	{
 		displayName: 'Quantity',
 		name: 'quantity',
@@ -33,18 +22,6 @@ const properties: INodeProperties[] = [
 ];
 const countryProperty = propertyIn(properties, 'countryCode');
 const quantityProperty = propertyIn(properties, 'quantity');
-const COUNTRY_CODES = allowedValues(countryProperty);
-
-/** The country, lower case, one of the reference's. */
-function readCountryCode(ctx: IExecuteFunctions, itemIndex: number): string {
-	const code = requiredTextParameter(ctx, countryProperty, itemIndex).toLowerCase();
-	if (!COUNTRY_CODES.includes(code)) {
-		const message = `${named(countryProperty)} must be one of ${COUNTRY_CODES.join(', ')}, got ${quoted(code)}`;
-		throw invalidParameter(ctx, itemIndex, message);
-	}
-	return code;
-}
-
 /** A whole number from 1 to the cap; unset is refused (the service needs one). */
 function readQuantity(ctx: IExecuteFunctions, itemIndex: number): number {
 	const value = ctx.getNodeParameter(quantityProperty.name, itemIndex, undefined) as unknown;
@@ -63,6 +40,9 @@ export const { description, plan } = bodyFromFields({
 	show: { resource: 'fbpiShipment', operation: 'generateAwbs' },
 	endpoint: 'GetNoonLogisticsAWBs',
 	properties,
-	body: { country_code: readCountryCode, qty: readQuantity },
+	body: {
+		country_code: (ctx, itemIndex) => readCountryCode(ctx, countryProperty, itemIndex),
+		qty: readQuantity,
+	},
 	output: (_ctx, answer, { body }) => ({ json: { country_code: body?.country_code, ...answer } }),
 });

@@ -4,9 +4,8 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { named, quoted } from '../../../shared';
-import { COUNTRY_CODES } from '../fbpiOrder/createSandbox.operation';
-import { invalidParameter, requiredTextParameter } from '../parameters';
+import { countryCodeProperty, readCountryCode } from '../country';
+import { requiredTextParameter } from '../parameters';
 import type { KeyField } from '../shapes/batch';
 import { partnerSkuProperty } from '../stock/row';
 
@@ -23,20 +22,7 @@ export const PRICE_KEY: KeyField[] = [
 
 export { partnerSkuProperty };
 
-/** The marketplace country: one of the reference's three. */
-export const countryCodeProperty = (description: string): INodeProperties => ({
-	displayName: 'Country Code',
-	name: 'countryCode',
-	type: 'options',
-	options: [
-		{ name: 'Egypt', value: 'eg' },
-		{ name: 'Saudi Arabia', value: 'sa' },
-		{ name: 'United Arab Emirates', value: 'ae' },
-	],
-	required: true,
-	default: 'ae',
-	description,
-});
+export { countryCodeProperty };
 
 /** The row's key fields: the SKU and the country (lower case, one of ae, sa, eg). */
 export function readPriceKey(
@@ -45,10 +31,6 @@ export function readPriceKey(
 	itemIndex: number,
 ): IDataObject {
 	const partnerSku = requiredTextParameter(ctx, properties.sku, itemIndex);
-	const country = requiredTextParameter(ctx, properties.country, itemIndex).toLowerCase();
-	if (!COUNTRY_CODES.includes(country)) {
-		const message = `${named(properties.country)} must be one of ${COUNTRY_CODES.join(', ')}, got ${quoted(country)}`;
-		throw invalidParameter(ctx, itemIndex, message);
-	}
+	const country = readCountryCode(ctx, properties.country, itemIndex);
 	return { partner_sku: partnerSku, country_code: country };
 }
