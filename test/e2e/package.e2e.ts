@@ -1516,7 +1516,14 @@ describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 					served.push(`${resource}/${file}`);
 				}
 			}
-			expect(served).toHaveLength(10);
+			// One schema per operation of the node, none missing.
+			const router = require(
+				join(REPO_ROOT, 'dist', 'nodes', 'SellerPlatform', 'actions', 'router.js'),
+			) as { resources: Record<string, { operations: Record<string, unknown> }> };
+			const operations = Object.entries(router.resources).flatMap(([resource, { operations }]) =>
+				Object.keys(operations).map((operation) => `${resource}/${operation}.json`),
+			);
+			expect(served.sort()).toEqual(operations.sort());
 		},
 	);
 
