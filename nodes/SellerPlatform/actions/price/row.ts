@@ -7,7 +7,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { countryCodeProperty, readCountryCode } from '../country';
 import { requiredTextParameter } from '../parameters';
 import type { KeyField } from '../shapes/batch';
-import { partnerSkuProperty } from '../stock/row';
+import { labelOf, partnerSkuProperty } from '../stock/row';
 
 /**
  * Rows per request. The reference states no cap for the pricing endpoints; 100 is the package's
@@ -16,8 +16,13 @@ import { partnerSkuProperty } from '../stock/row';
 export const MAX_PRICE_ROWS = 100;
 
 export const PRICE_KEY: KeyField[] = [
-	{ field: 'partner_sku', label: 'SKU', parameter: 'Partner SKU' },
-	{ field: 'country_code', label: 'country', parameter: 'Country Code', anyCase: true },
+	{ field: 'partner_sku', label: 'SKU', parameter: labelOf(partnerSkuProperty) },
+	{
+		field: 'country_code',
+		label: 'country',
+		parameter: labelOf(countryCodeProperty),
+		anyCase: true,
+	},
 ];
 
 export { partnerSkuProperty };

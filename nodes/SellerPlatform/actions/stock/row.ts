@@ -15,11 +15,6 @@ import { readWarehouseCode, warehouseCodeProperty } from '../warehouse/warehouse
  */
 export const MAX_STOCK_ROWS = 100;
 
-export const STOCK_KEY: KeyField[] = [
-	{ field: 'warehouse_code', label: 'warehouse', parameter: 'Warehouse Code' },
-	{ field: 'partner_sku', label: 'SKU', parameter: 'Partner SKU' },
-];
-
 export const partnerSkuProperty = (description: string): INodeProperties => ({
 	displayName: 'Partner SKU',
 	name: 'partnerSku',
@@ -29,6 +24,15 @@ export const partnerSkuProperty = (description: string): INodeProperties => ({
 	placeholder: 'e.g. SKU-1001',
 	description,
 });
+
+/** The label of a parameter made by `property` (written once, in its description). */
+export const labelOf = (property: (description: string) => INodeProperties) =>
+	property('').displayName;
+
+export const STOCK_KEY: KeyField[] = [
+	{ field: 'warehouse_code', label: 'warehouse', parameter: labelOf(warehouseCodeProperty) },
+	{ field: 'partner_sku', label: 'SKU', parameter: labelOf(partnerSkuProperty) },
+];
 
 /** The row's key fields: the warehouse and the SKU, both required. */
 export function readStockKey(
