@@ -12,7 +12,7 @@ export const USER_AGENT = `${PACKAGE_NAME}/${PACKAGE_VERSION} (+n8n)`;
  * the action node's description, which says what the whole integration does.
  */
 export const NODE_DESCRIPTION =
-	'Read purchase orders and FBPI orders, run barcode imports and exports, manage API credentials and event destinations, and start workflows from the events of the marketplace Seller Platform';
+	'Fulfil FBPI orders, keep stock and prices in sync, read purchase orders, run barcode imports and exports, manage API credentials and event destinations, and start workflows from the events of the marketplace Seller Platform';
 
 /** The credential type both nodes use. */
 export const CREDENTIAL_TYPE = 'sellerPlatformApi';
