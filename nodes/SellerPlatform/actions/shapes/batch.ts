@@ -60,15 +60,15 @@ export interface BatchDeclaration extends Declaration {
 	/** What a user can do about a row the answer left out (the error's description). */
 	leftOutAdvice: string;
 	/**
-	 * An item's output from its answer row (without its status) and the row sent; default: the
-	 * answer row without its status.
+	 * An item's output from its answer row (as the service gave it, its status OK) and the row
+	 * sent; default: a copy of the answer row without its status.
 	 */
 	output?(answer: IDataObject, sent: IDataObject): IDataObject;
 }
 
 /**
  * A row to send and the input item it answers (`shared`: more items, for a read whose key they
- * repeat). Its key is computed again when the answer is matched: 100,000 rows keep no key text.
+ * repeat). Rows are found by key in `KeyIndex` maps: 100,000 rows keep no key text.
  */
 interface Row {
 	body: IDataObject;
@@ -76,7 +76,18 @@ interface Row {
 	shared?: number[];
 }
 
-const itemsOf = (row: Row) => (row.shared ? [row.item, ...row.shared] : [row.item]);
+/** The input items a chunk of rows answers, in order. */
+function itemsOf(chunk: Row[]): number[] {
+	const items: number[] = [];
+	for (const row of chunk) {
+		items.push(row.item);
+		if (row.shared) items.push(...row.shared);
+	}
+	return items;
+}
+
+/** Rows by key: one map level per key field, the row at the last; no key text is built. */
+type KeyIndex = Map<string, KeyIndex | Row>;
 
 const isObject = (value: unknown): value is IDataObject =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -84,14 +95,33 @@ const isObject = (value: unknown): value is IDataObject =>
 const keyText = (value: unknown) =>
 	typeof value === 'string' || typeof value === 'number' ? String(value) : '';
 
-/** The key of a row (sent or answered): its key fields' text, in one string. */
-function keyOf(fields: KeyField[], row: IDataObject): string {
-	return JSON.stringify(
-		fields.map(({ field, anyCase }) => {
-			const text = keyText(row[field]);
-			return anyCase ? text.toLowerCase() : text;
-		}),
-	);
+/** One key field's text in a row (sent or answered). */
+function keyPart({ field, anyCase }: KeyField, row: IDataObject): string {
+	const text = keyText(row[field]);
+	return anyCase ? text.toLowerCase() : text;
+}
+
+/** The row `index` holds under `row`'s key; with `add`, the row made when there is none. */
+function rowAt(
+	index: KeyIndex,
+	fields: KeyField[],
+	row: IDataObject,
+	add?: () => Row,
+): Row | undefined {
+	let level = index;
+	for (let at = 0; at < fields.length - 1; at++) {
+		const part = keyPart(fields[at], row);
+		let next = level.get(part) as KeyIndex | undefined;
+		if (!next) {
+			if (!add) return undefined;
+			level.set(part, (next = new Map()));
+		}
+		level = next;
+	}
+	const last = keyPart(fields[fields.length - 1], row);
+	const found = level.get(last) as Row | undefined;
+	if (!found && add) level.set(last, add());
+	return found;
 }
 
 /** A row as messages name it: `warehouse "WH-1", SKU "A-1"`. */
@@ -103,17 +133,14 @@ export function describeRow(fields: KeyField[], row: IDataObject): string {
 function readRows(ctx: IExecuteFunctions, declaration: BatchDeclaration, itemCount: number) {
 	const rows: Row[] = [];
 	const refused: Planned[] = [];
-	const byKey = new Map<string, Row>();
+	const byKey: KeyIndex = new Map();
 	for (let item = 0; item < itemCount; item++) {
 		try {
 			const body = declaration.row(ctx, item);
-			const key = keyOf(declaration.key, body);
-			const first = byKey.get(key);
-			if (!first) {
-				const row: Row = { body, item };
-				byKey.set(key, row);
-				rows.push(row);
-			} else if (declaration.repeatedKey === 'share') (first.shared ??= []).push(item);
+			const add = () => rows[rows.push({ body, item }) - 1];
+			const first = rowAt(byKey, declaration.key, body, add);
+			if (!first) continue;
+			if (declaration.repeatedKey === 'share') (first.shared ??= []).push(item);
 			else throw repeatedRow(ctx, declaration, item, first);
 		} catch (error) {
 			refused.push(throwUnlessContinueOnFail(ctx, error, item));
@@ -266,11 +293,11 @@ function outcomeOf(
 			}),
 		};
 	}
+	if (declaration.output) return { item, output: { json: declaration.output(answer, row.body) } };
 	// The status is left out: it is OK (a row that failed is its item's error), and 100,000 outputs
 	// need not carry it. A new object per item: items sharing one row never share their JSON.
-	const fields = { ...answer };
-	delete fields.status;
-	const json = declaration.output ? declaration.output(fields, row.body) : fields;
+	const json: IDataObject = {};
+	for (const field of Object.keys(answer)) if (field !== 'status') json[field] = answer[field];
 	return { item, output: { json } };
 }
 
@@ -291,21 +318,23 @@ function matchAnswer(
 			{ description: declaration.leftOutAdvice },
 		);
 	}
-	const keys = chunk.map((row) => keyOf(declaration.key, row.body));
-	const wanted = new Set(keys);
-	const byKey = new Map<string, IDataObject>();
+	const index: KeyIndex = new Map();
+	for (const row of chunk) rowAt(index, declaration.key, row.body, () => row);
+	const answers = new Map<Row, IDataObject>();
 	for (const entry of answer.items as unknown[]) {
-		if (!isObject(entry)) {
-			tally.unmatched++;
-			continue;
-		}
-		const key = keyOf(declaration.key, entry);
-		if (!wanted.has(key) || byKey.has(key)) tally.unmatched++;
-		else byKey.set(key, entry);
+		const row = isObject(entry) ? rowAt(index, declaration.key, entry) : undefined;
+		if (!row || answers.has(row)) tally.unmatched++;
+		else answers.set(row, entry as IDataObject);
 	}
-	return chunk.flatMap((row, at) =>
-		itemsOf(row).map((item) => outcomeOf(ctx, declaration, row, item, byKey.get(keys[at]), tally)),
-	);
+	const outcomes: ItemOutcome[] = [];
+	for (const row of chunk) {
+		const found = answers.get(row);
+		outcomes.push(outcomeOf(ctx, declaration, row, row.item, found, tally));
+		for (const item of row.shared ?? []) {
+			outcomes.push(outcomeOf(ctx, declaration, row, item, found, tally));
+		}
+	}
+	return outcomes;
 }
 
 /** The notice above the parameters: one row per input item, packed into requests. */
@@ -340,7 +369,7 @@ export function batchOperation(declaration: BatchDeclaration): Operation {
 			const planned: Planned[] = [...refused];
 			for (let from = 0; from < rows.length; from += maxRows) {
 				const chunk = rows.slice(from, from + maxRows);
-				const items = chunk.flatMap(itemsOf);
+				const items = itemsOf(chunk);
 				const send = async () => {
 					tally.requests++;
 					tally.rows += chunk.length;
