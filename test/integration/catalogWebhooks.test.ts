@@ -78,7 +78,8 @@ describe('Barcode → Map: one row per input item, mapped at once', () => {
 		const items = Array.from({ length: 150 }, (_, i) => ({
 			barcode: barcodeOf(i),
 			sku: skus[i % skus.length],
-			force: i === 7 ? 'true' : i % 2 === 0,
+			// Text from an expression is read as what it says: "true" forces, " FALSE " does not.
+			force: i === 7 ? 'true' : i === 9 ? ' FALSE ' : i % 2 === 0,
 		}));
 		const result = await f.env.runWorkflow(workflowWithItems(items, BARCODE_MAP));
 		expect(result.status).toBe('success');
