@@ -29,6 +29,7 @@ export {
 	collectionProblem,
 	CREDENTIAL_TYPE,
 	EVENT_TYPE_PATTERN,
+	HEADER_NAME_PATTERN,
 	keyProblem,
 	MAX_TEXT_LENGTH,
 	MAX_TIMER_MS,

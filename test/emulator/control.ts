@@ -209,6 +209,33 @@ const CONTROL_ROUTES = compileRoutes<ControlRoute>([
 		path: '/__control/deliveries/wait',
 		handler: (c, body) => c.waitForDeliveries((body ?? {}) as WaitForDeliveriesOptions),
 	},
+	// --- issue 29: catalog, offers, event webhooks ---
+	{
+		method: 'GET',
+		path: '/__control/products',
+		handler: (c, _body, r) => c.products(projectOf(r)),
+	},
+	{
+		method: 'POST',
+		path: '/__control/products',
+		handler: (c, body, r) =>
+			c.addProducts(body as Parameters<typeof c.addProducts>[0], projectOf(r)),
+	},
+	{
+		method: 'GET',
+		path: '/__control/barcodes',
+		handler: (c, _body, r) => c.barcodeMappings(projectOf(r)),
+	},
+	{
+		method: 'GET',
+		path: '/__control/webhook-subscriptions',
+		handler: (c, _body, r) => c.webhookSubscriptions(projectOf(r)),
+	},
+	{
+		method: 'GET',
+		path: '/__control/webhook-developers',
+		handler: (c, _body, r) => c.webhookDevelopers(projectOf(r)),
+	},
 ]);
 
 export function isControlPath(rawPath: string): boolean {

@@ -38,6 +38,8 @@ export function carriedSecrets(cookieHeader: string | undefined, body: ParsedBod
 	if (body.kind === 'json' && body.value && typeof body.value === 'object') {
 		const { token, access_token: accessToken, credentials } = body.value as Record<string, any>;
 		values.push(token, accessToken, ...Object.values(credentials?.values ?? {}));
+		// An event webhook's credentials are the header map itself (CreateWebhook).
+		if (credentials && typeof credentials === 'object') values.push(...Object.values(credentials));
 	}
 	return values.filter((value): value is string => typeof value === 'string' && value !== '');
 }

@@ -34,6 +34,9 @@ import {
 } from './handlers/shipments';
 import { listWarehouses } from './handlers/warehouses';
 import { STOCK_PRICE_ENDPOINTS } from './handlers/stockPrices';
+// --- issue 29: catalog, offers, event webhooks and schemas ---
+import { CATALOG_ENDPOINTS } from './handlers/catalog';
+import { EVENT_WEBHOOK_ENDPOINTS } from './handlers/webhooks';
 import { LOGIN_OPERATION } from './requestLog';
 import { s } from './schema';
 import { SANDBOX_COUNTRIES } from './seed';
@@ -326,6 +329,10 @@ export const ENDPOINTS: readonly Endpoint[] = [
 
 	// --- stock, pricing (batches of rows, each answered with its own status) ------------------------
 	...STOCK_PRICE_ENDPOINTS,
+
+	// --- issue 29: catalog, offers, event webhooks and schemas -----------------------------------
+	...CATALOG_ENDPOINTS,
+	...EVENT_WEBHOOK_ENDPOINTS,
 ];
 
 /** The table as routes, the configurable service prefixes in place. */

@@ -127,6 +127,21 @@ export {
 } from './state/imports';
 export type { OAuthExchangeResult } from './state/oauth';
 export { MAX_BATCH_ROWS, PRICE_COUNTRIES } from './handlers/stockPrices';
+// --- issue 29: catalog, offers, event webhooks and schemas ---
+export {
+	SEEDED_BARCODE,
+	SEEDED_DEVELOPERS,
+	SEEDED_PRODUCTS,
+	SEEDED_PRODUCT_TABLE,
+	type OfferIssue,
+	type OfferPrice,
+	type Product,
+	type ProductOffer,
+} from './seed';
+export { MAX_BARCODE_LENGTH } from './handlers/catalog';
+export { EVENT_SCHEMAS } from './handlers/webhooks';
+export type { BarcodeMapping } from './state/catalog';
+export type { WebhookDeveloper, WebhookSubscription } from './state/webhooks';
 export type {
 	BatchOperation,
 	PriceRecord,

@@ -613,3 +613,114 @@ export const SEEDED_DESTINATION_TABLE: readonly DestinationSeed[] = [
 
 /** At most this many destinations per project. */
 export const MAX_DESTINATIONS_PER_PROJECT = 5;
+
+// --- issue 29: catalog products and their offers (GetProductOffers, SkuBarcodeMap) ------------------
+
+/** Seeded products of every project by role (partner SKUs), for tests to reference. */
+export const SEEDED_PRODUCTS = {
+	/** Offers in ae (live) and sa (inactive, no price, with issues); a barcode mapped to it. */
+	offered: 'SKU-TSHIRT-BLK-M',
+	/** One offer in eg under the supermall business model. */
+	supermall: 'SKU-MUG-WHT',
+	/** In the catalog, no offer yet. */
+	noOffers: 'SKU-KETTLE-17L',
+} as const;
+
+/** The barcode seeded as mapped to SEEDED_PRODUCTS.offered in every project. */
+export const SEEDED_BARCODE = '6291041500213';
+
+export interface OfferPrice {
+	amount: number;
+	currency: string;
+}
+
+export interface OfferIssue {
+	reason: string;
+	subreason: string;
+	description: string;
+}
+
+/** One offer of a product, as GetProductOffers answers it. */
+export interface ProductOffer {
+	offer_code: string;
+	country_code: string;
+	business_model: string;
+	price: OfferPrice | null;
+	is_active: boolean;
+	active_net_stock: number;
+	live_status: boolean;
+	offer_issues: OfferIssue[];
+}
+
+/** A product of the catalog, as GetProductOffers answers it. */
+export interface Product {
+	partner_sku: string;
+	sku: string;
+	title: string;
+	brand: string;
+	offers: ProductOffer[];
+}
+
+export const SEEDED_PRODUCT_TABLE: readonly Product[] = [
+	{
+		partner_sku: SEEDED_PRODUCTS.offered,
+		sku: 'N70012345V',
+		title: 'Cotton T-shirt, black, M',
+		brand: 'Plainwear',
+		offers: [
+			{
+				offer_code: 'OFR-AE-0001',
+				country_code: 'ae',
+				business_model: 'noon',
+				price: { amount: 49, currency: 'AED' },
+				is_active: true,
+				active_net_stock: 120,
+				live_status: true,
+				offer_issues: [],
+			},
+			{
+				offer_code: 'OFR-SA-0001',
+				country_code: 'sa',
+				business_model: 'noon',
+				price: null,
+				is_active: false,
+				active_net_stock: 0,
+				live_status: false,
+				offer_issues: [
+					{ reason: 'PRICE', subreason: 'MISSING', description: 'No price is set in sa' },
+					{ reason: 'STOCK', subreason: 'NONE', description: 'No net stock in sa' },
+				],
+			},
+		],
+	},
+	{
+		partner_sku: SEEDED_PRODUCTS.supermall,
+		sku: 'N70054321V',
+		title: 'Ceramic mug, white',
+		brand: 'Homely',
+		offers: [
+			{
+				offer_code: 'OFR-EG-0002',
+				country_code: 'eg',
+				business_model: 'supermall',
+				price: { amount: 149.99, currency: 'EGP' },
+				is_active: true,
+				active_net_stock: 24,
+				live_status: true,
+				offer_issues: [],
+			},
+		],
+	},
+	{
+		partner_sku: SEEDED_PRODUCTS.noOffers,
+		sku: 'N70099999V',
+		title: 'Electric kettle, 1.7 l',
+		brand: 'Homely',
+		offers: [],
+	},
+];
+
+// --- issue 29: developers a seller authorised (AssignDeveloperToWebhook) -----------------------------
+
+/** Developer codes every project has authorised. */
+export const SEEDED_DEVELOPERS = { authorized: 'DEV-1001', second: 'DEV-1002' } as const;

@@ -87,6 +87,10 @@ import {
 import type { AddFbpiOrdersOptions, FbpiOrder } from './state/fbpiOrders';
 import type { ImportStatusRecord } from './state/imports';
 import type { PriceRecord, RowFaultSpec, StockRecord } from './state/stockPrices';
+// --- issue 29: catalog, offers, event webhooks ---
+import type { Product } from './seed';
+import type { BarcodeMapping } from './state/catalog';
+import type { WebhookDeveloper, WebhookSubscription } from './state/webhooks';
 import {
 	DEFAULT_PREFIXES,
 	type AddCredentialOptions,
@@ -541,6 +545,28 @@ export class EmulatorServer implements Emulator {
 
 	clearRowFaults(): void {
 		this.state.stockPrices.clearRowFaults();
+	}
+
+	// --- issue 29: catalog, offers, event webhooks ---
+
+	products(projectCode?: string): Product[] {
+		return this.state.catalog.listProducts(projectCode ?? this.projectCode);
+	}
+
+	addProducts(products: Product[], projectCode?: string): Product[] {
+		return this.state.catalog.addProducts(projectCode ?? this.projectCode, products);
+	}
+
+	barcodeMappings(projectCode?: string): BarcodeMapping[] {
+		return this.state.catalog.listBarcodes(projectCode ?? this.projectCode);
+	}
+
+	webhookSubscriptions(projectCode?: string): WebhookSubscription[] {
+		return this.state.webhooks.listSubscriptions(projectCode ?? this.projectCode);
+	}
+
+	webhookDevelopers(projectCode?: string): WebhookDeveloper[] {
+		return this.state.webhooks.listDevelopers(projectCode ?? this.projectCode);
 	}
 
 	// --- Event deliveries -------------------------------------------------------------------------

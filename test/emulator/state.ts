@@ -24,6 +24,9 @@ import { ImportStore } from './state/imports';
 import { OAuthStore } from './state/oauth';
 import { ShipmentStore } from './state/shipments';
 import { StockPriceStore } from './state/stockPrices';
+// --- issue 29: catalog, offers, event webhooks ---
+import { CatalogStore } from './state/catalog';
+import { WebhookStore } from './state/webhooks';
 import type { AddCredentialOptions, CredentialFile } from './types';
 import { canonicalIp } from './validate';
 
@@ -132,6 +135,11 @@ export class EmulatorState {
 	readonly shipments = new ShipmentStore();
 	/** Stock and prices of the batch endpoints, per project (and the row faults tests queue). */
 	readonly stockPrices = new StockPriceStore();
+	// --- issue 29: catalog, offers, event webhooks ---
+	/** Products with their offers and the barcodes mapped to them, per project. */
+	readonly catalog = new CatalogStore();
+	/** Event webhooks: destinations (above) with subscription codes and developers. */
+	readonly webhooks = new WebhookStore(this.destinations);
 
 	/** The project provisioned at start. */
 	readonly primaryProject: Project;

@@ -20,6 +20,10 @@ import type { AddFbpiOrdersOptions, FbpiOrder } from './state/fbpiOrders';
 import type { ImportStatusRecord } from './state/imports';
 import type { GeneratedAwb, Shipment } from './state/shipments';
 import type { PriceRecord, RowFaultSpec, StockRecord } from './state/stockPrices';
+// --- issue 29: catalog, offers, event webhooks ---
+import type { Product } from './seed';
+import type { BarcodeMapping } from './state/catalog';
+import type { WebhookDeveloper, WebhookSubscription } from './state/webhooks';
 
 export type { RateModel, RatePlan } from './ratePlan';
 
@@ -338,6 +342,18 @@ export interface EmulatorControls {
 	 * pending; rejects (DEADLINE_EXCEEDED) after `timeoutMs`.
 	 */
 	waitForDeliveries(options?: WaitForDeliveriesOptions): Promise<DeliveryRecord[]>;
+
+	// --- issue 29: catalog, offers, event webhooks ---
+	/** Products of a project's catalog (default the emulator's) with their offers. */
+	products(projectCode?: string): Product[];
+	/** Adds products (or replaces those of the same partner SKU) to a project's catalog. */
+	addProducts(products: Product[], projectCode?: string): Product[];
+	/** Barcodes mapped to SKUs in a project (SkuBarcodeMap), the seeded one first. */
+	barcodeMappings(projectCode?: string): BarcodeMapping[];
+	/** Subscriptions made by CreateSubscription in a project (the webhooks are its destinations). */
+	webhookSubscriptions(projectCode?: string): WebhookSubscription[];
+	/** Developers assigned to webhooks (AssignDeveloperToWebhook) in a project. */
+	webhookDevelopers(projectCode?: string): WebhookDeveloper[];
 }
 
 export interface Emulator extends EmulatorControls {

@@ -50,6 +50,13 @@ export const OPERATIONS = [
 	'stock/update',
 	'price/get',
 	'price/update',
+	// --- issue 29: catalog, offers, event webhooks and schemas ---
+	'barcode/map',
+	'offer/get',
+	'eventWebhook/create',
+	'eventWebhook/subscribe',
+	'eventWebhook/assignDeveloper',
+	'eventSchema/get',
 ] as const;
 
 /** The folder of the node's compiled file, as n8n's `LoadNodesAndCredentials.resolveSchema` takes it. */

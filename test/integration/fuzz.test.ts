@@ -31,6 +31,7 @@ import {
 	SEEDED_EXPORTS,
 	SEEDED_FBPI_ORDERS,
 	SEEDED_OAUTH_TOKENS,
+	SEEDED_PRODUCTS,
 	SEEDED_WAREHOUSES,
 	startEmulator,
 	type Emulator,
@@ -522,6 +523,53 @@ const PRICE_GET = operation('price', 'get', 'BatchGetPricing', PRICE_KEYS, {
 	batch: true,
 });
 const SESSION = operation('session', 'login', 'Login');
+
+// --- issue 29: catalog, offers, event webhooks and schemas ---
+// Barcode → Map: a batch; the ref rides in the barcode (or, the barcode fuzzed, in the SKU: a SKU
+// not in the catalog is that row's NOT_FOUND, an answer of the service all the same).
+const BARCODE_ROW = { barcode: '629000000001', partnerSku: SEEDED_PRODUCTS.offered };
+const BARCODE_MAP = operation('barcode', 'map', 'SkuBarcodeMap', BARCODE_ROW, {
+	parameter: 'barcode',
+	batch: true,
+});
+const BARCODE_MAP_BY_SKU = operation('barcode', 'map', 'SkuBarcodeMap', BARCODE_ROW, {
+	parameter: 'partnerSku',
+	batch: true,
+});
+const OFFER = operation('offer', 'get', 'GetProductOffers');
+// Each accepted item creates a webhook (a destination of the emulator: after the project's fifth,
+// the service refuses more), its ref in the address.
+const WEBHOOK_CREATE = operation(
+	'eventWebhook',
+	'create',
+	'CreateWebhook',
+	{ url: 'https://example.com/hook', headers: { header: [{ name: 'X-Key', value: 'k-1' }] } },
+	{ parameter: 'url', set: '={{ "https://example.com/hook/" + $json.ref }}' },
+);
+// Webhooks nobody made, mostly: the ref is the webhook code, answered 404.
+const SUBSCRIBE = operation(
+	'eventWebhook',
+	'subscribe',
+	'CreateSubscription',
+	{ eventType: 'FBPI::ORDER_SYNC' },
+	{ parameter: 'webhookCode' },
+);
+const ASSIGN = operation(
+	'eventWebhook',
+	'assignDeveloper',
+	'AssignDeveloperToWebhook',
+	{ devCode: 'DEV-1001' },
+	{ parameter: 'webhookCode' },
+);
+const SUBSCRIBE_COUNTED = operation('eventWebhook', 'subscribe', 'CreateSubscription', {
+	eventType: 'FBPO::PO_SYNC',
+});
+const ASSIGN_COUNTED = operation('eventWebhook', 'assignDeveloper', 'AssignDeveloperToWebhook', {
+	devCode: 'DEV-1002',
+});
+const EVENT_SCHEMA = operation('eventSchema', 'get', 'GetEventSchema');
+const WEBHOOK_HEADER_NAMES = ['X-Key', 'x_key.1', 'X-Other', 'Bad Name'];
+const WEBHOOK_HEADER_VALUES = ['secret-1', 'v=1+2 3', 42];
 
 const HEADER_NAMES = ['X-Key', 'x_key.1', 'X-Other'];
 const HEADER_VALUES = ['secret-1', ''];
@@ -1117,6 +1165,66 @@ const PER_ITEM: Target[] = [
 		{ marker: undefined, batchRows: true },
 	),
 	PRICE_GET('countryCode', ['Country Code', 'countryCode'], ['sa', 'AE'], { countryCode: FUZZ }),
+
+	// --- issue 29: catalog, offers, event webhooks and schemas ---
+	BARCODE_MAP('partnerSku', ['Partner SKU', 'partnerSku'], [SEEDED_PRODUCTS.offered, 42, ' s '], {
+		partnerSku: FUZZ,
+	}),
+	BARCODE_MAP('forceMap', ['Force Map', 'forceMap'], BOOLEANS, { forceMap: FUZZ }),
+	// The barcode fuzzed: items repeating another's barcode are refused, naming it.
+	BARCODE_MAP_BY_SKU('barcode', ['Barcode', 'barcode'], ['629000000002', 12345678, ' b '], {
+		barcode: FUZZ,
+	}),
+	OFFER('partnerSku', ['Partner SKU', 'partnerSku'], [SEEDED_PRODUCTS.offered, 'SKU-404', 42], {
+		partnerSku: FUZZ,
+	}),
+	WEBHOOK_CREATE('url', ['URL', 'url'], ['https://example.com/h', 'http://example.com/h'], {
+		url: FUZZ,
+	}),
+	WEBHOOK_CREATE('headers.header[].name', ['Headers', 'headers'], WEBHOOK_HEADER_NAMES, {
+		headers: { header: [{ name: FUZZ, value: 'v' }] },
+	}),
+	WEBHOOK_CREATE('headers.header[].value', ['Headers', 'headers'], WEBHOOK_HEADER_VALUES, {
+		headers: { header: [{ name: 'X-Key', value: FUZZ }] },
+	}),
+	WEBHOOK_CREATE(
+		'headers.header[] (two headers, every field)',
+		['Headers', 'headers'],
+		{
+			n1: WEBHOOK_HEADER_NAMES,
+			v1: WEBHOOK_HEADER_VALUES,
+			n2: WEBHOOK_HEADER_NAMES,
+			v2: WEBHOOK_HEADER_VALUES,
+		},
+		{
+			headers: {
+				header: [
+					{ name: fuzz('n1'), value: fuzz('v1') },
+					{ name: fuzz('n2'), value: fuzz('v2') },
+				],
+			},
+		},
+	),
+	SUBSCRIBE('eventType', ['Event Type', 'eventType'], [...EVENT_TYPES, 'CATALOG::IMPORT_DONE'], {
+		eventType: FUZZ,
+	}),
+	SUBSCRIBE_COUNTED(
+		'webhookCode',
+		['Webhook Code', 'webhookCode'],
+		[SEEDED_DESTINATIONS.active, 'DST-404'],
+		{ webhookCode: FUZZ },
+	),
+	ASSIGN('devCode', ['Developer Code', 'devCode'], ['DEV-1001', 'DEV-404', 7], {
+		devCode: FUZZ,
+	}),
+	ASSIGN_COUNTED(
+		'webhookCode',
+		['Webhook Code', 'webhookCode'],
+		[SEEDED_DESTINATIONS.active, 'DST-404'],
+		{ webhookCode: FUZZ },
+	),
+	// Event Schema → Get has no parameter: the items are fuzzed (and ignored); one request per run.
+	EVENT_SCHEMA('(no parameters)', [], [{}], {}, { oncePerRun: true }),
 
 	// Log In has no parameter: the items are fuzzed (and ignored); one login per run.
 	SESSION('(no parameters)', [], [{}], {}, { oncePerRun: true }),

@@ -15,6 +15,11 @@ import * as session from './session';
 import * as stock from './stock';
 import * as warehouse from './warehouse';
 import type { Resource } from './resource';
+// --- issue 29: catalog, offers, event webhooks and schemas ---
+import * as barcode from './barcode';
+import * as eventSchema from './eventSchema';
+import * as eventWebhook from './eventWebhook';
+import * as offer from './offer';
 import { runOperation } from './runner';
 
 /** The resources of the node, each with its operations (names per the package's contract). */
@@ -31,6 +36,11 @@ export const resources: Record<string, Resource> = {
 	session,
 	stock,
 	warehouse,
+	// --- issue 29: catalog, offers, event webhooks and schemas ---
+	barcode,
+	eventSchema,
+	eventWebhook,
+	offer,
 };
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -23,3 +23,5 @@ export const WHOAMI_PATH = '/identity/v1/whoami';
 
 /** An event type: `NAMESPACE::EVENT_NAME`, as FBPI::ORDER_SYNC or FBPO::PO_SYNC. */
 export const EVENT_TYPE_PATTERN = /^[A-Z][A-Z0-9_]*::[A-Z][A-Z0-9_]*$/;
+/** An HTTP header name (an RFC 9110 token): the headers of destinations and event webhooks. */
+export const HEADER_NAME_PATTERN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;

@@ -157,12 +157,22 @@ export function cookieSecrets(cookie: unknown): string[] {
 	return [cookie, ...values].filter(Boolean);
 }
 
-/** Secret values a request carries in its body: an OAuth access token, destination header values. */
+/**
+ * The header values of a body's `credentials`: a destination's (`credentials.values`, the header
+ * map) or an event webhook's (`credentials` is the header map itself).
+ */
+function headerValues(credentials: unknown): unknown[] {
+	if (!credentials || typeof credentials !== 'object') return [];
+	const map = credentials as JsonObject;
+	const nested = map.values && typeof map.values === 'object' ? (map.values as JsonObject) : {};
+	return [...Object.values(map), ...Object.values(nested)];
+}
+
+/** Secret values a request carries in its body: an OAuth access token, header values. */
 export function secretsIn(body: unknown): string[] {
 	if (!body || typeof body !== 'object') return [];
 	const { access_token: accessToken, credentials } = body as JsonObject;
-	const values = ((credentials as JsonObject | undefined)?.values ?? {}) as JsonObject;
-	return [accessToken, ...Object.values(values)].filter(
+	return [accessToken, ...headerValues(credentials)].filter(
 		(value): value is string => typeof value === 'string' && value !== '',
 	);
 }

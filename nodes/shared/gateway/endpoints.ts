@@ -29,7 +29,14 @@ export type Endpoint =
 	| 'GetStock'
 	| 'UpdateStock'
 	| 'BatchGetPricing'
-	| 'BatchUpsertPricing';
+	| 'BatchUpsertPricing'
+	// --- issue 29: catalog, offers, event webhooks and schemas ---
+	| 'SkuBarcodeMap'
+	| 'GetProductOffers'
+	| 'CreateWebhook'
+	| 'CreateSubscription'
+	| 'AssignDeveloperToWebhook'
+	| 'GetEventSchema';
 
 /** Credential fields that hold the service prefix of the paths the spec writes without one. */
 export type PrefixSetting = 'sandboxOrderPrefix' | 'importPrefix';
@@ -215,6 +222,52 @@ export const ENDPOINTS: Record<Endpoint, EndpointSpec> = {
 	BatchUpsertPricing: {
 		method: 'POST',
 		path: '/pricing/v1/pricing/upsert',
+		repeatable: true,
+		plan: COMMON_PLAN,
+	},
+
+	// --- issue 29: catalog, offers, event webhooks and schemas ---
+	// Barcode → Map (actions/barcode): rows of a batch. An upsert of mappings: the same rows again
+	// leave the same mappings (a barcode already mapped to the row's SKU stays so), safe to repeat.
+	SkuBarcodeMap: {
+		method: 'POST',
+		path: '/catplat/v1/barcode/map',
+		repeatable: true,
+		plan: COMMON_PLAN,
+	},
+	GetProductOffers: {
+		method: 'GET',
+		path: '/offer/v1/product/{partner_sku}',
+		repeatable: true,
+		plan: COMMON_PLAN,
+	},
+	// The event-notifications service: the reference writes its paths without a prefix; the seed
+	// writes UpdateDestination, of the same service, under /event-notifications (a constant, not a
+	// credential setting), and so are these. Each creates something new, or, for the developer,
+	// whose repeat the reference does not describe: none is repeated.
+	CreateWebhook: {
+		method: 'POST',
+		path: '/event-notifications/v1/create-webhook',
+		repeatable: false,
+		plan: COMMON_PLAN,
+	},
+	CreateSubscription: {
+		method: 'POST',
+		path: '/event-notifications/v1/create-subscription',
+		repeatable: false,
+		plan: COMMON_PLAN,
+	},
+	AssignDeveloperToWebhook: {
+		method: 'POST',
+		path: '/event-notifications/v1/webhook/assign-developer',
+		repeatable: false,
+		plan: COMMON_PLAN,
+	},
+	// The event schema service's reference gives no host, prefix or rate plan, and no source gives
+	// it another: its path as written, and the common plan.
+	GetEventSchema: {
+		method: 'GET',
+		path: '/v1/event-schemas',
 		repeatable: true,
 		plan: COMMON_PLAN,
 	},

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import {
 	EVENT_TYPE_PATTERN,
+	HEADER_NAME_PATTERN,
 	keyProblem,
 	named,
 	propertyIn,
@@ -18,9 +19,6 @@ import {
 	rowsIn,
 } from '../parameters';
 import { bodyFromFields } from '../shapes/bodyFromFields';
-
-/** An HTTP header name (RFC 9110 token). */
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 const properties: INodeProperties[] = [
 	{
@@ -168,7 +166,7 @@ function readUrl(ctx: IExecuteFunctions, itemIndex: number, fields: IDataObject)
 function readHeader(ctx: IExecuteFunctions, itemIndex: number, header: IDataObject) {
 	const what = `A header name in ${headersField}`;
 	const name = checkedText(ctx, itemIndex, header.name, what);
-	if (!HEADER_NAME.test(name)) {
+	if (!HEADER_NAME_PATTERN.test(name)) {
 		const message = `The header name ${quoted(name)} in ${headersField} is not a valid HTTP header name`;
 		throw invalidParameter(ctx, itemIndex, message);
 	}

@@ -1,0 +1,11 @@
+/** The webhook an Event Webhook operation works on: the code Event Webhook → Create answered. */
+import type { INodeProperties } from 'n8n-workflow';
+
+export const webhookCodeProperty = (description: string): INodeProperties => ({
+	displayName: 'Webhook Code',
+	name: 'webhookCode',
+	type: 'string',
+	required: true,
+	default: '',
+	description,
+});

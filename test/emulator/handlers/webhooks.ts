@@ -1,0 +1,69 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
+/**
+ * The event webhook endpoints (issue 29), under the event-notifications prefix the seed gives its
+ * destination update, and the event schemas (their reference gives no prefix). A webhook is a
+ * destination of the emulator (state/webhooks.ts).
+ */
+import type { Endpoint } from '../endpoint';
+import { s } from '../schema';
+import { destinationUrlProblem, eventTypeProblem, headerProblem } from '../state/destinations';
+
+/** GetEventSchema's answer: the payload of each event type, its fields as the reference gives them. */
+export const EVENT_SCHEMAS = {
+	fbpi_order_sync: { order_nr: 'string' },
+	fbpo_po_sync: { po_nr: 'string' },
+} as const;
+
+export const EVENT_WEBHOOK_ENDPOINTS: readonly Endpoint[] = [
+	{
+		operation: 'CreateWebhook',
+		method: 'POST',
+		path: '/event-notifications/v1/create-webhook',
+		body: {
+			url: s.string({ required: true, format: destinationUrlProblem }),
+			credentials: s.map(headerProblem, { required: true }),
+		},
+		handler: ({ state, body, projectCode, now }) => {
+			const webhook = state.webhooks.create(projectCode, body.url, body.credentials, now);
+			return { body: { webhook_code: webhook.destination_code } };
+		},
+	},
+	{
+		operation: 'CreateSubscription',
+		method: 'POST',
+		path: '/event-notifications/v1/create-subscription',
+		body: {
+			webhook_code: s.string({ required: true }),
+			event_type: s.string({ required: true, format: eventTypeProblem }),
+		},
+		handler: ({ state, body, projectCode, now }) => {
+			const { subscription, destination } = state.webhooks.subscribe(
+				projectCode,
+				body.webhook_code,
+				body.event_type,
+				now,
+			);
+			state.events.emit('destinationUpdated', destination);
+			return { body: { subscription_code: subscription.subscription_code } };
+		},
+	},
+	{
+		operation: 'AssignDeveloperToWebhook',
+		method: 'POST',
+		path: '/event-notifications/v1/webhook/assign-developer',
+		body: {
+			dev_code: s.string({ required: true }),
+			webhook_code: s.string({ required: true }),
+		},
+		handler: ({ state, body, projectCode }) => ({
+			body: state.webhooks.assignDeveloper(projectCode, body.webhook_code, body.dev_code),
+		}),
+	},
+	{
+		operation: 'GetEventSchema',
+		method: 'GET',
+		path: '/v1/event-schemas',
+		resource: 'event schema',
+		answer: () => structuredClone(EVENT_SCHEMAS),
+	},
+];
