@@ -34,6 +34,7 @@ import {
 } from './handlers/shipments';
 import { listWarehouses } from './handlers/warehouses';
 import { STOCK_PRICE_ENDPOINTS } from './handlers/stockPrices';
+import { CROSS_BORDER_ENDPOINTS } from './handlers/crossBorder';
 import { LOGIN_OPERATION } from './requestLog';
 import { s } from './schema';
 import { SANDBOX_COUNTRIES } from './seed';
@@ -326,6 +327,9 @@ export const ENDPOINTS: readonly Endpoint[] = [
 
 	// --- stock, pricing (batches of rows, each answered with its own status) ------------------------
 	...STOCK_PRICE_ENDPOINTS,
+
+	// --- customer returns, Namshi and cross-border prices (batches of rows, issue 29) ---------------
+	...CROSS_BORDER_ENDPOINTS,
 ];
 
 /** The table as routes, the configurable service prefixes in place. */

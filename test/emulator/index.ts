@@ -127,6 +127,24 @@ export {
 } from './state/imports';
 export type { OAuthExchangeResult } from './state/oauth';
 export { MAX_BATCH_ROWS, PRICE_COUNTRIES } from './handlers/stockPrices';
+// Customer returns, Namshi and cross-border prices (issue 29).
+export { MAX_TRANSFER_PRICE_ROWS } from './handlers/crossBorder';
+export {
+	CROSS_BORDER_KINDS,
+	type CrossBorderKind,
+	type CrossBorderProductRecord,
+	type CrossBorderRecords,
+	type GlobalPriceRecord,
+	type LocalPriceRecord,
+	type TransferPriceRecord,
+} from './state/crossBorder';
+export {
+	BULK_RETURN_PATTERN,
+	customerReturnsOf,
+	SEEDED_CUSTOMER_RETURNS,
+	SEEDED_RETURN_ORDERS,
+	type CustomerReturnItem,
+} from './seed';
 export type {
 	BatchOperation,
 	PriceRecord,

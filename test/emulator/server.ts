@@ -88,6 +88,11 @@ import type { AddFbpiOrdersOptions, FbpiOrder } from './state/fbpiOrders';
 import type { ImportStatusRecord } from './state/imports';
 import type { PriceRecord, RowFaultSpec, StockRecord } from './state/stockPrices';
 import {
+	CROSS_BORDER_KINDS,
+	type CrossBorderKind,
+	type CrossBorderRecords,
+} from './state/crossBorder';
+import {
 	DEFAULT_PREFIXES,
 	type AddCredentialOptions,
 	type ApiUserInfo,
@@ -541,6 +546,30 @@ export class EmulatorServer implements Emulator {
 
 	clearRowFaults(): void {
 		this.state.stockPrices.clearRowFaults();
+	}
+
+	// --- Namshi and cross-border prices (issue 29) -------------------------------------------------
+
+	crossBorder<K extends CrossBorderKind>(
+		kind: K,
+		projectCode?: string,
+	): Array<CrossBorderRecords[K]> {
+		if (!CROSS_BORDER_KINDS.includes(kind))
+			throw invalidArgument(`kind must be one of ${CROSS_BORDER_KINDS.join(', ')}`);
+		return this.state.crossBorder.list(projectCode ?? this.projectCode, kind);
+	}
+
+	seedCrossBorder<K extends CrossBorderKind>(
+		kind: K,
+		rows: Array<CrossBorderRecords[K]>,
+		projectCode?: string,
+	): Array<CrossBorderRecords[K]> {
+		if (!CROSS_BORDER_KINDS.includes(kind))
+			throw invalidArgument(`kind must be one of ${CROSS_BORDER_KINDS.join(', ')}`);
+		if (!Array.isArray(rows) || rows.some((row) => typeof row?.partner_sku !== 'string'))
+			throw invalidArgument('rows must be a list of records, each with its partner_sku');
+		const project = projectCode ?? this.projectCode;
+		return rows.map((row) => this.state.crossBorder.put(project, kind, row));
 	}
 
 	// --- Event deliveries -------------------------------------------------------------------------

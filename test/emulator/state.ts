@@ -24,6 +24,7 @@ import { ImportStore } from './state/imports';
 import { OAuthStore } from './state/oauth';
 import { ShipmentStore } from './state/shipments';
 import { StockPriceStore } from './state/stockPrices';
+import { CrossBorderStore } from './state/crossBorder';
 import type { AddCredentialOptions, CredentialFile } from './types';
 import { canonicalIp } from './validate';
 
@@ -132,6 +133,8 @@ export class EmulatorState {
 	readonly shipments = new ShipmentStore();
 	/** Stock and prices of the batch endpoints, per project (and the row faults tests queue). */
 	readonly stockPrices = new StockPriceStore();
+	/** Namshi's global and local prices, cross-border products and transfer prices, per project. */
+	readonly crossBorder = new CrossBorderStore();
 
 	/** The project provisioned at start. */
 	readonly primaryProject: Project;

@@ -8,6 +8,8 @@
  *   service answers with a failure status is its item's error; a row the answer leaves out is an
  *   error too, never a silent success; an answer row that matches no row sent is ignored and
  *   counted. A request that fails as a whole gives each of its items its error.
+ * - An answer may list several rows per key and no row status (`grouped`: a customer return
+ *   order, one row per returned item): the item's output gathers every row of its key.
  * - Two items with the same key in one run: a read sends the row once and gives both items its
  *   answer (`repeatedKey: 'share'`); a write refuses the later item, naming both
  *   (`repeatedKey: 'refuse'`): which value should win is not the node's to guess, and rows of one
@@ -64,6 +66,14 @@ export interface BatchDeclaration extends Declaration {
 	 * answer row without its status.
 	 */
 	output?(answer: IDataObject, sent: IDataObject): IDataObject;
+	/** The body of one request from its rows; default `{ items: rows }`. */
+	body?(rows: IDataObject[]): IDataObject;
+	/**
+	 * For an answer that lists any number of rows per key and gives them no row status (a
+	 * customer return order: one row per returned item, its `status` the return's own): the
+	 * item's output from every answer row of its key. No row of its key is a row left out.
+	 */
+	grouped?(answers: IDataObject[], sent: IDataObject): IDataObject;
 }
 
 /**
@@ -224,6 +234,21 @@ function rowError(
 	return error;
 }
 
+/** The outcome of an item whose row the answer left out: its error. */
+function leftOut(
+	ctx: IExecuteFunctions,
+	declaration: BatchDeclaration,
+	row: Row,
+	item: number,
+	tally: Tally,
+): ItemOutcome {
+	tally.leftOut++;
+	const named = `item ${item} (${describeRow(declaration.key, row.body)})`;
+	const message = `The service's answer left out the row of ${named}`;
+	const description = declaration.leftOutAdvice;
+	return { item, error: rowError(ctx, declaration.endpoint, item, message, { description }) };
+}
+
 /** One item's outcome from its answer row (or from its absence). */
 function outcomeOf(
 	ctx: IExecuteFunctions,
@@ -233,22 +258,8 @@ function outcomeOf(
 	answer: IDataObject | undefined,
 	tally: Tally,
 ): ItemOutcome {
+	if (!answer) return leftOut(ctx, declaration, row, item, tally);
 	const named = `item ${item} (${describeRow(declaration.key, row.body)})`;
-	if (!answer) {
-		tally.leftOut++;
-		return {
-			item,
-			error: rowError(
-				ctx,
-				declaration.endpoint,
-				item,
-				`The service's answer left out the row of ${named}`,
-				{
-					description: declaration.leftOutAdvice,
-				},
-			),
-		};
-	}
 	const failure = failureOf(answer.status);
 	if (failure) {
 		tally.failed++;
@@ -274,6 +285,25 @@ function outcomeOf(
 	return { item, output: { json } };
 }
 
+/** The answer rows by key: the first of each key sent (or, `grouped`, every one); others counted. */
+function answerRowsByKey(
+	declaration: BatchDeclaration,
+	keys: string[],
+	entries: unknown[],
+	tally: Tally,
+): Map<string, IDataObject[]> {
+	const wanted = new Set(keys);
+	const byKey = new Map<string, IDataObject[]>();
+	for (const entry of entries) {
+		const key = isObject(entry) ? keyOf(declaration.key, entry) : undefined;
+		const found = key === undefined ? undefined : byKey.get(key);
+		if (key === undefined || !wanted.has(key) || (found && !declaration.grouped)) tally.unmatched++;
+		else if (found) found.push(entry as IDataObject);
+		else byKey.set(key, [entry as IDataObject]);
+	}
+	return byKey;
+}
+
 /** Matches an answer's rows back to the rows sent, by key: one outcome per item. */
 function matchAnswer(
 	ctx: IExecuteFunctions,
@@ -292,19 +322,24 @@ function matchAnswer(
 		);
 	}
 	const keys = chunk.map((row) => keyOf(declaration.key, row.body));
-	const wanted = new Set(keys);
-	const byKey = new Map<string, IDataObject>();
-	for (const entry of answer.items as unknown[]) {
-		if (!isObject(entry)) {
-			tally.unmatched++;
-			continue;
-		}
-		const key = keyOf(declaration.key, entry);
-		if (!wanted.has(key) || byKey.has(key)) tally.unmatched++;
-		else byKey.set(key, entry);
-	}
+	const byKey = answerRowsByKey(declaration, keys, answer.items as unknown[], tally);
+	const { grouped } = declaration;
 	return chunk.flatMap((row, at) =>
-		itemsOf(row).map((item) => outcomeOf(ctx, declaration, row, item, byKey.get(keys[at]), tally)),
+		itemsOf(row).map((item): ItemOutcome => {
+			const found = byKey.get(keys[at]);
+			if (!grouped) return outcomeOf(ctx, declaration, row, item, found?.[0], tally);
+			if (!found) return leftOut(ctx, declaration, row, item, tally);
+			// A new object per item: items sharing one row never share their JSON.
+			return {
+				item,
+				output: {
+					json: grouped(
+						found.map((entry) => ({ ...entry })),
+						row.body,
+					),
+				},
+			};
+		}),
 	);
 }
 
@@ -345,7 +380,8 @@ export function batchOperation(declaration: BatchDeclaration): Operation {
 					tally.requests++;
 					tally.rows += chunk.length;
 					try {
-						const body = { items: chunk.map((row) => row.body) };
+						const rows = chunk.map((row) => row.body);
+						const body = declaration.body ? declaration.body(rows) : { items: rows };
 						const answer = await apiRequest.call(this, endpoint, { body, itemIndex: items[0] });
 						return { outcomes: matchAnswer(this, declaration, chunk, answer, tally) };
 					} catch (error) {
