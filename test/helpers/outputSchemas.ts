@@ -50,6 +50,13 @@ export const OPERATIONS = [
 	'stock/update',
 	'price/get',
 	'price/update',
+	// Customer returns, Namshi and cross-border prices (issue 29).
+	'customerReturn/get',
+	'globalPrice/update',
+	'localPrice/update',
+	'crossBorderProduct/update',
+	'transferPrice/get',
+	'transferPrice/update',
 ] as const;
 
 /** The folder of the node's compiled file, as n8n's `LoadNodesAndCredentials.resolveSchema` takes it. */

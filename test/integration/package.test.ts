@@ -181,21 +181,36 @@ describe('the package as n8n loads it', () => {
 				'price',
 				'msrp',
 				'isActive',
+				// Customer returns, Namshi and cross-border prices (issue 29).
+				'orderNr',
+				'sourceCountryCode',
+				'destinationCountryCode',
+				'dimensionsCm',
+				'vmWeightCm',
+				'actualWeightKg',
+				'hsCode',
+				'transferPriceUsd',
+				'msrpUsd',
 			]),
 		);
 		const resource = node.description.properties.find((p) => p.name === 'resource');
 		expect(resource?.options?.map((o) => (o as { value: string }).value).sort()).toEqual([
 			'apiCredential',
+			'crossBorderProduct',
+			'customerReturn',
 			'destination',
 			'export',
 			'fbpiOrder',
 			'fbpiShipment',
+			'globalPrice',
 			'import',
+			'localPrice',
 			'oauth',
 			'price',
 			'purchaseOrder',
 			'session',
 			'stock',
+			'transferPrice',
 			'warehouse',
 		]);
 		const operations = node.description.properties
@@ -208,6 +223,8 @@ describe('the package as n8n loads it', () => {
 			.sort();
 		expect(operations).toEqual([
 			'apiCredential/create',
+			'crossBorderProduct/update',
+			'customerReturn/get',
 			'destination/update',
 			'export/getStatus',
 			'fbpiOrder/createSandbox',
@@ -220,8 +237,10 @@ describe('the package as n8n loads it', () => {
 			'fbpiShipment/create',
 			'fbpiShipment/generateAwbs',
 			'fbpiShipment/get',
+			'globalPrice/update',
 			'import/createBarcode',
 			'import/getStatus',
+			'localPrice/update',
 			'oauth/exchangeToken',
 			'price/get',
 			'price/update',
@@ -229,6 +248,8 @@ describe('the package as n8n loads it', () => {
 			'session/login',
 			'stock/get',
 			'stock/update',
+			'transferPrice/get',
+			'transferPrice/update',
 			'warehouse/getMany',
 		]);
 	});

@@ -84,7 +84,8 @@ const hsCode: INodeProperties = {
 
 /** The dimensions, when added: length, width and height, each a number above 0. */
 function readDimensions(ctx: IExecuteFunctions, itemIndex: number): IDataObject | undefined {
-	const value = ctx.getNodeParameter(`${dimensions.name}.dimensions`, itemIndex, undefined);
+	const added = ctx.getNodeParameter(dimensions.name, itemIndex, {}) as IDataObject | null;
+	const value = added?.dimensions;
 	if (value === undefined || value === null) return undefined;
 	const problem = collectionProblem(value, named(dimensions));
 	if (problem) throw invalidParameter(ctx, itemIndex, problem);
