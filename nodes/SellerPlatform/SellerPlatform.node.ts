@@ -32,7 +32,10 @@ export class SellerPlatform implements INodeType {
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
-				options: Object.values(resources).map((resource) => resource.option),
+				// By name, as n8n lists options.
+				options: Object.values(resources)
+					.map((resource) => resource.option)
+					.sort((a, b) => a.name.localeCompare(b.name)),
 				default: 'purchaseOrder',
 			},
 			...Object.values(resources).flatMap((resource) => resource.description),

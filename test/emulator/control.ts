@@ -15,6 +15,7 @@ import type { AddWarehousesOptions } from './handlers/warehouses';
 import type { AddExportOptions } from './state/exports';
 import type { AddFbpiOrdersOptions } from './state/fbpiOrders';
 import type { RowFaultSpec } from './state/stockPrices';
+import type { CrossBorderKind } from './state/crossBorder';
 import type { AddCredentialOptions, EmulatorControls, FaultSpec, RatePlan } from './types';
 
 export const CONTROL_PREFIX = '/__control';
@@ -165,6 +166,18 @@ const CONTROL_ROUTES = compileRoutes<ControlRoute>([
 		handler: (c, body) => (c.injectRowFaults(body as RowFaultSpec), OK),
 	},
 	{ method: 'DELETE', path: '/__control/row-faults', handler: (c) => (c.clearRowFaults(), OK) },
+	// --- Namshi and cross-border prices (issue 29): kind is global, local, products or transfer.
+	{
+		method: 'GET',
+		path: '/__control/cross-border/{kind}',
+		handler: (c, _body, r) => c.crossBorder(r.params.kind as CrossBorderKind, projectOf(r)),
+	},
+	{
+		method: 'POST',
+		path: '/__control/cross-border/{kind}',
+		handler: (c, body, r) =>
+			c.seedCrossBorder(r.params.kind as CrossBorderKind, body as never[], projectOf(r)),
+	},
 	{
 		method: 'POST',
 		path: '/__control/exports',

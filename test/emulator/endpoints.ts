@@ -37,6 +37,7 @@ import { STOCK_PRICE_ENDPOINTS } from './handlers/stockPrices';
 // --- issue 29: catalog, offers, event webhooks and schemas ---
 import { CATALOG_ENDPOINTS } from './handlers/catalog';
 import { EVENT_WEBHOOK_ENDPOINTS } from './handlers/webhooks';
+import { CROSS_BORDER_ENDPOINTS } from './handlers/crossBorder';
 import { LOGIN_OPERATION } from './requestLog';
 import { s } from './schema';
 import { SANDBOX_COUNTRIES } from './seed';
@@ -333,6 +334,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
 	// --- issue 29: catalog, offers, event webhooks and schemas -----------------------------------
 	...CATALOG_ENDPOINTS,
 	...EVENT_WEBHOOK_ENDPOINTS,
+	// --- customer returns, Namshi and cross-border prices (batches of rows, issue 29) ---------------
+	...CROSS_BORDER_ENDPOINTS,
 ];
 
 /** The table as routes, the configurable service prefixes in place. */

@@ -142,6 +142,24 @@ export { MAX_BARCODE_LENGTH } from './handlers/catalog';
 export { EVENT_SCHEMAS } from './handlers/webhooks';
 export type { BarcodeMapping } from './state/catalog';
 export type { WebhookDeveloper, WebhookSubscription } from './state/webhooks';
+// Customer returns, Namshi and cross-border prices (issue 29).
+export { MAX_TRANSFER_PRICE_ROWS } from './handlers/crossBorder';
+export {
+	CROSS_BORDER_KINDS,
+	type CrossBorderKind,
+	type CrossBorderProductRecord,
+	type CrossBorderRecords,
+	type GlobalPriceRecord,
+	type LocalPriceRecord,
+	type TransferPriceRecord,
+} from './state/crossBorder';
+export {
+	BULK_RETURN_PATTERN,
+	customerReturnsOf,
+	SEEDED_CUSTOMER_RETURNS,
+	SEEDED_RETURN_ORDERS,
+	type CustomerReturnItem,
+} from './seed';
 export type {
 	BatchOperation,
 	PriceRecord,

@@ -724,3 +724,70 @@ export const SEEDED_PRODUCT_TABLE: readonly Product[] = [
 
 /** Developer codes every project has authorised. */
 export const SEEDED_DEVELOPERS = { authorized: 'DEV-1001', second: 'DEV-1002' } as const;
+
+// --- Customer returns (Namshi, issue 29) ------------------------------------------------------
+
+/** One returned item of a customer order, as BatchGetCustomerReturnOrders answers it. */
+export interface CustomerReturnItem {
+	order_nr: string;
+	purchase_item_nr: string;
+	return_item_nr: string;
+	awb_nr: string;
+	barcode: string;
+	/** The return's own state (text; the reference lists no values). */
+	status: string;
+}
+
+export const SEEDED_RETURN_ORDERS = {
+	/** Two items returned. */
+	twoItems: 'NAE-R-1001',
+	/** One item returned. */
+	oneItem: 'NSA-R-2002',
+} as const;
+
+export const SEEDED_CUSTOMER_RETURNS: readonly CustomerReturnItem[] = [
+	{
+		order_nr: SEEDED_RETURN_ORDERS.twoItems,
+		purchase_item_nr: 'PI-1001-1',
+		return_item_nr: 'RI-1001-1',
+		awb_nr: 'RAWB0000001001',
+		barcode: '6291041500213',
+		status: 'received',
+	},
+	{
+		order_nr: SEEDED_RETURN_ORDERS.twoItems,
+		purchase_item_nr: 'PI-1001-2',
+		return_item_nr: 'RI-1001-2',
+		awb_nr: 'RAWB0000001001',
+		barcode: '6291041500220',
+		status: 'in_transit',
+	},
+	{
+		order_nr: SEEDED_RETURN_ORDERS.oneItem,
+		purchase_item_nr: 'PI-2002-1',
+		return_item_nr: 'RI-2002-1',
+		awb_nr: 'RAWB0000002002',
+		barcode: '6281006481234',
+		status: 'qc_passed',
+	},
+];
+
+/** Any order `RET-BULK-<n>` has generated returns: 1 item when n is even, 2 when odd. */
+export const BULK_RETURN_PATTERN = /^RET-BULK-(\d+)$/;
+
+/** The returned items of order `orderNr`: seeded, generated (RET-BULK-<n>), or none. */
+export function customerReturnsOf(orderNr: string): CustomerReturnItem[] {
+	const seeded = SEEDED_CUSTOMER_RETURNS.filter((item) => item.order_nr === orderNr);
+	if (seeded.length) return seeded.map((item) => ({ ...item }));
+	const match = BULK_RETURN_PATTERN.exec(orderNr);
+	if (!match) return [];
+	const n = Number(match[1].slice(-9));
+	return Array.from({ length: 1 + (n % 2) }, (_, i) => ({
+		order_nr: orderNr,
+		purchase_item_nr: `PI-BULK-${n}-${i + 1}`,
+		return_item_nr: `RI-BULK-${n}-${i + 1}`,
+		awb_nr: `RAWB${String(n).padStart(10, '0')}`,
+		barcode: String(6290000000000 + n * 10 + i),
+		status: i === 0 ? 'received' : 'in_transit',
+	}));
+}

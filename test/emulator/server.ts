@@ -92,6 +92,11 @@ import type { Product } from './seed';
 import type { BarcodeMapping } from './state/catalog';
 import type { WebhookDeveloper, WebhookSubscription } from './state/webhooks';
 import {
+	CROSS_BORDER_KINDS,
+	type CrossBorderKind,
+	type CrossBorderRecords,
+} from './state/crossBorder';
+import {
 	DEFAULT_PREFIXES,
 	type AddCredentialOptions,
 	type ApiUserInfo,
@@ -567,6 +572,28 @@ export class EmulatorServer implements Emulator {
 
 	webhookDevelopers(projectCode?: string): WebhookDeveloper[] {
 		return this.state.webhooks.listDevelopers(projectCode ?? this.projectCode);
+	// --- Namshi and cross-border prices (issue 29) -------------------------------------------------
+
+	crossBorder<K extends CrossBorderKind>(
+		kind: K,
+		projectCode?: string,
+	): Array<CrossBorderRecords[K]> {
+		if (!CROSS_BORDER_KINDS.includes(kind))
+			throw invalidArgument(`kind must be one of ${CROSS_BORDER_KINDS.join(', ')}`);
+		return this.state.crossBorder.list(projectCode ?? this.projectCode, kind);
+	}
+
+	seedCrossBorder<K extends CrossBorderKind>(
+		kind: K,
+		rows: Array<CrossBorderRecords[K]>,
+		projectCode?: string,
+	): Array<CrossBorderRecords[K]> {
+		if (!CROSS_BORDER_KINDS.includes(kind))
+			throw invalidArgument(`kind must be one of ${CROSS_BORDER_KINDS.join(', ')}`);
+		if (!Array.isArray(rows) || rows.some((row) => typeof row?.partner_sku !== 'string'))
+			throw invalidArgument('rows must be a list of records, each with its partner_sku');
+		const project = projectCode ?? this.projectCode;
+		return rows.map((row) => this.state.crossBorder.put(project, kind, row));
 	}
 
 	// --- Event deliveries -------------------------------------------------------------------------

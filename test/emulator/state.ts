@@ -27,6 +27,7 @@ import { StockPriceStore } from './state/stockPrices';
 // --- issue 29: catalog, offers, event webhooks ---
 import { CatalogStore } from './state/catalog';
 import { WebhookStore } from './state/webhooks';
+import { CrossBorderStore } from './state/crossBorder';
 import type { AddCredentialOptions, CredentialFile } from './types';
 import { canonicalIp } from './validate';
 
@@ -140,6 +141,8 @@ export class EmulatorState {
 	readonly catalog = new CatalogStore();
 	/** Event webhooks: destinations (above) with subscription codes and developers. */
 	readonly webhooks = new WebhookStore(this.destinations);
+	/** Namshi's global and local prices, cross-border products and transfer prices, per project. */
+	readonly crossBorder = new CrossBorderStore();
 
 	/** The project provisioned at start. */
 	readonly primaryProject: Project;

@@ -24,6 +24,7 @@ import type { PriceRecord, RowFaultSpec, StockRecord } from './state/stockPrices
 import type { Product } from './seed';
 import type { BarcodeMapping } from './state/catalog';
 import type { WebhookDeveloper, WebhookSubscription } from './state/webhooks';
+import type { CrossBorderKind, CrossBorderRecords } from './state/crossBorder';
 
 export type { RateModel, RatePlan } from './ratePlan';
 
@@ -321,6 +322,21 @@ export interface EmulatorControls {
 	 */
 	injectRowFaults(spec: RowFaultSpec): void;
 	clearRowFaults(): void;
+	// --- Namshi and cross-border prices (issue 29) ---
+	/**
+	 * Records of a project (default the emulator's) of one kind, in the order they were first set:
+	 * `global` and `local` (Namshi's prices), `products` and `transfer` (cross-border).
+	 */
+	crossBorder<K extends CrossBorderKind>(
+		kind: K,
+		projectCode?: string,
+	): Array<CrossBorderRecords[K]>;
+	/** Sets records of one kind as its upsert would (no row rules), in a project. */
+	seedCrossBorder<K extends CrossBorderKind>(
+		kind: K,
+		rows: Array<CrossBorderRecords[K]>,
+		projectCode?: string,
+	): Array<CrossBorderRecords[K]>;
 	/**
 	 * Publishes an event in a project (default the emulator's): one delivery to each active
 	 * destination with an active subscription to its type, sent in the background. `duplicate`

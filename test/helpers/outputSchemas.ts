@@ -57,6 +57,13 @@ export const OPERATIONS = [
 	'eventWebhook/subscribe',
 	'eventWebhook/assignDeveloper',
 	'eventSchema/get',
+	// Customer returns, Namshi and cross-border prices (issue 29).
+	'customerReturn/get',
+	'globalPrice/update',
+	'localPrice/update',
+	'crossBorderProduct/update',
+	'transferPrice/get',
+	'transferPrice/update',
 ] as const;
 
 /** The folder of the node's compiled file, as n8n's `LoadNodesAndCredentials.resolveSchema` takes it. */

@@ -14,6 +14,12 @@ import * as purchaseOrder from './purchaseOrder';
 import * as session from './session';
 import * as stock from './stock';
 import * as warehouse from './warehouse';
+// Customer returns, Namshi and cross-border prices (issue 29).
+import * as crossBorderProduct from './crossBorderProduct';
+import * as customerReturn from './customerReturn';
+import * as globalPrice from './globalPrice';
+import * as localPrice from './localPrice';
+import * as transferPrice from './transferPrice';
 import type { Resource } from './resource';
 // --- issue 29: catalog, offers, event webhooks and schemas ---
 import * as barcode from './barcode';
@@ -41,6 +47,12 @@ export const resources: Record<string, Resource> = {
 	eventSchema,
 	eventWebhook,
 	offer,
+	// Customer returns, Namshi and cross-border prices (issue 29).
+	crossBorderProduct,
+	customerReturn,
+	globalPrice,
+	localPrice,
+	transferPrice,
 };
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -36,7 +36,14 @@ export type Endpoint =
 	| 'CreateWebhook'
 	| 'CreateSubscription'
 	| 'AssignDeveloperToWebhook'
-	| 'GetEventSchema';
+	| 'GetEventSchema'
+	// --- Customer returns, Namshi and cross-border prices (issue 29) ---
+	| 'BatchGetCustomerReturnOrders'
+	| 'BatchUpsertGlobalPricing'
+	| 'BatchUpsertLocalPricing'
+	| 'BatchUpsertProduct'
+	| 'BatchGetTransferPrice'
+	| 'BatchUpsertTransferPrice';
 
 /** Credential fields that hold the service prefix of the paths the spec writes without one. */
 export type PrefixSetting = 'sandboxOrderPrefix' | 'importPrefix';
@@ -268,6 +275,46 @@ export const ENDPOINTS: Record<Endpoint, EndpointSpec> = {
 	GetEventSchema: {
 		method: 'GET',
 		path: '/v1/event-schemas',
+		repeatable: true,
+		plan: COMMON_PLAN,
+	},
+	// --- Customer returns, Namshi and cross-border prices (issue 29) ---
+	// Batches of rows as above: a read, and upserts that set absolute values (a repeat leaves the
+	// same state), so each is safe to repeat.
+	BatchGetCustomerReturnOrders: {
+		method: 'POST',
+		path: '/customer-returns/v1/order/returns',
+		repeatable: true,
+		plan: COMMON_PLAN,
+	},
+	// Namshi's pricing service: the same `/pricing` prefix as noon's, other paths.
+	BatchUpsertGlobalPricing: {
+		method: 'POST',
+		path: '/pricing/v1/global/upsert',
+		repeatable: true,
+		plan: COMMON_PLAN,
+	},
+	BatchUpsertLocalPricing: {
+		method: 'POST',
+		path: '/pricing/v1/local/upsert',
+		repeatable: true,
+		plan: COMMON_PLAN,
+	},
+	BatchUpsertProduct: {
+		method: 'POST',
+		path: '/xborder-pricing/v1/product/upsert',
+		repeatable: true,
+		plan: COMMON_PLAN,
+	},
+	BatchGetTransferPrice: {
+		method: 'POST',
+		path: '/xborder-pricing/v1/transfer-price/get',
+		repeatable: true,
+		plan: COMMON_PLAN,
+	},
+	BatchUpsertTransferPrice: {
+		method: 'POST',
+		path: '/xborder-pricing/v1/transfer-price/upsert',
 		repeatable: true,
 		plan: COMMON_PLAN,
 	},

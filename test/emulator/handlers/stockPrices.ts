@@ -45,10 +45,10 @@ interface PriceRow {
 	is_active?: boolean;
 }
 
-type RowAnswer = (row: any) => BatchRow;
+export type RowAnswer = (row: any) => BatchRow;
 
 /** Answers each row (or its injected fault), then reshapes the answer as the faults say. */
-function answerRows(
+export function answerRows(
 	{ state }: EndpointContext,
 	operation: BatchOperation,
 	request: BatchRow[],

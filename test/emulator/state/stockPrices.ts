@@ -3,17 +3,40 @@
  * Stock (per project, warehouse and partner SKU) and prices (per project, partner SKU and
  * country), as the batch endpoints GetStock, UpdateStock, BatchGetPricing and BatchUpsertPricing
  * read and write them, plus the row faults tests queue: rows answered with a failure status, rows
- * left out of an answer, answers in reverse order, answer rows that match no row sent.
+ * left out of an answer, answers in reverse order, answer rows that match no row sent. The row
+ * faults also serve the batch endpoints of customer returns, Namshi and cross-border prices
+ * (handlers/crossBorder.ts).
  */
 import { GRPC_CODES, invalidArgument, type GrpcCode } from '../errors';
 
-export type BatchOperation = 'GetStock' | 'UpdateStock' | 'BatchGetPricing' | 'BatchUpsertPricing';
+export type BatchOperation =
+	| 'GetStock'
+	| 'UpdateStock'
+	| 'BatchGetPricing'
+	| 'BatchUpsertPricing'
+	// Customer returns, Namshi and cross-border prices (handlers/crossBorder.ts, issue 29).
+	| 'BatchGetCustomerReturnOrders'
+	| 'BatchUpsertGlobalPricing'
+	| 'BatchUpsertLocalPricing'
+	| 'BatchUpsertProduct'
+	| 'BatchGetTransferPrice'
+	| 'BatchUpsertTransferPrice';
 export const BATCH_OPERATIONS: readonly BatchOperation[] = [
 	'GetStock',
 	'UpdateStock',
 	'BatchGetPricing',
 	'BatchUpsertPricing',
+	// Customer returns, Namshi and cross-border prices (issue 29).
+	'BatchGetCustomerReturnOrders',
+	'BatchUpsertGlobalPricing',
+	'BatchUpsertLocalPricing',
+	'BatchUpsertProduct',
+	'BatchGetTransferPrice',
+	'BatchUpsertTransferPrice',
 ];
+
+/** Answers whose rows carry no status: a row cannot be failed, only left out. */
+const NO_ROW_STATUS: readonly BatchOperation[] = ['BatchGetCustomerReturnOrders'];
 
 export interface StockRecord {
 	warehouse_code: string;
@@ -81,6 +104,9 @@ function checkSpec(spec: RowFaultSpec): RowFaultSpec {
 		) {
 			throw invalidArgument('fail and omit must be lists of row matches ({ field: value })');
 		}
+	}
+	if (spec.fail?.length && NO_ROW_STATUS.includes(spec.operation)) {
+		throw invalidArgument(`${spec.operation} answers no row status: use omit, not fail`);
 	}
 	if (spec.failCode !== undefined && !(spec.failCode in GRPC_CODES)) {
 		throw invalidArgument(

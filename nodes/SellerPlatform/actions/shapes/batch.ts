@@ -8,6 +8,8 @@
  *   service answers with a failure status is its item's error; a row the answer leaves out is an
  *   error too, never a silent success; an answer row that matches no row sent is ignored and
  *   counted. A request that fails as a whole gives each of its items its error.
+ * - An answer may list several rows per key and no row status (`grouped`: a customer return
+ *   order, one row per returned item): the item's output gathers every row of its key.
  * - Two items with the same key in one run: a read sends the row once and gives both items its
  *   answer (`repeatedKey: 'share'`); a write refuses the later item, naming both
  *   (`repeatedKey: 'refuse'`): which value should win is not the node's to guess, and rows of one
@@ -64,6 +66,14 @@ export interface BatchDeclaration extends Declaration {
 	 * sent; default: a copy of the answer row without its status.
 	 */
 	output?(answer: IDataObject, sent: IDataObject): IDataObject;
+	/** The body of one request from its rows; default `{ items: rows }`. */
+	body?(rows: IDataObject[]): IDataObject;
+	/**
+	 * For an answer that lists any number of rows per key and gives them no row status (a
+	 * customer return order: one row per returned item, its `status` the return's own): the
+	 * item's output from every answer row of its key. No row of its key is a row left out.
+	 */
+	grouped?(answers: IDataObject[], sent: IDataObject): IDataObject;
 }
 
 /**
@@ -251,6 +261,21 @@ function rowError(
 	return error;
 }
 
+/** The outcome of an item whose row the answer left out: its error. */
+function leftOut(
+	ctx: IExecuteFunctions,
+	declaration: BatchDeclaration,
+	row: Row,
+	item: number,
+	tally: Tally,
+): ItemOutcome {
+	tally.leftOut++;
+	const named = `item ${item} (${describeRow(declaration.key, row.body)})`;
+	const message = `The service's answer left out the row of ${named}`;
+	const description = declaration.leftOutAdvice;
+	return { item, error: rowError(ctx, declaration.endpoint, item, message, { description }) };
+}
+
 /** One item's outcome from its answer row (or from its absence). */
 function outcomeOf(
 	ctx: IExecuteFunctions,
@@ -260,22 +285,8 @@ function outcomeOf(
 	answer: IDataObject | undefined,
 	tally: Tally,
 ): ItemOutcome {
+	if (!answer) return leftOut(ctx, declaration, row, item, tally);
 	const named = `item ${item} (${describeRow(declaration.key, row.body)})`;
-	if (!answer) {
-		tally.leftOut++;
-		return {
-			item,
-			error: rowError(
-				ctx,
-				declaration.endpoint,
-				item,
-				`The service's answer left out the row of ${named}`,
-				{
-					description: declaration.leftOutAdvice,
-				},
-			),
-		};
-	}
 	const failure = failureOf(answer.status);
 	if (failure) {
 		tally.failed++;
@@ -320,18 +331,32 @@ function matchAnswer(
 	}
 	const index: KeyIndex = new Map();
 	for (const row of chunk) rowAt(index, declaration.key, row.body, () => row);
-	const answers = new Map<Row, IDataObject>();
+	const { grouped } = declaration;
+	const answers = new Map<Row, IDataObject[]>();
 	for (const entry of answer.items as unknown[]) {
 		const row = isObject(entry) ? rowAt(index, declaration.key, entry) : undefined;
-		if (!row || answers.has(row)) tally.unmatched++;
-		else answers.set(row, entry as IDataObject);
+		const found = row && answers.get(row);
+		if (!row || (found && !grouped)) tally.unmatched++;
+		else if (found) found.push(entry as IDataObject);
+		else answers.set(row, [entry as IDataObject]);
 	}
 	const outcomes: ItemOutcome[] = [];
 	for (const row of chunk) {
 		const found = answers.get(row);
-		outcomes.push(outcomeOf(ctx, declaration, row, row.item, found, tally));
-		for (const item of row.shared ?? []) {
-			outcomes.push(outcomeOf(ctx, declaration, row, item, found, tally));
+		for (const item of [row.item, ...(row.shared ?? [])]) {
+			if (!grouped) outcomes.push(outcomeOf(ctx, declaration, row, item, found?.[0], tally));
+			else if (!found) outcomes.push(leftOut(ctx, declaration, row, item, tally));
+			// A new object per item: items sharing one row never share their JSON.
+			else
+				outcomes.push({
+					item,
+					output: {
+						json: grouped(
+							found.map((e) => ({ ...e })),
+							row.body,
+						),
+					},
+				});
 		}
 	}
 	return outcomes;
@@ -374,7 +399,8 @@ export function batchOperation(declaration: BatchDeclaration): Operation {
 					tally.requests++;
 					tally.rows += chunk.length;
 					try {
-						const body = { items: chunk.map((row) => row.body) };
+						const rows = chunk.map((row) => row.body);
+						const body = declaration.body ? declaration.body(rows) : { items: rows };
 						const answer = await apiRequest.call(this, endpoint, { body, itemIndex: items[0] });
 						return { outcomes: matchAnswer(this, declaration, chunk, answer, tally) };
 					} catch (error) {

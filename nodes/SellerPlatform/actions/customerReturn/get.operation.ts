@@ -1,0 +1,47 @@
+/**
+ * Customer Return → Get: the returned items of each input item's order (Namshi's
+ * BatchGetCustomerReturnOrders). The request lists order numbers (`order_nrs`); the answer lists
+ * returned items, each with its `order_nr` and no row status (its `status` is the return's own),
+ * so an order may have several rows: they are gathered per order, and an order the answer does
+ * not name is its item's error (no return is known for it).
+ */
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import { requiredTextParameter } from '../parameters';
+import { batchOperation, type KeyField } from '../shapes/batch';
+
+/**
+ * Orders per request. The reference states no cap; 100 is the package's conservative choice, as
+ * for stock and prices.
+ */
+export const MAX_RETURN_ORDERS = 100;
+
+const orderNr: INodeProperties = {
+	displayName: 'Order Number',
+	name: 'orderNr',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'e.g. ={{ $json.order_nr }}',
+	description: 'The number of the customer order whose returns to read',
+};
+
+const KEY: KeyField[] = [{ field: 'order_nr', label: 'order', parameter: orderNr.displayName }];
+
+export const { description, plan } = batchOperation({
+	show: { resource: 'customerReturn', operation: 'get' },
+	properties: [orderNr],
+	rowIs: 'an order number',
+	endpoint: 'BatchGetCustomerReturnOrders',
+	maxRows: MAX_RETURN_ORDERS,
+	key: KEY,
+	repeatedKey: 'share',
+	row: (ctx, itemIndex) => ({ order_nr: requiredTextParameter(ctx, orderNr, itemIndex) }),
+	body: (rows) => ({ order_nrs: rows.map((row) => row.order_nr) }),
+	grouped: (answers: IDataObject[], sent: IDataObject) => ({
+		order_nr: sent.order_nr,
+		items: answers,
+	}),
+	leftOutAdvice:
+		'The service knows no return of this order: check the order number, or read it again once a return is made.',
+});

@@ -1,0 +1,16 @@
+import { resource } from '../resource';
+import * as get from './get.operation';
+
+export const { option, operations, description } = resource({
+	value: 'customerReturn',
+	name: 'Customer Return (Namshi)',
+	operations: {
+		get: {
+			name: 'Get',
+			action: 'Get customer returns of orders',
+			description:
+				'Get the returned items (AWB, barcode, status) of an order, one per input item, read in batches',
+			operation: get,
+		},
+	},
+});

@@ -1,0 +1,70 @@
+/**
+ * Global Price → Update: sets the cross-border price and/or MSRP of each input item's partner SKU
+ * for one source and destination country (Namshi's BatchUpsertGlobalPricing: creates the price
+ * when there is none). The output is the row sent, once the service answered it OK.
+ */
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import {
+	amountProperty,
+	countryTextProperty,
+	MAX_NAMSHI_PRICE_ROWS,
+	readAmounts,
+	readCountryText,
+} from '../namshiPrice';
+import { requiredTextParameter } from '../parameters';
+import { batchOperation, type KeyField } from '../shapes/batch';
+import { partnerSkuProperty } from '../stock/row';
+
+const sku = partnerSkuProperty('Your SKU whose cross-border price to set');
+const source = countryTextProperty(
+	'sourceCountryCode',
+	'Source Country Code',
+	'The country the item ships from',
+);
+const destination = countryTextProperty(
+	'destinationCountryCode',
+	'Destination Country Code',
+	'The country the item is sold in',
+);
+const price = amountProperty('price', 'Price', 'The selling price in the destination country');
+const msrp = amountProperty(
+	'msrp',
+	'MSRP',
+	'The recommended retail price shown crossed out beside the price',
+);
+
+const KEY: KeyField[] = [
+	{ field: 'partner_sku', label: 'SKU', parameter: sku.displayName },
+	{ field: 'source_country_code', label: 'from', parameter: source.displayName, anyCase: true },
+	{
+		field: 'destination_country_code',
+		label: 'to',
+		parameter: destination.displayName,
+		anyCase: true,
+	},
+];
+
+function readRow(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
+	return {
+		partner_sku: requiredTextParameter(ctx, sku, itemIndex),
+		source_country_code: readCountryText(ctx, source, itemIndex),
+		destination_country_code: readCountryText(ctx, destination, itemIndex),
+		...readAmounts(ctx, { price, msrp }, itemIndex),
+	};
+}
+
+export const { description, plan } = batchOperation({
+	show: { resource: 'globalPrice', operation: 'update' },
+	properties: [sku, source, destination, price, msrp],
+	rowIs: 'a SKU, its source and destination countries and what to set',
+	endpoint: 'BatchUpsertGlobalPricing',
+	maxRows: MAX_NAMSHI_PRICE_ROWS,
+	key: KEY,
+	repeatedKey: 'refuse',
+	row: readRow,
+	leftOutAdvice:
+		'Whether the service applied it is unknown: run the item again (an update sets the values, so repeating it is safe).',
+	// The answer's key is the row's (they matched): the row sent is the output.
+	output: (_answer, sent) => ({ ...sent }),
+});

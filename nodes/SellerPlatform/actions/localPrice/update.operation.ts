@@ -1,0 +1,58 @@
+/**
+ * Local Price → Update: sets the price and/or MSRP of each input item's partner SKU in a country
+ * (Namshi's BatchUpsertLocalPricing: creates the price when there is none). The output is the row
+ * sent, once the service answered it OK.
+ */
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import {
+	amountProperty,
+	countryTextProperty,
+	MAX_NAMSHI_PRICE_ROWS,
+	readAmounts,
+	readCountryText,
+} from '../namshiPrice';
+import { requiredTextParameter } from '../parameters';
+import { batchOperation, type KeyField } from '../shapes/batch';
+import { partnerSkuProperty } from '../stock/row';
+
+const sku = partnerSkuProperty('Your SKU whose local price to set');
+const country = countryTextProperty(
+	'countryCode',
+	'Country Code',
+	'The country the price applies in',
+);
+const price = amountProperty('price', 'Price', "The selling price, in the country's currency");
+const msrp = amountProperty(
+	'msrp',
+	'MSRP',
+	'The recommended retail price shown crossed out beside the price',
+);
+
+const KEY: KeyField[] = [
+	{ field: 'partner_sku', label: 'SKU', parameter: sku.displayName },
+	{ field: 'country_code', label: 'country', parameter: country.displayName, anyCase: true },
+];
+
+function readRow(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
+	return {
+		partner_sku: requiredTextParameter(ctx, sku, itemIndex),
+		country_code: readCountryText(ctx, country, itemIndex),
+		...readAmounts(ctx, { price, msrp }, itemIndex),
+	};
+}
+
+export const { description, plan } = batchOperation({
+	show: { resource: 'localPrice', operation: 'update' },
+	properties: [sku, country, price, msrp],
+	rowIs: 'a SKU, a country and what to set',
+	endpoint: 'BatchUpsertLocalPricing',
+	maxRows: MAX_NAMSHI_PRICE_ROWS,
+	key: KEY,
+	repeatedKey: 'refuse',
+	row: readRow,
+	leftOutAdvice:
+		'Whether the service applied it is unknown: run the item again (an update sets the values, so repeating it is safe).',
+	// The answer's key is the row's (they matched): the row sent is the output.
+	output: (_answer, sent) => ({ ...sent }),
+});
