@@ -572,6 +572,8 @@ export class EmulatorServer implements Emulator {
 
 	webhookDevelopers(projectCode?: string): WebhookDeveloper[] {
 		return this.state.webhooks.listDevelopers(projectCode ?? this.projectCode);
+	}
+
 	// --- Namshi and cross-border prices (issue 29) -------------------------------------------------
 
 	crossBorder<K extends CrossBorderKind>(

@@ -103,7 +103,7 @@ describe('the package as n8n loads it', () => {
 		};
 		// n8n's node creator merges a trigger into the node of the same name without "Trigger" and
 		// shows the trigger's description on that entry.
-		expect(node.description.description).toMatch(/^Read purchase orders/);
+		expect(node.description.description).toMatch(/^Fulfil FBPI orders/);
 		expect(trigger.description.description).toBe(node.description.description);
 		for (const type of [node, trigger]) {
 			const codex = type.description.codex;

@@ -81,11 +81,11 @@ export const { description, plan } = batchOperation({
 	row: readRow,
 	leftOutAdvice:
 		'Whether the service mapped it is unknown: run the item again (mapping a barcode to the same SKU again is safe).',
-	// The service's row (barcode and SKU as it stored them), and whether the item forced it.
-	output: (answer, sent) => ({
-		barcode: sent.barcode,
-		partner_sku: sent.partner_sku,
-		...answer,
-		force_map: sent.force_map === true,
-	}),
+	// The service's row (barcode and SKU as it stored them; its status is OK, so left out), and
+	// whether the item forced it.
+	output: (answer, sent) => {
+		const json: IDataObject = { barcode: sent.barcode, partner_sku: sent.partner_sku, ...answer };
+		delete json.status;
+		return { ...json, force_map: sent.force_map === true };
+	},
 });
