@@ -1576,7 +1576,13 @@ async function runCases(target: Target, values: unknown[], perRun = false): Prom
 			}
 		} else if (message === undefined || serviceSaid) {
 			if (logged) answered++;
-			if (logged) answeredKeys.add(String(values[at]).trim());
+			// A value with no text form (e.g. an object without a prototype) is no row key.
+			if (logged && target.distinctRows) {
+				const key = values[at];
+				answeredKeys.add(
+					(typeof key === 'object' && key !== null ? shown(key) : String(key)).trim(),
+				);
+			}
 			continue;
 		}
 		// Refused by validation: the error names the parameter.
