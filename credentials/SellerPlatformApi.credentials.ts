@@ -12,6 +12,7 @@ import type {
 import {
 	authenticateRequest,
 	credentialProperties,
+	GATEWAY_BASE_URL_EXPRESSION,
 	keyIdField,
 	privateKeyField,
 	projectCodeField,
@@ -62,7 +63,7 @@ export class SellerPlatformApi implements ICredentialType {
 	// login token itself is never handed to a request (auth/authenticate.ts refuses the login endpoint).
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+			baseURL: GATEWAY_BASE_URL_EXPRESSION,
 			url: WHOAMI_PATH,
 			method: 'GET',
 			headers: { Accept: 'application/json', 'User-Agent': USER_AGENT },

@@ -157,12 +157,20 @@ export function cookieSecrets(cookie: unknown): string[] {
 	return [cookie, ...values].filter(Boolean);
 }
 
-/** Secret values a request carries in its body: an OAuth access token, destination header values. */
+/**
+ * Secret values a request carries in its body: an OAuth access token, destination header values,
+ * an OAuth client secret and the one-time authorization code that goes with it (CreateToken).
+ */
 export function secretsIn(body: unknown): string[] {
 	if (!body || typeof body !== 'object') return [];
-	const { access_token: accessToken, credentials } = body as JsonObject;
+	const {
+		access_token: accessToken,
+		client_secret: clientSecret,
+		credentials,
+	} = body as JsonObject;
+	const code = clientSecret === undefined ? undefined : (body as JsonObject).code;
 	const values = ((credentials as JsonObject | undefined)?.values ?? {}) as JsonObject;
-	return [accessToken, ...Object.values(values)].filter(
+	return [accessToken, clientSecret, code, ...Object.values(values)].filter(
 		(value): value is string => typeof value === 'string' && value !== '',
 	);
 }
