@@ -50,6 +50,12 @@ export const OPERATIONS = [
 	'stock/update',
 	'price/get',
 	'price/update',
+	// Issue 29: exports and identity.
+	'export/create',
+	'export/getCategories',
+	'session/whoAmI',
+	'apiCredential/remove',
+	'oauth/createToken',
 ] as const;
 
 /** The folder of the node's compiled file, as n8n's `LoadNodesAndCredentials.resolveSchema` takes it. */
