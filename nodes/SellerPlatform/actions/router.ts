@@ -53,10 +53,10 @@ function customApiCallError(ctx: IExecuteFunctions): NodeOperationError {
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const resource = this.getNodeParameter('resource', 0) as unknown;
+	// Chosen as the resource, it has no operation n8n would show (nor give): ask for none.
+	if (resource === CUSTOM_API_CALL) throw customApiCallError(this);
 	const operationName = this.getNodeParameter('operation', 0) as unknown;
-	if (resource === CUSTOM_API_CALL || operationName === CUSTOM_API_CALL) {
-		throw customApiCallError(this);
-	}
+	if (operationName === CUSTOM_API_CALL) throw customApiCallError(this);
 	// Own entries only: names such as "constructor" or "toString" must not reach a prototype.
 	const operations =
 		typeof resource === 'string' && Object.hasOwn(resources, resource)
