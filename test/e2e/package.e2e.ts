@@ -1625,4 +1625,15 @@ describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 			expect(await requestLog()).toEqual([]);
 		},
 	);
+	check(
+		"15. the credential's Gateway: a custom address (the emulator's) passes Test, as a saved credential without the field does",
+		async () => {
+			expect(credentialData).not.toHaveProperty('gateway');
+			for (const data of [{ ...credentialData, gateway: 'custom' }, credentialData]) {
+				await control(emu, 'DELETE', '/requests');
+				expect(await client.testCredential(credential, data)).toMatchObject({ status: 'OK' });
+				expect(summary(await requestLog())).toContain('Whoami 200');
+			}
+		},
+	);
 });
