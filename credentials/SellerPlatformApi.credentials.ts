@@ -12,6 +12,7 @@ import type {
 import {
 	authenticateRequest,
 	credentialProperties,
+	GATEWAY_BASE_URL_EXPRESSION,
 	keyIdField,
 	privateKeyField,
 	projectCodeField,
@@ -50,19 +51,20 @@ export class SellerPlatformApi implements ICredentialType {
 	}
 
 	// Adds the session cookies to every request (and signs the token of the "Test" login below).
-	async authenticate(
+	// An own property, not a method: n8n's node loader copies a credential type with a spread
+	// (own properties only) before it checks `authenticate` to offer "Custom API Call" in the
+	// node's lists and the credential in the HTTP Request node; a method would be left behind.
+	authenticate = async (
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
-	): Promise<IHttpRequestOptions> {
-		return await authenticateRequest(credentials, requestOptions);
-	}
+	): Promise<IHttpRequestOptions> => await authenticateRequest(credentials, requestOptions);
 
 	// "Test": n8n first logs in with the values in the form (preAuthentication, which reports the
 	// service's message when the login is refused), then asks the gateway whose session it is. The
 	// login token itself is never handed to a request (auth/authenticate.ts refuses the login endpoint).
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+			baseURL: GATEWAY_BASE_URL_EXPRESSION,
 			url: WHOAMI_PATH,
 			method: 'GET',
 			headers: { Accept: 'application/json', 'User-Agent': USER_AGENT },

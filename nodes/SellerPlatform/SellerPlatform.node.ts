@@ -7,6 +7,8 @@ import {
 } from 'n8n-workflow';
 
 import { NODE_DESCRIPTION, searchWarehouses } from '../shared';
+import { searchUserCodes } from './actions/apiCredential/userCode';
+import { searchExportCategories } from './actions/export/category';
 import { resources, router } from './actions/router';
 
 export class SellerPlatform implements INodeType {
@@ -44,7 +46,9 @@ export class SellerPlatform implements INodeType {
 
 	methods = {
 		// The list of every Warehouse Code (actions/warehouse/warehouseCode.ts).
-		listSearch: { searchWarehouses },
+		// The export categories of Export → Create (actions/export/category.ts) and the session's user
+		// for API Credential → Remove (actions/apiCredential/userCode.ts).
+		listSearch: { searchWarehouses, searchExportCategories, searchUserCodes },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

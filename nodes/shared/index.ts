@@ -54,6 +54,8 @@ export {
 } from './common';
 export {
 	credentialProperties,
+	GATEWAY_BASE_URL_EXPRESSION,
+	gatewayBaseUrl,
 	keyIdField,
 	PEM_PRIVATE_KEY,
 	privateKeyField,

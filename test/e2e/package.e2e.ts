@@ -1577,4 +1577,63 @@ describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 			);
 		},
 	);
+	// --- Issue 29 ---
+	check(
+		'14. "Custom API Call", which n8n adds to the lists, points to the HTTP Request node with the credential',
+		async () => {
+			// n8n adds the entry itself to the node's Resource and Operation lists (its credential has
+			// `authenticate`).
+			const types = await client.request<
+				Array<{
+					name: string;
+					properties: Array<{ name: string; options?: Array<{ value: unknown }> }>;
+				}>
+			>('GET', '/types/nodes.json');
+			const node = types.find((type) => type.name === NODE_TYPE);
+			const values = (name: string) =>
+				(node?.properties ?? [])
+					.filter((property) => property.name === name)
+					.flatMap((property) => (property.options ?? []).map((option) => option.value));
+			expect(values('resource')).toContain('__CUSTOM_API_CALL__');
+			expect(values('operation')).toContain('__CUSTOM_API_CALL__');
+
+			const custom = await client.createWorkflow(
+				workflow(
+					'e2e: custom API call',
+					[
+						manualTrigger(),
+						sellerPlatform('Custom call', credential, {
+							resource: '__CUSTOM_API_CALL__',
+							operation: '__CUSTOM_API_CALL__',
+						}),
+					],
+					[[MANUAL, 'Custom call']],
+				),
+			);
+			await control(emu, 'DELETE', '/requests');
+			const execution = await client.runAndWait(custom);
+			expect(execution.status).toBe('error');
+			const error = execution.data.resultData.runData['Custom call'][0].error;
+			expect(error?.message).toBe(
+				'"Custom API Call" runs in the HTTP Request node, not in the Seller Platform node',
+			);
+			expect(error?.description).toMatch(
+				/HTTP Request node, set Authentication to "Predefined Credential Type", pick "Seller Platform API"/,
+			);
+			expect(error?.description).toMatch(/pacing of this package .* does not apply/);
+			// Nothing was sent.
+			expect(await requestLog()).toEqual([]);
+		},
+	);
+	check(
+		"15. the credential's Gateway: a custom address (the emulator's) passes Test, as a saved credential without the field does",
+		async () => {
+			expect(credentialData).not.toHaveProperty('gateway');
+			for (const data of [{ ...credentialData, gateway: 'custom' }, credentialData]) {
+				await control(emu, 'DELETE', '/requests');
+				expect(await client.testCredential(credential, data)).toMatchObject({ status: 'OK' });
+				expect(summary(await requestLog())).toContain('Whoami 200');
+			}
+		},
+	);
 });

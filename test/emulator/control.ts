@@ -13,6 +13,7 @@ import type { DeliveryFilter, PublishEventInput, WaitForDeliveriesOptions } from
 import type { AddDestinationOptions } from './state/destinations';
 import type { AddWarehousesOptions } from './handlers/warehouses';
 import type { AddExportOptions } from './state/exports';
+import type { IssueOAuthCodeOptions } from './state/oauth';
 import type { AddFbpiOrdersOptions } from './state/fbpiOrders';
 import type { RowFaultSpec } from './state/stockPrices';
 import type { CrossBorderKind } from './state/crossBorder';
@@ -182,6 +183,20 @@ const CONTROL_ROUTES = compileRoutes<ControlRoute>([
 		method: 'POST',
 		path: '/__control/exports',
 		handler: (c, body) => c.addExport((body ?? {}) as AddExportOptions),
+	},
+	// Issue 29: `{ workflow?, projectCode?, ttlMs? }` → `{ code }`; `{ states }` of created exports.
+	{
+		method: 'POST',
+		path: '/__control/oauth/codes',
+		handler: (c, body) => ({ code: c.issueOAuthCode((body ?? {}) as IssueOAuthCodeOptions) }),
+	},
+	{
+		method: 'PUT',
+		path: '/__control/exports/created-states',
+		handler: (c, body) => (
+			c.setCreatedExportStates((body as { states?: never } | null | undefined)?.states as never),
+			OK
+		),
 	},
 	{
 		method: 'POST',

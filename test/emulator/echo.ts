@@ -4,7 +4,7 @@
  *
  * `echo: true` repeats the request's Cookie header and JSON body, as JSON, in the message and the
  * details. An `EchoSpec` instead repeats each secret value the request carried (every cookie
- * value, a `token` or `access_token`, destination header values) in one field, written in one
+ * value, a `token` or `access_token`, destination header values, a `client_secret` and its `code`) in one field, written in one
  * encoding, starting at a chosen character: enough to put a secret across a client's cut.
  */
 import { invalidArgument, type ApiError, type ErrorBody } from './errors';
@@ -40,6 +40,9 @@ export function carriedSecrets(cookieHeader: string | undefined, body: ParsedBod
 		values.push(token, accessToken, ...Object.values(credentials?.values ?? {}));
 		// An event webhook's credentials are the header map itself (CreateWebhook).
 		if (credentials && typeof credentials === 'object') values.push(...Object.values(credentials));
+		// CreateToken (issue 29): the client secret and the authorization code that goes with it.
+		const { client_secret: clientSecret, code } = body.value as Record<string, any>;
+		if (clientSecret !== undefined) values.push(clientSecret, code);
 	}
 	return values.filter((value): value is string => typeof value === 'string' && value !== '');
 }

@@ -6,8 +6,13 @@
  */
 import { LOGIN_PATH, login, whoami } from './auth';
 import { toRoute, type ApiRoute, type Endpoint } from './endpoint';
-import { createCredential, ipProblem, isoProblem } from './handlers/credentials';
-import { DOWNLOAD_EXPORT_OPERATION, downloadExport } from './handlers/exports';
+import { createCredential, ipProblem, isoProblem, removeCredentials } from './handlers/credentials';
+import {
+	createExport,
+	DOWNLOAD_EXPORT_OPERATION,
+	downloadExport,
+	exportCategoryList,
+} from './handlers/exports';
 import {
 	createSandboxOrder,
 	ITEM_STATUSES,
@@ -103,7 +108,46 @@ export const ENDPOINTS: readonly Endpoint[] = [
 		handler: createCredential,
 	},
 
+	// --- Issue 29: identity (RemoveCredentials, CreateToken) -----------------------------------------
+	{
+		operation: 'RemoveCredentials',
+		method: 'POST',
+		path: '/identity/apiuser/v1/credential/remove',
+		body: { user_code: s.string({ required: true }), key_id: s.string() },
+		handler: removeCredentials,
+	},
+	{
+		operation: 'CreateToken',
+		method: 'POST',
+		path: '/identity/oauth/v1/token/create',
+		body: {
+			grant_type: s.string({ required: true }),
+			code: s.string({ required: true }),
+			client_id: s.string({ required: true }),
+			client_secret: s.string({ required: true }),
+		},
+		handler: ({ state, body, now }) => ({ body: state.oauth.createToken(body, now) }),
+	},
+
 	// --- impex --------------------------------------------------------------------------------------
+	// Issue 29: CreateExport (an export that goes through the states) and the category list.
+	{
+		operation: 'CreateExport',
+		method: 'POST',
+		path: '/impex/v1/export/create',
+		body: {
+			export_category_code: s.string({ required: true }),
+			params: s.map(() => null, { required: true }),
+		},
+		handler: createExport,
+	},
+	{
+		operation: 'GetExportCategoryList',
+		method: 'GET',
+		path: '/impex/v1/export/category/list',
+		resource: 'export categories',
+		answer: exportCategoryList,
+	},
 	{
 		operation: 'GetExportStatus',
 		method: 'POST',

@@ -65,6 +65,9 @@ export {
 	SEEDED_FBPI_ORDER_TABLE,
 	SEEDED_FBPI_ORDERS,
 	SEEDED_OAUTH_TOKENS,
+	// Issue 29.
+	EXPORT_CATEGORIES,
+	SEEDED_OAUTH_CLIENT,
 	SEEDED_WAREHOUSES,
 	FULFILLMENT_SYSTEMS,
 	type CustomerDetails,
@@ -94,6 +97,7 @@ export {
 } from './state/destinations';
 export type { EmulatorEventListener, EmulatorEventName, EmulatorEvents } from './state/events';
 export { EXPORT_FILES_PATH, type AddExportOptions, type ExportRecord } from './state/exports';
+export { CREATED_TOKEN_TTL_SECONDS, type IssueOAuthCodeOptions } from './state/oauth';
 export type { SandboxItemStatus, SandboxOrder, Warehouse } from './state/fbpi';
 export type {
 	GeneratedAwb,

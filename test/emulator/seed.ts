@@ -791,3 +791,53 @@ export function customerReturnsOf(orderNr: string): CustomerReturnItem[] {
 		status: i === 0 ? 'received' : 'in_transit',
 	}));
 }
+// --- Issue 29: export categories (GetExportCategoryList, CreateExport) and an OAuth client -----
+
+/** How a category describes one of its parameters (GetExportCategoryList `params`). */
+export interface ExportParamSpec {
+	type: 'string';
+	required: boolean;
+	description: string;
+}
+
+export interface ExportCategorySeed {
+	export_category_code: string;
+	params: Record<string, ExportParamSpec>;
+}
+
+const param = (required: boolean, description: string): ExportParamSpec => ({
+	type: 'string',
+	required,
+	description,
+});
+
+/** The categories every project may export; CreateExport takes exactly these parameters. */
+export const EXPORT_CATEGORIES: readonly ExportCategorySeed[] = [
+	{
+		export_category_code: 'ORDERS_EXPORT',
+		params: {
+			date_from: param(true, 'first day, YYYY-MM-DD'),
+			date_to: param(true, 'last day, YYYY-MM-DD'),
+			country_code: param(false, 'ae, sa or eg'),
+		},
+	},
+	{ export_category_code: 'CATALOG_EXPORT', params: { brand: param(false, 'one brand only') } },
+	{
+		export_category_code: 'INVENTORY_EXPORT',
+		params: { warehouse_code: param(true, 'the warehouse') },
+	},
+	{
+		export_category_code: 'PAYMENTS_EXPORT',
+		params: { statement_month: param(true, 'YYYY-MM') },
+	},
+];
+
+/**
+ * The OAuth app (client) of every emulator: CreateToken takes its ID and secret with an
+ * authorization code issued for it (`emulator.issueOAuthCode()`; each code works once).
+ */
+export const SEEDED_OAUTH_CLIENT = {
+	clientId: 'noon-oauth-client-emulator-app',
+	clientSecret: 'emu-client-secret-7Hq2Vx9Lw4Kp8Zr3',
+	scopes: ['orders.read', 'catalog.write'],
+} as const;

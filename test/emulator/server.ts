@@ -77,6 +77,8 @@ import {
 import type { AddDestinationOptions, DestinationState } from './state/destinations';
 import type { EmulatorEventListener, EmulatorEventName } from './state/events';
 import type { AddExportOptions, ExportRecord } from './state/exports';
+import type { IssueOAuthCodeOptions } from './state/oauth';
+import type { ExportStatus } from './seed';
 import type { SandboxOrder, Warehouse } from './state/fbpi';
 import type { GeneratedAwb, Shipment } from './state/shipments';
 import {
@@ -646,6 +648,16 @@ export class EmulatorServer implements Emulator {
 		} catch (error) {
 			return Promise.reject(error);
 		}
+	}
+
+	// --- Issue 29: exports and identity ---
+
+	issueOAuthCode(options: IssueOAuthCodeOptions = {}): string {
+		return this.state.oauth.issueCode(options, this.projectCode, Date.now());
+	}
+
+	setCreatedExportStates(states: ExportStatus[]): void {
+		this.state.exports.setCreatedStates(states);
 	}
 
 	close(): Promise<void> {

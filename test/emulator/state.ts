@@ -303,6 +303,27 @@ export class EmulatorState {
 		return { stored, file };
 	}
 
+	/**
+	 * RemoveCredentials: deactivates the user's key `keyId`, or every key of the user; their
+	 * sessions end at once (a deactivated key stops working at once). Returns how many went.
+	 */
+	removeCredentials(user: ApiUser, keyId?: string): number {
+		const keys = [...this.credentials.values()].filter(
+			(c) => c.userCode === user.userCode && (keyId === undefined || c.keyId === keyId),
+		);
+		if (keyId !== undefined && keys.length === 0) {
+			throw new ApiError(
+				'NOT_FOUND',
+				`key_id ${JSON.stringify(keyId)} is not an active key of user ${user.userCode}`,
+			);
+		}
+		const gone = new Set(keys.map((c) => c.keyId));
+		for (const id of gone) this.credentials.delete(id);
+		for (const [id, session] of this.sessions)
+			if (gone.has(session.keyId)) this.sessions.delete(id);
+		return gone.size;
+	}
+
 	// --- Login replay protection -------------------------------------------------------------
 
 	/** Marks a JWT id as used; false when it was used before (a replay). */

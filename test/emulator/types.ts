@@ -14,6 +14,8 @@ import type { RatePlan } from './ratePlan';
 import type { AddDestinationOptions, DestinationState } from './state/destinations';
 import type { EmulatorEventListener, EmulatorEventName } from './state/events';
 import type { AddExportOptions, ExportRecord } from './state/exports';
+import type { IssueOAuthCodeOptions } from './state/oauth';
+import type { ExportStatus } from './seed';
 import type { AddWarehousesOptions, ListedWarehouse } from './handlers/warehouses';
 import type { SandboxOrder, Warehouse } from './state/fbpi';
 import type { AddFbpiOrdersOptions, FbpiOrder } from './state/fbpiOrders';
@@ -370,6 +372,15 @@ export interface EmulatorControls {
 	webhookSubscriptions(projectCode?: string): WebhookSubscription[];
 	/** Developers assigned to webhooks (AssignDeveloperToWebhook) in a project. */
 	webhookDevelopers(projectCode?: string): WebhookDeveloper[];
+	// --- Issue 29: exports and identity ---
+	/**
+	 * An authorization code for the seeded OAuth client (SEEDED_OAUTH_CLIENT), as the consent
+	 * redirect brings it: CreateToken takes it once, and the token it gives runs `workflow`
+	 * (default issue-credentials) in ExchangeToken.
+	 */
+	issueOAuthCode(options?: IssueOAuthCodeOptions): string;
+	/** The states (default PENDING, RUNNING, COMPLETE) of the exports CreateExport makes from now on. */
+	setCreatedExportStates(states: ExportStatus[]): void;
 }
 
 export interface Emulator extends EmulatorControls {

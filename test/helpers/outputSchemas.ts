@@ -64,6 +64,12 @@ export const OPERATIONS = [
 	'crossBorderProduct/update',
 	'transferPrice/get',
 	'transferPrice/update',
+	// Issue 29: exports and identity.
+	'export/create',
+	'export/getCategories',
+	'session/whoAmI',
+	'apiCredential/remove',
+	'oauth/createToken',
 ] as const;
 
 /** The folder of the node's compiled file, as n8n's `LoadNodesAndCredentials.resolveSchema` takes it. */

@@ -31,6 +31,7 @@ import {
 	SEEDED_EXPORTS,
 	SEEDED_FBPI_ORDERS,
 	SEEDED_RETURN_ORDERS,
+	SEEDED_OAUTH_CLIENT,
 	SEEDED_OAUTH_TOKENS,
 	SEEDED_PRODUCTS,
 	SEEDED_WAREHOUSES,
@@ -617,6 +618,37 @@ const ASSIGN_COUNTED = operation('eventWebhook', 'assignDeveloper', 'AssignDevel
 const EVENT_SCHEMA = operation('eventSchema', 'get', 'GetEventSchema');
 const WEBHOOK_HEADER_NAMES = ['X-Key', 'x_key.1', 'X-Other', 'Bad Name'];
 const WEBHOOK_HEADER_VALUES = ['secret-1', 'v=1+2 3', 42];
+
+// Issue 29: exports and identity. Each item's ref rides in the export's parameters (a brand of
+// CATALOG_EXPORT), in the key ID of a removal, in the authorization code of a token.
+const EXPORT_CREATE = operation(
+	'export',
+	'create',
+	'CreateExport',
+	{ exportCategoryCode: byCode('CATALOG_EXPORT'), params: '{}' },
+	{ parameter: 'params', set: '={{ JSON.stringify({ brand: $json.ref }) }}' },
+);
+const EXPORT_CATEGORIES_GET = operation('export', 'getCategories', 'GetExportCategoryList');
+const WHO_AM_I = operation('session', 'whoAmI', 'Whoami');
+const REMOVE_KEYS = operation(
+	'apiCredential',
+	'remove',
+	'RemoveCredentials',
+	{ userCode: byCode('usr-fuzz-nobody') },
+	{ parameter: 'keyId' },
+);
+const CREATE_TOKEN = operation(
+	'oauth',
+	'createToken',
+	'CreateToken',
+	{
+		grantType: 'authorization_code',
+		code: 'ac-nope',
+		clientId: SEEDED_OAUTH_CLIENT.clientId,
+		clientSecret: SEEDED_OAUTH_CLIENT.clientSecret,
+	},
+	{ parameter: 'code' },
+);
 
 const HEADER_NAMES = ['X-Key', 'x_key.1', 'X-Other'];
 const HEADER_VALUES = ['secret-1', ''];
@@ -1332,6 +1364,50 @@ const PER_ITEM: Target[] = [
 
 	// Log In has no parameter: the items are fuzzed (and ignored); one login per run.
 	SESSION('(no parameters)', [], [{}], {}, { oncePerRun: true }),
+
+	// --- Issue 29: exports and identity ---
+	EXPORT_CREATE(
+		'exportCategoryCode',
+		['Export Category Code', 'exportCategoryCode'],
+		['CATALOG_EXPORT', ' CATALOG_EXPORT ', 'ORDERS_EXPORT', 'NOPE'],
+		{ exportCategoryCode: byCode(FUZZ) },
+	),
+	EXPORT_CREATE(
+		'params',
+		['Parameters', 'params'],
+		['{}', '{ "brand": "Acme" }', { brand: 'Acme' }, { nope: 1 }, '[]', '{'],
+		{ params: FUZZ },
+	),
+	EXPORT_CATEGORIES_GET('(no parameters)', [], [{}], {}, LIST),
+	WHO_AM_I('(no parameters)', [], [{}], {}),
+	// A user nobody has, or a key nobody has: every accepted item is answered 404, no key goes.
+	REMOVE_KEYS(
+		'userCode',
+		['User Code', 'userCode'],
+		['usr-fuzz-nobody', SEEDED_API_USER.userCode],
+		{ userCode: byCode(FUZZ) },
+	),
+	REMOVE_KEYS('keyId', ['Key ID', 'keyId'], ['noon-partners-key-id-nope', ' k '], { keyId: FUZZ }),
+	// An authorization code nobody issued: every accepted item is answered 400.
+	CREATE_TOKEN('grantType', ['Grant Type', 'grantType'], ['authorization_code', 'refresh'], {
+		grantType: FUZZ,
+	}),
+	CREATE_TOKEN('code', ['Code', 'code'], ['ac-nope', 42], { code: FUZZ }),
+	CREATE_TOKEN('clientId', ['Client ID', 'clientId'], [SEEDED_OAUTH_CLIENT.clientId, 'x'], {
+		clientId: FUZZ,
+	}),
+	CREATE_TOKEN(
+		'clientSecret',
+		['Client Secret', 'clientSecret'],
+		[SEEDED_OAUTH_CLIENT.clientSecret, 'wrong'],
+		{ clientSecret: FUZZ },
+	),
+	CREATE_TOKEN(
+		'options.accessTokenOutput',
+		['Access Token Output', 'accessTokenOutput'],
+		['json', 'none'],
+		{ options: { accessTokenOutput: FUZZ } },
+	),
 ];
 
 /** Parameters read once per run, at item 0: each value is a case, one run of RUN_ITEMS items. */
@@ -1419,6 +1495,8 @@ function noteSecrets(requests: RequestLogEntry[]) {
 		const value = pair.slice(pair.indexOf('=') + 1).trim();
 		if (value.length >= 12) secrets.add(value);
 	}
+	// Issue 29: the OAuth client's secret (CreateToken), which no error may show.
+	secrets.add(SEEDED_OAUTH_CLIENT.clientSecret);
 	for (const entry of requests) {
 		const token = (entry.body as { token?: unknown } | null)?.token;
 		if (entry.operation === 'Login' && typeof token === 'string') {

@@ -83,6 +83,15 @@ describe('the package as n8n loads it', () => {
 		expect(credential.properties.map((p) => p.name)).toEqual(
 			expect.arrayContaining(['baseUrl', 'keyId', 'privateKey', 'projectCode', 'sessionCookie']),
 		);
+		// Issue 29: the gateway choice; its default keeps the Base URL field (saved credentials).
+		const gateway = credential.properties.find((p) => p.name === 'gateway');
+		expect(gateway?.default).toBe('custom');
+		expect(gateway?.options?.map((o) => (o as { value: string }).value).sort()).toEqual([
+			'custom',
+			'namshi',
+			'noon',
+			'noonSandbox',
+		]);
 		expect(typeof credential.preAuthentication).toBe('function');
 		// The stored session is a password field: n8n blanks it before the editor sees it.
 		expect(credential.properties.find((p) => p.name === 'sessionCookie')?.typeOptions).toEqual({
@@ -199,8 +208,20 @@ describe('the package as n8n loads it', () => {
 				'hsCode',
 				'transferPriceUsd',
 				'msrpUsd',
+				// Issue 29: exports and identity.
+				'exportCategoryCode',
+				'params',
+				'keyId',
+				'grantType',
+				'code',
+				'clientId',
+				'clientSecret',
 			]),
 		);
+		// The client secret of OAuth → Create Token is a password field.
+		expect(
+			node.description.properties.find((p) => p.name === 'clientSecret')?.typeOptions,
+		).toMatchObject({ password: true });
 		const resource = node.description.properties.find((p) => p.name === 'resource');
 		expect(resource?.options?.map((o) => (o as { value: string }).value).sort()).toEqual([
 			'apiCredential',
@@ -235,6 +256,7 @@ describe('the package as n8n loads it', () => {
 			.sort();
 		expect(operations).toEqual([
 			'apiCredential/create',
+			'apiCredential/remove',
 			'barcode/map',
 			'crossBorderProduct/update',
 			'customerReturn/get',
@@ -243,6 +265,8 @@ describe('the package as n8n loads it', () => {
 			'eventWebhook/assignDeveloper',
 			'eventWebhook/create',
 			'eventWebhook/subscribe',
+			'export/create',
+			'export/getCategories',
 			'export/getStatus',
 			'fbpiOrder/createSandbox',
 			'fbpiOrder/get',
@@ -258,12 +282,14 @@ describe('the package as n8n loads it', () => {
 			'import/createBarcode',
 			'import/getStatus',
 			'localPrice/update',
+			'oauth/createToken',
 			'oauth/exchangeToken',
 			'offer/get',
 			'price/get',
 			'price/update',
 			'purchaseOrder/get',
 			'session/login',
+			'session/whoAmI',
 			'stock/get',
 			'stock/update',
 			'transferPrice/get',

@@ -58,7 +58,14 @@ describe('the endpoint table', () => {
 			'CreateCredential',
 			'UpdateDestination',
 		] as const;
-		for (const endpoint of [...seed, 'Login', 'Whoami'] as const) {
+		// Issue 29: exports and identity.
+		const exportsAndIdentity = [
+			'CreateExport',
+			'GetExportCategoryList',
+			'RemoveCredentials',
+			'CreateToken',
+		] as const;
+		for (const endpoint of [...seed, ...exportsAndIdentity, 'Login', 'Whoami'] as const) {
 			expect(ENDPOINTS[endpoint].plan).toEqual(COMMON_PLAN);
 		}
 		expect(ENDPOINTS.ListWarehouses.plan).toEqual({

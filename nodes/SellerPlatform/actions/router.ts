@@ -55,9 +55,30 @@ export const resources: Record<string, Resource> = {
 	transferPrice,
 };
 
+/**
+ * The value n8n gives the "Custom API Call" entry it adds to the Resource and Operation lists of a
+ * node whose credential has `authenticate`: the node cannot run it, the HTTP Request node can.
+ */
+export const CUSTOM_API_CALL = '__CUSTOM_API_CALL__';
+
+/** What a run of "Custom API Call" says: where such a call is made, and what it does without. */
+function customApiCallError(ctx: IExecuteFunctions): NodeOperationError {
+	return new NodeOperationError(
+		ctx.getNode(),
+		'"Custom API Call" runs in the HTTP Request node, not in the Seller Platform node',
+		{
+			description:
+				'Add an HTTP Request node, set Authentication to "Predefined Credential Type", pick "Seller Platform API" as the Credential Type and this credential, and write the full URL of the endpoint on the gateway of the credential (for example https://noon-api-gateway.noon.partners/identity/v1/whoami). n8n logs in and sends the session for you there, but the pacing of this package (its rate plan, waits and repeats) does not apply to those requests.',
+		},
+	);
+}
+
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const resource = this.getNodeParameter('resource', 0) as unknown;
+	// Chosen as the resource, it has no operation n8n would show (nor give): ask for none.
+	if (resource === CUSTOM_API_CALL) throw customApiCallError(this);
 	const operationName = this.getNodeParameter('operation', 0) as unknown;
+	if (operationName === CUSTOM_API_CALL) throw customApiCallError(this);
 	// Own entries only: names such as "constructor" or "toString" must not reach a prototype.
 	const operations =
 		typeof resource === 'string' && Object.hasOwn(resources, resource)

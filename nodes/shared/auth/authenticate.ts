@@ -7,7 +7,7 @@ import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-wo
 
 import { signalOf } from '../common/abort';
 import { LOGIN_PATH } from '../common/constants';
-import { baseUrlField } from '../errors/credentialFields';
+import { baseUrlField, gatewayBaseUrl } from '../errors/credentialFields';
 import { SellerPlatformLoginError } from '../errors/errors';
 import { addressKind } from '../gateway/address';
 import { baseUrlProblem, joinUrl, requestTarget } from '../gateway/url';
@@ -24,7 +24,7 @@ function gatewayTarget(
 	credentials: ICredentialDataDecryptedObject,
 	options: IHttpRequestOptions,
 ): URL {
-	const gateway = new URL(String(credentials.baseUrl).trim()).origin;
+	const gateway = new URL(gatewayBaseUrl(credentials)).origin;
 	const target = requestTarget(options);
 	if (target?.origin === gateway) return target;
 	const refusal = new SellerPlatformLoginError(
@@ -134,7 +134,7 @@ export async function authenticateRequest(
 		abortSignal: signalOf(requestOptions) ?? requestOptions.abortSignal,
 	};
 	refusedRequests.delete(credentials);
-	const baseUrl = String(credentials.baseUrl ?? '').trim();
+	const baseUrl = gatewayBaseUrl(credentials);
 	const problem = baseUrlProblem(baseUrl);
 	if (problem) throw new SellerPlatformLoginError(problem);
 	refuseUnsafeRoute(credentials, options, gatewayTarget(credentials, options), baseUrl);

@@ -15,7 +15,7 @@ import {
 
 import { deadline, ExecutionStopped, wait, withinDeadline, type Deadline } from '../common/abort';
 import { LOGIN_PATH, USER_AGENT } from '../common/constants';
-import { baseUrlField } from '../errors/credentialFields';
+import { baseUrlField, gatewayBaseUrl } from '../errors/credentialFields';
 import { parseErrorBody } from '../errors/errorBody';
 import { SellerPlatformLoginError } from '../errors/errors';
 import { AnswerTooLarge, readCapped } from '../gateway/answer';
@@ -170,7 +170,10 @@ export async function login(
 	cancel?: AbortSignal,
 ): Promise<IDataObject> {
 	const body = await loginBody(credentials);
-	const baseUrl = requireField(credentials, baseUrlField);
+	const baseUrl = requireField(
+		{ ...credentials, baseUrl: gatewayBaseUrl(credentials) },
+		baseUrlField,
+	);
 	const problem = baseUrlProblem(baseUrl);
 	if (problem) throw new SellerPlatformLoginError(problem);
 	const token = [String(body.token)];
@@ -223,9 +226,10 @@ const fingerprints = new WeakMap<object, { source: string; digest: string }>();
  * so a session obtained with other values (the user edited the credential) is not used.
  */
 export function loginFingerprint(credentials: ICredentialDataDecryptedObject): string {
-	const source = ['baseUrl', 'keyId', 'privateKey', 'projectCode']
-		.map((k) => String(credentials[k] ?? '').trim())
-		.join('\u0000');
+	const source = [
+		gatewayBaseUrl(credentials),
+		...['keyId', 'privateKey', 'projectCode'].map((k) => String(credentials[k] ?? '').trim()),
+	].join('\u0000');
 	// n8n hands the same credentials object to every request of a run: hash each one once.
 	const cached = fingerprints.get(credentials);
 	if (cached?.source === source) return cached.digest;

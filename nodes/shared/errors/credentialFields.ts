@@ -10,6 +10,43 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
+/**
+ * The documented gateways (api-field-notes.md, noon-api-map.md): the same paths and bodies on
+ * each. The Gateway field offers them by these names; `custom` is the Base URL field.
+ */
+export const GATEWAYS = {
+	noon: 'https://noon-api-gateway.noon.partners',
+	noonSandbox: 'https://noon-sandbox-api-gateway.noon.partners',
+	namshi: 'https://namshi-api-gateway.noon.partners',
+} as const;
+
+/** The Gateway value that uses the Base URL field. */
+export const CUSTOM_GATEWAY = 'custom';
+
+/**
+ * Which gateway the credential talks to. Its default is the Base URL field, so a credential saved
+ * before this field existed (it holds a Base URL and no Gateway) keeps working as it was: n8n
+ * fills a missing field with its default, and drops a field that its display rule hides.
+ */
+export const gatewayField = {
+	displayName: 'Gateway',
+	name: 'gateway',
+	type: 'options',
+	options: [
+		{
+			name: 'Custom Address (Base URL Below)',
+			value: CUSTOM_GATEWAY,
+			description: 'Any address: the production gateway by default, or a local emulator',
+		},
+		{ name: 'Namshi', value: 'namshi', description: GATEWAYS.namshi },
+		{ name: 'Noon Production', value: 'noon', description: GATEWAYS.noon },
+		{ name: 'Noon Sandbox', value: 'noonSandbox', description: GATEWAYS.noonSandbox },
+	],
+	default: CUSTOM_GATEWAY,
+	description:
+		'The API gateway of the key: noon production, the noon sandbox (deterministic answers, no side effects), the Namshi gateway, or an address of your own in Base URL',
+} satisfies INodeProperties;
+
 export const baseUrlField = {
 	displayName: 'Base URL',
 	name: 'baseUrl',
@@ -17,8 +54,29 @@ export const baseUrlField = {
 	default: 'https://noon-api-gateway.noon.partners',
 	required: true,
 	description:
-		'Address of the API gateway. Use https://noon-sandbox-api-gateway.noon.partners for the sandbox, or the address the local emulator prints.',
+		'Address of the API gateway, used as it is: the production gateway by default, or another address such as the one the local emulator prints',
+	displayOptions: { show: { gateway: [CUSTOM_GATEWAY] } },
 } satisfies INodeProperties;
+
+/**
+ * The address a credential talks to: the chosen gateway's, or, for a custom address (and for a
+ * credential saved without a Gateway), its Base URL as it is (trimmed).
+ */
+export function gatewayBaseUrl(credentials: Record<string, unknown>): string {
+	const gateway = credentials[gatewayField.name];
+	if (typeof gateway === 'string' && Object.hasOwn(GATEWAYS, gateway)) {
+		return GATEWAYS[gateway as keyof typeof GATEWAYS];
+	}
+	return String(credentials[baseUrlField.name] ?? '').trim();
+}
+
+/**
+ * The same rule as an n8n expression on `$credentials`, for the credential's Test request (n8n
+ * evaluates its `baseURL`; the trailing slashes are cut there).
+ */
+export const GATEWAY_BASE_URL_EXPRESSION = `={{ ${Object.entries(GATEWAYS)
+	.map(([name, url]) => `$credentials.${gatewayField.name} === "${name}" ? "${url}" : `)
+	.join('')}String($credentials.${baseUrlField.name} ?? "").trim().replace(/\\/+$/, "") }}`;
 
 export const keyIdField = {
 	displayName: 'Key ID',
@@ -92,6 +150,7 @@ export const credentialProperties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
+	gatewayField,
 	baseUrlField,
 	keyIdField,
 	privateKeyField,

@@ -4,6 +4,8 @@
  */
 export {
 	credentialProperties,
+	GATEWAY_BASE_URL_EXPRESSION,
+	gatewayBaseUrl,
 	keyIdField,
 	privateKeyField,
 	projectCodeField,

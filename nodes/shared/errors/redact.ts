@@ -168,11 +168,19 @@ function headerValues(credentials: unknown): unknown[] {
 	return [...Object.values(map), ...Object.values(nested)];
 }
 
-/** Secret values a request carries in its body: an OAuth access token, header values. */
+/**
+ * Secret values a request carries in its body: an OAuth access token, header values, an OAuth
+ * client secret and the one-time authorization code that goes with it (CreateToken).
+ */
 export function secretsIn(body: unknown): string[] {
 	if (!body || typeof body !== 'object') return [];
-	const { access_token: accessToken, credentials } = body as JsonObject;
-	return [accessToken, ...headerValues(credentials)].filter(
+	const {
+		access_token: accessToken,
+		client_secret: clientSecret,
+		credentials,
+	} = body as JsonObject;
+	const code = clientSecret === undefined ? undefined : (body as JsonObject).code;
+	return [accessToken, clientSecret, code, ...headerValues(credentials)].filter(
 		(value): value is string => typeof value === 'string' && value !== '',
 	);
 }

@@ -43,7 +43,12 @@ export type Endpoint =
 	| 'BatchUpsertLocalPricing'
 	| 'BatchUpsertProduct'
 	| 'BatchGetTransferPrice'
-	| 'BatchUpsertTransferPrice';
+	| 'BatchUpsertTransferPrice'
+	// Issue 29, exports and identity.
+	| 'CreateExport'
+	| 'GetExportCategoryList'
+	| 'RemoveCredentials'
+	| 'CreateToken';
 
 /** Credential fields that hold the service prefix of the paths the spec writes without one. */
 export type PrefixSetting = 'sandboxOrderPrefix' | 'importPrefix';
@@ -87,8 +92,9 @@ export interface EndpointSpec {
 }
 
 export const ENDPOINTS: Record<Endpoint, EndpointSpec> = {
-	// Sent by auth/login.ts (its own repeats) and by the credential's Test (the whoami after the
-	// login): neither passes the limiter; their plans are here as the reference documents them.
+	// Login is sent by auth/login.ts (its own repeats), outside the limiter. Whoami is sent by the
+	// credential's Test (after the login, outside the limiter), by Session → Who Am I and by the
+	// User Code list of API Credential → Remove (both paced as any request).
 	Login: { method: 'POST', path: LOGIN_PATH, repeatable: true, plan: COMMON_PLAN },
 	Whoami: { method: 'GET', path: WHOAMI_PATH, repeatable: true, plan: COMMON_PLAN },
 	ExchangeToken: {
@@ -316,6 +322,35 @@ export const ENDPOINTS: Record<Endpoint, EndpointSpec> = {
 		method: 'POST',
 		path: '/xborder-pricing/v1/transfer-price/upsert',
 		repeatable: true,
+		plan: COMMON_PLAN,
+	},
+	// --- Issue 29: exports and identity ---------------------------------------------------------
+	// Each call starts a new export: never repeated (a lost answer would start a second one).
+	CreateExport: {
+		method: 'POST',
+		path: '/impex/v1/export/create',
+		repeatable: false,
+		plan: COMMON_PLAN,
+	},
+	GetExportCategoryList: {
+		method: 'GET',
+		path: '/impex/v1/export/category/list',
+		repeatable: true,
+		plan: COMMON_PLAN,
+	},
+	// Deactivating keys asks for an end state, but its answer counts the keys it removed: a repeat
+	// would answer 0 and hide what the first call did. Not repeated.
+	RemoveCredentials: {
+		method: 'POST',
+		path: '/identity/apiuser/v1/credential/remove',
+		repeatable: false,
+		plan: COMMON_PLAN,
+	},
+	// Hands out a new access token for a one-time code: never repeated.
+	CreateToken: {
+		method: 'POST',
+		path: '/identity/oauth/v1/token/create',
+		repeatable: false,
 		plan: COMMON_PLAN,
 	},
 };

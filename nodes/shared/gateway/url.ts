@@ -1,6 +1,6 @@
 /** URL building for the login and every API request. */
 import { credentialField } from '../common/properties';
-import { baseUrlField } from '../errors/credentialFields';
+import { baseUrlField, gatewayBaseUrl } from '../errors/credentialFields';
 import { addressKind } from './address';
 import { ENDPOINTS, type Endpoint, type PrefixSetting } from './endpoints';
 
@@ -121,8 +121,7 @@ export function projectScope(credentials: Record<string, unknown>): string {
  * `projectScope`): the key of the trigger's destinations, download places and import memory.
  */
 export function gatewayScope(credentials: Record<string, unknown>): string {
-	const baseUrl = String(credentials.baseUrl ?? '').trim();
-	return `${normaliseBaseUrl(baseUrl)}|${projectScope(credentials)}`;
+	return `${normaliseBaseUrl(gatewayBaseUrl(credentials))}|${projectScope(credentials)}`;
 }
 
 /**

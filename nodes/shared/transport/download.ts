@@ -15,7 +15,7 @@ import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 
 import { deadline, withinDeadline } from '../common/abort';
 import { CREDENTIAL_TYPE, USER_AGENT } from '../common/constants';
-import { baseUrlField } from '../errors/credentialFields';
+import { baseUrlField, gatewayBaseUrl } from '../errors/credentialFields';
 import { apiError, PolicyStop } from '../errors/errors';
 import { DOWNLOAD_RULES, downloadTargetProblem } from '../gateway/address';
 import { baseUrlProblem, gatewayScope } from '../gateway/url';
@@ -106,7 +106,7 @@ async function gatewayOf(
 	itemIndex: number,
 ): Promise<{ base: URL; scope: string }> {
 	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE, itemIndex);
-	const baseUrl = String(credentials.baseUrl ?? '').trim();
+	const baseUrl = gatewayBaseUrl(credentials);
 	const problem = baseUrlProblem(baseUrl);
 	if (problem)
 		throw new PolicyStop(problem, `Check the ${baseUrlField.displayName} of the credential.`);

@@ -10,6 +10,7 @@ import {
 
 import { CREDENTIAL_TYPE } from '../common/constants';
 import {
+	gatewayBaseUrl,
 	importPrefixField,
 	requestsPerMinuteField,
 	sandboxOrderPrefixField,
@@ -46,7 +47,7 @@ const settingsOfRun = new WeakMap<object, Promise<ConnectionSettings>>();
 async function readSettings(ctx: RequestContext, itemIndex: number): Promise<ConnectionSettings> {
 	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE, itemIndex);
 	const reference = ctx.getNode().credentials?.[CREDENTIAL_TYPE];
-	const baseUrl = String(credentials.baseUrl ?? '').trim();
+	const baseUrl = gatewayBaseUrl(credentials);
 	const problem = baseUrlProblem(baseUrl);
 	if (problem) throw new NodeOperationError(ctx.getNode(), problem);
 	const rpm = Number(credentials.requestsPerMinute);

@@ -57,3 +57,28 @@ export async function createCredential({
 		},
 	};
 }
+
+// --- Issue 29: RemoveCredentials -----------------------------------------------------------------
+
+export interface RemoveCredentialsBody {
+	user_code: string;
+	/** Absent (or '' / null, as grpc-gateway reads them): every key of the user. */
+	key_id?: string;
+}
+
+/** RemoveCredentials: one key of a user of the project, or every key of it. */
+export function removeCredentials({
+	state,
+	body,
+	projectCode,
+}: EndpointContext<RemoveCredentialsBody>): ApiResult {
+	const user = state.findUser(projectCode, { userCode: body.user_code });
+	if (!user) {
+		throw new ApiError(
+			'NOT_FOUND',
+			`user_code ${JSON.stringify(body.user_code)} not found in project ${projectCode}`,
+		);
+	}
+	const removed = state.removeCredentials(user, body.key_id);
+	return { body: { success: true, credentials_removed: removed } };
+}

@@ -78,8 +78,44 @@ export class ExportStore {
 	private readonly byProject = new Map<string, Map<string, StoredExport>>();
 	private readonly byToken = new Map<string, StoredExport>();
 	private nextNumber = 5001;
+	/** The states an export made by CreateExport goes through (`setCreatedExportStates`). */
+	private createdStates: readonly ExportStatus[] = ['PENDING', 'RUNNING', 'COMPLETE'];
 
 	constructor(private readonly stepMs: number) {}
+
+	/** The states of the exports CreateExport makes from now on, each lasting `exportStepMs`. */
+	setCreatedStates(states: readonly ExportStatus[]): void {
+		if (
+			!Array.isArray(states) ||
+			states.length === 0 ||
+			states.some((s) => !EXPORT_STATUSES.includes(s))
+		) {
+			throw invalidArgument(`states must be a non-empty list of ${EXPORT_STATUSES.join(', ')}`);
+		}
+		this.createdStates = [...states];
+	}
+
+	/** CreateExport: a new export of the project, progressing from now; answers its code. */
+	create(
+		projectCode: string,
+		createdBy: string,
+		category: string,
+		params: Record<string, unknown>,
+		now: number,
+	): { export_code: string } {
+		const stored = this.store({
+			projectCode,
+			code: `EXP-${this.nextNumber++}`,
+			category,
+			params: JSON.stringify(params),
+			createdBy,
+			createdAt: now,
+			states: this.createdStates,
+			startedAt: now,
+			downloadToken: randomBytes(18).toString('base64url'),
+		});
+		return { export_code: stored.code };
+	}
 
 	/** Gives a new project the seeded exports. */
 	seedProject(projectCode: string, createdBy: string, now: number): void {

@@ -2,7 +2,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 
 import { ApiError, invalidArgument } from '../errors';
-import { OTHER_PROJECT_CODE, SEEDED_OAUTH_TOKEN_TABLE, type OAuthWorkflow } from '../seed';
+import {
+	OTHER_PROJECT_CODE,
+	SEEDED_OAUTH_CLIENT,
+	SEEDED_OAUTH_TOKEN_TABLE,
+	type OAuthWorkflow,
+} from '../seed';
 
 /** ExchangeToken response. */
 export interface OAuthExchangeResult {
@@ -44,8 +49,44 @@ function runWorkflow(
 	}
 }
 
+/** CreateToken response. */
+export interface CreateTokenResult {
+	access_token: string;
+	token_type: 'TOKEN_TYPE_BEARER';
+	expires_in: string;
+	scopes: string[];
+	project_code: string;
+}
+
+/** What `issueOAuthCode` takes: the workflow of the token the code gives, and its project. */
+export interface IssueOAuthCodeOptions {
+	workflow?: OAuthWorkflow;
+	/** The seller's project the token is for; default the emulator's. */
+	projectCode?: string;
+	/** How long the code can be used, ms; default 10 minutes. */
+	ttlMs?: number;
+}
+
+interface AuthorizationCode {
+	clientId: string;
+	workflow: OAuthWorkflow;
+	projectCode: string;
+	expiresAt: number;
+}
+
+/** How long a token CreateToken hands out lasts. */
+export const CREATED_TOKEN_TTL_SECONDS = 3600;
+
+const WORKFLOWS: readonly OAuthWorkflow[] = [
+	'issue-credentials',
+	'seller-profile',
+	'async-onboarding',
+];
+
 export class OAuthStore {
 	private readonly tokens = new Map<string, OAuthToken>();
+	/** Authorization codes not used yet; each works once. */
+	private readonly codes = new Map<string, AuthorizationCode>();
 
 	constructor(primaryProjectCode: string) {
 		for (const seed of SEEDED_OAUTH_TOKEN_TABLE) {
@@ -55,6 +96,63 @@ export class OAuthStore {
 				expiresAt: seed.expiresAt ?? null,
 			});
 		}
+	}
+
+	/** An authorization code for the seeded client, as the consent redirect would bring it. */
+	issueCode(options: IssueOAuthCodeOptions, defaultProject: string, now: number): string {
+		const workflow = options.workflow ?? 'issue-credentials';
+		if (!WORKFLOWS.includes(workflow)) {
+			throw invalidArgument(`workflow must be one of ${WORKFLOWS.join(', ')}`);
+		}
+		const code = `ac_${randomBytes(12).toString('base64url')}`;
+		this.codes.set(code, {
+			clientId: SEEDED_OAUTH_CLIENT.clientId,
+			workflow,
+			projectCode: options.projectCode ?? defaultProject,
+			expiresAt: now + (options.ttlMs ?? 600_000),
+		});
+		return code;
+	}
+
+	/**
+	 * CreateToken: the client's ID and secret and an unused code issued for that client give a new
+	 * access token (which ExchangeToken then takes). The code is spent, whatever the outcome after
+	 * the client check. 400 for every refusal: a 401 would make clients log in again.
+	 */
+	createToken(
+		body: { grant_type: string; code: string; client_id: string; client_secret: string },
+		now: number,
+	): CreateTokenResult {
+		if (body.grant_type !== 'authorization_code') {
+			throw invalidArgument(
+				`grant_type ${JSON.stringify(body.grant_type)} is not supported: use authorization_code`,
+			);
+		}
+		const client = SEEDED_OAUTH_CLIENT;
+		if (body.client_id !== client.clientId || body.client_secret !== client.clientSecret) {
+			throw invalidArgument('invalid client: unknown client_id or wrong client_secret');
+		}
+		const code = this.codes.get(body.code);
+		this.codes.delete(body.code);
+		if (!code || code.clientId !== body.client_id) {
+			throw invalidArgument(
+				'code is not a valid authorization code of this client (unknown or used)',
+			);
+		}
+		if (code.expiresAt <= now) throw invalidArgument('code expired');
+		const token = `${randomBytes(24).toString('base64url')}.${randomBytes(48).toString('base64url')}`;
+		this.tokens.set(token, {
+			workflow: code.workflow,
+			projectCode: code.projectCode,
+			expiresAt: now + CREATED_TOKEN_TTL_SECONDS * 1000,
+		});
+		return {
+			access_token: token,
+			token_type: 'TOKEN_TYPE_BEARER',
+			expires_in: `${CREATED_TOKEN_TTL_SECONDS}s`,
+			scopes: [...client.scopes],
+			project_code: code.projectCode,
+		};
 	}
 
 	/** Runs the token's workflow for a session of `projectCode`. */

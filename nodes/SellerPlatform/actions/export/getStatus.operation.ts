@@ -29,8 +29,11 @@ export function isExportFinal(record: IDataObject): boolean {
 	);
 }
 
-/** The options of the download of a finished export (the size cap and deadline: the shared layer's). */
-const downloadOptions: INodeProperties[] = [
+/**
+ * The options of the download of a finished export (the size cap and deadline: the shared layer's);
+ * Export → Create offers them too, for its wait.
+ */
+export const downloadOptions: INodeProperties[] = [
 	{
 		displayName: 'Download File',
 		name: 'download',
@@ -51,7 +54,7 @@ const downloadOptions: INodeProperties[] = [
 	},
 ];
 
-interface Download {
+export interface Download {
 	/** The binary field the file goes into; undefined when no file is asked for. */
 	field?: string;
 	maxMegabytes: number;
@@ -75,7 +78,7 @@ function positiveOption(
 }
 
 /** The download options of an item, checked before anything is sent. */
-function readDownload(ctx: IExecuteFunctions, itemIndex: number): Download {
+export function readDownload(ctx: IExecuteFunctions, itemIndex: number): Download {
 	const options = readOptions(ctx, itemIndex);
 	const option = (name: string) => propertyIn(downloadOptions, name);
 	const wanted = booleanIn(ctx, itemIndex, options, option('download'), 'option');
@@ -94,7 +97,7 @@ function readDownload(ctx: IExecuteFunctions, itemIndex: number): Download {
 }
 
 /** The status, with the file in its binary field when one is asked for and there is a link. */
-async function withFile(
+export async function withFile(
 	ctx: IExecuteFunctions,
 	record: IDataObject,
 	exportCode: string,

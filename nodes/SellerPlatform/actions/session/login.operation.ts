@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { loginForRun } from '../../../shared';
+import { gatewayBaseUrl, loginForRun } from '../../../shared';
 import { perItem } from '../runner';
 
 export const description: INodeProperties[] = [
@@ -27,7 +27,7 @@ export const plan = perItem(function (this: IExecuteFunctions, itemIndex) {
 				loggedIn: true,
 				keyId: credentials.keyId as string,
 				projectCode: credentials.projectCode as string,
-				baseUrl: credentials.baseUrl as string,
+				baseUrl: gatewayBaseUrl(credentials),
 				sessionCookieNames: cookieNames,
 				loggedInAt,
 			};

@@ -1,0 +1,117 @@
+/**
+ * OAuth → Create Token: trades an authorization code and the client's ID and secret for an access
+ * token (CreateToken, never repeated: the code is spent). The client secret and the code are
+ * secrets in every error (the request layer removes them from what the service echoes); the
+ * token is a secret too, in the output only as the "Access Token Output" option says.
+ */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { optionLabel, propertyIn, redactValue } from '../../../shared';
+import { readOptions } from '../options';
+import { optionIn } from '../parameters';
+import type { TaskOutput } from '../runner';
+import { bodyFromFields } from '../shapes/bodyFromFields';
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'The access token is a secret. By default it is in the output JSON, and n8n keeps execution data: choose another "Access Token Output" below, or stop saving execution data for this workflow, if it must not stay there.',
+		name: 'accessTokenNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Grant Type',
+		name: 'grantType',
+		type: 'string',
+		required: true,
+		default: 'authorization_code',
+		description: 'The OAuth grant type; authorization_code for the code of the consent redirect',
+	},
+	{
+		displayName: 'Code',
+		name: 'code',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'The authorization code the OAuth consent redirect brought back (used once)',
+	},
+	{
+		displayName: 'Client ID',
+		name: 'clientId',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'The client_id of your OAuth app',
+	},
+	{
+		displayName: 'Client Secret',
+		name: 'clientSecret',
+		type: 'string',
+		typeOptions: { password: true },
+		required: true,
+		default: '',
+		description: 'The client_secret of your OAuth app',
+	},
+];
+
+const tokenOutputOptions: INodeProperties[] = [
+	{
+		displayName: 'Access Token Output',
+		name: 'accessTokenOutput',
+		type: 'options',
+		options: [
+			{
+				name: 'In the Output JSON',
+				value: 'json',
+				description: 'The access_token field, as the API returns it',
+			},
+			{
+				name: 'Nowhere',
+				value: 'none',
+				description: 'Removed from the output; the rest of the answer stays',
+			},
+		],
+		default: 'json',
+		description: 'Where the new access token goes',
+	},
+];
+
+const tokenOutput = propertyIn(tokenOutputOptions, 'accessTokenOutput');
+
+function readTokenOutput(ctx: IExecuteFunctions, itemIndex: number): string {
+	return optionIn(ctx, itemIndex, readOptions(ctx, itemIndex), tokenOutput, 'option');
+}
+
+/** The answer, without any trace of the token unless the option keeps it in the JSON. */
+function placeToken(answer: IDataObject, keep: string): TaskOutput {
+	if (keep === 'json') return { json: answer };
+	const placeholder = `[removed: ${tokenOutput.displayName} is ${optionLabel(tokenOutput, 'none')}]`;
+	const token = answer.access_token;
+	const json =
+		typeof token === 'string' && token ? redactValue(answer, [token], placeholder) : answer;
+	return { json: { ...json, access_token: placeholder } };
+}
+
+export const { description, plan } = bodyFromFields<string>({
+	show: { resource: 'oauth', operation: 'createToken' },
+	endpoint: 'CreateToken',
+	properties,
+	options: tokenOutputOptions,
+	body: {
+		grant_type: 'grantType',
+		code: 'code',
+		client_id: 'clientId',
+		client_secret: 'clientSecret',
+	},
+	after: readTokenOutput,
+	task: () => ({
+		creates: {
+			describe: (json) =>
+				`an access token for project ${typeof json.project_code === 'string' ? json.project_code : 'unknown'}`,
+			advice:
+				'Each authorization code gives one token: run the consent flow again for a new code, or turn on "Continue On Fail" so the output keeps every token created before a failure.',
+		},
+	}),
+	output: (_ctx, answer, { extra }) => placeToken(answer, extra as string),
+});
