@@ -14,6 +14,11 @@
  *   run go in requests that may run at the same time.
  * The run's hints say how many rows went in how many requests, and how many the service refused
  * or left out.
+ *
+ * Endpoints whose path names what the rows belong to (an FBN ASN's items) say so with `pathOf`:
+ * rows of different paths never share a request. Where the answer speaks of the request as a
+ * whole rather than row by row (the ASN after the change), `wholeAnswer` makes each row's output
+ * from it: a request that succeeds succeeds for each of its rows.
  */
 import {
 	NodeApiError,
@@ -64,6 +69,12 @@ export interface BatchDeclaration extends Declaration {
 	 * answer row without its status.
 	 */
 	output?(answer: IDataObject, sent: IDataObject): IDataObject;
+	/** The path values of a row's request (from the row read); default: the endpoint's one path. */
+	pathOf?(row: IDataObject): Record<string, string>;
+	/** A request's body from its rows; default `{ items: rows }`. */
+	bodyOf?(rows: IDataObject[]): IDataObject;
+	/** An answer about the request as a whole: each row's output from it and the row sent. */
+	wholeAnswer?(answer: IDataObject, sent: IDataObject): IDataObject;
 }
 
 /**
@@ -318,8 +329,40 @@ function batchNotice({ rowIs, maxRows }: BatchDeclaration): INodeProperties {
 	};
 }
 
+/** The rows in requests: of at most `maxRows`, rows of one path together, in input order. */
+function chunksOf(declaration: BatchDeclaration, rows: Row[]): Row[][] {
+	const byPath = new Map<string, Row[]>();
+	for (const row of rows) {
+		const path = JSON.stringify(declaration.pathOf?.(row.body) ?? {});
+		const group = byPath.get(path) ?? [];
+		group.push(row);
+		byPath.set(path, group);
+	}
+	const chunks: Row[][] = [];
+	for (const group of byPath.values()) {
+		for (let from = 0; from < group.length; from += declaration.maxRows)
+			chunks.push(group.slice(from, from + declaration.maxRows));
+	}
+	return chunks;
+}
+
+/** Each item's outcome of an answer: matched row by row, or each from the whole answer. */
+function outcomesOf(
+	ctx: IExecuteFunctions,
+	declaration: BatchDeclaration,
+	chunk: Row[],
+	answer: IDataObject,
+	tally: Tally,
+): ItemOutcome[] {
+	const { wholeAnswer } = declaration;
+	if (!wholeAnswer) return matchAnswer(ctx, declaration, chunk, answer, tally);
+	return chunk.flatMap((row) =>
+		itemsOf(row).map((item) => ({ item, output: { json: wholeAnswer(answer, row.body) } })),
+	);
+}
+
 export function batchOperation(declaration: BatchDeclaration): Operation {
-	const { endpoint, maxRows } = declaration;
+	const { endpoint, pathOf, bodyOf } = declaration;
 	return {
 		description: describe({
 			...declaration,
@@ -327,9 +370,9 @@ export function batchOperation(declaration: BatchDeclaration): Operation {
 		}),
 		async plan(this: IExecuteFunctions, itemCount: number): Promise<Planned[]> {
 			const { rows, refused } = readRows(this, declaration, itemCount);
-			const requests = Math.ceil(rows.length / maxRows);
+			const chunks = chunksOf(declaration, rows);
 			const tally: Tally = {
-				requestsLeft: requests,
+				requestsLeft: chunks.length,
 				requests: 0,
 				rows: 0,
 				refusedBefore: refused.length,
@@ -338,16 +381,18 @@ export function batchOperation(declaration: BatchDeclaration): Operation {
 				unmatched: 0,
 			};
 			const planned: Planned[] = [...refused];
-			for (let from = 0; from < rows.length; from += maxRows) {
-				const chunk = rows.slice(from, from + maxRows);
+			for (const chunk of chunks) {
 				const items = chunk.flatMap(itemsOf);
 				const send = async () => {
 					tally.requests++;
 					tally.rows += chunk.length;
 					try {
-						const body = { items: chunk.map((row) => row.body) };
-						const answer = await apiRequest.call(this, endpoint, { body, itemIndex: items[0] });
-						return { outcomes: matchAnswer(this, declaration, chunk, answer, tally) };
+						const sent = chunk.map((row) => row.body);
+						const body = bodyOf ? bodyOf(sent) : { items: sent };
+						const pathParams = pathOf?.(chunk[0].body);
+						const itemIndex = items[0];
+						const answer = await apiRequest.call(this, endpoint, { pathParams, body, itemIndex });
+						return { outcomes: outcomesOf(this, declaration, chunk, answer, tally) };
 					} catch (error) {
 						throw asNodeError(this, error, items[0]);
 					} finally {
