@@ -33,6 +33,7 @@ import {
 	shipmentView,
 } from './handlers/shipments';
 import { listWarehouses } from './handlers/warehouses';
+import { FBN_INBOUND_ENDPOINTS } from './handlers/fbnInbound';
 import { STOCK_PRICE_ENDPOINTS } from './handlers/stockPrices';
 import { LOGIN_OPERATION } from './requestLog';
 import { s } from './schema';
@@ -326,6 +327,9 @@ export const ENDPOINTS: readonly Endpoint[] = [
 
 	// --- stock, pricing (batches of rows, each answered with its own status) ------------------------
 	...STOCK_PRICE_ENDPOINTS,
+
+	// --- FBN inbound (ASNs; every entry requires X-Project) ------------------------------------
+	...FBN_INBOUND_ENDPOINTS,
 ];
 
 /** The table as routes, the configurable service prefixes in place. */

@@ -79,6 +79,7 @@ import type { EmulatorEventListener, EmulatorEventName } from './state/events';
 import type { AddExportOptions, ExportRecord } from './state/exports';
 import type { SandboxOrder, Warehouse } from './state/fbpi';
 import type { GeneratedAwb, Shipment } from './state/shipments';
+import type { AddFbnCatalogItemsOptions, Asn, FbnCatalogItem } from './state/fbnInbound';
 import {
 	addWarehouses,
 	type AddWarehousesOptions,
@@ -212,6 +213,18 @@ async function writeCredentialFile(path: string, credential: CredentialFile): Pr
 }
 
 /** The error answered when the path did not resolve to an operation. */
+/** The project header an endpoint requires: present (400) and the session's project (403). */
+function checkProjectHeader(name: string, req: IncomingMessage, session: Session): void {
+	const value = req.headers[name.toLowerCase()];
+	if (value === undefined || value === '') throw invalidArgument(`${name} header is required`);
+	if (value !== session.projectCode) {
+		throw new ApiError(
+			'PERMISSION_DENIED',
+			`${name} ${JSON.stringify(value)} is not the project of this session`,
+		);
+	}
+}
+
 function routeError(
 	match: Exclude<RouteMatch<ApiRoute>, { kind: 'matched' }>,
 	method: string,
@@ -454,6 +467,15 @@ export class EmulatorServer implements Emulator {
 		return this.state.shipments.generated(projectCode);
 	}
 
+	fbnShipments(projectCode?: string): Asn[] {
+		return this.state.fbn.all(projectCode);
+	}
+
+	addFbnCatalogItems(options: AddFbnCatalogItemsOptions): FbnCatalogItem[] {
+		const project = this.state.projectOf(options.projectCode);
+		return this.state.fbn.addCatalogItems(options, project.code);
+	}
+
 	addWarehouses(options: AddWarehousesOptions): ListedWarehouse[] {
 		const project = this.state.projectOf(options.projectCode);
 		return addWarehouses(this.state, project.code, options);
@@ -690,6 +712,7 @@ export class EmulatorServer implements Emulator {
 					? requireSession(this.state, req.headers.cookie, Date.now())
 					: null;
 			if (route.rateLimited && session) this.enforceRatePlan(session, route, at);
+			if (route.projectHeader && session) checkProjectHeader(route.projectHeader, req, session);
 			const target = req.url ?? '/';
 			const queryStart = target.indexOf('?');
 			const query = new URLSearchParams(queryStart === -1 ? '' : target.slice(queryStart + 1));
