@@ -1218,6 +1218,75 @@ describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 	);
 
 	check(
+		'5e. example "send stock to a noon warehouse" runs: an ASN with three items, sealed, booked into the earliest free slot, every request with X-Project',
+		async () => {
+			type Asn = {
+				asn_nr: string;
+				status: string;
+				items: Array<{ partner_sku: string; qty: number }>;
+				dst_warehouse_code: string | null;
+				schedule_date: string | null;
+				schedule_slot: { start: string; end: string } | null;
+			};
+			await control(emu, 'DELETE', '/requests');
+			const execution = await client.runAndWait(example('send-stock-to-noon-warehouse.json'));
+			expectSucceeded(execution);
+			const created = single(execution, 'Create the ASN').shipment as Record<string, unknown>;
+			expect(created).toMatchObject({ status: 'ASN_STATUS_CREATED', country_code: 'AE' });
+			const asnNr = created.asn_nr as string;
+			const added = outputOf(execution, 'Add the items');
+			expect(added.map((item) => [item.asn_nr, item.partner_sku, item.qty])).toEqual([
+				[asnNr, 'SKU-MUG-WHT', 24],
+				[asnNr, 'SKU-MUG-BLK', 12],
+				[asnNr, 'SKU-TEE-M', 40],
+			]);
+			expect(single(execution, 'Seal the ASN').shipment).toMatchObject({
+				status: 'ASN_STATUS_SEALED',
+				expected_qty: 76,
+				total_sku_count: 3,
+			});
+			const earliest = single(execution, 'Get the slots').earliest_slot as Record<string, unknown>;
+			expect(earliest).toMatchObject({ dst_warehouse_code: expect.stringMatching(/^FBN-/) });
+			const booked = single(execution, 'Book the earliest slot').shipment;
+			expect(booked).toMatchObject({
+				asn_nr: asnNr,
+				status: 'ASN_STATUS_SCHEDULED',
+				dst_warehouse_code: earliest.dst_warehouse_code,
+				schedule_date: earliest.schedule_date,
+				schedule_slot: earliest.schedule_slot,
+			});
+			// As the emulator keeps it: the items added in one request, the slot booked.
+			const stored = (await control<Asn[]>(emu, 'GET', '/fbn-shipments')).find(
+				(asn) => asn.asn_nr === asnNr,
+			);
+			expect(stored).toMatchObject({
+				status: 'ASN_STATUS_SCHEDULED',
+				items: [
+					expect.objectContaining({ partner_sku: 'SKU-MUG-WHT', qty: 24 }),
+					expect.objectContaining({ partner_sku: 'SKU-MUG-BLK', qty: 12 }),
+					expect.objectContaining({ partner_sku: 'SKU-TEE-M', qty: 40 }),
+				],
+			});
+			const fbn = (
+				await control<Array<{ operation: string | null; headers: Record<string, string> }>>(
+					emu,
+					'GET',
+					'/requests',
+				)
+			).filter((entry) => entry.operation?.startsWith('AsnService_'));
+			expect(fbn.map((entry) => [entry.operation, entry.headers['x-project']])).toEqual(
+				[
+					'AsnService_CreateShipment',
+					'AsnService_UpdateShipmentItems',
+					'AsnService_UpdateShipmentStatus',
+					'AsnService_GetSlotAvailability',
+					'AsnService_ScheduleShipment',
+				].map((operation) => [operation, emu.projectCode]),
+			);
+		},
+	);
+
+	check(
 		'6. trigger: activation takes over the destination; a sandbox order starts the workflow; no secret → 401; deactivation releases it',
 		async () => {
 			const trigger = example('new-orders-customer-data.json');

@@ -52,9 +52,14 @@ export class EmulatorClient {
 		return res;
 	}
 
-	/** Calls an operation with the session's cookies. */
-	call<T = any>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<CallResult<T>> {
-		return this.raw(method, path, body, { cookie: this.cookie });
+	/** Calls an operation with the session's cookies (and any other headers). */
+	call<T = any>(
+		method: 'GET' | 'POST' | 'PUT',
+		path: string,
+		body?: unknown,
+		headers: Record<string, string> = {},
+	): Promise<CallResult<T>> {
+		return this.raw(method, path, body, { cookie: this.cookie, ...headers });
 	}
 
 	async raw<T = any>(

@@ -15,6 +15,7 @@ import type { AddWarehousesOptions } from './handlers/warehouses';
 import type { AddExportOptions } from './state/exports';
 import type { IssueOAuthCodeOptions } from './state/oauth';
 import type { AddFbpiOrdersOptions } from './state/fbpiOrders';
+import type { AddFbnCatalogItemsOptions } from './state/fbnInbound';
 import type { RowFaultSpec } from './state/stockPrices';
 import type { CrossBorderKind } from './state/crossBorder';
 import type { AddCredentialOptions, EmulatorControls, FaultSpec, RatePlan } from './types';
@@ -121,6 +122,16 @@ const CONTROL_ROUTES = compileRoutes<ControlRoute>([
 		method: 'GET',
 		path: '/__control/shipments',
 		handler: (c, _body, r) => c.shipments(projectOf(r)),
+	},
+	{
+		method: 'GET',
+		path: '/__control/fbn-shipments',
+		handler: (c, _body, r) => c.fbnShipments(projectOf(r)),
+	},
+	{
+		method: 'POST',
+		path: '/__control/fbn-catalog-items',
+		handler: (c, body) => c.addFbnCatalogItems((body ?? {}) as AddFbnCatalogItemsOptions),
 	},
 	{
 		method: 'GET',

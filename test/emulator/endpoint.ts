@@ -69,6 +69,11 @@ interface EndpointBase {
 	body?: Fields;
 	/** Query parameters; absent: none is taken. */
 	query?: Fields;
+	/**
+	 * A header the request must carry with the session's project code (`X-Project` of the FBN
+	 * inbound endpoints): absent, 400; another project, 403.
+	 */
+	projectHeader?: string;
 }
 
 /** A read: the answer is a record of the store; `undefined` is answered 404. */
@@ -95,6 +100,7 @@ export interface ApiRoute extends RouteSpec {
 	rateLimited: boolean;
 	ratePlan?: OwnRatePlan;
 	userAgent: 'required' | 'optional';
+	projectHeader?: string;
 	/** Checks the request against the schemas; returns the checked body and query. */
 	check(method: string, body: ParsedBody, query: URLSearchParams): CheckedRequest;
 	run(ctx: EndpointContext): Promise<ApiResult>;
@@ -140,6 +146,7 @@ export function toRoute(endpoint: Endpoint, prefixes: Readonly<Prefixes>): ApiRo
 		rateLimited: endpoint.rateLimited ?? auth === 'session',
 		ratePlan: endpoint.ratePlan,
 		userAgent: endpoint.userAgent ?? 'required',
+		projectHeader: endpoint.projectHeader,
 		check(method, body, query) {
 			let checkedBody: JsonObject = {};
 			if (BODY_METHODS.has(method)) {

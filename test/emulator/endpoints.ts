@@ -38,6 +38,7 @@ import {
 	shipmentView,
 } from './handlers/shipments';
 import { listWarehouses } from './handlers/warehouses';
+import { FBN_INBOUND_ENDPOINTS } from './handlers/fbnInbound';
 import { STOCK_PRICE_ENDPOINTS } from './handlers/stockPrices';
 // --- issue 29: catalog, offers, event webhooks and schemas ---
 import { CATALOG_ENDPOINTS } from './handlers/catalog';
@@ -380,6 +381,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
 	...EVENT_WEBHOOK_ENDPOINTS,
 	// --- customer returns, Namshi and cross-border prices (batches of rows, issue 29) ---------------
 	...CROSS_BORDER_ENDPOINTS,
+	// --- FBN inbound (ASNs; every entry requires X-Project) ------------------------------------
+	...FBN_INBOUND_ENDPOINTS,
 ];
 
 /** The table as routes, the configurable service prefixes in place. */

@@ -107,6 +107,17 @@ export type {
 	ShipmentStatus,
 } from './state/shipments';
 export { MAX_AWBS_PER_REQUEST } from './handlers/shipments';
+export { FBN_PAGES, FBN_PROJECT_HEADER, MAX_ASN_ITEMS_PER_REQUEST } from './handlers/fbnInbound';
+export {
+	ASN_STATUSES,
+	FBN_WAREHOUSES,
+	SEEDED_ASN,
+	SEEDED_FBN_CATALOG,
+	type AddFbnCatalogItemsOptions,
+	type Asn,
+	type AsnItem,
+	type FbnCatalogItem,
+} from './state/fbnInbound';
 export {
 	INTEGRATION_ITEM_STATUSES,
 	MP_ITEM_STATUSES,

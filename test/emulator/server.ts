@@ -81,6 +81,7 @@ import type { IssueOAuthCodeOptions } from './state/oauth';
 import type { ExportStatus } from './seed';
 import type { SandboxOrder, Warehouse } from './state/fbpi';
 import type { GeneratedAwb, Shipment } from './state/shipments';
+import type { AddFbnCatalogItemsOptions, Asn, FbnCatalogItem } from './state/fbnInbound';
 import {
 	addWarehouses,
 	type AddWarehousesOptions,
@@ -223,6 +224,18 @@ async function writeCredentialFile(path: string, credential: CredentialFile): Pr
 }
 
 /** The error answered when the path did not resolve to an operation. */
+/** The project header an endpoint requires: present (400) and the session's project (403). */
+function checkProjectHeader(name: string, req: IncomingMessage, session: Session): void {
+	const value = req.headers[name.toLowerCase()];
+	if (value === undefined || value === '') throw invalidArgument(`${name} header is required`);
+	if (value !== session.projectCode) {
+		throw new ApiError(
+			'PERMISSION_DENIED',
+			`${name} ${JSON.stringify(value)} is not the project of this session`,
+		);
+	}
+}
+
 function routeError(
 	match: Exclude<RouteMatch<ApiRoute>, { kind: 'matched' }>,
 	method: string,
@@ -463,6 +476,15 @@ export class EmulatorServer implements Emulator {
 
 	generatedAwbs(projectCode?: string): GeneratedAwb[] {
 		return this.state.shipments.generated(projectCode);
+	}
+
+	fbnShipments(projectCode?: string): Asn[] {
+		return this.state.fbn.all(projectCode);
+	}
+
+	addFbnCatalogItems(options: AddFbnCatalogItemsOptions): FbnCatalogItem[] {
+		const project = this.state.projectOf(options.projectCode);
+		return this.state.fbn.addCatalogItems(options, project.code);
 	}
 
 	addWarehouses(options: AddWarehousesOptions): ListedWarehouse[] {
@@ -757,6 +779,7 @@ export class EmulatorServer implements Emulator {
 					? requireSession(this.state, req.headers.cookie, Date.now())
 					: null;
 			if (route.rateLimited && session) this.enforceRatePlan(session, route, at);
+			if (route.projectHeader && session) checkProjectHeader(route.projectHeader, req, session);
 			const target = req.url ?? '/';
 			const queryStart = target.indexOf('?');
 			const query = new URLSearchParams(queryStart === -1 ? '' : target.slice(queryStart + 1));

@@ -19,6 +19,7 @@ import {
 import { DestinationStore } from './state/destinations';
 import { EmulatorEventBus } from './state/events';
 import { ExportStore } from './state/exports';
+import { FbnInboundStore } from './state/fbnInbound';
 import { FbpiStore } from './state/fbpi';
 import { ImportStore } from './state/imports';
 import { OAuthStore } from './state/oauth';
@@ -134,6 +135,8 @@ export class EmulatorState {
 	readonly imports: ImportStore;
 	readonly destinations = new DestinationStore();
 	readonly shipments = new ShipmentStore();
+	/** FBN inbound: ASNs, eligible catalog items, slots. */
+	readonly fbn = new FbnInboundStore();
 	/** Stock and prices of the batch endpoints, per project (and the row faults tests queue). */
 	readonly stockPrices = new StockPriceStore();
 	// --- issue 29: catalog, offers, event webhooks ---
@@ -188,6 +191,7 @@ export class EmulatorState {
 		this.exports.seedProject(project.code, user.userCode, now);
 		this.fbpi.seedProject(project.code);
 		this.destinations.seedProject(project.code, now);
+		this.fbn.seedProject(project.code, now);
 		return project;
 	}
 

@@ -21,6 +21,7 @@ import type { SandboxOrder, Warehouse } from './state/fbpi';
 import type { AddFbpiOrdersOptions, FbpiOrder } from './state/fbpiOrders';
 import type { ImportStatusRecord } from './state/imports';
 import type { GeneratedAwb, Shipment } from './state/shipments';
+import type { AddFbnCatalogItemsOptions, Asn, FbnCatalogItem } from './state/fbnInbound';
 import type { PriceRecord, RowFaultSpec, StockRecord } from './state/stockPrices';
 // --- issue 29: catalog, offers, event webhooks ---
 import type { Product } from './seed';
@@ -273,6 +274,10 @@ export interface EmulatorControls {
 	shipments(projectCode?: string): Shipment[];
 	/** noon logistics AWB numbers generated (GetNoonLogisticsAWBs), of one project when given. */
 	generatedAwbs(projectCode?: string): GeneratedAwb[];
+	/** FBN inbound ASNs with their items and metadata (the seeded one too), of one project when given. */
+	fbnShipments(projectCode?: string): Asn[];
+	/** Adds catalog items eligible for FBN (`SKU-GEN-00001`, …) to a project: lists of several pages. */
+	addFbnCatalogItems(options: AddFbnCatalogItemsOptions): FbnCatalogItem[];
 	/**
 	 * Adds `count` generated warehouses (`WH-GEN-00001`, …) to a project, after the ones it has:
 	 * more than one page of ListWarehouses (500) when asked. Returns them as ListWarehouses lists them.

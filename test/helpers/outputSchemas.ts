@@ -70,6 +70,18 @@ export const OPERATIONS = [
 	'session/whoAmI',
 	'apiCredential/remove',
 	'oauth/createToken',
+	// FBN inbound (issue 29)
+	'fbnShipment/create',
+	'fbnShipment/get',
+	'fbnShipment/getMany',
+	'fbnShipment/update',
+	'fbnShipment/updateStatus',
+	'fbnShipment/getSlots',
+	'fbnShipment/schedule',
+	'fbnShipmentItem/getMany',
+	'fbnShipmentItem/upsert',
+	'fbnShipmentItem/delete',
+	'fbnCatalogItem/getMany',
 ] as const;
 
 /** The folder of the node's compiled file, as n8n's `LoadNodesAndCredentials.resolveSchema` takes it. */

@@ -650,6 +650,80 @@ const CREATE_TOKEN = operation(
 	{ parameter: 'code' },
 );
 
+// --- FBN inbound (issue 29) ---
+// ASNs nobody made, mostly: each item's own ASN number (the marker, in the path) is answered 404.
+const ASN_KEY = { parameter: 'asnNr' };
+const ASN_BATCH = { parameter: 'asnNr', batch: true };
+const FBN_CREATE = operation(
+	'fbnShipment',
+	'create',
+	'AsnService_CreateShipment',
+	{ shipmentType: 'SHIPMENT_TYPE_FBN_GLOBAL', countryCode: 'ae' },
+	{ parameter: 'exrefNr' },
+);
+const FBN_CREATE_REFS = operation('fbnShipment', 'create', 'AsnService_CreateShipment', {
+	countryCode: 'sa',
+});
+const FBN_GET = operation('fbnShipment', 'get', 'AsnService_GetShipment');
+const FBN_UPDATE = operation(
+	'fbnShipment',
+	'update',
+	'AsnService_UpdateShipment',
+	{ misc: '{}' },
+	ASN_KEY,
+);
+const FBN_STATUS = operation(
+	'fbnShipment',
+	'updateStatus',
+	'AsnService_UpdateShipmentStatus',
+	{},
+	ASN_KEY,
+);
+const FBN_SCHEDULE = operation(
+	'fbnShipment',
+	'schedule',
+	'AsnService_ScheduleShipment',
+	{
+		dstWarehouseCode: 'FBN-DXB-01',
+		scheduleDate: '2030-01-02',
+		slotStart: '08:00',
+		slotEnd: '12:00',
+	},
+	ASN_KEY,
+);
+const FBN_LIST = operation('fbnShipment', 'getMany', 'AsnService_ListShipments', {
+	countryCode: 'ae',
+	limit: 5,
+});
+// The seeded ASN of the fixture's project (the first ASN of its emulator): two items.
+const FBN_ITEMS = operation('fbnShipmentItem', 'getMany', 'AsnService_ListShipmentItems', {
+	asnNr: 'ASN000000001',
+});
+const FBN_UPSERT = operation(
+	'fbnShipmentItem',
+	'upsert',
+	'AsnService_UpdateShipmentItems',
+	{ partnerSku: 'SKU-MUG-WHT', quantity: 2 },
+	ASN_BATCH,
+);
+const FBN_UPSERT_ASN = operation('fbnShipmentItem', 'upsert', 'AsnService_UpdateShipmentItems', {
+	partnerSku: REF,
+	quantity: 2,
+});
+const FBN_DELETE = operation(
+	'fbnShipmentItem',
+	'delete',
+	'AsnService_DeleteShipmentItems',
+	{ partnerSku: 'SKU-MUG-WHT' },
+	ASN_BATCH,
+);
+const FBN_CATALOG = operation('fbnCatalogItem', 'getMany', 'AsnService_ListEligibleItems', {
+	countryCode: 'ae',
+	returnAll: true,
+});
+const FBN_COUNTRIES = ['ae', 'SA', ' eg ', 'xx'];
+const ASN_NAMES = ['ASN Number', 'asnNr'];
+
 const HEADER_NAMES = ['X-Key', 'x_key.1', 'X-Other'];
 const HEADER_VALUES = ['secret-1', ''];
 const EVENT_TYPES = ['FBPI::ORDER_SYNC', 'FBPO::PO_SYNC'];
@@ -1407,6 +1481,87 @@ const PER_ITEM: Target[] = [
 		['Access Token Output', 'accessTokenOutput'],
 		['json', 'none'],
 		{ options: { accessTokenOutput: FUZZ } },
+	),
+	// --- FBN inbound (issue 29) ---
+	FBN_CREATE('countryCode', ['Country Code', 'countryCode'], FBN_COUNTRIES, { countryCode: FUZZ }),
+	FBN_CREATE(
+		'shipmentType',
+		['Shipment Type', 'shipmentType'],
+		['SHIPMENT_TYPE_FBN_GLOBAL', 'SHIPMENT_TYPE_UNSPECIFIED'],
+		{ shipmentType: FUZZ },
+	),
+	FBN_CREATE_REFS('exrefNr', ['External Reference Number', 'exrefNr'], ['PO-1', 42, ' p '], {
+		exrefNr: FUZZ,
+	}),
+	FBN_GET('asnNr', ASN_NAMES, ['ASN000000001', 'ASN-404', '..'], { asnNr: FUZZ }),
+	FBN_UPDATE('misc', ['Metadata (JSON)', 'misc'], [{ a: 1 }, '{"a":[1]}', '[]', 'x', '{}'], {
+		misc: FUZZ,
+	}),
+	FBN_STATUS(
+		'statusAction',
+		['Action', 'statusAction'],
+		['STATUS_ACTION_SEAL', 'STATUS_ACTION_RESCHEDULE', 'STATUS_ACTION_UNSPECIFIED'],
+		{ statusAction: FUZZ },
+	),
+	FBN_SCHEDULE(
+		'dstWarehouseCode',
+		['Destination Warehouse Code', 'dstWarehouseCode'],
+		['FBN-DXB-01', 7, ''],
+		{ dstWarehouseCode: FUZZ },
+	),
+	FBN_SCHEDULE(
+		'scheduleDate',
+		['Schedule Date', 'scheduleDate'],
+		['2030-01-02', '2030-02-30', '2030-1-2', '2030-01-02T00:00:00Z'],
+		{ scheduleDate: FUZZ },
+	),
+	FBN_SCHEDULE(
+		'slotStart and slotEnd',
+		['Slot Start', 'Slot End'],
+		{ start: ['08:00', '13:00', '24:00', '8:00'], end: ['12:00', '07:59', '17:00'] },
+		{ slotStart: fuzz('start'), slotEnd: fuzz('end') },
+	),
+	FBN_LIST(
+		'countryCode',
+		['Country Code', 'countryCode'],
+		FBN_COUNTRIES,
+		{ countryCode: FUZZ },
+		LIST,
+	),
+	FBN_LIST(
+		'filters.status',
+		['Status', 'status'],
+		['ASN_STATUS_CREATED', 'ASN_STATUS_RECEIVING', 'ASN_STATUS_UNSPECIFIED', 'created'],
+		{ filters: { status: FUZZ } },
+		LIST,
+	),
+	FBN_ITEMS('limit', ['Limit', 'limit'], [1, 50, '2'], { limit: FUZZ }, LIST),
+	FBN_UPSERT('quantity', ['Quantity', 'quantity'], [2, 0, '12', 2147483647, 1.5], {
+		quantity: FUZZ,
+	}),
+	FBN_UPSERT(
+		'storageType',
+		['Storage Type', 'storageType'],
+		['STORAGE_TYPE_BULKY', 'STORAGE_TYPE_UNSPECIFIED', 'BULKY'],
+		{ storageType: FUZZ },
+	),
+	FBN_UPSERT_ASN('asnNr', ASN_NAMES, ['ASN-404', 42, '..'], { asnNr: FUZZ }, { batchRows: true }),
+	FBN_DELETE('partnerSku', ['Partner SKU', 'partnerSku'], ['SKU-MUG-WHT', 42, ' s '], {
+		partnerSku: FUZZ,
+	}),
+	FBN_CATALOG(
+		'countryCode',
+		['Country Code', 'countryCode'],
+		FBN_COUNTRIES,
+		{ countryCode: FUZZ },
+		LIST,
+	),
+	FBN_CATALOG(
+		'filters.partnerSku',
+		['Partner SKU', 'partnerSku'],
+		['MUG', ' tee ', '', 'none'],
+		{ filters: { partnerSku: FUZZ } },
+		LIST,
 	),
 ];
 

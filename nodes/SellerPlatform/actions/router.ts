@@ -6,6 +6,10 @@ import * as apiCredential from './apiCredential';
 import * as destination from './destination';
 import * as exportResource from './export';
 import * as fbpiOrder from './fbpiOrder';
+// FBN inbound (issue 29)
+import * as fbnCatalogItem from './fbnCatalogItem';
+import * as fbnShipment from './fbnShipment';
+import * as fbnShipmentItem from './fbnShipmentItem';
 import * as fbpiShipment from './fbpiShipment';
 import * as importResource from './import';
 import * as oauth from './oauth';
@@ -35,6 +39,10 @@ export const resources: Record<string, Resource> = {
 	export: exportResource,
 	fbpiOrder,
 	fbpiShipment,
+	// FBN inbound (issue 29)
+	fbnShipment,
+	fbnShipmentItem,
+	fbnCatalogItem,
 	import: importResource,
 	oauth,
 	price,

@@ -48,7 +48,19 @@ export type Endpoint =
 	| 'CreateExport'
 	| 'GetExportCategoryList'
 	| 'RemoveCredentials'
-	| 'CreateToken';
+	| 'CreateToken'
+	// --- FBN inbound (ASNs), the reference's operation ids -------------------------------------
+	| 'AsnService_CreateShipment'
+	| 'AsnService_GetShipment'
+	| 'AsnService_ListShipments'
+	| 'AsnService_UpdateShipment'
+	| 'AsnService_UpdateShipmentStatus'
+	| 'AsnService_ListShipmentItems'
+	| 'AsnService_UpdateShipmentItems'
+	| 'AsnService_DeleteShipmentItems'
+	| 'AsnService_GetSlotAvailability'
+	| 'AsnService_ScheduleShipment'
+	| 'AsnService_ListEligibleItems';
 
 /** Credential fields that hold the service prefix of the paths the spec writes without one. */
 export type PrefixSetting = 'sandboxOrderPrefix' | 'importPrefix';
@@ -77,10 +89,15 @@ export const COMMON_PLAN: RatePlan = Object.freeze({
 });
 
 export interface EndpointSpec {
-	method: 'GET' | 'POST';
+	method: 'GET' | 'POST' | 'PUT';
 	/** Path as the spec writes it; `{name}` placeholders are filled URL-encoded. */
 	path: string;
 	prefix?: PrefixSetting;
+	/**
+	 * A header the endpoint requires with the credential's Project Code as its value (the FBN
+	 * inbound endpoints' `X-Project`); a credential without one is refused before sending.
+	 */
+	projectHeader?: string;
 	/**
 	 * True when sending the request twice cannot do harm (reads, status polls, the idempotent
 	 * sandbox order, the destination update): such requests are repeated after a 5xx, a reset
@@ -90,6 +107,36 @@ export interface EndpointSpec {
 	/** The documented rate plan; the limiter paces the endpoint by it (pacing/limiters.ts). */
 	plan: RatePlan;
 }
+
+/**
+ * The FBN inbound (ASN) endpoints: every one requires the `X-Project` header; all on the common
+ * plan. A create of the same external reference and shipment type answers the ASN made before (the
+ * reference says so), but creates are never repeated by the node (the rule of every create);
+ * status changes and schedules are not repeated either (a repeat after a lost answer meets an ASN
+ * already moved on, and fails). Metadata and item upserts set values, and a delete of items
+ * already gone leaves the same ASN: safe to repeat.
+ */
+const fbn = (method: EndpointSpec['method'], path: string, repeatable: boolean): EndpointSpec => ({
+	method,
+	path: `/inbound/v1${path}`,
+	projectHeader: 'X-Project',
+	repeatable,
+	plan: COMMON_PLAN,
+});
+
+const FBN_INBOUND_ENDPOINTS = {
+	AsnService_CreateShipment: fbn('POST', '/shipment/create', false),
+	AsnService_GetShipment: fbn('GET', '/shipment/{asn_nr}', true),
+	AsnService_ListShipments: fbn('GET', '/shipment/list', true),
+	AsnService_UpdateShipment: fbn('PUT', '/shipment/{asn_nr}', true),
+	AsnService_UpdateShipmentStatus: fbn('PUT', '/shipment/{asn_nr}/status', false),
+	AsnService_ListShipmentItems: fbn('GET', '/shipment/{asn_nr}/items', true),
+	AsnService_UpdateShipmentItems: fbn('PUT', '/shipment/{asn_nr}/items', true),
+	AsnService_DeleteShipmentItems: fbn('POST', '/shipment/{asn_nr}/items/delete', true),
+	AsnService_GetSlotAvailability: fbn('GET', '/shipment/{asn_nr}/schedule/slot_availability', true),
+	AsnService_ScheduleShipment: fbn('POST', '/shipment/{asn_nr}/schedule', false),
+	AsnService_ListEligibleItems: fbn('GET', '/catalog/items', true),
+} satisfies Record<string, EndpointSpec>;
 
 export const ENDPOINTS: Record<Endpoint, EndpointSpec> = {
 	// Login is sent by auth/login.ts (its own repeats), outside the limiter. Whoami is sent by the
@@ -353,4 +400,5 @@ export const ENDPOINTS: Record<Endpoint, EndpointSpec> = {
 		repeatable: false,
 		plan: COMMON_PLAN,
 	},
+	...FBN_INBOUND_ENDPOINTS,
 };

@@ -5,6 +5,7 @@
  * one error the user can read (errors/errors.ts). The run's own state is in run.ts.
  */
 import {
+	NodeOperationError,
 	type ICredentialDataDecryptedObject,
 	type IDataObject,
 	type IHttpRequestOptions,
@@ -14,7 +15,7 @@ import { loginFingerprint, LoginTimedOut } from '../auth/login';
 import { adoptSession, loginGate, loginHelper, sharedLogin } from '../auth/session';
 import { deadline, DeadlineExceeded, withinDeadline, withSignal } from '../common/abort';
 import { CREDENTIAL_TYPE, USER_AGENT } from '../common/constants';
-import { baseUrlField } from '../errors/credentialFields';
+import { baseUrlField, projectCodeField } from '../errors/credentialFields';
 import { apiError, classify, PolicyStop } from '../errors/errors';
 import { cookieSecrets, secretsIn } from '../errors/redact';
 import { readCapped, readErrorBody } from '../gateway/answer';
@@ -89,12 +90,32 @@ interface Call {
 	body?: IDataObject;
 }
 
+/** The credential's Project Code, as an endpoint's project header carries it. */
+const projectCodeOf = (settings: ConnectionSettings) =>
+	String(settings.data.projectCode ?? '').trim();
+
+/** An endpoint that needs the Project Code in a header, with a credential that has none. */
+function missingProject(ctx: RequestContext, endpoint: Endpoint, itemIndex: number) {
+	const header = ENDPOINTS[endpoint].projectHeader;
+	return new NodeOperationError(
+		ctx.getNode(),
+		`The credential has no ${projectCodeField.displayName}: ${endpoint} needs it in its ${header} header`,
+		{
+			itemIndex,
+			description: `Set the ${projectCodeField.displayName} of the Seller Platform API credential (the project_code of its key).`,
+		},
+	);
+}
+
 /** The request to `url`, as n8n's helpers take it. */
 function requestTo(call: Call, url: string): IHttpRequestOptions {
+	const { method, projectHeader } = ENDPOINTS[call.endpoint];
+	const headers: IDataObject = { Accept: 'application/json', 'User-Agent': USER_AGENT };
+	if (projectHeader) headers[projectHeader] = projectCodeOf(call.settings);
 	const request: IHttpRequestOptions = {
-		method: ENDPOINTS[call.endpoint].method,
+		method,
 		url,
-		headers: { Accept: 'application/json', 'User-Agent': USER_AGENT },
+		headers,
 		json: true,
 		// Read here within the size cap (answer.ts), not buffered whole by n8n's client.
 		encoding: 'stream',
@@ -184,6 +205,8 @@ export async function apiRequest(
 ): Promise<IDataObject> {
 	const itemIndex = options.itemIndex ?? 0;
 	const settings = await connectionSettings(this, itemIndex);
+	if (ENDPOINTS[endpoint].projectHeader && !projectCodeOf(settings))
+		throw missingProject(this, endpoint, itemIndex);
 	const limiter = limiters.get(settings.project, endpoint, settings.requestsPerMinute);
 	noteRunLimiter(this, limiter);
 	const body = ENDPOINTS[endpoint].method !== 'GET' ? (options.body ?? {}) : undefined;

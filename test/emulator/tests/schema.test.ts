@@ -171,10 +171,14 @@ describe('the request check', () => {
 		const anonymous = new EmulatorClient(emulator.baseUrl, emulator.credential);
 		for (const endpoint of ENDPOINTS) {
 			const path = endpoint.path.replace(/\{[^}]+\}/g, 'X');
+			// The FBN inbound endpoints also need their project header (the last test).
+			const headers: Record<string, string> = endpoint.projectHeader
+				? { [endpoint.projectHeader]: emulator.projectCode }
+				: {};
 			const send = (c: EmulatorClient) =>
 				endpoint.method === 'GET'
-					? c.call('GET', `${path}?bogus=1`)
-					: c.call('POST', path, { bogus: 1 });
+					? c.call('GET', `${path}?bogus=1`, undefined, headers)
+					: c.call(endpoint.method === 'PUT' ? 'PUT' : 'POST', path, { bogus: 1 }, headers);
 			const res = await send(client);
 			expect([endpoint.operation, res.status, res.body.message]).toEqual([
 				endpoint.operation,
@@ -185,6 +189,33 @@ describe('the request check', () => {
 			expect([endpoint.operation, (await send(anonymous)).status]).toEqual([
 				endpoint.operation,
 				publicEndpoint ? 400 : 401,
+			]);
+		}
+	});
+
+	it("FBN inbound: every endpoint requires X-Project, the session's own project (400 without, 403 for another)", async () => {
+		const fbn = ENDPOINTS.filter((endpoint) => endpoint.projectHeader);
+		expect(fbn).toHaveLength(11);
+		for (const endpoint of fbn) {
+			const path = endpoint.path.replace(/\{[^}]+\}/g, 'X');
+			const method =
+				endpoint.method === 'POST' || endpoint.method === 'PUT' ? endpoint.method : 'GET';
+			const body = method === 'GET' ? undefined : {};
+			const header = endpoint.projectHeader as string;
+			const without = await client.call(method, path, body);
+			const other = await client.call(method, path, body, { [header]: 'PRJ000000' });
+			expect([
+				endpoint.operation,
+				without.status,
+				without.body.message,
+				other.status,
+				other.body.message,
+			]).toEqual([
+				endpoint.operation,
+				400,
+				'X-Project header is required',
+				403,
+				'X-Project "PRJ000000" is not the project of this session',
 			]);
 		}
 	});

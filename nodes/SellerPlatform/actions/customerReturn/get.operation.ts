@@ -37,7 +37,7 @@ export const { description, plan } = batchOperation({
 	key: KEY,
 	repeatedKey: 'share',
 	row: (ctx, itemIndex) => ({ order_nr: requiredTextParameter(ctx, orderNr, itemIndex) }),
-	body: (rows) => ({ order_nrs: rows.map((row) => row.order_nr) }),
+	bodyOf: (rows) => ({ order_nrs: rows.map((row) => row.order_nr) }),
 	grouped: (answers: IDataObject[], sent: IDataObject) => ({
 		order_nr: sent.order_nr,
 		items: answers,

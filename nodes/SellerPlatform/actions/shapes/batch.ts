@@ -16,6 +16,11 @@
  *   run go in requests that may run at the same time.
  * The run's hints say how many rows went in how many requests, and how many the service refused
  * or left out.
+ *
+ * Endpoints whose path names what the rows belong to (an FBN ASN's items) say so with `pathOf`:
+ * rows of different paths never share a request. Where the answer speaks of the request as a
+ * whole rather than row by row (the ASN after the change), `wholeAnswer` makes each row's output
+ * from it: a request that succeeds succeeds for each of its rows.
  */
 import {
 	NodeApiError,
@@ -66,8 +71,12 @@ export interface BatchDeclaration extends Declaration {
 	 * sent; default: a copy of the answer row without its status.
 	 */
 	output?(answer: IDataObject, sent: IDataObject): IDataObject;
-	/** The body of one request from its rows; default `{ items: rows }`. */
-	body?(rows: IDataObject[]): IDataObject;
+	/** The path values of a row's request (from the row read); default: the endpoint's one path. */
+	pathOf?(row: IDataObject): Record<string, string>;
+	/** A request's body from its rows; default `{ items: rows }`. */
+	bodyOf?(rows: IDataObject[]): IDataObject;
+	/** An answer about the request as a whole: each row's output from it and the row sent. */
+	wholeAnswer?(answer: IDataObject, sent: IDataObject): IDataObject;
 	/**
 	 * For an answer that lists any number of rows per key and gives them no row status (a
 	 * customer return order: one row per returned item, its `status` the return's own): the
@@ -372,8 +381,47 @@ function batchNotice({ rowIs, maxRows }: BatchDeclaration): INodeProperties {
 	};
 }
 
+/** The rows in requests: of at most `maxRows`, rows of one path together, in input order. */
+function chunksOf(declaration: BatchDeclaration, rows: Row[]): Row[][] {
+	const { pathOf, maxRows } = declaration;
+	const byPath = new Map<string, Row[]>();
+	if (!pathOf) byPath.set('', rows);
+	else {
+		for (const row of rows) {
+			const path = JSON.stringify(pathOf(row.body));
+			const group = byPath.get(path) ?? [];
+			group.push(row);
+			byPath.set(path, group);
+		}
+	}
+	const chunks: Row[][] = [];
+	for (const group of byPath.values()) {
+		for (let from = 0; from < group.length; from += maxRows)
+			chunks.push(group.slice(from, from + maxRows));
+	}
+	return chunks;
+}
+
+/** Each item's outcome of an answer: matched row by row, or each from the whole answer. */
+function outcomesOf(
+	ctx: IExecuteFunctions,
+	declaration: BatchDeclaration,
+	chunk: Row[],
+	answer: IDataObject,
+	tally: Tally,
+): ItemOutcome[] {
+	const { wholeAnswer } = declaration;
+	if (!wholeAnswer) return matchAnswer(ctx, declaration, chunk, answer, tally);
+	const outcomes: ItemOutcome[] = [];
+	for (const row of chunk) {
+		for (const item of [row.item, ...(row.shared ?? [])])
+			outcomes.push({ item, output: { json: wholeAnswer(answer, row.body) } });
+	}
+	return outcomes;
+}
+
 export function batchOperation(declaration: BatchDeclaration): Operation {
-	const { endpoint, maxRows } = declaration;
+	const { endpoint, pathOf, bodyOf } = declaration;
 	return {
 		description: describe({
 			...declaration,
@@ -381,9 +429,9 @@ export function batchOperation(declaration: BatchDeclaration): Operation {
 		}),
 		async plan(this: IExecuteFunctions, itemCount: number): Promise<Planned[]> {
 			const { rows, refused } = readRows(this, declaration, itemCount);
-			const requests = Math.ceil(rows.length / maxRows);
+			const chunks = chunksOf(declaration, rows);
 			const tally: Tally = {
-				requestsLeft: requests,
+				requestsLeft: chunks.length,
 				requests: 0,
 				rows: 0,
 				refusedBefore: refused.length,
@@ -392,17 +440,18 @@ export function batchOperation(declaration: BatchDeclaration): Operation {
 				unmatched: 0,
 			};
 			const planned: Planned[] = [...refused];
-			for (let from = 0; from < rows.length; from += maxRows) {
-				const chunk = rows.slice(from, from + maxRows);
+			for (const chunk of chunks) {
 				const items = itemsOf(chunk);
 				const send = async () => {
 					tally.requests++;
 					tally.rows += chunk.length;
 					try {
-						const rows = chunk.map((row) => row.body);
-						const body = declaration.body ? declaration.body(rows) : { items: rows };
-						const answer = await apiRequest.call(this, endpoint, { body, itemIndex: items[0] });
-						return { outcomes: matchAnswer(this, declaration, chunk, answer, tally) };
+						const sent = chunk.map((row) => row.body);
+						const body = bodyOf ? bodyOf(sent) : { items: sent };
+						const pathParams = pathOf?.(chunk[0].body);
+						const itemIndex = items[0];
+						const answer = await apiRequest.call(this, endpoint, { pathParams, body, itemIndex });
+						return { outcomes: outcomesOf(this, declaration, chunk, answer, tally) };
 					} catch (error) {
 						throw asNodeError(this, error, items[0]);
 					} finally {

@@ -13,7 +13,10 @@
  *   ListFbpiOrders) or `body` (the body field `next_token`, ListWarehouses); the first page is
  *   sent without one; an answer whose `next_token` is empty or absent is the last page;
  * - `noun`: what an entry is, for messages and the hint (`orders`);
- * - `maxPages` (default `MAX_PAGES`): pages one item may read; more fails the item.
+ * - `maxPages` (default `MAX_PAGES`): pages one item may read; more fails the item;
+ * - `pageSize` (the FBN lists): the most entries the endpoint gives per page; each page then asks
+ *   for `page_size` (a query parameter): that most with Return All, else no more than the limit
+ *   still wants. Without it (ListFbpiOrders, ListWarehouses) no page size is sent.
  *
  * Bounded: at most `maxPages` pages per item and the Timeout option for all of an item's pages
  * (checked before each page after the first; each request has its own time-out besides); a stop of the execution
@@ -77,6 +80,7 @@ export interface ListDeclaration extends Declaration {
 	token: 'query' | 'body';
 	noun: string;
 	maxPages?: number;
+	pageSize?: number;
 	read(ctx: IExecuteFunctions, itemIndex: number): ListRequest;
 }
 
@@ -129,16 +133,23 @@ function pageOf(declaration: ListDeclaration, answer: IDataObject) {
 	return { entries: entries as IDataObject[], next: typeof token === 'string' ? token : '' };
 }
 
-/** The request of a page: the first one as read, later ones with the token where it goes. */
+/**
+ * The request of a page: the first one as read, later ones with the token where it goes; with a
+ * page size, `page_size` for the entries still wanted (`wanted`: Infinity with Return All).
+ */
 function pageRequest(
 	declaration: ListDeclaration,
 	request: ListRequest,
 	token: string | undefined,
-) {
-	if (token === undefined) return request;
-	if (declaration.token === 'query')
-		return { ...request, query: { ...request.query, next_token: token } };
-	return { ...request, body: { ...request.body, next_token: token } };
+	wanted: number,
+): ListRequest {
+	const { pageSize } = declaration;
+	const query = pageSize
+		? { ...request.query, page_size: String(Math.min(pageSize, wanted)) }
+		: request.query;
+	if (token === undefined) return { ...request, query };
+	if (declaration.token === 'query') return { ...request, query: { ...query, next_token: token } };
+	return { ...request, query, body: { ...request.body, next_token: token } };
 }
 
 /** Fails the item when it may not ask for another page: stopped, too many pages, too late. */
@@ -178,7 +189,8 @@ async function readList(
 	let token: string | undefined;
 	do {
 		checkMayGoOn(ctx, itemIndex, state);
-		const { pathParams, body, query } = pageRequest(declaration, listing.request, token);
+		const wanted = listing.limit - entries.length;
+		const { pathParams, body, query } = pageRequest(declaration, listing.request, token, wanted);
 		const answer = await apiRequest.call(ctx, declaration.endpoint, {
 			pathParams,
 			body,

@@ -1,0 +1,62 @@
+/**
+ * FBN Catalog Item → Get Many: your catalog items that can be sent to noon warehouses of a
+ * country (AsnService_ListEligibleItems), optionally those whose SKU contains a text, every page
+ * followed (shapes/list.ts, at most 1000 per page).
+ */
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { named, propertyIn } from '../../../shared';
+import { checkedText, collectionParameter, invalidParameter } from '../parameters';
+import { listOperation, listProperties } from '../shapes/list';
+import { FBN_PAGE_SIZE, fbnCountryProperty, readFbnCountry } from '../fbnShipment/asn';
+
+const properties: INodeProperties[] = [
+	fbnCountryProperty('The destination country the items must be eligible for'),
+	...listProperties,
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: [
+			{
+				displayName: 'Partner SKU',
+				name: 'partnerSku',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. MUG',
+				description: 'Only the items whose partner SKU contains this text',
+			},
+		],
+	},
+];
+
+const country = propertyIn(properties, 'countryCode');
+const filters = propertyIn(properties, 'filters');
+const partnerSku = propertyIn(filters.options as INodeProperties[], 'partnerSku');
+
+function readQuery(ctx: IExecuteFunctions, itemIndex: number): Record<string, string> {
+	const query: Record<string, string> = { country_code: readFbnCountry(ctx, country, itemIndex) };
+	const values = collectionParameter(ctx, filters, itemIndex);
+	if (!(partnerSku.name in values)) return query;
+	const what = named(partnerSku, 'field');
+	const text = checkedText(ctx, itemIndex, values[partnerSku.name], what);
+	if (text === '') {
+		const advice = 'Give part of a SKU, or remove the filter to list every eligible item.';
+		throw invalidParameter(ctx, itemIndex, `${what} must not be blank when it is set`, advice);
+	}
+	query['search.partner_sku'] = text;
+	return query;
+}
+
+export const { description, plan } = listOperation({
+	show: { resource: 'fbnCatalogItem', operation: 'getMany' },
+	endpoint: 'AsnService_ListEligibleItems',
+	properties,
+	entries: 'items',
+	token: 'query',
+	noun: 'catalog items',
+	pageSize: FBN_PAGE_SIZE.catalog,
+	read: (ctx, itemIndex) => ({ query: readQuery(ctx, itemIndex) }),
+});

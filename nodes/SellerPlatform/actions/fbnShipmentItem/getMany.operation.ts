@@ -1,0 +1,27 @@
+/**
+ * FBN Shipment Item → Get Many: the items of an ASN with their catalog details, every page
+ * followed (shapes/list.ts, at most 1000 per page). Each output item is one SKU of the ASN.
+ */
+import { propertyIn } from '../../../shared';
+import { requiredPathParameter } from '../parameters';
+import { listOperation, listProperties } from '../shapes/list';
+import { asnNrProperty, FBN_PAGE_SIZE } from '../fbnShipment/asn';
+
+const properties = [
+	asnNrProperty('The number of the ASN whose items are listed'),
+	...listProperties,
+];
+const asn = propertyIn(properties, 'asnNr');
+
+export const { description, plan } = listOperation({
+	show: { resource: 'fbnShipmentItem', operation: 'getMany' },
+	endpoint: 'AsnService_ListShipmentItems',
+	properties,
+	entries: 'items',
+	token: 'query',
+	noun: 'items',
+	pageSize: FBN_PAGE_SIZE.items,
+	read: (ctx, itemIndex) => ({
+		pathParams: { asn_nr: requiredPathParameter(ctx, asn, itemIndex) },
+	}),
+});

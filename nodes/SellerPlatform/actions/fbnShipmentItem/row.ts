@@ -1,0 +1,47 @@
+/**
+ * What the FBN item changes share: one row per input item (an ASN and a partner SKU), packed per
+ * ASN into requests of at most 1000 items (the reference's cap; a larger shipment is split into
+ * several requests, as the reference asks). The answer is the ASN after the change: each item's
+ * output is its row with that ASN (`shipment`).
+ */
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { requiredPathParameter, requiredTextParameter } from '../parameters';
+import type { KeyField } from '../shapes/batch';
+import { partnerSkuProperty } from '../stock/row';
+import { asnNrProperty } from '../fbnShipment/asn';
+
+export { MAX_ASN_ITEMS } from '../fbnShipment/asn';
+
+export const asn = asnNrProperty('The number of the ASN, in status Created (asn_nr)');
+
+export const ITEM_KEY: KeyField[] = [
+	{ field: 'asn_nr', label: 'ASN', parameter: asn.displayName },
+	{ field: 'partner_sku', label: 'SKU', parameter: partnerSkuProperty('').displayName },
+];
+
+/** The row's key: the ASN (a path segment) and the SKU. */
+export function readItemKey(
+	ctx: IExecuteFunctions,
+	sku: ReturnType<typeof partnerSkuProperty>,
+	itemIndex: number,
+): IDataObject {
+	return {
+		asn_nr: requiredPathParameter(ctx, asn, itemIndex),
+		partner_sku: requiredTextParameter(ctx, sku, itemIndex),
+	};
+}
+
+/** Rows of one ASN go to its path. */
+export const pathOf = (row: IDataObject) => ({ asn_nr: String(row.asn_nr) });
+
+/** Each item's output: its row and the ASN after the request. */
+export const withShipment =
+	(extra: IDataObject = {}) =>
+	(answer: IDataObject, sent: IDataObject): IDataObject => ({
+		...sent,
+		...extra,
+		shipment: answer.shipment,
+	});
+
+export { partnerSkuProperty };
