@@ -5,8 +5,7 @@
  */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { named } from '../../../shared';
-import { checkedText, invalidParameter } from '../parameters';
+import { locatorParameter } from '../parameters';
 
 /** The node's list-search method that lists the warehouses (SellerPlatform.node.ts `methods`). */
 export const WAREHOUSE_SEARCH_METHOD = 'searchWarehouses';
@@ -43,17 +42,6 @@ export function readWarehouseCode(
 	property: INodeProperties,
 	itemIndex: number,
 ): string {
-	const value = ctx.getNodeParameter(property.name, itemIndex, '', {
-		extractValue: true,
-	}) as unknown;
-	const code = checkedText(ctx, itemIndex, value, named(property));
-	if (code === '') {
-		throw invalidParameter(
-			ctx,
-			itemIndex,
-			`${named(property)} must not be empty`,
-			`Choose a warehouse from the list, or set "${property.displayName}" by code (or map it with an expression).`,
-		);
-	}
-	return code;
+	const hint = `Choose a warehouse from the list, or set "${property.displayName}" by code (or map it with an expression).`;
+	return locatorParameter(ctx, property, itemIndex, hint);
 }
