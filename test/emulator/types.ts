@@ -15,7 +15,7 @@ import type { AddDestinationOptions, DestinationState } from './state/destinatio
 import type { EmulatorEventListener, EmulatorEventName } from './state/events';
 import type { AddExportOptions, ExportRecord } from './state/exports';
 import type { IssueOAuthCodeOptions } from './state/oauth';
-import type { ExportStatus } from './seed';
+import type { ExportStatus, Product } from './seed';
 import type { AddWarehousesOptions, ListedWarehouse } from './handlers/warehouses';
 import type { SandboxOrder, Warehouse } from './state/fbpi';
 import type { AddFbpiOrdersOptions, FbpiOrder } from './state/fbpiOrders';
@@ -23,8 +23,6 @@ import type { ImportStatusRecord } from './state/imports';
 import type { GeneratedAwb, Shipment } from './state/shipments';
 import type { AddFbnCatalogItemsOptions, Asn, FbnCatalogItem } from './state/fbnInbound';
 import type { PriceRecord, RowFaultSpec, StockRecord } from './state/stockPrices';
-// --- issue 29: catalog, offers, event webhooks ---
-import type { Product } from './seed';
 import type { BarcodeMapping } from './state/catalog';
 import type { WebhookDeveloper, WebhookSubscription } from './state/webhooks';
 import type { CrossBorderKind, CrossBorderRecords } from './state/crossBorder';

@@ -1,3 +1,4 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * Every published operation is an operation of the node, and the README's operations table lists
  * each with its resource, operation and API operation: the node's operations, the table's rows and
