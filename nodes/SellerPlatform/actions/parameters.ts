@@ -303,6 +303,26 @@ export function collectionParameter(
 	return (value ?? {}) as IDataObject;
 }
 
+/**
+ * A text field of a collection (a filter): `undefined` when not added, never blank when it is
+ * (`advice` says what to do instead).
+ */
+export function collectionTextField(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	values: IDataObject,
+	field: INodeProperties,
+	advice: string,
+): string | undefined {
+	if (!(field.name in values)) return undefined;
+	const what = named(field, 'field');
+	const text = checkedText(ctx, itemIndex, values[field.name], what);
+	if (text === '') {
+		throw invalidParameter(ctx, itemIndex, `${what} must not be blank when it is set`, advice);
+	}
+	return text;
+}
+
 /** The entries of a fixedCollection with several values (`headers.header`, …): `[]` when unset. */
 export function checkedList(
 	ctx: IExecuteFunctions,

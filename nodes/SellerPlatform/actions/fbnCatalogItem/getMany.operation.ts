@@ -5,8 +5,8 @@
  */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { named, propertyIn } from '../../../shared';
-import { checkedText, collectionParameter, invalidParameter } from '../parameters';
+import { propertyIn } from '../../../shared';
+import { collectionParameter, collectionTextField } from '../parameters';
 import { listOperation, listProperties } from '../shapes/list';
 import { FBN_PAGE_SIZE, fbnCountryProperty, readFbnCountry } from '../fbnShipment/asn';
 
@@ -39,14 +39,9 @@ const partnerSku = propertyIn(filters.options as INodeProperties[], 'partnerSku'
 function readQuery(ctx: IExecuteFunctions, itemIndex: number): Record<string, string> {
 	const query: Record<string, string> = { country_code: readFbnCountry(ctx, country, itemIndex) };
 	const values = collectionParameter(ctx, filters, itemIndex);
-	if (!(partnerSku.name in values)) return query;
-	const what = named(partnerSku, 'field');
-	const text = checkedText(ctx, itemIndex, values[partnerSku.name], what);
-	if (text === '') {
-		const advice = 'Give part of a SKU, or remove the filter to list every eligible item.';
-		throw invalidParameter(ctx, itemIndex, `${what} must not be blank when it is set`, advice);
-	}
-	query['search.partner_sku'] = text;
+	const advice = 'Give part of a SKU, or remove the filter to list every eligible item.';
+	const text = collectionTextField(ctx, itemIndex, values, partnerSku, advice);
+	if (text !== undefined) query['search.partner_sku'] = text;
 	return query;
 }
 

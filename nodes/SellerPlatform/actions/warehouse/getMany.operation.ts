@@ -6,8 +6,8 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { named, propertyIn } from '../../../shared';
-import { checkedText, collectionParameter, invalidParameter } from '../parameters';
+import { propertyIn } from '../../../shared';
+import { collectionParameter, collectionTextField } from '../parameters';
 import { listOperation, listProperties } from '../shapes/list';
 
 const properties: INodeProperties[] = [
@@ -40,18 +40,9 @@ const fulfillmentSystemCode = propertyIn(
 /** The body: `filters.fulfillment_system_code` when the filter is set (never blank). */
 function readFilters(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const filters = collectionParameter(ctx, filtersProperty, itemIndex);
-	if (!(fulfillmentSystemCode.name in filters)) return {};
-	const what = named(fulfillmentSystemCode, 'field');
-	const code = checkedText(ctx, itemIndex, filters[fulfillmentSystemCode.name], what);
-	if (code === '') {
-		throw invalidParameter(
-			ctx,
-			itemIndex,
-			`${what} must not be blank when it is set`,
-			'Give a fulfillment system code, or remove the filter to list every warehouse.',
-		);
-	}
-	return { filters: { fulfillment_system_code: code } };
+	const advice = 'Give a fulfillment system code, or remove the filter to list every warehouse.';
+	const code = collectionTextField(ctx, itemIndex, filters, fulfillmentSystemCode, advice);
+	return code === undefined ? {} : { filters: { fulfillment_system_code: code } };
 }
 
 export const { description, plan } = listOperation({
