@@ -19,13 +19,14 @@ export const countryTextProperty = (
 	name: string,
 	displayName: string,
 	description: string,
+	example = 'AE',
 ): INodeProperties => ({
 	displayName,
 	name,
 	type: 'string',
 	required: true,
 	default: '',
-	placeholder: 'e.g. AE',
+	placeholder: `e.g. ${example}`,
 	description: `${description}: its two-letter ISO 3166-1 code, sent as written`,
 });
 

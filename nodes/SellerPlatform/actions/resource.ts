@@ -41,12 +41,10 @@ export function resource(declaration: ResourceDeclaration): Resource {
 		noDataExpression: true,
 		default: picked,
 		displayOptions: { show: { resource: [declaration.value] } },
-		options: entries.map(([value, { name, action, description }]) => ({
-			name,
-			value,
-			action,
-			description,
-		})),
+		// By name, as n8n lists options (the default above stays the declared one).
+		options: entries
+			.map(([value, { name, action, description }]) => ({ name, value, action, description }))
+			.sort((a, b) => a.name.localeCompare(b.name)),
 	};
 	return {
 		option: { name: declaration.name, value: declaration.value },

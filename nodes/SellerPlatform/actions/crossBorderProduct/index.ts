@@ -7,7 +7,7 @@ export const { option, operations, description } = resource({
 	operations: {
 		update: {
 			name: 'Update',
-			action: 'Create or update cross-border products',
+			action: 'Update cross-border products',
 			description:
 				'Create or update the dimensions, weights and HS code of a SKU for cross-border pricing, one per input item, sent in batches',
 			operation: update,

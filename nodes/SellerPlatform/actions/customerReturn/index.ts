@@ -9,7 +9,7 @@ export const { option, operations, description } = resource({
 			name: 'Get',
 			action: 'Get customer returns of orders',
 			description:
-				'Get the returned items (AWB, barcode, status) of an order, one per input item, read in batches',
+				'Get the returned items (AWB, barcode, status) of a Namshi order (a credential with Gateway: Namshi), one per input item, read in batches',
 			operation: get,
 		},
 	},

@@ -36,11 +36,11 @@ export function readFbnCountry(
 
 /** The statuses of an ASN, as a filter offers them (the unspecified one is no status). */
 export const ASN_STATUS_OPTIONS: INodePropertyOptions[] = [
-	{ name: 'Created', value: 'ASN_STATUS_CREATED', description: 'A draft: items can change' },
-	{ name: 'Sealed', value: 'ASN_STATUS_SEALED', description: 'Final items, not yet scheduled' },
-	{ name: 'Scheduled', value: 'ASN_STATUS_SCHEDULED', description: 'Has a warehouse and slot' },
-	{ name: 'Receiving', value: 'ASN_STATUS_RECEIVING', description: 'Being received' },
-	{ name: 'Inbounded', value: 'ASN_STATUS_INBOUNDED', description: 'Received in full' },
 	{ name: 'Canceled', value: 'ASN_STATUS_CANCELED' },
+	{ name: 'Created', value: 'ASN_STATUS_CREATED', description: 'A draft: items can change' },
 	{ name: 'Expired', value: 'ASN_STATUS_EXPIRED' },
+	{ name: 'Inbounded', value: 'ASN_STATUS_INBOUNDED', description: 'Received in full' },
+	{ name: 'Receiving', value: 'ASN_STATUS_RECEIVING', description: 'Being received' },
+	{ name: 'Scheduled', value: 'ASN_STATUS_SCHEDULED', description: 'Has a warehouse and slot' },
+	{ name: 'Sealed', value: 'ASN_STATUS_SEALED', description: 'Final items, not yet scheduled' },
 ];

@@ -9,7 +9,7 @@ export const { option, operations, description } = resource({
 	operations: {
 		upsert: {
 			name: 'Create or Update',
-			action: 'Add or update items of an FBN inbound shipment',
+			action: 'Create or update items of an FBN inbound shipment',
 			description:
 				'Add a SKU to a draft ASN or set its quantity: one input item per SKU, up to 1000 per request',
 			operation: upsert,

@@ -30,7 +30,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. NAE40000001-1, NAE40000001-2',
 		description:
-			'Marketplace item numbers (mp_item_nr) of the items to mark out of stock, comma-separated, or a list from an expression. The marketplace cancels them; the other items go on to fulfilment.',
+			'Marketplace item numbers (mp_item_nr) of the items to mark out of stock, separated by commas or line breaks, or a list from an expression. The marketplace cancels them; the other items go on to fulfilment.',
 	},
 ];
 

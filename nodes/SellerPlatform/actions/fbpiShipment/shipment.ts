@@ -14,7 +14,7 @@ export const shipmentNrProperty: INodeProperties = {
 	type: 'string',
 	required: true,
 	default: '',
-	placeholder: 'e.g. SHP-{{ $json.fbpi_order_nr }}-1',
+	placeholder: 'e.g. =SHP-{{ $json.fbpi_order_nr }}',
 	description:
 		'Your own unique number of the shipment (integration_shipment_nr), chosen when it is created',
 };

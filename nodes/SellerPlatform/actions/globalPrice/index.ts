@@ -7,9 +7,9 @@ export const { option, operations, description } = resource({
 	operations: {
 		update: {
 			name: 'Update',
-			action: 'Update cross-border prices of SKUs',
+			action: 'Update global prices of SKUs',
 			description:
-				'Set the price and/or MSRP of a SKU shipped from one country and sold in another, one per input item, sent in batches',
+				'Set the price and/or MSRP of a SKU shipped from one country and sold in another on Namshi (a credential with Gateway: Namshi), one per input item, sent in batches',
 			operation: update,
 		},
 	},

@@ -16,11 +16,12 @@ import { requiredTextParameter } from '../parameters';
 import { batchOperation, type KeyField } from '../shapes/batch';
 import { partnerSkuProperty } from '../stock/row';
 
-const sku = partnerSkuProperty('Your SKU whose cross-border price to set');
+const sku = partnerSkuProperty('Your SKU whose global price to set');
 const source = countryTextProperty(
 	'sourceCountryCode',
 	'Source Country Code',
 	'The country the item ships from',
+	'CN',
 );
 const destination = countryTextProperty(
 	'destinationCountryCode',

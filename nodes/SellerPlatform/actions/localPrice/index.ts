@@ -9,7 +9,7 @@ export const { option, operations, description } = resource({
 			name: 'Update',
 			action: 'Update local prices of SKUs',
 			description:
-				'Set the price and/or MSRP of a SKU in a country, one per input item, sent in batches',
+				'Set the price and/or MSRP of a SKU in a country on Namshi (a credential with Gateway: Namshi), one per input item, sent in batches',
 			operation: update,
 		},
 	},
