@@ -7,5 +7,6 @@ export const webhookCodeProperty = (description: string): INodeProperties => ({
 	type: 'string',
 	required: true,
 	default: '',
-	description,
+	placeholder: 'e.g. ={{ $json.webhook_code }}',
+	description: `${description} (the webhook_code Event Webhook → Create returns)`,
 });

@@ -34,6 +34,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
+		placeholder: 'e.g. ={{ $json.query.code }}',
 		description: 'The authorization code the OAuth consent redirect brought back (used once)',
 	},
 	{
@@ -42,6 +43,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
+		placeholder: 'e.g. ={{ $json.client_id }}',
 		description: 'The client_id of your OAuth app',
 	},
 	{
