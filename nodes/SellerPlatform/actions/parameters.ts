@@ -482,6 +482,35 @@ export function jsonObjectParameter(
 	return value as IDataObject;
 }
 
+/** A required resource locator: from the node's list search `searchListMethod`, or by code. */
+export function locatorProperty(locator: {
+	displayName: string;
+	name: string;
+	description: string;
+	searchListMethod: string;
+	searchable: boolean;
+	example: string;
+}): INodeProperties {
+	const { displayName, name, description, searchListMethod, searchable, example } = locator;
+	return {
+		displayName,
+		name,
+		type: 'resourceLocator',
+		required: true,
+		default: { mode: 'list', value: '' },
+		description,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: searchable ? { searchListMethod, searchable } : { searchListMethod },
+			},
+			{ displayName: 'By Code', name: 'id', type: 'string', placeholder: `e.g. ${example}` },
+		],
+	};
+}
+
 /**
  * A resource locator's value (chosen from its list, or typed by ID), trimmed; a required one is
  * never blank (`hint` says how to set it).

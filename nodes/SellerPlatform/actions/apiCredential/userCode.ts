@@ -11,34 +11,20 @@ import type {
 } from 'n8n-workflow';
 
 import { apiRequest } from '../../../shared';
-import { locatorParameter } from '../parameters';
+import { locatorParameter, locatorProperty } from '../parameters';
 
 /** The node's list-search method that offers the session's user (SellerPlatform.node.ts). */
 export const USER_CODE_SEARCH_METHOD = 'searchUserCodes';
 
 export function userCodeProperty(description: string): INodeProperties {
-	return {
+	return locatorProperty({
 		displayName: 'User Code',
 		name: 'userCode',
-		type: 'resourceLocator',
-		required: true,
-		default: { mode: 'list', value: '' },
 		description,
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: { searchListMethod: USER_CODE_SEARCH_METHOD },
-			},
-			{
-				displayName: 'By Code',
-				name: 'id',
-				type: 'string',
-				placeholder: 'e.g. usr-0a1b2c3d4e5f',
-			},
-		],
-	};
+		searchListMethod: USER_CODE_SEARCH_METHOD,
+		searchable: false,
+		example: 'usr-0a1b2c3d4e5f',
+	});
 }
 
 export function readUserCode(

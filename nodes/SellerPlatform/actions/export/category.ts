@@ -13,34 +13,20 @@ import type {
 } from 'n8n-workflow';
 
 import { apiRequest } from '../../../shared';
-import { locatorParameter } from '../parameters';
+import { locatorParameter, locatorProperty } from '../parameters';
 
 /** The node's list-search method that lists the export categories (SellerPlatform.node.ts). */
 export const EXPORT_CATEGORY_SEARCH_METHOD = 'searchExportCategories';
 
-export const exportCategoryProperty: INodeProperties = {
+export const exportCategoryProperty: INodeProperties = locatorProperty({
 	displayName: 'Export Category Code',
 	name: 'exportCategoryCode',
-	type: 'resourceLocator',
-	required: true,
-	default: { mode: 'list', value: '' },
 	description:
 		'The kind of data to export: one of the export_category_code values Export → Get Categories lists',
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			typeOptions: { searchListMethod: EXPORT_CATEGORY_SEARCH_METHOD, searchable: true },
-		},
-		{
-			displayName: 'By Code',
-			name: 'id',
-			type: 'string',
-			placeholder: 'e.g. ORDERS_EXPORT',
-		},
-	],
-};
+	searchListMethod: EXPORT_CATEGORY_SEARCH_METHOD,
+	searchable: true,
+	example: 'ORDERS_EXPORT',
+});
 
 /** The item's category code: chosen or typed, trimmed, never blank. */
 export function readExportCategory(ctx: IExecuteFunctions, itemIndex: number): string {

@@ -7,6 +7,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { named } from '../../../shared';
 import { invalidParameter, optionalBooleanParameter, optionalNumberParameter } from '../parameters';
+import { amountProperty } from '../namshiPrice';
 import { batchOperation } from '../shapes/batch';
 import {
 	countryCodeProperty,
@@ -18,24 +19,12 @@ import {
 
 const sku = partnerSkuProperty('Your SKU whose price to set');
 const country = countryCodeProperty('The marketplace country the price applies in');
-const price: INodeProperties = {
-	displayName: 'Price',
-	name: 'price',
-	type: 'number',
-	typeOptions: { minValue: 0, numberPrecision: 2 },
-	default: '',
-	description:
-		"The selling price, in the country's currency, not negative. Leave empty to keep the current one.",
-};
-const msrp: INodeProperties = {
-	displayName: 'MSRP',
-	name: 'msrp',
-	type: 'number',
-	typeOptions: { minValue: 0, numberPrecision: 2 },
-	default: '',
-	description:
-		'The recommended retail price shown crossed out beside the price, not negative. Leave empty to keep the current one.',
-};
+const price = amountProperty('price', 'Price', "The selling price, in the country's currency");
+const msrp = amountProperty(
+	'msrp',
+	'MSRP',
+	'The recommended retail price shown crossed out beside the price',
+);
 const isActive: INodeProperties = {
 	displayName: 'Is Active',
 	name: 'isActive',

@@ -5,35 +5,21 @@
  */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { locatorParameter } from '../parameters';
+import { locatorParameter, locatorProperty } from '../parameters';
 
 /** The node's list-search method that lists the warehouses (SellerPlatform.node.ts `methods`). */
 export const WAREHOUSE_SEARCH_METHOD = 'searchWarehouses';
 
 /** The property, with the description of what the operation does with the warehouse. */
 export function warehouseCodeProperty(description: string): INodeProperties {
-	return {
+	return locatorProperty({
 		displayName: 'Warehouse Code',
 		name: 'warehouseCode',
-		type: 'resourceLocator',
-		required: true,
-		default: { mode: 'list', value: '' },
 		description,
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: { searchListMethod: WAREHOUSE_SEARCH_METHOD, searchable: true },
-			},
-			{
-				displayName: 'By Code',
-				name: 'id',
-				type: 'string',
-				placeholder: 'e.g. WH-DXB-01',
-			},
-		],
-	};
+		searchListMethod: WAREHOUSE_SEARCH_METHOD,
+		searchable: true,
+		example: 'WH-DXB-01',
+	});
 }
 
 /** The item's warehouse code: the chosen or typed value, trimmed, never blank. */
