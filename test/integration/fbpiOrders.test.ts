@@ -203,6 +203,8 @@ describe('fbpiOrder/getMany', () => {
 	});
 
 	it('ends at the timeout, and at once when the execution is stopped', async () => {
+		// At 100 ms a page the timeout ends the list after one to three pages (the fewer, the
+		// more loaded the machine): the first page is always read.
 		const { warehouseCode } = addOrders(400);
 		f.emulator.setLatency(100);
 		const timed = await run(
@@ -211,7 +213,7 @@ describe('fbpiOrder/getMany', () => {
 			true,
 		);
 		expect(String(timed.json('Seller Platform')[0].error)).toMatch(
-			/^The list did not end within the "Timeout \(Seconds\)" \(timeoutSeconds\) option, 0.25 s \([23] pages read\): no orders are returned$/,
+			/^The list did not end within the "Timeout \(Seconds\)" \(timeoutSeconds\) option, 0.25 s \((1 page|[23] pages) read\): no orders are returned$/,
 		);
 		const pagesBefore = requestsOf('ListFbpiOrders').length;
 		expect(pagesBefore).toBeLessThanOrEqual(4);

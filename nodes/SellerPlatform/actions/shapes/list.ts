@@ -162,7 +162,7 @@ function checkMayGoOn(ctx: IExecuteFunctions, itemIndex: number, state: PageStat
 	if (pages >= listing.maxPages) reason = `The list did not end within ${listing.maxPages} pages`;
 	// The first page is always asked for: the timeout bounds the pages after it.
 	else if (pages > 0 && Date.now() - state.started >= listing.timeoutMs)
-		reason = `The list did not end within the ${quotedName(listTimeoutOption)} option, ${listing.timeoutMs / 1000} s (${pages} pages read)`;
+		reason = `The list did not end within the ${quotedName(listTimeoutOption)} option, ${listing.timeoutMs / 1000} s (${pages} ${pages === 1 ? 'page' : 'pages'} read)`;
 	if (reason) {
 		const advice = 'Narrow the filters, or turn off "Return All" and set a limit.';
 		throw invalidParameter(ctx, itemIndex, `${reason}: no ${noun} are returned`, advice);
