@@ -1,4 +1,3 @@
-/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * A node's list search (`methods.listSearch`) called as the editor has n8n call it: n8n's
  * `DynamicNodeParametersService.getResourceLocatorResults` builds a workflow of one node named

@@ -1,4 +1,3 @@
-/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * Poll triggers run the way the n8n app (2.40, without durable poll cursors) runs them, with
  * n8n-core's own `PollContext` and `PollTriggerExecutor`:

@@ -1,4 +1,3 @@
-/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * The catalog and offer endpoints (issue 29): SkuBarcodeMap, a batch of rows each answered with
  * its own status (a SKU not in the catalog: NOT_FOUND; a barcode mapped to another SKU without

@@ -1,4 +1,3 @@
-/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * The batch endpoints of Namshi's customer returns and prices and of cross-border pricing (issue
  * 29). Each request carries rows (`items`; customer returns: `order_nrs`), and each answer row

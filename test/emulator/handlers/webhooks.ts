@@ -1,4 +1,3 @@
-/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * The event webhook endpoints (issue 29), under the event-notifications prefix the seed gives its
  * destination update, and the event schemas (their reference gives no prefix). A webhook is a

@@ -1,4 +1,3 @@
-/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * The catalog per project: its products with their offers (GetProductOffers) and the barcodes
  * mapped to its SKUs (SkuBarcodeMap). A barcode stands for one SKU; a SKU may have several

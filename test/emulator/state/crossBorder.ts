@@ -1,4 +1,3 @@
-/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * Namshi's global and local prices and the cross-border products and transfer prices, per project,
  * as the batch endpoints BatchUpsertGlobalPricing, BatchUpsertLocalPricing, BatchUpsertProduct,

@@ -1,4 +1,3 @@
-/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * FBPI orders as GetFbpiOrder and ListFbpiOrders answer them, per project: the seeded ones
  * (`SEEDED_FBPI_ORDER_TABLE`, copied into every project so a change stays in its project), the

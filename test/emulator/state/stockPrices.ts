@@ -1,4 +1,3 @@
-/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * Stock (per project, warehouse and partner SKU) and prices (per project, partner SKU and
  * country), as the batch endpoints GetStock, UpdateStock, BatchGetPricing and BatchUpsertPricing

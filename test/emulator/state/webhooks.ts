@@ -1,4 +1,3 @@
-/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * Event webhooks (CreateWebhook, CreateSubscription, AssignDeveloperToWebhook). In the emulator a
  * webhook IS an HTTPS destination (state/destinations.ts): the same address, header map and
