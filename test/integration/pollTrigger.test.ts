@@ -144,8 +144,9 @@ describe('Seller Platform Poll Trigger: each order exactly once', () => {
 		// At the start edge, at the previous readUpTo, and ahead of n8n's clock.
 		const first = addOrders(start, r0, Date.now() + 120_000);
 		await poller.poll();
-		// The same window again (it overlaps the last one whole), two more at its edges.
-		const second_ = addOrders(start, second(Date.now()));
+		// The next window (it overlaps the last one whole), two more at its edges. Its start is that
+		// of the last one only while no second turned since the activation: taken from the state.
+		const second_ = addOrders(savedState()!.readUpTo - LOOKBACK_MS, second(Date.now()));
 		await poller.poll();
 		await poller.poll(); // nothing new: returns null, saves nothing
 		const third = addOrders(savedState()!.readUpTo - LOOKBACK_MS);
