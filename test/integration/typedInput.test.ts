@@ -305,7 +305,11 @@ describe('polling options, checked for every item', () => {
 				options: { waitForCompletion: true, pollIntervalSeconds: 3e6, timeoutSeconds: 1e7 },
 			}),
 		);
-		await new Promise((resolve) => setTimeout(resolve, 600));
+		// After the first poll, however long the run took to reach it: an interval cut to a timer's
+		// 1 ms fallback would poll again within a few ms, hundreds of times in 0.5 s.
+		while (requestsOf('GetExportStatus').length < 1)
+			await new Promise((resolve) => setTimeout(resolve, 20));
+		await new Promise((resolve) => setTimeout(resolve, 500));
 		const polls = requestsOf('GetExportStatus').length;
 		started.cancel();
 		await started.finished;
