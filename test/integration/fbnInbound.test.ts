@@ -94,6 +94,25 @@ describe('fbnShipment', () => {
 		expect(f.emulator.fbnShipments().filter((a) => a.exref_nr === 'PO-CREATE-1')).toHaveLength(1);
 	});
 
+	it('create: an answer lost after the ASN was made is asked again, and that ASN comes back, never a second', async () => {
+		f.emulator.injectFaults({ count: 1, operation: 'AsnService_CreateShipment', lostAnswer: true });
+		const [out] = await outputs({
+			resource: 'fbnShipment',
+			operation: 'create',
+			exrefNr: 'PO-LOST-1',
+			countryCode: 'ae',
+		});
+		const made = f.emulator.fbnShipments().filter((a) => a.exref_nr === 'PO-LOST-1');
+		expect(made).toHaveLength(1);
+		expect((out.shipment as IDataObject).asn_nr).toBe(made[0].asn_nr);
+		// The first answer was lost (no status), the repeat got the ASN the first one made.
+		expect(
+			fbnRequests()
+				.filter((r) => r.operation === 'AsnService_CreateShipment')
+				.map((r) => r.status),
+		).toEqual([null, 200]);
+	});
+
 	it('seal, slots, schedule, get: the ASN’s life through PUT status, the earliest slot, and its booking', async () => {
 		const asn = await newAsn();
 		f.emulator.clearRequests();

@@ -111,8 +111,8 @@ export interface EndpointSpec {
 /**
  * The FBN inbound (ASN) endpoints: every one requires the `X-Project` header; all on the common
  * plan. A create of the same external reference and shipment type answers the ASN made before (the
- * reference says so), but creates are never repeated by the node (the rule of every create);
- * status changes and schedules are not repeated either (a repeat after a lost answer meets an ASN
+ * reference says so): like the idempotent sandbox order, it is repeated after a lost answer and
+ * meets the ASN the first attempt made; status changes and schedules are not repeated either (a repeat after a lost answer meets an ASN
  * already moved on, and fails). Metadata and item upserts set values, and a delete of items
  * already gone leaves the same ASN: safe to repeat.
  */
@@ -125,7 +125,7 @@ const fbn = (method: EndpointSpec['method'], path: string, repeatable: boolean):
 });
 
 const FBN_INBOUND_ENDPOINTS = {
-	AsnService_CreateShipment: fbn('POST', '/shipment/create', false),
+	AsnService_CreateShipment: fbn('POST', '/shipment/create', true),
 	AsnService_GetShipment: fbn('GET', '/shipment/{asn_nr}', true),
 	AsnService_ListShipments: fbn('GET', '/shipment/list', true),
 	AsnService_UpdateShipment: fbn('PUT', '/shipment/{asn_nr}', true),

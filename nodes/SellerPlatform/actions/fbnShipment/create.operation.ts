@@ -2,7 +2,7 @@
  * FBN Shipment → Create: a new ASN (inbound shipment) header, in status Created and without
  * items (AsnService_CreateShipment). The external reference is the seller's key: the service
  * answers the ASN made before for the same reference and shipment type, so a re-run creates
- * nothing twice. The node itself never repeats a create.
+ * nothing twice, and a request whose answer was lost is repeated like a read.
  */
 import type { INodeProperties } from 'n8n-workflow';
 
