@@ -62,6 +62,13 @@ export const amountProperty = (
 	description: `${description}, not negative. Leave empty to keep the current one.`,
 });
 
+/** The MSRP of a price row: the same field in Price, Global Price and Local Price updates. */
+export const msrpProperty = amountProperty(
+	'msrp',
+	'MSRP',
+	'The recommended retail price shown crossed out beside the price',
+);
+
 /**
  * The amounts of a row (fields by API name → their properties): the ones set, or refused when
  * none is ("Item 3 sets nothing").

@@ -9,6 +9,7 @@ import {
 	amountProperty,
 	countryTextProperty,
 	MAX_NAMSHI_PRICE_ROWS,
+	msrpProperty,
 	readAmounts,
 	readCountryText,
 } from '../namshiPrice';
@@ -29,11 +30,7 @@ const destination = countryTextProperty(
 	'The country the item is sold in',
 );
 const price = amountProperty('price', 'Price', 'The selling price in the destination country');
-const msrp = amountProperty(
-	'msrp',
-	'MSRP',
-	'The recommended retail price shown crossed out beside the price',
-);
+const msrp = msrpProperty;
 
 const KEY: KeyField[] = [
 	{ field: 'partner_sku', label: 'SKU', parameter: sku.displayName },

@@ -9,6 +9,7 @@ import {
 	amountProperty,
 	countryTextProperty,
 	MAX_NAMSHI_PRICE_ROWS,
+	msrpProperty,
 	readAmounts,
 	readCountryText,
 } from '../namshiPrice';
@@ -23,11 +24,7 @@ const country = countryTextProperty(
 	'The country the price applies in',
 );
 const price = amountProperty('price', 'Price', "The selling price, in the country's currency");
-const msrp = amountProperty(
-	'msrp',
-	'MSRP',
-	'The recommended retail price shown crossed out beside the price',
-);
+const msrp = msrpProperty;
 
 const KEY: KeyField[] = [
 	{ field: 'partner_sku', label: 'SKU', parameter: sku.displayName },

@@ -7,7 +7,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { named } from '../../../shared';
 import { invalidParameter, optionalBooleanParameter, optionalNumberParameter } from '../parameters';
-import { amountProperty } from '../namshiPrice';
+import { amountProperty, msrpProperty } from '../namshiPrice';
 import { batchOperation } from '../shapes/batch';
 import {
 	countryCodeProperty,
@@ -20,11 +20,7 @@ import {
 const sku = partnerSkuProperty('Your SKU whose price to set');
 const country = countryCodeProperty('The marketplace country the price applies in');
 const price = amountProperty('price', 'Price', "The selling price, in the country's currency");
-const msrp = amountProperty(
-	'msrp',
-	'MSRP',
-	'The recommended retail price shown crossed out beside the price',
-);
+const msrp = msrpProperty;
 const isActive: INodeProperties = {
 	displayName: 'Is Active',
 	name: 'isActive',
