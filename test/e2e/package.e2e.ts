@@ -1356,9 +1356,21 @@ describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 					[],
 				),
 			);
-			// Orders already there (earlier checks' sandbox orders) are history for the activation.
+			// Orders already there (earlier checks' sandbox orders) are history for the activation:
+			// its first poll reads them. n8n 2.x starts the trigger a moment after the activation is
+			// answered, so the new order is created once that first poll has listed the warehouse.
+			const listings = async () =>
+				(await requestLog()).filter(
+					(entry) => entry.operation === 'ListFbpiOrders' && entry.status !== null,
+				).length;
+			const listedBefore = await listings();
 			await client.activate(poller.id);
 			try {
+				await waitFor(
+					"the trigger's first poll",
+					async () => ((await listings()) > listedBefore ? true : undefined),
+					30_000,
+				);
 				const sandbox = await client.runAndWait(example('create-sandbox-order.json'));
 				expectSucceeded(sandbox);
 				const orderNr = single(sandbox, 'Create sandbox order').fbpi_order_nr as string;
