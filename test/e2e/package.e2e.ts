@@ -1162,7 +1162,7 @@ describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 	);
 
 	check(
-		'5d. example "fulfil an FBPI order" runs: one item marked unavailable, the other shipped with a noon AWB; a re-run after a lost Create answer ships nothing twice',
+		'5d. example "fulfil an FBPI order" runs: one item marked unavailable, the other shipped with a noon AWB; run again for the same order, or after a lost Create answer, it ships nothing twice',
 		async () => {
 			const fulfilExample = example('fulfil-fbpi-order.json');
 			// As the editor's "Execute workflow": from the poll trigger, which hands over the newest order.
@@ -1197,6 +1197,14 @@ describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 			expect(await shipmentsOf(first)).toEqual([
 				expect.objectContaining({ awbs: [{ courier: 'noon', awb_nr: awb }] }),
 			]);
+
+			// The same order run again: its items are shipped, nothing is created a second time.
+			const again = await runFulfil();
+			expectSucceeded(again);
+			expect(single(again, 'Get the order').fbpi_order_nr).toEqual(first);
+			expect(single(again, 'Plan the shipment').to_ship).toEqual([]);
+			expect(again.data.resultData.runData['Create the shipment']).toBeUndefined();
+			expect(await shipmentsOf(first)).toHaveLength(1);
 
 			// The answer of Create is lost after the shipment was stored: the run fails, the re-run
 			// finds the items shipped and creates nothing more.
