@@ -61,6 +61,7 @@ export {
 	privateKeyField,
 	projectCodeField,
 	redactValue,
+	secretsIn,
 } from './errors';
 export { addressForLog, gatewayScope, isDotSegment, type Endpoint } from './gateway';
 export { PACING, stopAfterFailuresOption, waitingBudgetOption } from './pacing';

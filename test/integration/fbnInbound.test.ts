@@ -91,7 +91,84 @@ describe('fbnShipment', () => {
 		expect((again[0].shipment as IDataObject).asn_nr).toBe(
 			(first[0].shipment as IDataObject).asn_nr,
 		);
+		// An untouched draft cannot be told from a new one: no flag either time.
+		expect([first[0].alreadyExisted, again[0].alreadyExisted]).toEqual([undefined, undefined]);
 		expect(f.emulator.fbnShipments().filter((a) => a.exref_nr === 'PO-CREATE-1')).toHaveLength(1);
+	});
+
+	it('create: a reference already used for another country fails naming the ASN and its country; an ASN with items comes back alreadyExisted (continue on fail: one error item each)', async () => {
+		const create = {
+			resource: 'fbnShipment',
+			operation: 'create',
+			exrefNr: '={{ $json.ref }}',
+			countryCode: '={{ $json.country }}',
+		};
+		const [ae] = await outputs(create, [{ ref: 'PO-COUNTRY-1', country: 'ae' }]);
+		const asnNr = (ae.shipment as IDataObject).asn_nr as string;
+		const filled = await newAsn('sa');
+		await outputs(UPSERT, [{ asn: filled, sku: 'SKU-MUG-WHT', qty: 2 }]);
+		const filledRef = f.emulator.fbnShipments().find((a) => a.asn_nr === filled)!.exref_nr;
+		f.emulator.clearRequests();
+
+		const result = await run(
+			create,
+			[
+				{ ref: 'PO-COUNTRY-1', country: 'sa' },
+				{ ref: 'PO-COUNTRY-1', country: 'ae' },
+				{ ref: filledRef, country: 'sa' },
+			],
+			{ continueOnFail: true },
+		);
+		expect(result.status).toBe('success');
+		const out = result.outputs(NODE);
+		expect(out.map((o) => o.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(out[0].json.error).toBe(
+			`The external reference PO-COUNTRY-1 is already used by ASN ${asnNr} for country AE (SHIPMENT_TYPE_FBN_GLOBAL): this request is for country SA (SHIPMENT_TYPE_FBN_GLOBAL)`,
+		);
+		expect(String((out[0].json.details as IDataObject).description)).toContain(
+			'differs from this request: country AE instead of SA. Nothing was created.',
+		);
+		expect(out[0].json.shipment).toBeUndefined();
+		// The same ASN (same country and type) stays a success; the filled one was made before.
+		expect(out[1].json).toMatchObject({ shipment: { asn_nr: asnNr } });
+		expect(out[1].json.alreadyExisted).toBeUndefined();
+		expect(out[2].json).toMatchObject({
+			shipment: { asn_nr: filled, total_sku_count: 1 },
+			alreadyExisted: true,
+		});
+		expect(sent('AsnService_CreateShipment')).toHaveLength(3);
+		expect(f.emulator.fbnShipments().filter((a) => a.exref_nr === 'PO-COUNTRY-1')).toHaveLength(1);
+		const hints = result.run.data.resultData.runData[NODE][0].hints ?? [];
+		expect(hints.map((hint) => hint.message)).toContainEqual(
+			expect.stringMatching(/^For 1 item, the ASN already existed under this external reference/),
+		);
+	});
+
+	it('create: the repeat after a lost answer that meets an ASN someone else made under the reference for another country fails, creating nothing', async () => {
+		// Someone else's ASN under the reference, for Saudi Arabia.
+		await outputs({
+			resource: 'fbnShipment',
+			operation: 'create',
+			exrefNr: 'PO-OTHER-1',
+			countryCode: 'sa',
+		});
+		const [theirs] = f.emulator.fbnShipments().filter((a) => a.exref_nr === 'PO-OTHER-1');
+		f.emulator.clearRequests();
+		f.emulator.injectFaults({ count: 1, operation: 'AsnService_CreateShipment', lostAnswer: true });
+		const result = await run({
+			resource: 'fbnShipment',
+			operation: 'create',
+			exrefNr: 'PO-OTHER-1',
+			countryCode: 'ae',
+		});
+		expect(result.status).toBe('error');
+		expect(result.nodeError(NODE)?.message).toBe(
+			`The external reference PO-OTHER-1 is already used by ASN ${theirs.asn_nr} for country SA (SHIPMENT_TYPE_FBN_GLOBAL): this request is for country AE (SHIPMENT_TYPE_FBN_GLOBAL)`,
+		);
+		expect(sent('AsnService_CreateShipment').map((r) => r.body.country_code)).toEqual(['AE', 'AE']);
+		expect(f.emulator.fbnShipments().filter((a) => a.exref_nr === 'PO-OTHER-1')).toEqual([
+			expect.objectContaining({ asn_nr: theirs.asn_nr, country_code: 'SA' }),
+		]);
 	});
 
 	it('create: an answer lost after the ASN was made is asked again, and that ASN comes back, never a second', async () => {

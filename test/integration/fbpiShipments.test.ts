@@ -2,7 +2,8 @@
  * FBPI Shipment → Create, Get, Cancel, Add Courier AWBs, Generate AWBs through real n8n runs
  * against the emulator: the exact requests, validation before the network, continue on fail, and
  * the shipment number as the key of a create: a re-run after a lost answer finds the shipment made
- * before (exactly one in the emulator); a number taken by another shipment fails naming it.
+ * before (exactly one in the emulator); a number taken by another shipment, or by a cancelled one,
+ * fails naming it.
  */
 import type { IDataObject, INodeParameters, NodeExecutionHint } from 'n8n-workflow';
 
@@ -281,6 +282,65 @@ describe('fbpiShipment/create', () => {
 		expect(result.nodeError(NODE)?.description).toContain(
 			`order ${order.nr} instead of ${other.nr}`,
 		);
+	});
+	it('a cancelled shipment is not "already existed": creating it again fails naming the number, one error item each with continue on fail', async () => {
+		const order = newOrder(3);
+		const cancelled = newShipmentNr();
+		const live = newShipmentNr();
+		const key = (number: string) => ({
+			resource: 'fbpiShipment',
+			operation: 'cancel',
+			warehouseCode: warehouse(),
+			integrationShipmentNr: number,
+		});
+		await outputs(createParameters(order.nr, cancelled, order.items.slice(0, 2).join(',')));
+		await outputs(createParameters(order.nr, live, order.items[2]));
+		await outputs(key(cancelled));
+		// GetShipment answers the cancelled shipment as before: the reference gives it no status.
+		const [got] = await outputs({ ...key(cancelled), operation: 'get' });
+		expect(Object.keys(got).sort()).toEqual(
+			['awbs', 'fbpi_order_nr', 'integration_shipment_nr', 'items', 'warehouse_code'].sort(),
+		);
+		f.emulator.clearRequests();
+
+		const parameters = createParameters(order.nr, '={{ $json.number }}', '={{ $json.items }}', [
+			{ courier: 'noon', awbNr: '={{ "AWB-" + $json.number }}' },
+		]);
+		const result = await run(
+			parameters,
+			[
+				{ number: cancelled, items: order.items.slice(0, 2) },
+				{ number: live, items: [order.items[2]] },
+			],
+			{ continueOnFail: true },
+		);
+		expect(result.status).toBe('success');
+		expect(result.outputs(NODE).map((o) => o.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+		const out = result.json(NODE);
+		expect(out[0].error).toMatch(
+			new RegExp(
+				`^integration_shipment_nr "${cancelled}" already exists.*: the shipment with this number was cancelled$`,
+			),
+		);
+		expect(out[0].details).toMatchObject({ httpCode: '409', status_code: 'ALREADY_EXISTS' });
+		const description = String((out[0].details as IDataObject).description);
+		expect(description).toContain(
+			`The shipment number ${cancelled} (warehouse ${WAREHOUSE}) belongs to a shipment that was cancelled (its items ${order.items[0]}, ${order.items[1]} are cancelled in order ${order.nr}`,
+		);
+		expect(description).toContain('a new shipment needs a new Integration Shipment Number');
+		expect(out[0].alreadyExisted).toBeUndefined();
+		// The shipment not cancelled is found again as before.
+		expect(out[1]).toMatchObject({ integration_shipment_nr: live, alreadyExisted: true });
+		expect(out[1].error).toBeUndefined();
+
+		expect(requestsOf('CreateShipment').map((r) => r.status)).toEqual([409, 409]);
+		// Without continue on fail, the run fails on it.
+		const failed = await run(parameters, [{ number: cancelled, items: order.items.slice(0, 2) }]);
+		expect(failed.status).toBe('error');
+		expect(failed.nodeError(NODE)?.message).toMatch(/the shipment with this number was cancelled/);
+		expect(f.emulator.shipments().filter((s) => s.integration_shipment_nr === cancelled)).toEqual([
+			expect.objectContaining({ status: 'CANCELLED' }),
+		]);
 	});
 });
 

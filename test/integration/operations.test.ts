@@ -73,6 +73,53 @@ describe('oauth/exchangeToken', () => {
 		expect(requestsOf('ExchangeToken')).toHaveLength(1);
 		expect(out.json.details).toMatchObject({ httpCode: '503' });
 	});
+	it('a 200 whose status says the workflow failed is the item’s error, with the status’s message and code and without the token', async () => {
+		const token = SEEDED_OAUTH_TOKENS.issuesCredentials;
+		// The service's status echoes the token, as a careless one might.
+		const status = {
+			status_id: 9,
+			status_code: 'FAILED_PRECONDITION',
+			message: `workflow issue-credentials failed for ${token}`,
+			details: [{ reason: 'CLIENT_DISABLED', token }],
+		};
+		f.emulator.injectFaults({
+			count: 1,
+			operation: 'ExchangeToken',
+			answer: { set: { status } },
+		});
+		const parameters = {
+			resource: 'oauth',
+			operation: 'exchangeToken',
+			accessToken: token,
+		};
+		const result = await f.env.runWorkflow(
+			workflowWithItems([{}, {}], parameters, { continueOnFail: true }),
+		);
+		expect(result.status).toBe('success');
+		const [failed, ok] = result.outputs('Seller Platform');
+		expect([failed.pairedItem, ok.pairedItem]).toEqual([{ item: 0 }, { item: 1 }]);
+		expect(failed.json.error).toBe('workflow issue-credentials failed for <redacted>');
+		expect(failed.json.details).toMatchObject({
+			status_code: 'FAILED_PRECONDITION',
+			status_id: 9,
+			service_details: [{ reason: 'CLIENT_DISABLED', token: '<redacted>' }],
+		});
+		expect(String((failed.json.details as IDataObject).description)).toContain(
+			'status_code FAILED_PRECONDITION, status_id 9, operation ExchangeToken',
+		);
+		expect(failed.json.project_code).toBeUndefined();
+		expect(JSON.stringify(result.outputs('Seller Platform'))).not.toContain(token);
+		expect(ok.json).toMatchObject({ status: { status_id: 0, status_code: 'OK' } });
+		expect(requestsOf('ExchangeToken')).toHaveLength(2);
+
+		// Without continue on fail, the run fails on it.
+		f.emulator.injectFaults({ count: 1, operation: 'ExchangeToken', answer: { set: { status } } });
+		const stopped = await f.env.runWorkflow(workflowWithItems([{}], parameters));
+		expect(stopped.status).toBe('error');
+		expect(stopped.nodeError('Seller Platform')?.message).toBe(
+			'workflow issue-credentials failed for <redacted>',
+		);
+	});
 });
 
 describe('export/getStatus', () => {

@@ -16,7 +16,7 @@ import {
 const properties: INodeProperties[] = [
 	{
 		displayName:
-			'The Integration Shipment Number is the key of the shipment: a create is never repeated, and running again with the same number returns the shipment made before (alreadyExisted: true) when it is this very shipment.',
+			'The Integration Shipment Number is the key of the shipment: a create is never repeated, and running again with the same number returns the shipment made before (alreadyExisted: true) when it is this very shipment and not cancelled. A cancelled shipment keeps its number: creating it again fails, and a new shipment needs a new number.',
 		name: 'createNotice',
 		type: 'notice',
 		default: '',
@@ -93,7 +93,7 @@ export const plan: Operation['plan'] = perItem(function (this: IExecuteFunctions
 		creates: {
 			describe: () => describeShipment(request),
 			advice:
-				'Running the workflow again with the same Integration Shipment Numbers does not create these shipments again: each is found and returned with alreadyExisted: true.',
+				'Running the workflow again with the same Integration Shipment Numbers does not create these shipments again: each is found and returned with alreadyExisted: true (unless it was cancelled since).',
 		},
 		send: async () => await create(this, request, itemIndex),
 	};

@@ -3,9 +3,14 @@
  * by the node (a lost answer may hide a shipment that was made); when the service refuses a
  * number because a shipment already has it, that shipment is read (GetShipment) and returned,
  * flagged `alreadyExisted`, only when it is this very shipment: the same order, the same items and
- * the same AWBs (each compared as a set). Otherwise the item fails naming the number and what
- * differs. So a re-run after any failure creates a shipment at most once and never fails
- * confusingly.
+ * the same AWBs (each compared as a set), and not cancelled. Otherwise the item fails naming the
+ * number and what differs. So a re-run after any failure creates a shipment at most once and never
+ * fails confusingly.
+ *
+ * GetShipment's answer has no status (the reference gives it the order, the AWBs and the items
+ * only). The reference says that CancelShipment cancels every item of the shipment: so a shipment
+ * is cancelled when each of its items is cancelled in its order (GetFbpiOrder, mp_status
+ * CANCELLED). Its number stays taken, and nothing will be shipped under it: the item fails.
  */
 import type { IDataObject, IExecuteFunctions, NodeApiError } from 'n8n-workflow';
 
@@ -65,24 +70,71 @@ export function differences(request: ShipmentRequest, existing: IDataObject): st
 	return found;
 }
 
-/** The refusal, kept (message, HTTP code, status_code), naming the number and what differs. */
-function takenError(refused: NodeApiError, request: ShipmentRequest, found: string[]) {
-	const { integration_shipment_nr: number, warehouse_code: warehouse } = request;
-	const named = `shipment number ${number} (warehouse ${warehouse})`;
-	if (!refused.message.includes(number)) refused.message = `${refused.message}: ${named}`;
-	const note = `The ${named} is already used by another shipment, which differs from this one: ${found.join('; ')}. Nothing was created. Use a new Integration Shipment Number for a new shipment; to see the existing one, use FBPI Shipment → Get.`;
+const CANCELLED = 'MP_ITEM_STATUS_CANCELLED';
+
+/**
+ * The shipment's items as its order lists them, when every one is cancelled (the shipment was
+ * cancelled: CancelShipment cancels its items); otherwise none.
+ */
+async function cancelledItems(
+	ctx: IExecuteFunctions,
+	request: ShipmentRequest,
+	itemIndex: number,
+): Promise<IDataObject[]> {
+	let order: IDataObject;
+	try {
+		order = await apiRequest.call(ctx, 'GetFbpiOrder', {
+			pathParams: { fbpi_order_nr: request.fbpi_order_nr },
+			itemIndex,
+		});
+	} catch (error) {
+		throw asNodeError(ctx, error, itemIndex);
+	}
+	const wanted = new Set(request.items.map((item) => item.mp_item_nr));
+	const items = entries(order.items).filter((item) => wanted.has(itemText(item))) as IDataObject[];
+	const allCancelled =
+		items.length === wanted.size && items.every((i) => i.mp_status === CANCELLED);
+	return allCancelled ? items : [];
+}
+
+/** The refusal, kept (message, HTTP code, status_code), with `note` and the shipment named. */
+function keptRefusal(refused: NodeApiError, request: ShipmentRequest, note: string) {
+	const { integration_shipment_nr, warehouse_code } = request;
 	refused.description = refused.description ? `${note}\n\n${refused.description}` : note;
-	Object.assign(refused.context, {
-		existingShipment: { warehouse_code: warehouse, integration_shipment_nr: number },
-		differences: found,
-	});
+	Object.assign(refused.context, { existingShipment: { warehouse_code, integration_shipment_nr } });
 	return refused;
+}
+
+const numberNamed = (request: ShipmentRequest) =>
+	`shipment number ${request.integration_shipment_nr} (warehouse ${request.warehouse_code})`;
+
+/** The refusal naming the number and what differs. */
+function takenError(refused: NodeApiError, request: ShipmentRequest, found: string[]) {
+	const named = numberNamed(request);
+	if (!refused.message.includes(request.integration_shipment_nr))
+		refused.message = `${refused.message}: ${named}`;
+	const note = `The ${named} is already used by another shipment, which differs from this one: ${found.join('; ')}. Nothing was created. Use a new Integration Shipment Number for a new shipment; to see the existing one, use FBPI Shipment → Get.`;
+	Object.assign(refused.context, { differences: found });
+	return keptRefusal(refused, request, note);
+}
+
+/** The refusal saying that the shipment with this number was cancelled. */
+function cancelledError(refused: NodeApiError, request: ShipmentRequest, items: IDataObject[]) {
+	const named = numberNamed(request);
+	const reasons = [...new Set(items.map((item) => text(item.cancellation_reason_code)))];
+	const reason = reasons.filter(Boolean).length ? `, reason ${listed(reasons)}` : '';
+	refused.message = refused.message.includes(request.integration_shipment_nr)
+		? `${refused.message}: the shipment with this number was cancelled`
+		: `${refused.message}: the shipment with ${named} was cancelled`;
+	const note = `The ${named} belongs to a shipment that was cancelled (its items ${listed(items.map(itemText))} are cancelled in order ${request.fbpi_order_nr}${reason}). Nothing was created, and nothing will be shipped under this number: a cancelled shipment keeps its number, so a new shipment needs a new Integration Shipment Number (and items of the order that are not cancelled: see FBPI Order → Get).`;
+	Object.assign(refused.context, { cancelledShipment: true });
+	return keptRefusal(refused, request, note);
 }
 
 /**
  * After the service refused `request`: the shipment that holds its number, when it is this very
- * shipment; otherwise the refusal, naming it. A refusal of another kind, or a number that no
- * shipment can be found under, is rethrown as it came.
+ * shipment and not cancelled; otherwise the refusal, naming it. A refusal of another kind, or a
+ * number that no shipment can be found under, is rethrown as it came.
  */
 export async function findExistingShipment(
 	ctx: IExecuteFunctions,
@@ -105,5 +157,7 @@ export async function findExistingShipment(
 	}
 	const found = differences(request, existing);
 	if (found.length) throw takenError(refused as NodeApiError, request, found);
+	const cancelled = await cancelledItems(ctx, request, itemIndex);
+	if (cancelled.length) throw cancelledError(refused as NodeApiError, request, cancelled);
 	return { warehouse_code, integration_shipment_nr, ...existing, alreadyExisted: true };
 }

@@ -4,6 +4,8 @@ export const { description, plan } = bodyFromFields({
 	show: { resource: 'oauth', operation: 'exchangeToken' },
 	endpoint: 'ExchangeToken',
 	body: { access_token: 'accessToken' },
+	// The exchange runs the client's workflow: its outcome is the answer's status.
+	answerStatus: 'status',
 	properties: [
 		{
 			displayName: 'Access Token',

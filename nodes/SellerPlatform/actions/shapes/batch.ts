@@ -22,13 +22,11 @@
  * whole rather than row by row (the ASN after the change), `wholeAnswer` makes each row's output
  * from it: a request that succeeds succeeds for each of its rows.
  */
-import {
-	NodeApiError,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INodeProperties,
-	type JsonObject,
-	type NodeExecutionHint,
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeProperties,
+	NodeExecutionHint,
 } from 'n8n-workflow';
 
 import { apiRequest, quoted, type Endpoint } from '../../../shared';
@@ -40,6 +38,7 @@ import {
 	type Operation,
 	type Planned,
 } from '../runner';
+import { answerError, failureCode, failureOf } from './answerStatus';
 import { describe, type Declaration } from './declaration';
 
 /** One field of a row's key, and how messages name it. */
@@ -234,41 +233,8 @@ function addBatchHints(ctx: IExecuteFunctions, declaration: BatchDeclaration, ta
 	ctx.addExecutionHints(...hints);
 }
 
-/** The service's row status, when it says the row failed: its code, id and message. */
-function failureOf(status: unknown): { code?: string; id?: number; message: string } | undefined {
-	// An absent status is the zero status (OK): proto3 JSON may leave zero values out.
-	if (status === undefined || status === null) return undefined;
-	if (!isObject(status)) return { message: 'the row has a status the node cannot read' };
-	const id = typeof status.status_id === 'number' ? status.status_id : undefined;
-	const code = typeof status.status_code === 'string' ? status.status_code : undefined;
-	const failed = (id !== undefined && id !== 0) || (!!code && code.toUpperCase() !== 'OK');
-	if (!failed) return undefined;
-	const text = typeof status.message === 'string' ? status.message.trim() : '';
-	return { code, id, message: text.length > 500 ? `${text.slice(0, 500)}…` : text };
-}
-
 /** A row's error: the service's words, the item and the row named. */
-function rowError(
-	ctx: IExecuteFunctions,
-	endpoint: Endpoint,
-	item: number,
-	message: string,
-	extra: { description: string; code?: string; id?: number; details?: unknown },
-) {
-	const error = new NodeApiError(ctx.getNode(), { message } as JsonObject, {
-		message,
-		description: extra.description,
-		itemIndex: item,
-	});
-	error.context = {
-		itemIndex: item,
-		statusCode: extra.code,
-		statusId: extra.id,
-		details: extra.details as IDataObject['details'],
-		operation: endpoint,
-	};
-	return error;
-}
+const rowError = answerError;
 
 /** The outcome of an item whose row the answer left out: its error. */
 function leftOut(
@@ -300,9 +266,9 @@ function outcomeOf(
 	if (failure) {
 		tally.failed++;
 		const said = failure.message || 'no reason given';
-		const code = failure.code ?? (failure.id !== undefined ? `status ${failure.id}` : undefined);
+		const code = failureCode(failure);
 		const message = `The service refused the row of ${named}: ${said}${code ? ` (${code})` : ''}`;
-		const details = (answer.status as IDataObject).details;
+		const details = failure.details;
 		return {
 			item,
 			error: rowError(ctx, declaration.endpoint, item, message, {

@@ -5,10 +5,11 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { apiRequest, type Endpoint } from '../../../shared';
+import { apiRequest, secretsIn, type Endpoint } from '../../../shared';
 import { readWaitSettings, type WaitSettings } from '../options';
 import { perItem, type Operation, type Task, type TaskOutput } from '../runner';
 import { pollUntilFinal } from '../wait';
+import { failureOf, statusError } from './answerStatus';
 import { describe, type Declaration } from './declaration';
 
 /** An item's request: its path values, its body, and what else the output needs. */
@@ -29,6 +30,12 @@ export interface RequestDeclaration<Extra = undefined> extends Declaration {
 		request: ItemRequest<Extra>,
 		itemIndex: number,
 	): TaskOutput | Promise<TaskOutput>;
+	/**
+	 * The answer's field that holds its status (the reference's rpcStatus), where a successful
+	 * answer can still say the request failed: a failing status is the item's error
+	 * (answerStatus.ts), the service's words without the request's secrets.
+	 */
+	answerStatus?: string;
 	/** For operations that create something (see runner.ts `Task`). */
 	task?: (request: ItemRequest<Extra>) => Pick<Task, 'sequential' | 'creates' | 'unique'>;
 }
@@ -50,7 +57,7 @@ export async function fetchUntil(
 export function requestOperation<Extra = undefined>(
 	declaration: RequestDeclaration<Extra>,
 ): Operation {
-	const { endpoint, read, output, task, waitUntil } = declaration;
+	const { endpoint, read, output, task, waitUntil, answerStatus } = declaration;
 	return {
 		description: describe(declaration),
 		plan: perItem(function (this: IExecuteFunctions, itemIndex) {
@@ -62,6 +69,9 @@ export function requestOperation<Extra = undefined>(
 				...task?.(request),
 				send: async () => {
 					const answer = await fetchUntil(this, endpoint, request, itemIndex, wait);
+					const failure = answerStatus ? failureOf(answer[answerStatus]) : undefined;
+					if (failure)
+						throw statusError(this, endpoint, itemIndex, failure, secretsIn(request.body));
 					return output ? await output(this, answer, request, itemIndex) : { json: answer };
 				},
 			};
