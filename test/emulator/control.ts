@@ -14,7 +14,7 @@ import type { AddDestinationOptions } from './state/destinations';
 import type { AddWarehousesOptions } from './handlers/warehouses';
 import type { AddExportOptions } from './state/exports';
 import type { IssueOAuthCodeOptions } from './state/oauth';
-import type { AddFbpiOrdersOptions } from './state/fbpiOrders';
+import type { AddFbpiOrdersOptions, FbpiOrderQuirks } from './state/fbpiOrders';
 import type { AddFbnCatalogItemsOptions } from './state/fbnInbound';
 import type { RowFaultSpec } from './state/stockPrices';
 import type { CrossBorderKind } from './state/crossBorder';
@@ -148,6 +148,12 @@ const CONTROL_ROUTES = compileRoutes<ControlRoute>([
 		method: 'POST',
 		path: '/__control/fbpi-orders',
 		handler: (c, body) => c.addFbpiOrders((body ?? {}) as AddFbpiOrdersOptions),
+	},
+	{
+		// FbpiOrderQuirks (state/fbpiOrders.ts), or `null`: how the project's FBPI order reads misbehave.
+		method: 'POST',
+		path: '/__control/fbpi-orders/quirks',
+		handler: (c, body) => (c.setFbpiOrderQuirks((body ?? null) as FbpiOrderQuirks | null), OK),
 	},
 	{
 		method: 'GET',

@@ -190,8 +190,9 @@ export const ENDPOINTS: readonly Endpoint[] = [
 		method: 'GET',
 		path: '/fbpi/v1/fbpi-order/{fbpi_order_nr}/get',
 		resource: 'FBPI order',
+		// `read`: the project's quirks (unreadable orders, times without a zone) apply.
 		answer: ({ state, params, projectCode, now }) =>
-			state.fbpi.orders.find(projectCode, params.fbpi_order_nr, now),
+			state.fbpi.orders.read(projectCode, params.fbpi_order_nr, now),
 	},
 	{
 		// The body is the filters object itself; pages of at most 50, `next_token` in the query.

@@ -127,6 +127,7 @@ export {
 	type FbpiOrderInput,
 	type FbpiOrderItem,
 	type FbpiOrderItemInput,
+	type FbpiOrderQuirks,
 	type IntegrationItemStatus,
 	type MpItemStatus,
 } from './state/fbpiOrders';

@@ -87,7 +87,7 @@ import {
 	type AddWarehousesOptions,
 	type ListedWarehouse,
 } from './handlers/warehouses';
-import type { AddFbpiOrdersOptions, FbpiOrder } from './state/fbpiOrders';
+import type { AddFbpiOrdersOptions, FbpiOrder, FbpiOrderQuirks } from './state/fbpiOrders';
 import type { ImportStatusRecord } from './state/imports';
 import type { PriceRecord, RowFaultSpec, StockRecord } from './state/stockPrices';
 // --- issue 29: catalog, offers, event webhooks ---
@@ -495,6 +495,13 @@ export class EmulatorServer implements Emulator {
 	addFbpiOrders(options: AddFbpiOrdersOptions = {}): FbpiOrder[] {
 		const project = this.state.projectOf(options?.projectCode);
 		return this.state.fbpi.orders.add(project.code, options, Date.now());
+	}
+
+	setFbpiOrderQuirks(quirks: FbpiOrderQuirks | null): void {
+		if (quirks !== null && (typeof quirks !== 'object' || Array.isArray(quirks)))
+			throw invalidArgument('the FBPI order quirks must be an object or null');
+		const project = this.state.projectOf(quirks?.projectCode);
+		this.state.fbpi.orders.setQuirks(project.code, quirks);
 	}
 
 	fbpiOrder(fbpiOrderNr: string, projectCode?: string): FbpiOrder | null {

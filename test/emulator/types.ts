@@ -18,7 +18,7 @@ import type { IssueOAuthCodeOptions } from './state/oauth';
 import type { ExportStatus, Product } from './seed';
 import type { AddWarehousesOptions, ListedWarehouse } from './handlers/warehouses';
 import type { SandboxOrder, Warehouse } from './state/fbpi';
-import type { AddFbpiOrdersOptions, FbpiOrder } from './state/fbpiOrders';
+import type { AddFbpiOrdersOptions, FbpiOrder, FbpiOrderQuirks } from './state/fbpiOrders';
 import type { ImportStatusRecord } from './state/imports';
 import type { GeneratedAwb, Shipment } from './state/shipments';
 import type { AddFbnCatalogItemsOptions, Asn, FbnCatalogItem } from './state/fbnInbound';
@@ -287,6 +287,13 @@ export interface EmulatorControls {
 	 * number, warehouse, time and items). Returns them as GetFbpiOrder answers them.
 	 */
 	addFbpiOrders(options?: AddFbpiOrdersOptions): FbpiOrder[];
+	/**
+	 * How ListFbpiOrders and GetFbpiOrder of a project (`quirks.projectCode`, default the
+	 * emulator's) misbehave from now on, replacing its earlier quirks: filters ignored or shifted,
+	 * times without a zone, list entries without items, orders listed but not found. `null`: the
+	 * emulator's project behaves again (`{ projectCode }` alone: that project does).
+	 */
+	setFbpiOrderQuirks(quirks: FbpiOrderQuirks | null): void;
 	/** An FBPI order as GetFbpiOrder answers it (items' integration status included), or null. */
 	fbpiOrder(fbpiOrderNr: string, projectCode?: string): FbpiOrder | null;
 	/** Imports with their current status, of one project when given. */

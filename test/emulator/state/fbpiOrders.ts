@@ -11,6 +11,10 @@
  *
  * Lists go in creation order (`order_created_at`, then the order they were added in) with
  * keyset tokens: a token names the last order of its page and the filters it was issued for.
+ *
+ * Quirks of a real service a test can switch on per project (`setQuirks`, `FbpiOrderQuirks`):
+ * filters shifted or ignored, times without a zone, list entries without items, and orders
+ * listed although GetFbpiOrder does not find them yet (`read` answers GetFbpiOrder).
  */
 import { ApiError, invalidArgument } from '../errors';
 import {
@@ -115,6 +119,50 @@ export interface OrderFilters {
 	created_after?: string;
 	created_before?: string;
 }
+
+/** How ListFbpiOrders and GetFbpiOrder misbehave in a project (`setFbpiOrderQuirks`). */
+export interface FbpiOrderQuirks {
+	/** Default the emulator's project. */
+	projectCode?: string;
+	/** ListFbpiOrders lists the warehouse's orders ignoring created_after/created_before. */
+	ignoreFilters?: boolean;
+	/** The filters are applied as if each given time were this many ms earlier. */
+	filterShiftMs?: number;
+	/** `order_created_at` is written `YYYY-MM-DDTHH:MM:SS` (UTC, no zone) in list and get answers. */
+	zonelessTimes?: boolean;
+	/** List entries come without their `items`. */
+	listWithoutItems?: boolean;
+	/** Order numbers still listed, but GetFbpiOrder answers 404 NOT_FOUND for them. */
+	unreadable?: string[];
+}
+
+/** The quirks checked (INVALID_ARGUMENT naming the field), without `projectCode`. */
+export function checkQuirks(quirks: FbpiOrderQuirks): Omit<FbpiOrderQuirks, 'projectCode'> {
+	if (quirks === null || typeof quirks !== 'object' || Array.isArray(quirks))
+		throw invalidArgument('the FBPI order quirks must be an object or null');
+	const { unreadable, filterShiftMs, ...flags } = quirks;
+	delete flags.projectCode;
+	for (const [key, value] of Object.entries(flags)) {
+		if (!['ignoreFilters', 'zonelessTimes', 'listWithoutItems'].includes(key))
+			throw invalidArgument(`${key} is not an FBPI order quirk`);
+		if (value !== undefined && typeof value !== 'boolean')
+			throw invalidArgument(`${key} must be a boolean`);
+	}
+	if (
+		filterShiftMs !== undefined &&
+		(typeof filterShiftMs !== 'number' || !Number.isFinite(filterShiftMs))
+	)
+		throw invalidArgument('filterShiftMs must be a number (ms)');
+	if (
+		unreadable !== undefined &&
+		(!Array.isArray(unreadable) || unreadable.some((nr) => typeof nr !== 'string'))
+	)
+		throw invalidArgument('unreadable must be a list of order numbers');
+	return { ...flags, filterShiftMs, unreadable: unreadable && [...unreadable] };
+}
+
+/** `YYYY-MM-DDTHH:MM:SS`: the UTC time without fractions nor zone. */
+const zoneless = (ms: number) => new Date(ms).toISOString().slice(0, 19);
 
 export const ORDERS_PAGE_SIZE = 50;
 export const MAX_ADDED_ORDERS = 100_000;
@@ -267,7 +315,45 @@ interface PageToken {
 
 export class FbpiOrderStore {
 	private readonly projects = new Map<string, ProjectOrders>();
+	private readonly quirks = new Map<string, Omit<FbpiOrderQuirks, 'projectCode'>>();
 	private nextGenerated = 1;
+
+	/** The project's quirks from now on (checked); null: none. */
+	setQuirks(projectCode: string, quirks: FbpiOrderQuirks | null): void {
+		if (quirks === null) this.quirks.delete(projectCode);
+		else this.quirks.set(projectCode, checkQuirks(quirks));
+	}
+
+	/** An order as the project's answers give it (its quirks applied), a copy. */
+	private answered(projectCode: string, stored: StoredOrder, listed: boolean): FbpiOrder {
+		const quirks = this.quirks.get(projectCode);
+		const order = structuredClone(stored.order);
+		if (quirks?.zonelessTimes) order.order_created_at = zoneless(stored.createdAt);
+		if (listed && quirks?.listWithoutItems) delete (order as Partial<FbpiOrder>).items;
+		return order;
+	}
+
+	/** GetFbpiOrder: the order (quirks applied), NOT_FOUND when there is none or it is unreadable. */
+	read(projectCode: string, orderNr: string, now: number): FbpiOrder {
+		const stored = this.live(projectCode, orderNr, now) ?? bulkOrder(projectCode, orderNr);
+		if (!stored || this.quirks.get(projectCode)?.unreadable?.includes(orderNr))
+			throw new ApiError('NOT_FOUND', `FBPI order ${JSON.stringify(orderNr)} not found`);
+		return this.answered(projectCode, stored, false);
+	}
+
+	/** ListFbpiOrders' creation-time bounds, as the project's quirks read the filters. */
+	private bounds(projectCode: string, filters: OrderFilters): { after: number; before: number } {
+		const quirks = this.quirks.get(projectCode);
+		const shift = quirks?.filterShiftMs ?? 0;
+		const after =
+			filters.created_after === undefined ? -Infinity : Date.parse(filters.created_after);
+		const before =
+			filters.created_before === undefined ? Infinity : Date.parse(filters.created_before);
+		if (after > before)
+			throw invalidArgument('created_after must not be later than created_before');
+		if (quirks?.ignoreFilters) return { after: -Infinity, before: Infinity };
+		return { after: after - shift, before: before - shift };
+	}
 
 	private projectOrders(projectCode: string): ProjectOrders {
 		let orders = this.projects.get(projectCode);
@@ -465,12 +551,7 @@ export class FbpiOrderStore {
 		nextToken: string | undefined,
 		now: number,
 	): { next_token: string; orders: FbpiOrder[] } {
-		const after =
-			filters.created_after === undefined ? -Infinity : Date.parse(filters.created_after);
-		const before =
-			filters.created_before === undefined ? Infinity : Date.parse(filters.created_before);
-		if (after > before)
-			throw invalidArgument('created_after must not be later than created_before');
+		const { after, before } = this.bounds(projectCode, filters);
 		const fingerprint = hashOf(
 			JSON.stringify([
 				projectCode,
@@ -509,7 +590,7 @@ export class FbpiOrderStore {
 		const last = orders[orders.length - 1];
 		return {
 			next_token: more ? encodeToken({ f: fingerprint, t: last.createdAt, s: last.seq }) : '',
-			orders: orders.map((stored) => structuredClone(stored.order)),
+			orders: orders.map((stored) => this.answered(projectCode, stored, true)),
 		};
 	}
 }

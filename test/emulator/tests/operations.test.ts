@@ -409,6 +409,70 @@ describe('FBPI orders (GetFbpiOrder, ListFbpiOrders, UpdateOrder)', () => {
 			'NOT_FOUND',
 		);
 	});
+
+	it('quirks per project: filters shifted or ignored, zoneless times, entries without items, unreadable orders; checked; reset', async () => {
+		const warehouse = unique('WH');
+		const start = Date.UTC(2026, 1, 1);
+		const [early, late] = emulator
+			.addFbpiOrders({ warehouseCode: warehouse, count: 2, createdAt: start, intervalMs: 3600_000 })
+			.map((order) => order.fbpi_order_nr);
+		const filters = { warehouse_code: warehouse, created_after: '2026-02-01T00:30:00Z' };
+		const numbers = async (body: unknown = filters) =>
+			(await listOrders(body)).body.orders.map((o: { fbpi_order_nr: string }) => o.fbpi_order_nr);
+		expect(await numbers()).toEqual([late]);
+		const control = (body: unknown) =>
+			fetch(`${emulator.controlUrl}/fbpi-orders/quirks`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify(body),
+			});
+		const hour = { ...filters, created_before: '2026-02-01T01:00:00Z' };
+		expect(await numbers(hour)).toEqual([late]);
+		expect((await control({ filterShiftMs: 3600_000 })).status).toBe(200);
+		// Read as 23:30 the day before to 00:00: the order an hour older than asked.
+		expect(await numbers(hour)).toEqual([early]);
+		emulator.setFbpiOrderQuirks({
+			ignoreFilters: true,
+			zonelessTimes: true,
+			listWithoutItems: true,
+			unreadable: [late],
+		});
+		const page = (await listOrders(filters)).body;
+		expect(page.orders.map((o: { fbpi_order_nr: string }) => o.fbpi_order_nr)).toEqual([
+			early,
+			late,
+		]);
+		expect(page.orders[0].order_created_at).toBe('2026-02-01T00:00:00');
+		expect(page.orders[0]).not.toHaveProperty('items');
+		expect((await getOrder(early)).body).toMatchObject({
+			order_created_at: '2026-02-01T00:00:00',
+			items: [expect.any(Object)],
+		});
+		expectError(await getOrder(late), 'NOT_FOUND', new RegExp(`FBPI order "${late}" not found`));
+		// Another project keeps behaving.
+		const other = await otherProjectClient('PRJ777003');
+		expect((await getOrder(SEEDED_FBPI_ORDERS.cairo, other)).body.order_created_at).toMatch(/Z$/);
+		for (const wrong of [
+			{ ignoreFilters: 'yes' },
+			{ filterShiftMs: '1h' },
+			{ unreadable: 'x' },
+			{ unreadable: [1] },
+			{ sometimes: true },
+			[1],
+		]) {
+			const res = await control(wrong);
+			expect(res.status).toBe(400);
+			expect(await res.json()).toMatchObject({ status_code: 'INVALID_ARGUMENT' });
+		}
+		expect(() => emulator.setFbpiOrderQuirks({ zonelessTimes: 1 as never })).toThrow(
+			/zonelessTimes must be a boolean/,
+		);
+		expect((await control(null)).status).toBe(200);
+		expect((await getOrder(late)).body.order_created_at).toBe(
+			new Date(start + 3600_000).toISOString(),
+		);
+		expect(await numbers()).toEqual([late]);
+	});
 });
 
 const mapping = (i: number) => ({ partner_sku: `SKU-${i}`, barcode: String(6291041500000 + i) });
