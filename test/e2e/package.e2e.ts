@@ -1344,7 +1344,7 @@ describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 	);
 
 	check(
-		'7b. poll trigger: active, it starts one execution for a new sandbox order (and none for the orders before its activation)',
+		'7b. poll trigger: active, it starts one execution for a new sandbox order (none for the orders before its activation), while an order whose details cannot be read is listed beside it',
 		async () => {
 			const poller = await client.createWorkflow(
 				workflow(
@@ -1379,6 +1379,18 @@ describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 					async () => ((await listings()) > listedBefore ? true : undefined),
 					30_000,
 				);
+				// Listed beside it, an order whose details cannot be read yet (the list ahead of the order
+				// service): it waits for a later poll and stops nothing.
+				const [unreadable] = await control<Array<{ fbpi_order_nr: string }>>(
+					emu,
+					'POST',
+					'/fbpi-orders',
+					{ warehouseCode: SEEDED_WAREHOUSES.dubai },
+				);
+				await control(emu, 'POST', '/fbpi-orders/quirks', {
+					listWithoutItems: true,
+					unreadable: [unreadable.fbpi_order_nr],
+				});
 				const sandbox = await client.runAndWait(example('create-sandbox-order.json'));
 				expectSucceeded(sandbox);
 				const orderNr = single(sandbox, 'Create sandbox order').fbpi_order_nr as string;
@@ -1400,6 +1412,7 @@ describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 				expect(await client.executions(poller.id)).toHaveLength(1);
 			} finally {
 				await client.deactivate(poller.id);
+				await control(emu, 'POST', '/fbpi-orders/quirks', null);
 			}
 		},
 	);
