@@ -279,7 +279,7 @@ describe('JSON bodies, as a gateway strict to the reference', () => {
 	it('takes {} with a JSON Content-Type (parameters allowed); a GET needs neither', async () => {
 		const res = await listWarehouses({ 'content-type': 'Application/JSON; charset=utf-8' }, '{}');
 		expect(res.status).toBe(200);
-		expect((await res.json()).warehouses).toHaveLength(5);
+		expect(((await res.json()) as { warehouses: unknown[] }).warehouses).toHaveLength(5);
 		expect((await getPurchaseOrder(SEEDED_PO.released, cookie)).status).toBe(200);
 	});
 
