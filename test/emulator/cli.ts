@@ -121,7 +121,7 @@ async function main(): Promise<void> {
 	console.log(`Seller Platform API emulator listening on ${emulator.baseUrl}
 
   Base URL (credential "baseUrl"): ${emulator.baseUrl}
-  Control API:                     ${emulator.controlUrl}/  (requests, stats, faults, rate-plan, latency, sessions/expire,
+  Control API:                     ${emulator.controlUrl}/  (requests, stats, faults, rate-plan, latency, json-body, sessions/expire,
                                    destinations, exports, imports, sandbox-orders, warehouses, api-users,
                                    events, events/{messageId}/redeliver, deliveries, deliveries/wait)
   Event deliveries:                ${values['external-deliveries'] ? 'to every destination url' : 'to loopback destination urls only (others are recorded as skipped)'}

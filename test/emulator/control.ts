@@ -76,6 +76,15 @@ const CONTROL_ROUTES = compileRoutes<ControlRoute>([
 		},
 	},
 	{
+		// `{ required: boolean }`: a body endpoint's request without a JSON body and type gets 415.
+		method: 'POST',
+		path: '/__control/json-body',
+		handler: (c, body) => {
+			c.setRequireJsonBody((body as { required?: unknown } | null)?.required as boolean);
+			return OK;
+		},
+	},
+	{
 		method: 'POST',
 		path: '/__control/faults',
 		handler: (c, body) => (c.injectFaults(body as FaultSpec), OK),

@@ -4,7 +4,7 @@
  * from the store (404 derived when the record is missing) or a handler changes the state.
  */
 import { ApiError } from './errors';
-import { requireJsonObject, type ParsedBody, type ResponseHeaders } from './http';
+import { BODY_METHODS, requireJsonObject, type ParsedBody, type ResponseHeaders } from './http';
 import type { OwnRatePlan } from './ratePlan';
 import type { HttpMethod, RouteSpec } from './router';
 import { checkFields, checkQuery, type Fields, type JsonObject } from './schema';
@@ -110,8 +110,6 @@ export interface CheckedRequest {
 	body: JsonObject;
 	query: Record<string, string>;
 }
-
-const BODY_METHODS = new Set<string>(['POST', 'PUT', 'PATCH']);
 
 /** The path with the configured prefix in place of the default one. */
 function pathOf(endpoint: Endpoint, prefixes: Readonly<Prefixes>): string {

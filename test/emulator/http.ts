@@ -3,7 +3,7 @@
 import { Readable } from 'node:stream';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 
-import { invalidArgument } from './errors';
+import { ApiError, invalidArgument } from './errors';
 
 export type ResponseHeaders = Record<string, string | string[]>;
 
@@ -35,7 +35,37 @@ export function loggedBody(body: ParsedBody): unknown {
 	return body.kind === 'invalid' ? body.raw : null;
 }
 
-/** A request body that must be a JSON object (an empty body counts as `{}`, as with grpc-gateway). */
+/** The methods whose requests carry a body: the endpoints of these take a JSON body. */
+export const BODY_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH']);
+
+/** `application/json`, or a `+json` type, with or without parameters (`; charset=utf-8`). */
+const JSON_MEDIA_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
+
+/**
+ * A strict gateway's check of a body method's request: a JSON Content-Type and a body (`{}` when
+ * no field is set, as the reference defines every such operation's body); else 415 with the
+ * service's error body. Other methods pass.
+ */
+export function checkJsonBody(
+	method: string,
+	path: string,
+	contentType: string | undefined,
+	body: ParsedBody,
+): void {
+	if (!BODY_METHODS.has(method)) return;
+	const wanted = `${method} ${path} takes a JSON body (Content-Type: application/json, {} when empty)`;
+	if (contentType === undefined || !JSON_MEDIA_TYPE.test(contentType.trim())) {
+		const got = contentType ? `Content-Type ${JSON.stringify(contentType)}` : 'no Content-Type';
+		throw new ApiError('INVALID_ARGUMENT', `unsupported media type: ${wanted}, got ${got}`, 415);
+	}
+	if (body.kind === 'empty')
+		throw new ApiError('INVALID_ARGUMENT', `request body required: ${wanted}, got none`, 415);
+}
+
+/**
+ * A request body that must be a JSON object (an empty body counts as `{}`, as with grpc-gateway,
+ * where `checkJsonBody` is turned off).
+ */
 export function requireJsonObject(body: ParsedBody): Record<string, unknown> {
 	if (body.kind === 'empty') return {};
 	if (body.kind === 'invalid') throw invalidArgument('request body is not valid JSON');

@@ -4,7 +4,7 @@
  *
  * Every API request goes through, in this order: request log → configured latency → injected
  * fault → User-Agent check → route resolution (404/405) → session check → rate plan (counted at
- * the time the request was received) → request check against the endpoint table's schemas
+ * the time the request was received) → JSON body and Content-Type of a body method (415) → request check against the endpoint table's schemas
  * (endpoints.ts) → answer or handler. `/__control/` requests bypass all of it (see control.ts). Served export files
  * (`/__files/exports/...`) go through the same pipeline as the public operation `DownloadExport`:
  * no session, no rate plan, no User-Agent needed, the link's token is checked by the handler.
@@ -43,6 +43,7 @@ import { FaultQueue } from './faults';
 import { sendHuge } from './huge';
 import { hang, trickle } from './slow';
 import {
+	checkJsonBody,
 	loggedBody,
 	normaliseAddress,
 	parseBody,
@@ -122,6 +123,7 @@ interface ResolvedOptions {
 	prefixes: Prefixes;
 	credentialFile?: string;
 	requireUserAgent: boolean;
+	requireJsonBody: boolean;
 	requestLogLimit: number;
 	importStepMs: number;
 	exportStepMs: number;
@@ -183,6 +185,7 @@ function resolveOptions(options: EmulatorOptions): ResolvedOptions {
 		prefixes: { ...DEFAULT_PREFIXES, ...options.prefixes },
 		credentialFile: options.credentialFile,
 		requireUserAgent: options.requireUserAgent ?? true,
+		requireJsonBody: options.requireJsonBody ?? true,
 		requestLogLimit,
 		importStepMs: nonNegative('importStepMs', options.importStepMs, 200),
 		exportStepMs: nonNegative('exportStepMs', options.exportStepMs, 200),
@@ -274,6 +277,7 @@ export class EmulatorServer implements Emulator {
 	private readonly dispatcher: EventDispatcher;
 	private latencyMs: number;
 	private latencyJitterMs: number;
+	private requireJsonBody: boolean;
 	private origin = '';
 	private closing?: Promise<void>;
 
@@ -305,6 +309,7 @@ export class EmulatorServer implements Emulator {
 		this.limiter = new SlidingWindowLimiter(options.ratePlan);
 		this.latencyMs = options.latencyMs;
 		this.latencyJitterMs = options.latencyJitterMs;
+		this.requireJsonBody = options.requireJsonBody;
 		this.dispatcher = new EventDispatcher({
 			retries: options.deliveryRetries,
 			backoffMs: options.deliveryBackoffMs,
@@ -413,6 +418,11 @@ export class EmulatorServer implements Emulator {
 	setLatency(ms: number, jitterMs = 0): void {
 		this.latencyMs = checkLatency(ms);
 		this.latencyJitterMs = checkLatency(jitterMs);
+	}
+
+	setRequireJsonBody(required: boolean): void {
+		if (typeof required !== 'boolean') throw invalidArgument('required must be a boolean');
+		this.requireJsonBody = required;
 	}
 
 	/** The configured latency, give or take a uniformly random part of the jitter. */
@@ -790,6 +800,7 @@ export class EmulatorServer implements Emulator {
 			const target = req.url ?? '/';
 			const queryStart = target.indexOf('?');
 			const query = new URLSearchParams(queryStart === -1 ? '' : target.slice(queryStart + 1));
+			if (this.requireJsonBody) checkJsonBody(method, rawPath, req.headers['content-type'], body);
 			// Every request is checked against its endpoint's schemas before its handler runs.
 			const checked = route.check(method, body, query);
 			const result = await route.run({

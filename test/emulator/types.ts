@@ -73,6 +73,11 @@ export interface EmulatorOptions {
 	credentialFile?: string;
 	/** Default true: API requests without a User-Agent header get 400. */
 	requireUserAgent?: boolean;
+	/**
+	 * Default true, as a gateway strict to the reference: a request to an endpoint that takes a
+	 * body (POST, PUT, PATCH) without a body or without a JSON Content-Type gets 415.
+	 */
+	requireJsonBody?: boolean;
 	/** The request log keeps at most this many entries, dropping the oldest; default 100,000. */
 	requestLogLimit?: number;
 	/**
@@ -254,6 +259,8 @@ export interface EmulatorControls {
 	expireSessionsAfter(count: number): void;
 	setRatePlan(plan: RatePlan | null): void;
 	setLatency(ms: number, jitterMs?: number): void;
+	/** Whether a body endpoint's request needs a JSON body and Content-Type (415); default on. */
+	setRequireJsonBody(required: boolean): void;
 	injectFaults(spec: FaultSpec): void;
 	clearFaults(): void;
 	stats(): EmulatorStats;

@@ -2,8 +2,9 @@
  * Customer Return → Get, Global Price / Local Price → Update (Namshi), Cross-Border Product →
  * Update and Transfer Price → Get / Update (shapes/batch.ts) through real n8n runs against the
  * emulator: the exact requests (paths with their prefixes, bodies), rows packed up to each cap,
- * answers matched back by key (a customer return order's rows gathered), a failed and a missing
- * row as their items' errors, validation before the network, continue on fail.
+ * answers matched back by key (a customer return order's rows gathered; an order the answer does
+ * not name has no return), a failed and a missing row as their items' errors, validation before
+ * the network, continue on fail.
  */
 import type { INodeParameters, NodeExecutionHint } from 'n8n-workflow';
 
@@ -134,40 +135,53 @@ describe('customer returns, Namshi and cross-border prices: batches of rows from
 		]);
 	});
 
-	it('Customer Return → Get: an order the answer does not name is its item’s error (an unknown order, a left-out one), the others succeed', async () => {
-		f.emulator.injectRowFaults({
-			operation: 'BatchGetCustomerReturnOrders',
-			omit: [{ order_nr: 'RET-BULK-2' }],
-		});
-		const orders = ['RET-BULK-1', 'RET-BULK-2', 'N-NO-RETURN', SEEDED_RETURN_ORDERS.oneItem];
+	it('Customer Return → Get: an order the answer does not name has no return yet: its item succeeds with no returned items, without Continue On Fail', async () => {
+		const orders = [SEEDED_RETURN_ORDERS.oneItem, 'N-NO-RETURN-1', 'N-NO-RETURN-2'];
 		const result = await f.env.runWorkflow(
 			workflowWithItems(
 				orders.map((order) => ({ order })),
 				RETURNS_GET,
-				{ continueOnFail: true },
 			),
 		);
-		const out = result.json(NODE);
-		expect(out.map((o) => o.order_nr ?? o.error)).toEqual([
-			'RET-BULK-1',
-			`The service's answer left out the row of item 1 (order "RET-BULK-2")`,
-			`The service's answer left out the row of item 2 (order "N-NO-RETURN")`,
-			SEEDED_RETURN_ORDERS.oneItem,
+		expect(result.status).toBe('success');
+		expect(sent(f, 'BatchGetCustomerReturnOrders').map(bodyOf)).toEqual([{ order_nrs: orders }]);
+		expect(result.outputs(NODE).map((o) => o.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
 		]);
-		expect(String((out[2].details as { description: string }).description)).toContain(
-			'knows no return of this order',
-		);
+		expect(result.json(NODE)).toEqual([
+			{
+				order_nr: SEEDED_RETURN_ORDERS.oneItem,
+				items: SEEDED_CUSTOMER_RETURNS.filter((r) => r.order_nr === SEEDED_RETURN_ORDERS.oneItem),
+			},
+			{ order_nr: 'N-NO-RETURN-1', items: [] },
+			{ order_nr: 'N-NO-RETURN-2', items: [] },
+		]);
+		// Nothing was refused or left out: no warning.
+		expect(hintsOf(result)).toEqual([
+			expect.objectContaining({
+				type: 'info',
+				message: 'Sent 3 rows in 1 request of at most 100 rows each',
+			}),
+		]);
 
-		const failed = await f.env.runWorkflow(
+		// A row the service leaves out of an answer is the same: that order has no return.
+		f.emulator.injectRowFaults({
+			operation: 'BatchGetCustomerReturnOrders',
+			omit: [{ order_nr: 'RET-BULK-2' }],
+		});
+		const omitted = await f.env.runWorkflow(
 			workflowWithItems(
-				orders.map((order) => ({ order })),
+				['RET-BULK-1', 'RET-BULK-2'].map((order) => ({ order })),
 				RETURNS_GET,
 			),
 		);
-		expect(failed.status).toBe('error');
-		expect(failed.nodeError(NODE)?.message).toBe(
-			`The service's answer left out the row of item 1 (order "RET-BULK-2")`,
-		);
+		expect(omitted.status).toBe('success');
+		expect(omitted.json(NODE).map((o) => [o.order_nr, (o.items as unknown[]).length])).toEqual([
+			['RET-BULK-1', 2],
+			['RET-BULK-2', 0],
+		]);
 	});
 
 	it('Global and Local Price → Update: exact rows (countries as written), stored per key; a refused row and a missing row are their items’ errors', async () => {

@@ -69,15 +69,35 @@ describe('searchWarehouses: the warehouse list of the editor', () => {
 		// credentials helper, whose session n8n stored with the credential.
 		const [request] = listRequests(f);
 		expect(listRequests(f)).toHaveLength(1);
-		// No filter, no token: an empty body (n8n's client sends no `{}`).
+		// No filter, no token: the body `{}` as JSON, as the reference defines it (n8n's client
+		// sends an empty object as no body at all; a strict gateway, as the emulator, answers 415).
 		expect([request.method, request.path, request.body, request.status]).toEqual([
 			'POST',
 			'/warehouse_platform/v1/warehouses/list',
-			null,
+			{},
 			200,
 		]);
+		expect(request.headers['content-type']).toBe('application/json');
 		expect(f.env.logins.map((login) => [login.reason, login.succeeded])).toEqual([['empty', true]]);
 		expect(f.env.credentialData(CREDENTIAL_ID).sessionCookie).toMatch(/\S/);
+	});
+
+	it("is the poll trigger's warehouse picker too, against a gateway strict to JSON bodies", async () => {
+		const result = await listSearch(f.env, {
+			nodeType: 'sellerPlatformPollTrigger',
+			method: 'searchWarehouses',
+			credentials: { sellerPlatformApi: CREDENTIAL_ID },
+			filter: 'riyadh',
+		});
+		expect(result.results).toEqual([
+			{ name: 'Riyadh North (WH-RUH-02)', value: SEEDED_WAREHOUSES.riyadh },
+		]);
+		const [request] = listRequests(f);
+		expect([request.status, request.body, request.headers['content-type']]).toEqual([
+			200,
+			{},
+			'application/json',
+		]);
 	});
 
 	it('filters by the search text in names and codes, any case, and pages 100 at a time', async () => {
@@ -180,8 +200,11 @@ describe('warehouse/getMany through n8n runs', () => {
 			['POST', '/warehouse_platform/v1/warehouses/list', 200],
 			['POST', '/warehouse_platform/v1/warehouses/list', 200],
 		]);
-		expect(requests[0].body).toBeNull();
+		expect(requests[0].body).toEqual({});
 		expect(requests[1].body).toEqual({ next_token: expect.stringMatching(/\S/) });
+		expect(requests.map((r) => r.headers['content-type'])).toEqual(
+			Array(2).fill('application/json'),
+		);
 	});
 
 	it('a limit reads the pages it needs; the filter is sent as filters.fulfillment_system_code', async () => {
@@ -210,7 +233,7 @@ describe('warehouse/getMany through n8n runs', () => {
 			...Array(4).fill({ item: 1 }),
 		]);
 		expect(listRequests(f).map((r) => r.body)).toEqual([
-			null,
+			{},
 			{ filters: { fulfillment_system_code: 'FBN' } },
 			{ filters: { fulfillment_system_code: 'FBPI' } },
 		]);

@@ -402,3 +402,10 @@ export const ENDPOINTS: Record<Endpoint, EndpointSpec> = {
 	},
 	...FBN_INBOUND_ENDPOINTS,
 };
+
+/**
+ * Whether the endpoint's requests carry a JSON body: every method but GET. The reference defines
+ * a body for each of them (`{}` when no field is set), and a gateway strict to it refuses such a
+ * request without one (415).
+ */
+export const takesBody = (endpoint: Endpoint): boolean => ENDPOINTS[endpoint].method !== 'GET';

@@ -19,7 +19,7 @@ import { baseUrlField, projectCodeField } from '../errors/credentialFields';
 import { apiError, classify, PolicyStop } from '../errors/errors';
 import { cookieSecrets, secretsIn } from '../errors/redact';
 import { readCapped, readErrorBody } from '../gateway/answer';
-import { ENDPOINTS, type Endpoint } from '../gateway/endpoints';
+import { ENDPOINTS, takesBody, type Endpoint } from '../gateway/endpoints';
 import { buildUrl, redirectStep } from '../gateway/url';
 import { limiters } from '../pacing/limiters';
 import { paced } from '../pacing/paced';
@@ -107,10 +107,12 @@ function missingProject(ctx: RequestContext, endpoint: Endpoint, itemIndex: numb
 	);
 }
 
+const JSON_TYPE = 'application/json';
+
 /** The request to `url`, as n8n's helpers take it. */
 function requestTo(call: Call, url: string): IHttpRequestOptions {
 	const { method, projectHeader } = ENDPOINTS[call.endpoint];
-	const headers: IDataObject = { Accept: 'application/json', 'User-Agent': USER_AGENT };
+	const headers: IDataObject = { Accept: JSON_TYPE, 'User-Agent': USER_AGENT };
 	if (projectHeader) headers[projectHeader] = projectCodeOf(call.settings);
 	const request: IHttpRequestOptions = {
 		method,
@@ -122,7 +124,12 @@ function requestTo(call: Call, url: string): IHttpRequestOptions {
 		timeout: RETRY_POLICY.requestTimeoutMs,
 		disableFollowRedirect: true,
 	};
-	if (call.body) request.body = call.body;
+	if (call.body) {
+		// As JSON text with its type: n8n's helpers (1.x and 2.x) send an object body only when it
+		// has a field, so `{}` would leave with no body and no Content-Type at all.
+		headers['Content-Type'] = JSON_TYPE;
+		request.body = JSON.stringify(call.body);
+	}
 	return request;
 }
 
@@ -209,7 +216,7 @@ export async function apiRequest(
 		throw missingProject(this, endpoint, itemIndex);
 	const limiter = limiters.get(settings.project, endpoint, settings.requestsPerMinute);
 	noteRunLimiter(this, limiter);
-	const body = ENDPOINTS[endpoint].method !== 'GET' ? (options.body ?? {}) : undefined;
+	const body = takesBody(endpoint) ? (options.body ?? {}) : undefined;
 	const call: Call = { ctx: this, endpoint, settings, policy: runPolicy(this), limiter, body };
 	let url = withQuery(
 		buildUrl(settings.baseUrl, endpoint, options.pathParams, settings.prefixes),

@@ -34,6 +34,7 @@ afterAll(() => emulator.close());
 afterEach(() => {
 	emulator.clearFaults();
 	emulator.setRatePlan(DEFAULT_RATE_PLAN);
+	emulator.setRequireJsonBody(true);
 });
 
 const otherKey = () => generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
@@ -215,6 +216,89 @@ describe('GetPurchaseOrder', () => {
 			headers: { cookie, 'user-agent': '' },
 		});
 		await expectError(res, 'INVALID_ARGUMENT', /User-Agent header is required/);
+	});
+});
+
+describe('JSON bodies, as a gateway strict to the reference', () => {
+	const LIST_WAREHOUSES = '/warehouse_platform/v1/warehouses/list';
+	let cookie: string;
+	beforeAll(async () => {
+		cookie = await login();
+	});
+
+	const listWarehouses = (headers: Record<string, string>, body?: string) =>
+		fetch(`${emulator.baseUrl}${LIST_WAREHOUSES}`, {
+			method: 'POST',
+			headers: { cookie, 'user-agent': USER_AGENT, ...headers },
+			body,
+		});
+
+	/** A 415 with the service's error body and its message. */
+	async function expect415(res: Response, message: string): Promise<void> {
+		expect(res.status).toBe(415);
+		expect(res.headers.get('content-type')).toBe('application/json');
+		expect(await res.json()).toEqual({
+			status_id: GRPC_CODES.INVALID_ARGUMENT.id,
+			status_code: 'INVALID_ARGUMENT',
+			message,
+			details: [],
+		});
+	}
+
+	const wanted = `POST ${LIST_WAREHOUSES} takes a JSON body (Content-Type: application/json, {} when empty)`;
+
+	it('answers 415 to a body endpoint without a body or without a JSON Content-Type', async () => {
+		await expect415(
+			await listWarehouses({}),
+			`unsupported media type: ${wanted}, got no Content-Type`,
+		);
+		await expect415(
+			await listWarehouses({ 'content-type': 'text/plain' }, '{}'),
+			`unsupported media type: ${wanted}, got Content-Type "text/plain"`,
+		);
+		await expect415(
+			await listWarehouses({ 'content-type': 'application/json' }),
+			`request body required: ${wanted}, got none`,
+		);
+		// The login too: a public endpoint, still one that takes a body.
+		const login = await fetch(`${emulator.baseUrl}${LOGIN_PATH}`, {
+			method: 'POST',
+			headers: { 'user-agent': USER_AGENT },
+			body: JSON.stringify({ token: await signLoginToken(emulator.credential) }),
+		});
+		expect(login.status).toBe(415);
+		// The request log shows what came: the headers and the (missing) body.
+		const logged = emulator.requests().filter((r) => r.operation === 'ListWarehouses');
+		expect(logged.slice(-3).map((r) => [r.status, r.headers['content-type'], r.body])).toEqual([
+			[415, undefined, null],
+			[415, 'text/plain', {}],
+			[415, 'application/json', null],
+		]);
+	});
+
+	it('takes {} with a JSON Content-Type (parameters allowed); a GET needs neither', async () => {
+		const res = await listWarehouses({ 'content-type': 'Application/JSON; charset=utf-8' }, '{}');
+		expect(res.status).toBe(200);
+		expect(((await res.json()) as { warehouses: unknown[] }).warehouses).toHaveLength(5);
+		expect((await getPurchaseOrder(SEEDED_PO.released, cookie)).status).toBe(200);
+	});
+
+	it('is relaxed only by its control knob (a body-less request then counts as {})', async () => {
+		const control = (body: unknown) =>
+			fetch(`${emulator.controlUrl}/json-body`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify(body),
+			});
+		expect((await control({ required: false })).status).toBe(200);
+		expect((await listWarehouses({})).status).toBe(200);
+		await expectError(
+			await control({ required: 'no' }),
+			'INVALID_ARGUMENT',
+			'required must be a boolean',
+		);
+		expect((await control({ required: true })).status).toBe(200);
+		expect((await listWarehouses({})).status).toBe(415);
 	});
 });
 

@@ -160,7 +160,7 @@ describe('the request check', () => {
 		// Login is public: no session needed to reach its check.
 		const res = await fetch(`${emulator.baseUrl}/identity/public/v1/api/login`, {
 			method: 'POST',
-			headers: { 'user-agent': 'test' },
+			headers: { 'user-agent': 'test', 'content-type': 'application/json' },
 			body: 'token=abc',
 		});
 		expect(await res.json()).toMatchObject({ message: 'request body is not valid JSON' });

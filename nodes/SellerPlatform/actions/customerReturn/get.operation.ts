@@ -2,8 +2,9 @@
  * Customer Return → Get: the returned items of each input item's order (Namshi's
  * BatchGetCustomerReturnOrders). The request lists order numbers (`order_nrs`); the answer lists
  * returned items, each with its `order_nr` and no row status (its `status` is the return's own),
- * so an order may have several rows: they are gathered per order, and an order the answer does
- * not name is its item's error (no return is known for it).
+ * so an order may have several rows: they are gathered per order. An order the answer does not
+ * name simply has no return (yet): its item succeeds with no returned items (`items: []`), so
+ * that a batch of orders, most of them never returned, runs through.
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
@@ -42,6 +43,6 @@ export const { description, plan } = batchOperation({
 		order_nr: sent.order_nr,
 		items: answers,
 	}),
-	leftOutAdvice:
-		'The service knows no return of this order: check the order number, or read it again once a return is made.',
+	leftOutMeans: 'noRows',
+	leftOutAdvice: 'Nothing was read for these orders: run it again.',
 });

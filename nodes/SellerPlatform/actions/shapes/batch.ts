@@ -6,10 +6,12 @@
  *   cap for these endpoints: the package picks a conservative one and says so).
  * - Each answer row is matched back to its row by its key (e.g. warehouse + SKU). A row the
  *   service answers with a failure status is its item's error; a row the answer leaves out is an
- *   error too, never a silent success; an answer row that matches no row sent is ignored and
- *   counted. A request that fails as a whole gives each of its items its error.
+ *   error too, never a silent success (unless the declaration says what else it means:
+ *   `leftOutMeans`); an answer row that matches no row sent is ignored and counted. A request
+ *   that fails as a whole gives each of its items its error.
  * - An answer may list several rows per key and no row status (`grouped`: a customer return
- *   order, one row per returned item): the item's output gathers every row of its key.
+ *   order, one row per returned item): the item's output gathers every row of its key; where a
+ *   key with no row is a valid answer (an order with no return yet), `leftOutMeans: 'noRows'`.
  * - Two items with the same key in one run: a read sends the row once and gives both items its
  *   answer (`repeatedKey: 'share'`); a write refuses the later item, naming both
  *   (`repeatedKey: 'refuse'`): which value should win is not the node's to guess, and rows of one
@@ -82,6 +84,12 @@ export interface BatchDeclaration extends Declaration {
 	 * item's output from every answer row of its key. No row of its key is a row left out.
 	 */
 	grouped?(answers: IDataObject[], sent: IDataObject): IDataObject;
+	/**
+	 * What a row the answer leaves out means: `error` (default), its item's error; `noRows`, for
+	 * a `grouped` answer only, a key that simply has no rows: the item's output is
+	 * `grouped([], sent)` (a customer return order with no return yet).
+	 */
+	leftOutMeans?: 'error' | 'noRows';
 }
 
 /**
@@ -320,21 +328,27 @@ function matchAnswer(
 		const found = answers.get(row);
 		for (const item of [row.item, ...(row.shared ?? [])]) {
 			if (!grouped) outcomes.push(outcomeOf(ctx, declaration, row, item, found?.[0], tally));
-			else if (!found) outcomes.push(leftOut(ctx, declaration, row, item, tally));
-			// A new object per item: items sharing one row never share their JSON.
-			else
-				outcomes.push({
-					item,
-					output: {
-						json: grouped(
-							found.map((e) => ({ ...e })),
-							row.body,
-						),
-					},
-				});
+			else outcomes.push(groupedOutcome(ctx, declaration, grouped, row, item, found, tally));
 		}
 	}
 	return outcomes;
+}
+
+/** One item's outcome from every answer row of its key (none: as `leftOutMeans` says). */
+function groupedOutcome(
+	ctx: IExecuteFunctions,
+	declaration: BatchDeclaration,
+	grouped: NonNullable<BatchDeclaration['grouped']>,
+	row: Row,
+	item: number,
+	found: IDataObject[] | undefined,
+	tally: Tally,
+): ItemOutcome {
+	if (!found && declaration.leftOutMeans !== 'noRows')
+		return leftOut(ctx, declaration, row, item, tally);
+	// A new object per item: items sharing one row never share their JSON.
+	const answers = (found ?? []).map((entry) => ({ ...entry }));
+	return { item, output: { json: grouped(answers, row.body) } };
 }
 
 /** The notice above the parameters: one row per input item, packed into requests. */
