@@ -25,12 +25,12 @@ export const eventProperty = {
 } satisfies INodeProperties;
 
 export const warehouseProperty: INodeProperties = warehouseCodeProperty(
-	'The warehouse whose new orders start the workflow. Changing it starts afresh: orders already in that warehouse are not replayed.',
+	'The warehouse whose new orders start the workflow. Changing it, or the project or gateway of the credential, starts afresh: orders already there are not replayed.',
 );
 
 const pollingNotice = {
 	displayName:
-		'For n8n that the marketplace cannot reach. Each poll lists the orders created since the previous one and starts the workflow once per new order, one item each. The first activation starts nothing for the orders already there; a workflow reactivated later catches up on the orders created while it was off.',
+		'For n8n that the marketplace cannot reach. Each poll lists the orders created since the previous one and starts the workflow once per new order, one item each. The first activation starts nothing for the orders already there; a workflow reactivated later catches up on the orders created while it was off. An order whose details cannot be read is tried again on the next polls, then starts the workflow as listed, with a detailsUnavailable field.',
 	name: 'pollingNotice',
 	type: 'notice',
 	default: '',

@@ -1,7 +1,7 @@
 /**
  * What one poll does: in an active workflow, the orders created since the last poll (each once);
  * for "Fetch Test Event", the most recent order. The state is in state.ts, the listing in
- * listing.ts.
+ * listing.ts, the detail reads in details.ts, the orders waiting for them in pending.ts.
  */
 import {
 	NodeApiError,
@@ -12,14 +12,20 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-import { listWindow, pageBudget, toSecond, withItems, type PageBudget } from './listing';
+import { connectionSettings } from '../shared';
+import { needsDetails, readDetails, readOrder } from './details';
+import { listWindow, ORDERS_PER_PAGE, pageBudget, toSecond, type PageBudget } from './listing';
+import { settle, workOf, type GivenUp } from './pending';
 import {
 	isNew,
 	LOOKBACK_MS,
-	record,
+	MAX_PENDING,
+	recordRead,
+	remember,
 	savedState,
 	startState,
 	STATE_KEY,
+	streamKey,
 	type Listed,
 	type PollState,
 	type Resume,
@@ -73,10 +79,11 @@ async function readOrForget(
 	warehouseCode: string,
 	state: PollState,
 	now: number,
+	budget: PageBudget,
 ): ReturnType<typeof readSince> {
 	let failed: unknown;
 	try {
-		return await readSince(ctx, warehouseCode, state, now, pageBudget(ctx, Date.now()));
+		return await readSince(ctx, warehouseCode, state, now, budget);
 	} catch (error) {
 		failed = error;
 	}
@@ -86,10 +93,15 @@ async function readOrForget(
 }
 
 /**
- * The first poll of a warehouse: the orders already there (from `LOOKBACK_MS` back, no end) are
- * history, remembered and not emitted.
+ * The first poll of an order stream: the orders already there (from `LOOKBACK_MS` back, no end)
+ * are history, remembered and not emitted.
  */
-async function startAfresh(ctx: IPollFunctions, warehouseCode: string, now: number) {
+async function startAfresh(
+	ctx: IPollFunctions,
+	stream: string,
+	warehouseCode: string,
+	now: number,
+) {
 	const budget = pageBudget(ctx, Date.now());
 	const { orders, complete } = await listWindow(
 		ctx,
@@ -97,11 +109,26 @@ async function startAfresh(ctx: IPollFunctions, warehouseCode: string, now: numb
 		{ after: now - LOOKBACK_MS },
 		budget,
 	);
-	const state = startState(ctx.getWorkflowStaticData('node'), warehouseCode, now);
+	const state = startState(ctx.getWorkflowStaticData('node'), stream, warehouseCode, now);
 	// Too many to read: what was not read is history too.
 	if (!complete) state.floor = now;
-	record(state, orders, now);
+	for (const listed of orders) remember(state, listed);
+	recordRead(state, now);
 	return null;
+}
+
+/** Pages a poll may list: each new order could wait for its details (at most `MAX_PENDING`). */
+function pagesWithRoom(state: PollState): number {
+	return Math.floor((MAX_PENDING - Object.keys(state.pending).length) / ORDERS_PER_PAGE);
+}
+
+/** Tells n8n's log of the orders emitted without their details. */
+function warnGivenUp(ctx: IPollFunctions, givenUp: readonly GivenUp[]) {
+	for (const { fbpiOrderNr, attempts, message } of givenUp) {
+		ctx.logger.warn(
+			`Seller Platform Poll Trigger: FBPI order ${fbpiOrderNr} is emitted as listed, with detailsUnavailable: its details could not be read (${attempts} polls; last: ${message})`,
+		);
+	}
 }
 
 /** An active workflow's poll: one item per order new since the last poll, oldest first. */
@@ -111,21 +138,23 @@ export async function newOrders(
 ): Promise<INodeExecutionData[][] | null> {
 	const now = toSecond(Date.now());
 	const data = ctx.getWorkflowStaticData('node');
-	const saved = savedState(data, warehouseCode);
-	if (!saved) return await startAfresh(ctx, warehouseCode, now);
-	const read = await readOrForget(ctx, warehouseCode, saved, now);
-	const candidates = await withItems(
-		ctx,
-		read.orders.filter((listed) => isNew(saved, listed)),
-	);
+	const stream = streamKey((await connectionSettings(ctx, 0)).scope, warehouseCode);
+	const saved = savedState(data, stream, warehouseCode);
+	if (!saved) return await startAfresh(ctx, stream, warehouseCode, now);
+	const budget = pageBudget(ctx, Date.now(), pagesWithRoom(saved));
+	const read = await readOrForget(ctx, warehouseCode, saved, now, budget);
+	const fresh = read.orders.filter((listed) => isNew(saved, listed));
+	const outcome = await readDetails(ctx, workOf(saved, fresh), budget);
 	// Recorded at once, after the last request: a poll that fails records nothing, and of two
 	// overlapping polls the later one emits only what the earlier did not.
-	const live = savedState(data, warehouseCode) ?? saved;
-	const fresh = record(live, candidates, read.readUpTo, read.resume);
+	const live = savedState(data, stream, warehouseCode) ?? saved;
+	const { emit, givenUp } = settle(live, outcome);
+	recordRead(live, read.readUpTo, read.resume);
 	// Set again on n8n's static data object: it notices changes to its own fields only (not inside
 	// an object set on it later), and saves the static data only when it noticed one.
 	data[STATE_KEY] = live as unknown as IDataObject;
-	return fresh.length ? [fresh.map((listed) => ({ json: listed.order }))] : null;
+	warnGivenUp(ctx, givenUp);
+	return emit.length ? [emit.map((listed) => ({ json: listed.order }))] : null;
 }
 
 /** "Fetch Test Event": the most recent order of the warehouse; the state is not touched. */
@@ -139,9 +168,9 @@ export async function mostRecentOrder(
 		const window = { after: span === undefined ? undefined : now - span };
 		const { orders } = await listWindow(ctx, warehouseCode, window, budget);
 		if (!orders.length) continue;
-		const newest = orders.reduce((a, b) => (b.createdAt > a.createdAt ? b : a));
-		await withItems(ctx, [newest]);
-		return [[{ json: newest.order }]];
+		const { order } = orders.reduce((a, b) => (b.createdAt > a.createdAt ? b : a));
+		const fbpiOrderNr = order.fbpi_order_nr as string;
+		return [[{ json: needsDetails(order) ? await readOrder(ctx, fbpiOrderNr) : order }]];
 	}
 	throw new NodeOperationError(ctx.getNode(), `No FBPI order in warehouse "${warehouseCode}" yet`, {
 		description:

@@ -2,18 +2,30 @@
  * Where the poll trigger stands, kept in the node's static data (`newFbpiOrder`), n8n saves it
  * with the workflow after a poll that emits orders, after activation, and (durable poll cursors)
  * with the execution it starts:
- * - `warehouseCode`: the warehouse it is for (another one starts afresh);
+ * - `stream`: the order stream it is for (`streamKey`: gateway and project of the credential,
+ *   and the warehouse; a hash, no secret). Another stream starts afresh; a state of the previous
+ *   version (no `stream`, same `warehouseCode`) is adopted, stamped with the current stream;
+ * - `warehouseCode`: the warehouse it is for;
  * - `readUpTo`: every order created up to this time (ms, whole seconds) was listed; the next poll
  *   lists from `LOOKBACK_MS` before it, so late orders and a clock of the service behind or ahead
  *   of n8n's by up to that much are still seen;
- * - `seen`: fbpi_order_nr → creation time (ms) of the orders listed at or after the start of the
- *   next window: those are never emitted again. Older ones no window reaches any more are dropped;
- * - `floor`: when more than `MAX_SEEN` orders are in the overlap, the oldest are dropped and
- *   `floor` rises to the newest dropped one's time: an order created at or before it is never
- *   emitted (never twice; one listed late behind so many others could be missed).
+ * - `seen`: fbpi_order_nr → creation time (ms) of the orders emitted (or history) at or after the
+ *   start of the next window (`readUpTo - LOOKBACK_MS`): those are never emitted again;
+ * - `floor`: an order created at or before it is never new. Entries of `seen` older than the next
+ *   window are dropped, and `floor` rises to just before that window's start: an order a server
+ *   lists although it is older than the window asked (filters shifted or ignored) is not new.
+ *   When more than `MAX_SEEN` orders are in the overlap, the oldest are dropped too and `floor`
+ *   rises to the newest dropped one's time (never twice; one listed late behind so many others
+ *   could be missed);
+ * - `pending`: order key → an order taken as new whose details are still to read (a GetFbpiOrder
+ *   that failed, or one the poll's time budget did not reach), with its list entry and how many
+ *   polls failed to read it: each is emitted once, when read or after `MAX_DETAIL_ATTEMPTS`
+ *   failed polls, marked `detailsUnavailable` (pending.ts);
  * - `resume`: a listing the poll's page budget cut short, continued by the next poll from its
  *   `next_token` (same filters): a window with more orders than one poll reads still ends.
- * Bound: at most `MAX_SEEN` entries, each key at most `MAX_KEY_LENGTH` characters; one token.
+ * Bound: at most `MAX_SEEN` entries in `seen`, each key at most `MAX_KEY_LENGTH` characters (or a
+ * hash); at most `MAX_PENDING` pending orders, each its list entry of at most `MAX_ENTRY_CHARS`
+ * characters as JSON (a longer one: its number and creation time only); one token.
  */
 import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
@@ -22,6 +34,10 @@ import type { IDataObject } from 'n8n-workflow';
 export const LOOKBACK_MS = 15 * 60_000;
 /** Orders remembered at most (the overlap of one warehouse; see `floor`). */
 export const MAX_SEEN = 5000;
+/** Orders at most waiting for their details (one poll's listing: `MAX_PAGES_PER_POLL` pages). */
+export const MAX_PENDING = 2000;
+/** A pending order's list entry kept whole up to this size (JSON); else its number and time. */
+export const MAX_ENTRY_CHARS = 2000;
 /** Longer order numbers are remembered by their hash. */
 export const MAX_KEY_LENGTH = 64;
 /** The static data field. */
@@ -37,11 +53,22 @@ export interface Resume {
 	upTo: number;
 }
 
+/** An order whose details are still to read. */
+export interface Pending {
+	createdAt: number;
+	/** Polls that failed to read its details. */
+	attempts: number;
+	/** The list entry (`MAX_ENTRY_CHARS`). */
+	order: IDataObject;
+}
+
 export interface PollState {
+	stream: string;
 	warehouseCode: string;
 	readUpTo: number;
 	floor: number;
 	seen: Record<string, number>;
+	pending: Record<string, Pending>;
 	resume?: Resume;
 }
 
@@ -50,6 +77,15 @@ export interface Listed {
 	key: string;
 	createdAt: number;
 	order: IDataObject;
+}
+
+/**
+ * The order stream of a credential's gateway and project (`scope`, nodes/shared `gatewayScope`)
+ * and a warehouse, as the state keeps it: a hash (no Base URL or key id in clear).
+ */
+export function streamKey(scope: string, warehouseCode: string): string {
+	const text = JSON.stringify([scope, warehouseCode]);
+	return `sha256:${createHash('sha256').update(text).digest('hex')}`;
 }
 
 /** The key an order is remembered by: its number, hashed when long. */
@@ -63,70 +99,101 @@ const finite = (value: unknown): value is number =>
 	typeof value === 'number' && Number.isFinite(value);
 
 /**
- * The saved state for `warehouseCode`, undefined when there is none, it is for another warehouse,
- * or it is of another shape (then the trigger starts afresh: no order is emitted twice). Entries
- * of `seen` of another shape are dropped.
+ * The saved state of `stream`, undefined when there is none, it is for another stream, or it is
+ * of another shape (then the trigger starts afresh: no order is emitted twice). A state without a
+ * stream (the previous version's) of the same warehouse is adopted. Entries of `seen` and
+ * `pending` of another shape are dropped.
  */
-export function savedState(data: IDataObject, warehouseCode: string): PollState | undefined {
+export function savedState(
+	data: IDataObject,
+	stream: string,
+	warehouseCode: string,
+): PollState | undefined {
 	const value = data[STATE_KEY] as Partial<PollState> | undefined;
 	if (!value || typeof value !== 'object' || value.warehouseCode !== warehouseCode)
 		return undefined;
+	if (value.stream !== stream && value.stream !== undefined) return undefined;
 	if (!finite(value.readUpTo) || !finite(value.floor)) return undefined;
 	const seen = value.seen;
 	if (!seen || typeof seen !== 'object' || Array.isArray(seen)) return undefined;
 	for (const [key, at] of Object.entries(seen)) {
 		if (!finite(at) || key.length > MAX_KEY_LENGTH + 7) delete seen[key];
 	}
-	const resume = value.resume;
-	const validResume =
-		resume &&
-		typeof resume.token === 'string' &&
-		finite(resume.after) &&
-		finite(resume.upTo) &&
-		(resume.before === undefined || finite(resume.before));
-	if (resume !== undefined && !validResume) delete value.resume;
+	value.stream = stream;
+	value.pending = pendingOf(value.pending);
+	if (!validResume(value.resume)) delete value.resume;
 	return value as PollState;
 }
 
+/** The saved pending orders, those of another shape dropped (at most `MAX_PENDING`). */
+function pendingOf(value: unknown): Record<string, Pending> {
+	if (!value || typeof value !== 'object' || Array.isArray(value)) return {};
+	const valid = Object.entries(value as Record<string, Partial<Pending>>).filter(
+		([key, entry]) =>
+			key.length <= MAX_KEY_LENGTH + 7 &&
+			!!entry &&
+			finite(entry.createdAt) &&
+			finite(entry.attempts) &&
+			!!entry.order &&
+			typeof entry.order === 'object' &&
+			typeof entry.order.fbpi_order_nr === 'string',
+	);
+	return Object.fromEntries(valid.slice(0, MAX_PENDING)) as Record<string, Pending>;
+}
+
+function validResume(resume: Resume | undefined): boolean {
+	return (
+		!!resume &&
+		typeof resume.token === 'string' &&
+		finite(resume.after) &&
+		finite(resume.upTo) &&
+		(resume.before === undefined || finite(resume.before))
+	);
+}
+
 /** The state of a first activation: everything listed so far is history. */
-export function startState(data: IDataObject, warehouseCode: string, readUpTo: number): PollState {
-	const state: PollState = { warehouseCode, readUpTo, floor: 0, seen: {} };
+export function startState(
+	data: IDataObject,
+	stream: string,
+	warehouseCode: string,
+	readUpTo: number,
+): PollState {
+	const state: PollState = { stream, warehouseCode, readUpTo, floor: 0, seen: {}, pending: {} };
 	data[STATE_KEY] = state as unknown as IDataObject;
 	return state;
 }
 
-/** Whether the state would emit the order: not seen, and created after the floor. */
+/** Whether the order is new to the state: not seen, not pending, and created after the floor. */
 export function isNew(state: PollState, listed: Listed): boolean {
-	return !(listed.key in state.seen) && listed.createdAt > state.floor;
+	const known = listed.key in state.seen || listed.key in state.pending;
+	return !known && listed.createdAt > state.floor;
+}
+
+/** Remembers an order as emitted (or history): never new again. */
+export function remember(state: PollState, listed: Listed): void {
+	state.seen[listed.key] = listed.createdAt;
 }
 
 /**
- * Records the orders and what was read (`readUpTo`, never moved back), in one go: gives those
- * new to the state as it is now (another poll may have recorded some since), oldest first.
+ * Records what was read (`readUpTo`, never moved back) and the listing left unfinished, then
+ * drops what no window reaches any more.
  */
-export function record(
-	state: PollState,
-	orders: readonly Listed[],
-	readUpTo: number,
-	resume?: Resume,
-): Listed[] {
-	const fresh: Listed[] = [];
-	for (const listed of orders) {
-		if (!isNew(state, listed)) continue;
-		state.seen[listed.key] = listed.createdAt;
-		fresh.push(listed);
-	}
+export function recordRead(state: PollState, readUpTo: number, resume?: Resume): void {
 	state.readUpTo = Math.max(state.readUpTo, readUpTo);
 	if (resume) state.resume = resume;
 	else delete state.resume;
 	prune(state);
-	return fresh.sort((a, b) => a.createdAt - b.createdAt || (a.key < b.key ? -1 : 1));
 }
 
-/** Drops what no window reaches any more, then the oldest beyond `MAX_SEEN` (raising `floor`). */
+/**
+ * Drops what no window reaches any more (the floor rises to just before the next window), then
+ * the oldest beyond `MAX_SEEN` (the floor rises to the newest of them).
+ */
 function prune(state: PollState): void {
 	const reach = state.readUpTo - LOOKBACK_MS;
-	const kept = Object.entries(state.seen).filter(([, at]) => at >= reach);
+	const all = Object.entries(state.seen);
+	const kept = all.filter(([, at]) => at >= reach);
+	if (kept.length < all.length) state.floor = Math.max(state.floor, reach - 1);
 	kept.sort((a, b) => a[1] - b[1]);
 	const dropped = kept.splice(0, Math.max(0, kept.length - MAX_SEEN));
 	if (dropped.length) state.floor = Math.max(state.floor, dropped[dropped.length - 1][1]);

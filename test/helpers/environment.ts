@@ -32,7 +32,7 @@ import {
 import { CredentialsHelper, testCredential, type CredentialTestResult } from './credentials';
 import { additionalData, credentialTypeOf, loadPackage, NodeTypes, TestLogger } from './n8n';
 import { TestHttpRequest, TestItems, TestNoOp } from './nodes';
-import { activatePolling, type ActivePoller } from './polls';
+import { activatePolling, type ActivePoller, type PollingOptions } from './polls';
 import {
 	activate,
 	closeServer,
@@ -291,8 +291,8 @@ export class TestEnvironment {
 	}
 
 	/** Activates a poll-triggered workflow as the app does (first poll at once); see polls.ts. */
-	async activatePolling(input: TestWorkflow): Promise<ActivePoller> {
-		return await activatePolling(this, input);
+	async activatePolling(input: TestWorkflow, options?: PollingOptions): Promise<ActivePoller> {
+		return await activatePolling(this, input, options);
 	}
 
 	/** Stops the webhook listener (active workflows' hooks are not run). */

@@ -2,6 +2,6 @@
 export * from './environment';
 export type { CredentialTestResult, LoginRecord } from './credentials';
 export type { ActiveWorkflow, WebhookCall } from './webhooks';
-export type { ActivePoller } from './polls';
+export type { ActivePoller, PollingOptions } from './polls';
 export { useFilesystemBinaryData } from './n8n';
 export { listSearch, type ListSearchCall } from './loadOptions';

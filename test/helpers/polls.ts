@@ -12,12 +12,18 @@
  *   execution;
  * - `restart()` plays n8n starting again: a new `Workflow` and context from the SAVED static data
  *   only (nothing of this activation's memory), activation `'init'`;
+ * - `pollBudgetMs` (option): what the context's `getPollBudgetMs()` says (n8n-core's default: 5 min);
  * - "Fetch Test Event" is a manual execution (`env.runWorkflow`): n8n-core's `WorkflowExecute`
  *   calls `poll()` on a `PollContext` of mode 'manual' and saves no static data.
  */
 import { Container } from '@n8n/di';
 import { PollContext, PollTriggerExecutor } from 'n8n-core';
 import type { INode, INodeExecutionData, Workflow, WorkflowActivateMode } from 'n8n-workflow';
+
+export interface PollingOptions {
+	/** What the poll context's `getPollBudgetMs()` gives; default n8n-core's. */
+	pollBudgetMs?: number;
+}
 
 import type { TestEnvironment, TestWorkflow, WorkflowResult } from './environment';
 import { additionalData } from './n8n';
@@ -37,6 +43,7 @@ export class ActivePoller {
 	constructor(
 		private readonly env: TestEnvironment,
 		private readonly input: TestWorkflow,
+		private readonly options: PollingOptions = {},
 	) {}
 
 	/** Activation as the app runs it: the first poll at once, then the static data saved. */
@@ -58,6 +65,10 @@ export class ActivePoller {
 			activation,
 			(items) => this.emit(items),
 			(error) => void this.errors.push(error),
+			undefined,
+			undefined,
+			undefined,
+			this.options.pollBudgetMs === undefined ? undefined : () => this.options.pollBudgetMs!,
 		);
 		this.active = true;
 		this.tick = Container.get(PollTriggerExecutor).create(
@@ -100,7 +111,7 @@ export class ActivePoller {
 	async restart(): Promise<ActivePoller> {
 		await this.settled();
 		this.active = false;
-		return await new ActivePoller(this.env, this.input).activate('init');
+		return await new ActivePoller(this.env, this.input, this.options).activate('init');
 	}
 
 	deactivate(): void {
@@ -111,7 +122,8 @@ export class ActivePoller {
 export async function activatePolling(
 	env: TestEnvironment,
 	input: TestWorkflow,
+	options: PollingOptions = {},
 ): Promise<ActivePoller> {
 	await env.ready();
-	return await new ActivePoller(env, input).activate('activate');
+	return await new ActivePoller(env, input, options).activate('activate');
 }

@@ -1,0 +1,296 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
+/**
+ * Seller Platform Poll Trigger against a service that misbehaves (the emulator's FBPI order
+ * quirks): filters shifted or ignored, times without a zone, entries whose details cannot be
+ * read, a credential of another project, a poll budget that ends during the detail reads. Each
+ * order is emitted exactly once, and no entry stops the trigger. Run as n8n runs a poll trigger
+ * (test/helpers/polls.ts).
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { MAX_PAGES_PER_POLL } from '../../dist/nodes/SellerPlatformPollTrigger/listing';
+import { MAX_DETAIL_ATTEMPTS } from '../../dist/nodes/SellerPlatformPollTrigger/pending';
+import { STATE_KEY, type PollState } from '../../dist/nodes/SellerPlatformPollTrigger/state';
+import { credentialFields, type Emulator, type FbpiOrderQuirks } from '../emulator';
+import {
+	chain,
+	type ActivePoller,
+	type PollingOptions,
+	type TestEnvironment,
+	type TestWorkflow,
+} from '../helpers';
+import { CREDENTIAL_ID, startFixture, type Fixture } from './fixture';
+
+const POLL_TRIGGER = 'Seller Platform Poll Trigger';
+const STATIC_KEY = `node:${POLL_TRIGGER}`;
+const WORKFLOW_ID = 'poll-faults';
+
+let f: Fixture;
+let emulator: Emulator;
+let env: TestEnvironment;
+let warehouses = 0;
+let warehouse: string;
+const pollers: ActivePoller[] = [];
+
+beforeEach(async () => {
+	f = await startFixture();
+	({ emulator, env } = f);
+	warehouse = `WH-FAULT-${++warehouses}`; // no orders yet
+});
+
+afterEach(async () => {
+	for (const poller of pollers.splice(0)) poller.deactivate();
+	await f.close();
+});
+
+function pollWorkflow(credentialId = CREDENTIAL_ID): TestWorkflow {
+	return {
+		id: WORKFLOW_ID,
+		nodes: [
+			{
+				name: POLL_TRIGGER,
+				type: 'sellerPlatformPollTrigger',
+				parameters: {
+					event: 'newFbpiOrder',
+					warehouseCode: { __rl: true, mode: 'id', value: warehouse },
+				},
+				credentials: { sellerPlatformApi: credentialId },
+			},
+			{ name: 'Received', type: 'testNoOp' },
+		],
+		connections: chain(POLL_TRIGGER, 'Received'),
+	};
+}
+
+const activate = async (workflow = pollWorkflow(), options?: PollingOptions) => {
+	const poller = await env.activatePolling(workflow, options);
+	pollers.push(poller);
+	await poller.settled();
+	return poller;
+};
+
+/** Orders added to the warehouse (of a project: default the emulator's), created at the times. */
+const addOrders = (times: number[], projectCode?: string) =>
+	emulator
+		.addFbpiOrders({
+			projectCode,
+			warehouseCode: warehouse,
+			orders: times.map((createdAt) => ({ createdAt })),
+		})
+		.map((order) => order.fbpi_order_nr);
+
+/** The order numbers each execution started with. */
+const started = (poller: ActivePoller) =>
+	poller.executions.map((execution) =>
+		execution.json('Received').map((order) => order.fbpi_order_nr as string),
+	);
+
+const savedState = () =>
+	(env.workflowStaticData(WORKFLOW_ID)[STATIC_KEY] as IDataObject | undefined)?.[STATE_KEY] as
+		PollState | undefined;
+
+/** The state in the activation's memory (saved or not). */
+const memoryState = (poller: ActivePoller) =>
+	(poller.memory()[STATIC_KEY] as IDataObject)[STATE_KEY] as PollState;
+
+const detailReads = (orderNr: string) =>
+	emulator
+		.requests()
+		.filter((r) => r.operation === 'GetFbpiOrder' && r.path.includes(`/${orderNr}/`)).length;
+
+describe('Seller Platform Poll Trigger: a list that gives orders older than asked', () => {
+	it.each<[string, FbpiOrderQuirks]>([
+		['ignores created_after and created_before', { ignoreFilters: true }],
+		['reads the filters an hour earlier', { filterShiftMs: 3600_000 }],
+	])(
+		'a service that %s: every new order once over 4 polls, none of the history',
+		async (_, quirks) => {
+			emulator.setFbpiOrderQuirks(quirks);
+			const now = Date.now();
+			addOrders([now - 2 * 24 * 3600_000, now - 50 * 60_000, now - 30 * 60_000, now - 60_000]);
+			const poller = await activate();
+			const made: string[][] = [];
+			for (let i = 0; i < 4; i++) {
+				made.push(addOrders([Date.now()]));
+				await poller.poll();
+			}
+			expect(poller.errors).toEqual([]);
+			expect(started(poller)).toEqual(made);
+		},
+	);
+});
+
+/**
+ * The environment of the Node process itself: Jest gives a test file a copy of `process.env`,
+ * and Node takes a new TZ from the real one only (at once, for every Date).
+ */
+const processEnv = () => (require('vm').runInThisContext('process') as NodeJS.Process).env;
+
+describe('Seller Platform Poll Trigger: order_created_at without a zone', () => {
+	it('is read as UTC whatever the time zone n8n runs in (Asia/Dubai): each order once', async () => {
+		emulator.setFbpiOrderQuirks({ zonelessTimes: true });
+		const real = processEnv();
+		const zone = real.TZ;
+		real.TZ = 'Asia/Dubai';
+		try {
+			expect(new Date(Date.UTC(2026, 0, 1)).getTimezoneOffset()).toBe(-240); // the zone applies
+			addOrders([Date.now() - 60_000]); // history
+			const poller = await activate();
+			const made: string[][] = [];
+			for (let i = 0; i < 3; i++) {
+				made.push(addOrders([Date.now()]));
+				await poller.poll();
+			}
+			expect(poller.errors).toEqual([]);
+			expect(started(poller)).toEqual(made);
+			// Remembered at the times they were created (whole seconds: the zoneless form has none).
+			const seen = memoryState(poller).seen;
+			for (const nr of made.flat()) {
+				const created = Date.parse(emulator.fbpiOrder(nr)!.order_created_at);
+				expect(seen[nr]).toBe(Math.floor(created / 1000) * 1000);
+			}
+		} finally {
+			if (zone === undefined) delete real.TZ;
+			else real.TZ = zone;
+		}
+	});
+});
+
+describe('Seller Platform Poll Trigger: an entry whose details cannot be read', () => {
+	it('the other orders are emitted in the same poll; it is retried, then emitted as listed and marked; one readable again in time is emitted whole', async () => {
+		const poller = await activate();
+		const now = Date.now();
+		const [bad, healed, good] = addOrders([now - 3000, now - 2000, now - 1000]);
+		emulator.setFbpiOrderQuirks({ listWithoutItems: true, unreadable: [bad, healed] });
+		await poller.poll();
+		expect(poller.errors).toEqual([]);
+		expect(started(poller)).toEqual([[good]]);
+		expect(poller.executions[0].json(POLL_TRIGGER)).toEqual([emulator.fbpiOrder(good)]);
+		const pending = savedState()!.pending;
+		expect(Object.keys(pending).sort()).toEqual([bad, healed].sort());
+		expect(pending[bad]).toMatchObject({ attempts: 1, order: { fbpi_order_nr: bad } });
+
+		// The list service catches up for one of them; another order comes.
+		emulator.setFbpiOrderQuirks({ listWithoutItems: true, unreadable: [bad] });
+		const [later] = addOrders([Date.now()]);
+		await poller.poll();
+		expect(started(poller)[1]).toEqual([healed, later]);
+		expect(poller.executions[1].json(POLL_TRIGGER)[0]).toEqual(emulator.fbpiOrder(healed));
+
+		for (let poll = 3; poll <= MAX_DETAIL_ATTEMPTS; poll++) await poller.poll();
+		expect(started(poller)[2]).toEqual([bad]);
+		const [marked] = poller.executions[2].json(POLL_TRIGGER);
+		expect(marked).not.toHaveProperty('items'); // as listed
+		expect(marked).toMatchObject({
+			fbpi_order_nr: bad,
+			warehouse_code: warehouse,
+			detailsUnavailable: {
+				attempts: MAX_DETAIL_ATTEMPTS,
+				message: expect.stringContaining('not found'),
+			},
+		});
+		const warnings = env.logger.entries.filter(
+			(entry) => entry.level === 'warn' && entry.message.includes(bad),
+		);
+		expect(warnings).toHaveLength(1);
+		expect(warnings[0].message).toMatch(/detailsUnavailable/);
+
+		await poller.poll();
+		await poller.poll();
+		expect(started(poller).flat()).toEqual([good, healed, later, bad]);
+		expect(poller.errors).toEqual([]);
+		expect(detailReads(bad)).toBe(MAX_DETAIL_ATTEMPTS);
+		expect(memoryState(poller).pending).toEqual({});
+	});
+});
+
+describe('Seller Platform Poll Trigger: the order stream', () => {
+	it('a workflow switched to a credential of another project: no failure, none of that project’s history, then its new orders', async () => {
+		const first = await activate();
+		// More orders than one poll lists: the saved state holds a next_token of this project.
+		emulator.addFbpiOrders({
+			warehouseCode: warehouse,
+			count: MAX_PAGES_PER_POLL * 50 + 50,
+			createdAt: Date.now() - 5 * 60_000,
+			intervalMs: 100,
+		});
+		await first.poll();
+		expect(savedState()!.resume?.token).toBeTruthy();
+		first.deactivate();
+
+		const projectCode = 'PRJ-POLL-OTHER';
+		const credential = await emulator.addCredential({ projectCode });
+		env.addCredential(
+			'cred-other',
+			'sellerPlatformApi',
+			credentialFields({ baseUrl: emulator.baseUrl, credential }),
+		);
+		const now = Date.now();
+		addOrders([now - 10 * 60_000, now - 60_000], projectCode); // its history
+		const second = await activate(pollWorkflow('cred-other'));
+		await second.poll();
+		expect(second.errors).toEqual([]);
+		expect(second.emitted).toEqual([]);
+
+		const fresh = addOrders([Date.now()], projectCode);
+		addOrders([Date.now()]); // the first project's: not this stream's
+		await second.poll();
+		await second.poll();
+		expect(second.errors).toEqual([]);
+		expect(started(second)).toEqual([fresh]);
+	}, 60_000);
+
+	it('a state saved by the previous version (no stream) is adopted: the orders created since its last poll are emitted once', async () => {
+		const readUpTo = Math.floor(Date.now() / 1000) * 1000 - 5 * 60_000;
+		const [known] = addOrders([readUpTo - 60_000]);
+		// As the previous version saved it: no stream, no pending.
+		const workflow = await env.createWorkflow(pollWorkflow());
+		workflow.staticData[STATIC_KEY] = {
+			[STATE_KEY]: {
+				warehouseCode: warehouse,
+				readUpTo,
+				floor: 0,
+				seen: { [known]: Date.parse(emulator.fbpiOrder(known)!.order_created_at) },
+			},
+		};
+		workflow.staticData.__dataChanged = true;
+		env.saveStaticData(workflow);
+		const missed = addOrders([readUpTo + 60_000, Date.now() - 1000]);
+
+		const poller = await activate();
+		await poller.poll();
+		expect(poller.errors).toEqual([]);
+		expect(started(poller)).toEqual([missed]);
+		expect(savedState()!.stream).toMatch(/^sha256:[0-9a-f]{64}$/);
+	});
+});
+
+describe('Seller Platform Poll Trigger: the poll budget', () => {
+	it('a poll whose budget ends during the detail reads: the next poll reads the rest first; every order once, in creation order', async () => {
+		// 200 ms of a 400 ms budget for listing and reading; each answer takes 50 ms or more.
+		const poller = await activate(pollWorkflow(), { pollBudgetMs: 400 });
+		emulator.setFbpiOrderQuirks({ listWithoutItems: true });
+		const count = 40;
+		const made = emulator
+			.addFbpiOrders({
+				warehouseCode: warehouse,
+				count,
+				createdAt: Date.now() - 60_000,
+				intervalMs: 100,
+			})
+			.map((order) => order.fbpi_order_nr);
+		emulator.setLatency(50);
+		for (let polls = 0; started(poller).flat().length < count && polls < count; polls++)
+			await poller.poll();
+		emulator.setLatency(0);
+		await poller.poll();
+
+		expect(poller.errors).toEqual([]);
+		expect(poller.executions.length).toBeGreaterThan(1); // the first poll did not read them all
+		expect(started(poller).flat()).toEqual(made);
+		for (const execution of poller.executions)
+			for (const order of execution.json(POLL_TRIGGER)) expect(order.items).toHaveLength(1);
+		expect(made.map(detailReads)).toEqual(made.map(() => 1));
+		expect(memoryState(poller).pending).toEqual({});
+	}, 60_000);
+});
