@@ -5,6 +5,7 @@
  *
  * - `unwrap`: the answer is the value of that field of the operation's answer (`credential`: the
  *   credential's fields, private key included, at the top level);
+ * - `omit`: these top-level fields are left out (a gRPC gateway leaves out an empty list);
  * - `set`: these top-level fields are set on the answer (a `po_release_date` of odd parts);
  * - `wrap`: the answer sits inside these fields, outermost first (`['result']`: `{ result: … }`);
  * - `array`: the answer is a one-element array;
@@ -15,6 +16,9 @@ import { invalidArgument } from './errors';
 import type { AnswerShape } from './types';
 
 const FIELD = /^[^\s]{1,100}$/;
+const isFieldList = (value: unknown) =>
+	value === undefined ||
+	(Array.isArray(value) && value.every((field) => typeof field === 'string' && FIELD.test(field)));
 
 /** Checks `answer` of a fault spec given as untrusted input (control API). */
 export function validateAnswerShape(answer: unknown): void {
@@ -22,17 +26,16 @@ export function validateAnswerShape(answer: unknown): void {
 	if (answer === null || typeof answer !== 'object' || Array.isArray(answer)) {
 		throw invalidArgument('fault answer must be an object');
 	}
-	const { unwrap, set, wrap, array, prefix, contentType } = answer as Record<string, unknown>;
+	const { unwrap, omit, set, wrap, array, prefix, contentType } = answer as Record<string, unknown>;
 	if (unwrap !== undefined && !(typeof unwrap === 'string' && FIELD.test(unwrap))) {
 		throw invalidArgument('fault answer unwrap must be a field name');
 	}
+	if (!isFieldList(omit))
+		throw invalidArgument('fault answer omit must be an array of field names');
 	if (set !== undefined && (set === null || typeof set !== 'object' || Array.isArray(set))) {
 		throw invalidArgument('fault answer set must be an object of fields');
 	}
-	if (
-		wrap !== undefined &&
-		!(Array.isArray(wrap) && wrap.every((field) => typeof field === 'string' && FIELD.test(field)))
-	) {
+	if (!isFieldList(wrap)) {
 		throw invalidArgument('fault answer wrap must be an array of field names');
 	}
 	if (array !== undefined && typeof array !== 'boolean')
@@ -51,6 +54,10 @@ export function reshapeAnswer(
 ): { body: unknown; contentType?: string } {
 	let answer = body;
 	if (shape.unwrap !== undefined) answer = (answer as Record<string, unknown>)?.[shape.unwrap];
+	if (shape.omit && answer && typeof answer === 'object') {
+		answer = { ...(answer as object) };
+		for (const field of shape.omit) delete (answer as Record<string, unknown>)[field];
+	}
 	if (shape.set) answer = { ...(answer as object), ...structuredClone(shape.set) };
 	for (const field of [...(shape.wrap ?? [])].reverse()) answer = { [field]: answer };
 	if (shape.array) answer = [answer];

@@ -165,6 +165,11 @@ export interface FaultSpec {
 export interface AnswerShape {
 	/** The answer is the value of this field of the operation's answer (`credential`). */
 	unwrap?: string;
+	/**
+	 * Top-level fields left out of the answer (after `unwrap`), as a gRPC gateway leaves out an
+	 * empty list: `['items']`.
+	 */
+	omit?: string[];
 	/** Top-level fields set on the answer (after `unwrap`), e.g. an odd `po_release_date`. */
 	set?: Record<string, unknown>;
 	/** The answer sits inside these fields, outermost first: `['result']` gives `{ result: … }`. */

@@ -182,6 +182,24 @@ describe('customer returns, Namshi and cross-border prices: batches of rows from
 			['RET-BULK-1', 2],
 			['RET-BULK-2', 0],
 		]);
+
+		// None of the orders has a return, and the gateway leaves the empty list out: the same.
+		f.emulator.injectFaults({
+			operation: 'BatchGetCustomerReturnOrders',
+			answer: { omit: ['items'] },
+			count: 1,
+		});
+		const none = await f.env.runWorkflow(
+			workflowWithItems(
+				['N-NO-RETURN-1', 'N-NO-RETURN-2'].map((order) => ({ order })),
+				RETURNS_GET,
+			),
+		);
+		expect(none.status).toBe('success');
+		expect(none.json(NODE)).toEqual([
+			{ order_nr: 'N-NO-RETURN-1', items: [] },
+			{ order_nr: 'N-NO-RETURN-2', items: [] },
+		]);
 	});
 
 	it('Global and Local Price → Update: exact rows (countries as written), stored per key; a refused row and a missing row are their items’ errors', async () => {

@@ -303,7 +303,10 @@ function matchAnswer(
 	answer: IDataObject,
 	tally: Tally,
 ): ItemOutcome[] {
-	if (!Array.isArray(answer.items)) {
+	// A gRPC gateway leaves an empty list out: no rows at all, where a left-out row means none.
+	const rows =
+		answer.items === undefined && declaration.leftOutMeans === 'noRows' ? [] : answer.items;
+	if (!Array.isArray(rows)) {
 		throw rowError(
 			ctx,
 			declaration.endpoint,
@@ -316,7 +319,7 @@ function matchAnswer(
 	for (const row of chunk) rowAt(index, declaration.key, row.body, () => row);
 	const { grouped } = declaration;
 	const answers = new Map<Row, IDataObject[]>();
-	for (const entry of answer.items as unknown[]) {
+	for (const entry of rows as unknown[]) {
 		const row = isObject(entry) ? rowAt(index, declaration.key, entry) : undefined;
 		const found = row && answers.get(row);
 		if (!row || (found && !grouped)) tally.unmatched++;
