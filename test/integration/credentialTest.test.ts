@@ -18,6 +18,7 @@ import { createServer } from 'net';
 import type { AddressInfo } from 'net';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
+import { MAX_LOGIN_IDENTITIES, sessions } from '../../dist/nodes/shared/auth/session';
 import { credentialFields, startEmulator, type Emulator } from '../emulator';
 import { createTestEnvironment, type TestEnvironment } from '../helpers';
 
@@ -319,4 +320,33 @@ describe('credential Test with a Base URL on a host that is no gateway', () => {
 		expect(result.message).not.toContain('not a Seller Platform gateway');
 		expect(proxy.counted.connections).toBeGreaterThan(0);
 	});
+});
+
+describe('credential Tests with made-up values leave a bounded memory', () => {
+	const DISTINCT = 10_000;
+
+	it(`${DISTINCT} Tests, each with another key ID the service refuses, leave at most ${MAX_LOGIN_IDENTITIES} login identities`, async () => {
+		saveCredential('cred-1');
+		const sizes = () =>
+			Object.entries(sessions).map(([name, map]) => [name, map.size] as [string, number]);
+		for (let start = 0; start < DISTINCT; start += 25) {
+			const batch = Array.from({ length: Math.min(25, DISTINCT - start) }, (_, i) =>
+				env.testCredential('cred-1', { data: { keyId: `made-up-key-${start + i}` } }),
+			);
+			for (const result of await Promise.all(batch)) expect(result.status).toBe('Error');
+		}
+		expect(emulator.stats().logins).toBe(0);
+		expect(loginRequests()).toHaveLength(DISTINCT);
+		for (const [name, size] of sizes()) {
+			expect([name, size <= MAX_LOGIN_IDENTITIES]).toEqual([name, true]);
+		}
+		expect(sessions.lastLoginEnd.size).toBe(MAX_LOGIN_IDENTITIES);
+
+		// The real credential still logs in, and its session is shared as before.
+		expect(await env.testCredential('cred-1')).toEqual({
+			status: 'OK',
+			message: 'Connection successful!',
+		});
+		expect(sessions.newest.size).toBe(1);
+	}, 600_000);
 });
