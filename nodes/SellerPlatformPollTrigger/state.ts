@@ -25,7 +25,8 @@
  *   `next_token` (same filters): a window with more orders than one poll reads still ends.
  * Bound: at most `MAX_SEEN` entries in `seen`, each key at most `MAX_KEY_LENGTH` characters (or a
  * hash); at most `MAX_PENDING` pending orders, each its list entry of at most `MAX_ENTRY_CHARS`
- * characters as JSON (a longer one: its number and creation time only); one token.
+ * characters as JSON (a longer one: its number and creation time only; when even those are
+ * longer, it is not kept but emitted at once, marked); one token.
  */
 import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';

@@ -10,7 +10,11 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { MAX_PAGES_PER_POLL } from '../../dist/nodes/SellerPlatformPollTrigger/listing';
 import { MAX_DETAIL_ATTEMPTS } from '../../dist/nodes/SellerPlatformPollTrigger/pending';
-import { STATE_KEY, type PollState } from '../../dist/nodes/SellerPlatformPollTrigger/state';
+import {
+	MAX_ENTRY_CHARS,
+	STATE_KEY,
+	type PollState,
+} from '../../dist/nodes/SellerPlatformPollTrigger/state';
 import { credentialFields, type Emulator, type FbpiOrderQuirks } from '../emulator';
 import {
 	chain,
@@ -201,6 +205,30 @@ describe('Seller Platform Poll Trigger: an entry whose details cannot be read', 
 		expect(poller.errors).toEqual([]);
 		expect(detailReads(bad)).toBe(MAX_DETAIL_ATTEMPTS);
 		expect(memoryState(poller).pending).toEqual({});
+	});
+});
+
+describe('Seller Platform Poll Trigger: a huge list entry whose details cannot be read', () => {
+	it('is not kept pending beyond the bound of an entry (static data stays small): emitted once at once, marked, the others as usual', async () => {
+		const poller = await activate();
+		const huge = `N${'9'.repeat(100_000)}`; // an odd number: 100,000 characters
+		emulator.addFbpiOrders({
+			warehouseCode: warehouse,
+			orders: [{ fbpiOrderNr: huge, createdAt: Date.now() - 2000 }],
+		});
+		const [good] = addOrders([Date.now() - 1000]);
+		emulator.setFbpiOrderQuirks({ listWithoutItems: true, unreadable: [huge] });
+		await poller.poll();
+		// Kept pending, it would hold its 100,000 characters in the static data (up to 2,000 such).
+		expect(JSON.stringify(memoryState(poller)).length).toBeLessThan(MAX_ENTRY_CHARS + 1000);
+		expect(JSON.stringify(savedState()).length).toBeLessThan(MAX_ENTRY_CHARS + 1000);
+		for (let poll = 1; poll < MAX_DETAIL_ATTEMPTS + 1; poll++) await poller.poll();
+
+		expect(poller.errors).toEqual([]);
+		expect(started(poller)).toEqual([[huge, good]]);
+		const [marked] = poller.executions[0].json(POLL_TRIGGER);
+		expect(marked).toMatchObject({ fbpi_order_nr: huge, detailsUnavailable: { attempts: 1 } });
+		expect(String((marked.detailsUnavailable as IDataObject).message)).toContain('HTTP 431'); // its path is too long
 	});
 });
 
