@@ -208,6 +208,38 @@ describe('Seller Platform Poll Trigger: an entry whose details cannot be read', 
 	});
 });
 
+describe('Seller Platform Poll Trigger: an order the service lists again and again', () => {
+	it('with an order_created_at it cannot read, in every answer (filters ignored): emitted once, also once the lookback has passed', async () => {
+		// Time passes 10 minutes between polls: n8n's clock and the emulator's (one Date.now).
+		const realNow = Date.now;
+		let passed = 0;
+		const clock = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + passed);
+		try {
+			const poller = await activate();
+			const odd = {
+				fbpi_order_nr: `NAEORD-ODD-${warehouses}`,
+				warehouse_code: warehouse,
+				order_created_at: '',
+				items: [],
+			};
+			emulator.injectFaults({
+				count: 1000,
+				operation: 'ListFbpiOrders',
+				answer: { set: { orders: [odd], next_token: '' } },
+			});
+			for (let poll = 0; poll < 5; poll++) {
+				await poller.poll();
+				passed += 10 * 60_000;
+			}
+			expect(poller.errors).toEqual([]);
+			expect(started(poller)).toEqual([[odd.fbpi_order_nr]]);
+		} finally {
+			clock.mockRestore();
+			emulator.clearFaults();
+		}
+	});
+});
+
 describe('Seller Platform Poll Trigger: a huge list entry whose details cannot be read', () => {
 	it('is not kept pending beyond the bound of an entry (static data stays small): emitted once at once, marked, the others as usual', async () => {
 		const poller = await activate();
