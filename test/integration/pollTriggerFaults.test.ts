@@ -208,6 +208,27 @@ describe('Seller Platform Poll Trigger: an entry whose details cannot be read', 
 	});
 });
 
+describe('Seller Platform Poll Trigger: GetFbpiOrder answers another order', () => {
+	it('the answer is not taken for the listed order: it is read again on the next poll and emitted once, whole, under its own number', async () => {
+		const poller = await activate();
+		emulator.setFbpiOrderQuirks({ listWithoutItems: true });
+		const [nr] = addOrders([Date.now() - 1000]);
+		emulator.injectFaults({
+			count: 1,
+			operation: 'GetFbpiOrder',
+			answer: { set: { fbpi_order_nr: 'NAEORD-SOMEONE-ELSES' } },
+		});
+		await poller.poll();
+		expect(poller.emitted).toEqual([]);
+		expect(memoryState(poller).pending[nr]).toMatchObject({ attempts: 1 });
+		await poller.poll();
+		await poller.poll();
+		expect(poller.errors).toEqual([]);
+		expect(started(poller)).toEqual([[nr]]);
+		expect(poller.executions[0].json(POLL_TRIGGER)).toEqual([emulator.fbpiOrder(nr)]);
+	});
+});
+
 describe('Seller Platform Poll Trigger: an order the service lists again and again', () => {
 	it('with an order_created_at it cannot read, in every answer (filters ignored): emitted once, also once the lookback has passed', async () => {
 		// Time passes 10 minutes between polls: n8n's clock and the emulator's (one Date.now).
