@@ -69,9 +69,9 @@ export function requestOperation<Extra = undefined>(
 				...task?.(request),
 				send: async () => {
 					const answer = await fetchUntil(this, endpoint, request, itemIndex, wait);
-					const failure = answerStatus ? failureOf(answer[answerStatus]) : undefined;
-					if (failure)
-						throw statusError(this, endpoint, itemIndex, failure, secretsIn(request.body));
+					const secrets = secretsIn(request.body);
+					const failure = answerStatus ? failureOf(answer[answerStatus], secrets) : undefined;
+					if (failure) throw statusError(this, endpoint, itemIndex, failure, secrets);
 					return output ? await output(this, answer, request, itemIndex) : { json: answer };
 				},
 			};
