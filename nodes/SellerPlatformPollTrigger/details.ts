@@ -33,6 +33,11 @@ function runEnded(ctx: IPollFunctions): boolean {
 	}
 }
 
+/** Whether GetFbpiOrder's answer is the order asked for: its number, whatever case or spaces. */
+const isOrder = (answer: IDataObject, orderNr: string) =>
+	typeof answer.fbpi_order_nr === 'string' &&
+	answer.fbpi_order_nr.trim().toUpperCase() === orderNr.trim().toUpperCase();
+
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
@@ -44,7 +49,7 @@ async function readInto(ctx: IPollFunctions, item: Work, outcome: Outcome): Prom
 	let failed: unknown;
 	try {
 		const order = await readOrder(ctx, orderNr);
-		if (order.fbpi_order_nr === orderNr) {
+		if (isOrder(order, orderNr)) {
 			outcome.ready.push({ ...item, listed: { ...item.listed, order } });
 			return false;
 		}

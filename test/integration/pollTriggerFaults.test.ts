@@ -226,6 +226,17 @@ describe('Seller Platform Poll Trigger: GetFbpiOrder answers another order', () 
 		expect(poller.errors).toEqual([]);
 		expect(started(poller)).toEqual([[nr]]);
 		expect(poller.executions[0].json(POLL_TRIGGER)).toEqual([emulator.fbpiOrder(nr)]);
+
+		// The same number in another case is this order: emitted whole at once.
+		const [other] = addOrders([Date.now() - 1000]);
+		emulator.injectFaults({
+			count: 1,
+			operation: 'GetFbpiOrder',
+			answer: { set: { fbpi_order_nr: ` ${other.toLowerCase()}` } },
+		});
+		await poller.poll();
+		expect(started(poller)).toEqual([[nr], [` ${other.toLowerCase()}`]]);
+		expect(poller.executions[1].json(POLL_TRIGGER)[0].items).toHaveLength(1);
 	});
 });
 
