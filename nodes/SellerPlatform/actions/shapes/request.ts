@@ -72,8 +72,8 @@ export function requestOperation<Extra = undefined>(
 				...task?.(request),
 				send: async () => {
 					const answer = await fetchUntil(this, endpoint, request, itemIndex, wait);
-					const failure = answerStatus ? failureOf(answer[answerStatus]) : undefined;
 					const secrets = secretsIn(request.body);
+					const failure = answerStatus ? failureOf(answer[answerStatus], secrets) : undefined;
 					if (failure) throw statusError(this, endpoint, itemIndex, failure, secrets);
 					if (output) return await output(this, answer, request, itemIndex);
 					return { json: secrets.length ? redactValue(answer, secrets) : answer };
