@@ -37,7 +37,8 @@ export const mappingModeProperty: INodeProperties = {
 			description: 'Set the value of each field, by hand or with an expression',
 		},
 	],
-	default: MAPPING_MODE.defineBelow,
+	// A literal: n8n's lint reads it. Saved workflows without the parameter have it.
+	default: 'defineBelow',
 	description: 'How each input item becomes a row',
 };
 
