@@ -7,7 +7,7 @@
  * big sheet leaves the event loop free.
  */
 import fc from 'fast-check';
-import type { IDataObject, INodeParameters, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { SellerPlatform } from '../../dist/nodes/SellerPlatform/SellerPlatform.node';
 import { SEEDED_WAREHOUSES, type RequestLogEntry } from '../emulator';
