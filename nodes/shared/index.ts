@@ -65,6 +65,7 @@ export {
 	PEM_PRIVATE_KEY,
 	privateKeyField,
 	projectCodeField,
+	redactSent,
 	redactValue,
 	secretsIn,
 } from './errors';

@@ -310,6 +310,24 @@ describe('credential Test with a Base URL on a host that is no gateway', () => {
 		expect(emulator.requests()).toHaveLength(before);
 	});
 
+	it.each([
+		// Counted as private, but NAT64 for local use reaches any IPv4 host (here 203.0.113.7).
+		['https://[64:ff9b:1::cb00:7107]', '[64:ff9b:1::cb00:7107]'],
+		// A single label with its final dot names a top-level domain, not a local host.
+		['https://ai.', 'ai.'],
+	])(
+		'refuses %s (no local host, though it looks like one) before any connection',
+		async (baseUrl, host) => {
+			saveCredential('cred-1', { gateway: 'custom', baseUrl });
+			const result = await env.testCredential('cred-1');
+			expect(result).toEqual({
+				status: 'Error',
+				message: why.replace(/gateway\.attacker\.example/, host),
+			});
+			expect(proxy.counted.connections).toBe(0);
+		},
+	);
+
 	// The check above can fail: a Base URL that is allowed reaches the stand-in.
 	it('a custom address under noon.partners is accepted: its login reaches the proxy', async () => {
 		saveCredential('cred-1', {

@@ -415,6 +415,70 @@ describe('oauth/createToken', () => {
 		expect(sent('CreateToken').map((r) => r.status)).toEqual([502, 502]);
 	});
 
+	it('an opaque token the service echoes in an error is masked however its field is spelled: camelCase, JSON inside a text, URL-encoded', async () => {
+		f = await startFixture();
+		const opaque = [
+			'ya29a0AfH6SMBx9k2LqQwE7',
+			'rt0f3c9a7d2b1e4f6a8c0d5e',
+			'ya29b1QqZ8x7VvW6u5T4s3R',
+		];
+		// A gRPC gateway writes proto3 JSON in camelCase; a proxy wraps the upstream's JSON in a
+		// text (its quotes escaped) or a URL.
+		f.emulator.injectFaults({
+			operation: 'CreateToken',
+			count: 1,
+			answer: {
+				status: 502,
+				prefix: 'upstream timeout after issuing ',
+				omit: ['access_token'],
+				set: {
+					accessToken: opaque[0],
+					upstream: JSON.stringify({ refresh_token: opaque[1] }),
+					callback: `https://app.example.com/cb#access_token%3D${opaque[2]}%26token_type%3Dbearer`,
+				},
+			},
+		});
+		const result = await f.env.runWorkflow(
+			workflowWithItems([{ code: f.emulator.issueOAuthCode() }], CREATE_TOKEN(), {
+				continueOnFail: true,
+			}),
+		);
+		const text = seen(result) + JSON.stringify(f.env.logger.entries);
+		expect(text).toContain('upstream timeout after issuing');
+		expect(text).toContain('token_type%3Dbearer');
+		for (const token of opaque) expect(text).not.toContain(token);
+		expect(sent('CreateToken').map((r) => r.status)).toEqual([502]);
+	});
+
+	it("Exchange Token's workflow result keeps the tokens it issued (the output asked for); the access token sent stays masked", async () => {
+		f = await startFixture();
+		const issued = {
+			client_id: 'noon-oauth-client-7f3a9c2e',
+			access_token: 'at_5d2e8f1a9b7c3e6d4f0a',
+			id_token: `eyJhbGciOiJSUzI1NiJ9.${Buffer.from('{"sub":"client-7f3a"}').toString('base64url')}.c2lnbmF0dXJlLW9mLXRlc3Q`,
+		};
+		f.emulator.injectFaults({
+			operation: 'ExchangeToken',
+			count: 1,
+			answer: { set: { result: issued } },
+		});
+		const accessToken = (
+			await f.env.runWorkflow(
+				workflowWithItems([{ code: f.emulator.issueOAuthCode() }], CREATE_TOKEN()),
+			)
+		).json(NODE)[0].access_token as string;
+		const result = await f.env.runWorkflow(
+			workflowWithItems([{ token: accessToken }], {
+				resource: 'oauth',
+				operation: 'exchangeToken',
+				accessToken: '={{ $json.token }}',
+			}),
+		);
+		const [json] = result.json(NODE);
+		expect(json.result).toEqual(issued);
+		expect(JSON.stringify(json)).not.toContain(accessToken);
+	});
+
 	it('never shows the client secret or the code a service echoes; refuses blank fields before sending', async () => {
 		f = await startFixture();
 		const code = f.emulator.issueOAuthCode();

@@ -161,6 +161,11 @@ describe('the login token goes only to the gateway: which Base URL hosts are acc
 		['HTTP://Example.COM/', 'example.com'],
 		['http://localhost.example.com', 'localhost.example.com'],
 		['https://evil.example\\.noon.partners', 'evil.example'],
+		// NAT64 for local use translates to any IPv4 host (here 8.8.8.8), public ones too.
+		['https://[64:ff9b:1::808:808]', '[64:ff9b:1::808:808]'],
+		// A single label with its final dot is a top-level domain, never a local name.
+		['https://ai.', 'ai.'],
+		['http://ai.:8080', 'ai.'],
 	])('refuses %s, naming the host, the hosts allowed and why', (baseUrl, host) => {
 		expect(baseUrlProblem(baseUrl)).toBe(
 			`The "Base URL" field of the credential names ${host}, which is not a Seller Platform gateway, so nothing was sent. ${rule}`,

@@ -10,4 +10,4 @@ export {
 	privateKeyField,
 	projectCodeField,
 } from './credentialFields';
-export { PEM_PRIVATE_KEY, redactValue, secretsIn } from './redact';
+export { PEM_PRIVATE_KEY, redactSent, redactValue, secretsIn } from './redact';

@@ -96,21 +96,24 @@ export const PEM_PRIVATE_KEY =
 /**
  * Tokens the package may never have held, masked wherever they stand (the service may echo one it
  * issued, such as the access token of a CreateToken that then failed): a JWT (`eyJ…`, three
- * Base64url parts), the value after `Bearer`, and the value of a field named `…_token`
- * (`access_token`, `refresh_token`, `id_token`), each with a digit in it (so no word is taken).
+ * Base64url parts), the value after `Bearer`, and the value of an access, refresh or ID token
+ * field (`access_token`, `accessToken`, `Access-Token`…), each with a digit in it (so no word is
+ * taken). The name and its value may stand in JSON, in JSON inside a JSON text (`\"`), in a query
+ * or form (`=`, `+`, URL-encoded `%22`, `%3A`, `%3D`, `%20`); a value is Base64url or Base64
+ * (`+`, `/` and `=` URL-encoded too), dots and tildes.
  */
 export const UNHELD_TOKENS = [
 	/eyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]*/g,
-	/(?<=\bbearer\s+)(?=[\w.~+/-]*\d)[\w.~+/-]{8,}=*/giu,
-	/(?<=\b(?:access|refresh|id)_token["']?\s*[:=]\s*["']?)(?=[\w.~+/-]*\d)[\w.~+/-]{8,}=*/giu,
+	/(?<=\bbearer(?:\s|%20|\+)+)(?=(?:[\w.~+/-]|%2[bf])*\d)(?:[\w.~+/-]|%2[bf]){8,}(?:=|%3d)*/giu,
+	/(?<=(?<![a-z])(?:access|refresh|id)[_-]?token(?:\\*["']|%2[27])?(?:\s|%20|\+)*(?:[:=]|%3[ad])(?:\s|%20|\+)*(?:\\*["']|%2[27])?)(?=(?:[\w.~+/-]|%2[bf])*\d)(?:[\w.~+/-]|%2[bf]){8,}(?:=|%3d)*/giu,
 ];
 
 /**
  * A function that replaces every form of every secret, every PEM private key and every token
  * that looks like one (`UNHELD_TOKENS`) by `mask`.
  */
-function redactor(secrets: string[], mask: string): (text: string) => string {
-	const expressions = [...matchers(secrets), PEM_PRIVATE_KEY, ...UNHELD_TOKENS];
+function redactor(secrets: string[], mask: string, unheld = true): (text: string) => string {
+	const expressions = [...matchers(secrets), PEM_PRIVATE_KEY, ...(unheld ? UNHELD_TOKENS : [])];
 	return (text) => {
 		if (!text) return text;
 		const spans: Array<[number, number]> = [];
@@ -151,7 +154,19 @@ export function redactAndCut(text: string, secrets: string[], max: number, mask 
  * (a header value `12345678` echoed as a number) becomes the mask.
  */
 export function redactValue<T>(value: T, secrets: string[], mask = MASK): T {
-	const clean = redactor(secrets, mask);
+	return redactWith(value, redactor(secrets, mask), mask);
+}
+
+/**
+ * `redactValue` for an answer that is the output the user asked for (ExchangeToken's workflow
+ * result, a destination as updated): the secrets the run sent and PEM private keys only, never
+ * the tokens the answer itself holds (`UNHELD_TOKENS` is for errors and echoes).
+ */
+export function redactSent<T>(value: T, secrets: string[], mask = MASK): T {
+	return redactWith(value, redactor(secrets, mask, false), mask);
+}
+
+function redactWith<T>(value: T, clean: (text: string) => string, mask: string): T {
 	const walk = (node: unknown): unknown => {
 		if (typeof node === 'string') return clean(node);
 		if (typeof node === 'number') return clean(String(node)) === String(node) ? node : mask;

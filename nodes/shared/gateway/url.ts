@@ -57,14 +57,26 @@ export function buildUrl(
 const LOCAL_NAME = /^[^.]+$|\.(localhost|local|internal|lan|home\.arpa)$/;
 
 /**
+ * Addresses that count as private but reach any IPv4 host, public ones too: the NAT64 prefix for
+ * local use (64:ff9b:1::/48, RFC 8215), as the URL parser writes it.
+ */
+const TRANSLATED = /^\[64:ff9b:1:/;
+
+/** A single label written with its final dot (`ai.`): a top-level domain, never a local name. */
+const TOP_LEVEL = /^[^.]+\.$/;
+
+/**
  * Whether plain http: may carry the login token and the session to `hostname`: a loopback,
- * private or link-local address, or a local name (see `LOCAL_NAME`), as written in the URL.
+ * private or link-local address (not one that translates to any IPv4 host), or a local name (see
+ * `LOCAL_NAME`; not a top-level domain), as written in the URL.
  */
 export function isLocalHost(hostname: string): boolean {
 	const kind = addressKind(hostname);
-	if (kind === 'loopback' || kind === 'private' || kind === 'link-local') return true;
-	const name = hostname.toLowerCase().replace(/\.$/, '');
-	return kind === 'public' && !name.includes(':') && LOCAL_NAME.test(name);
+	if (kind === 'loopback' || kind === 'link-local') return true;
+	if (kind === 'private') return !TRANSLATED.test(hostname.toLowerCase());
+	const name = hostname.toLowerCase();
+	if (kind !== 'public' || name.includes(':') || TOP_LEVEL.test(name)) return false;
+	return LOCAL_NAME.test(name.replace(/\.$/, ''));
 }
 
 /** Whether `hostname` is the gateways' domain or a host under it (any port). */

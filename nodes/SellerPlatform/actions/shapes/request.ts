@@ -5,7 +5,7 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { apiRequest, redactValue, secretsIn, type Endpoint } from '../../../shared';
+import { apiRequest, redactSent, secretsIn, type Endpoint } from '../../../shared';
 import { readWaitSettings, type WaitSettings } from '../options';
 import { perItem, type Operation, type Task, type TaskOutput } from '../runner';
 import { pollUntilFinal } from '../wait';
@@ -25,7 +25,8 @@ export interface RequestDeclaration<Extra = undefined> extends Declaration {
 	read(ctx: IExecuteFunctions, itemIndex: number): ItemRequest<Extra>;
 	/**
 	 * The output of an answer; without it, the answer as it is, less the secrets the request
-	 * carried (header values a service echoes: Destination → Update).
+	 * carried (header values a service echoes: Destination → Update); tokens the answer itself
+	 * holds stay (ExchangeToken's workflow result is the output asked for).
 	 */
 	output?(
 		ctx: IExecuteFunctions,
@@ -76,7 +77,7 @@ export function requestOperation<Extra = undefined>(
 					const failure = answerStatus ? failureOf(answer[answerStatus], secrets) : undefined;
 					if (failure) throw statusError(this, endpoint, itemIndex, failure, secrets);
 					if (output) return await output(this, answer, request, itemIndex);
-					return { json: secrets.length ? redactValue(answer, secrets) : answer };
+					return { json: secrets.length ? redactSent(answer, secrets) : answer };
 				},
 			};
 		}),
