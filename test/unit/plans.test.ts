@@ -200,4 +200,24 @@ describe("the process's limiters have a bound", () => {
 		// The first made-up project's limiter was forgotten: a new one stands in its place.
 		expect(limiters.get('made-up-0', 'GetPurchaseOrder', 1500)).not.toBe(first);
 	});
+
+	it('never drops a limiter in use: one with starts in its window or a 429 pause stays, an idle one goes', async () => {
+		const clock = new VirtualClock();
+		const registry = new RateLimiterRegistry(clock, 2);
+		const sending = registry.get('PRJ-SENDING', 'GetPurchaseOrder', 1500);
+		(await sending.acquire()).finished();
+		const paused = registry.get('PRJ-PAUSED', 'GetPurchaseOrder', 1500);
+		paused.rateLimited(await paused.acquire(), 30_000);
+		const idle = registry.get('PRJ-IDLE', 'GetPurchaseOrder', 1500);
+		registry.get('PRJ-OTHER', 'GetPurchaseOrder', 1500);
+		// Over the bound: the idle one goes, however recently used; the two in use stay.
+		expect(registry.get('PRJ-SENDING', 'GetPurchaseOrder', 1500)).toBe(sending);
+		expect(registry.get('PRJ-PAUSED', 'GetPurchaseOrder', 1500)).toBe(paused);
+		expect(registry.get('PRJ-IDLE', 'GetPurchaseOrder', 1500)).not.toBe(idle);
+		// Once their window has passed and the pause is over, they are idle and may go too.
+		await clock.runUntil(clock.now() + 5 * 60_000);
+		expect(sending.idle()).toBe(true);
+		for (let i = 0; i < 4; i++) registry.get(`PRJ-NEW-${i}`, 'GetPurchaseOrder', 1500);
+		expect(registry.size).toBeLessThanOrEqual(2);
+	});
 });

@@ -57,8 +57,10 @@ export class RateLimiterRegistry {
 	private readonly limiters = new Map<string, PlanLimiter>();
 
 	/**
-	 * `maxLimiters`: the limiters kept, those used last; the one used longest ago is dropped
-	 * beyond it (a run with made-up project codes would otherwise leave one each).
+	 * `maxLimiters`: the limiters kept, those used last; beyond it the idle one used longest ago
+	 * is dropped (a run with made-up project codes would otherwise leave one each). A limiter in
+	 * use (callers waiting, starts in its window, a throttling episode open) is never dropped, so
+	 * no running project loses its pacing or its Retry-After, up to twice the bound.
 	 */
 	constructor(
 		private readonly clock: Clock,
@@ -80,16 +82,28 @@ export class RateLimiterRegistry {
 		// Kept in the order of use: the first is the one used longest ago.
 		this.limiters.delete(key);
 		this.limiters.set(key, limiter);
-		if (this.limiters.size > this.maxLimiters) {
+		if (this.limiters.size > this.maxLimiters) this.dropOne();
+		return limiter;
+	}
+
+	/** Drops the idle limiter used longest ago; past twice the bound, the one used longest ago. */
+	private dropOne(): void {
+		const now = this.clock.now();
+		for (const [key, limiter] of this.limiters) {
+			if (!limiter.idle(now)) continue;
+			this.limiters.delete(key);
+			return;
+		}
+		if (this.limiters.size > 2 * this.maxLimiters) {
 			this.limiters.delete(this.limiters.keys().next().value as string);
 		}
-		return limiter;
 	}
 }
 
 /**
  * Rate limiters, keyed (project, endpoint, plan): shared by every execution in this process.
- * Bound: the `MAX_LIMITERS` (project, endpoint, plan) keys used last; each limiter keeps at most one window of start
+ * Bound: the `MAX_LIMITERS` (project, endpoint, plan) keys used last (more only while they are in
+ * use, at most twice that); each limiter keeps at most one window of start
  * times, 64 round trips, and while a throttling episode is open the service's last Retry-After (a
  * later run fails at once while it lies beyond the run's waiting budget; a minute after the last
  * refusal one request probes, and an answer without a 429 clears it).

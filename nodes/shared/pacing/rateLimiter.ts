@@ -77,6 +77,8 @@ export class PlanLimiter {
 	/** Dated starts of the last window, oldest first. */
 	private readonly starts: number[] = [];
 	private queue: Promise<void> = Promise.resolve();
+	/** Callers waiting for a slot. */
+	private waiting = 0;
 	/** The plan's slice: at most `limit` starts in any `windowMs` (with the margin). */
 	readonly slice: { limit: number; windowMs: number };
 	/** The plan's 10 s window (a sixth of the window, with the margin). */
@@ -155,12 +157,25 @@ export class PlanLimiter {
 	 * no slot (and rejects); callers race the signal themselves to leave the queue at once.
 	 */
 	async acquire(signal?: AbortSignal): Promise<Slot> {
+		this.waiting++;
 		const turn = this.queue.then(async () => await this.waitForSlot(signal));
 		this.queue = turn.then(
 			() => undefined,
 			() => undefined,
 		);
-		return await turn;
+		try {
+			return await turn;
+		} finally {
+			this.waiting--;
+		}
+	}
+
+	/**
+	 * Whether dropping this limiter forgets nothing: no caller waits, no start lies in its window
+	 * and no throttling episode is open.
+	 */
+	idle(now = this.clock.now()): boolean {
+		return this.waiting === 0 && !this.episodes.active && now - this.lastGrant >= this.windowMs;
 	}
 
 	/** A slot granted now; the probe of the episode when one is open (its pause is over). */
