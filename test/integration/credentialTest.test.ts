@@ -343,8 +343,11 @@ describe('credential Test with a Base URL on a host that is no gateway', () => {
 describe('credential Tests with made-up values leave a bounded memory', () => {
 	const DISTINCT = 10_000;
 
-	it(`${DISTINCT} Tests, each with another key ID the service refuses, leave at most ${MAX_LOGIN_IDENTITIES} login identities`, async () => {
+	it(`${DISTINCT} Tests, each with another key ID the service refuses, leave at most ${MAX_LOGIN_IDENTITIES} login identities, and the working credential's session is kept`, async () => {
 		saveCredential('cred-1');
+		expect((await env.testCredential('cred-1')).status).toBe('OK');
+		expect(sessions.newest.size).toBe(1);
+		const [working] = [...sessions.newest.keys()];
 		const sizes = () =>
 			Object.entries(sessions).map(([name, map]) => [name, map.size] as [string, number]);
 		for (let start = 0; start < DISTINCT; start += 25) {
@@ -353,8 +356,10 @@ describe('credential Tests with made-up values leave a bounded memory', () => {
 			);
 			for (const result of await Promise.all(batch)) expect(result.status).toBe('Error');
 		}
-		expect(emulator.stats().logins).toBe(0);
-		expect(loginRequests()).toHaveLength(DISTINCT);
+		expect(emulator.stats().logins).toBe(1);
+		expect(loginRequests()).toHaveLength(DISTINCT + 1);
+		// Failed logins are forgotten first: the working credential's session is still known.
+		expect([...sessions.newest.keys()]).toEqual([working]);
 		for (const [name, size] of sizes()) {
 			expect([name, size <= MAX_LOGIN_IDENTITIES]).toEqual([name, true]);
 		}

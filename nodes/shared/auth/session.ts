@@ -21,9 +21,9 @@ import { login, loginFingerprint } from './login';
 
 /**
  * Logins, per login identity (the fingerprint of base URL, key id, key and project; login.ts
- * `loginFingerprint`). Bound: the `MAX_LOGIN_IDENTITIES` identities whose logins ended last
- * (failed ones included; the oldest is forgotten in every map but `inFlight`, which holds running
- * logins only), each with at most one running login, one session and `MAX_RETIRED_SESSIONS`
+ * `loginFingerprint`). Bound: `MAX_LOGIN_IDENTITIES` identities (failed ones included; beyond
+ * it, the failed one whose login ended longest ago is forgotten first, in every map but
+ * `inFlight`, which holds running logins only), each with at most one running login, one session and `MAX_RETIRED_SESSIONS`
  * retired ones; `MAX_RETIRED_SESSIONS` first-sent dates in all.
  */
 export const sessions = {
@@ -53,20 +53,26 @@ export const MAX_LOGIN_IDENTITIES = 1000;
 
 /**
  * Notes that a login of `identity` ended `now`, as the newest identity; beyond
- * `MAX_LOGIN_IDENTITIES`, the identity whose login ended longest ago is forgotten (a credential
- * Test with made-up values, for one, would otherwise leave an entry each).
+ * `MAX_LOGIN_IDENTITIES`, one identity is forgotten (a credential Test with made-up values, for
+ * one, would otherwise leave an entry each): the one whose login ended longest ago among those
+ * without a session (failed logins), else among all; never one whose login is running.
  */
 function noteLoginEnd(identity: string, now: number) {
 	sessions.lastLoginEnd.delete(identity);
 	sessions.lastLoginEnd.set(identity, now);
-	for (const oldest of sessions.lastLoginEnd.keys()) {
-		if (sessions.lastLoginEnd.size <= MAX_LOGIN_IDENTITIES) break;
-		sessions.lastLoginEnd.delete(oldest);
-		for (const map of [sessions.newest, sessions.retired, sessions.newestStartedAt]) {
-			map.delete(oldest);
-		}
-		sessions.loginsDone.delete(oldest);
+	if (sessions.lastLoginEnd.size <= MAX_LOGIN_IDENTITIES) return;
+	const idle = [...sessions.lastLoginEnd.keys()].filter((key) => !sessions.inFlight.has(key));
+	const forgotten = idle.find((key) => !sessions.newest.has(key)) ?? idle[0];
+	if (forgotten !== undefined) forget(forgotten);
+}
+
+/** Forgets what this process knows of a login identity. */
+function forget(identity: string) {
+	sessions.lastLoginEnd.delete(identity);
+	for (const map of [sessions.newest, sessions.retired, sessions.newestStartedAt]) {
+		map.delete(identity);
 	}
+	sessions.loginsDone.delete(identity);
 }
 
 /** Notes the first time this process sends `session` (the oldest dropped beyond the bound). */
