@@ -23,8 +23,10 @@
  *   polls failed to read it and when the first of them did (`since`): each is emitted once, when
  *   read or after `MAX_DETAIL_ATTEMPTS` failed polls over `DETAIL_PATIENCE_MS`, marked
  *   `detailsUnavailable` (pending.ts);
- * - `resume`: a listing the poll's page budget cut short, continued by the next poll from its
- *   `next_token` (same filters): a window with more orders than one poll reads still ends.
+ * - `resume`: a listing the poll's page budget cut short, or the room for new orders (no more
+ *   new orders are listed than `MAX_PENDING` less those pending, counted by order whatever a
+ *   page holds), continued by the next poll from its `next_token` (same filters; a page cut in
+ *   its middle from its own): a window with more orders than one poll reads still ends.
  * Bound: at most `MAX_SEEN` entries in `seen`, each key at most `MAX_KEY_LENGTH` characters (or a
  * hash); at most `MAX_PENDING` pending orders, each its list entry of at most `MAX_ENTRY_CHARS`
  * characters as JSON (a longer one: its number and creation time only; when even those are
