@@ -30,7 +30,7 @@ export const warehouseProperty: INodeProperties = warehouseCodeProperty(
 
 const pollingNotice = {
 	displayName:
-		'For n8n that the marketplace cannot reach. Each poll lists the orders created since the previous one and starts the workflow once per new order, one item each. The first activation starts nothing for the orders already there; a workflow reactivated later catches up on the orders created while it was off. An order whose details cannot be read is tried again on the next polls, then starts the workflow as listed, with a detailsUnavailable field.',
+		'For n8n that the marketplace cannot reach. Each poll lists the orders created since the previous one and starts the workflow once per new order, one item each. The first activation starts nothing for the orders already there; a workflow reactivated later catches up on the orders created while it was off. An order whose details cannot be read is tried again on the next polls for at least 15 minutes, then starts the workflow as listed, with a detailsUnavailable field.',
 	name: 'pollingNotice',
 	type: 'notice',
 	default: '',

@@ -19,24 +19,30 @@ const BUDGET_SHARE = 0.5;
 const DEFAULT_POLL_BUDGET_MS = 5 * 60_000;
 
 /**
- * What a poll may still read: pages, and a time after which no page is asked for and no order's
- * details are read (details.ts).
+ * New orders a poll may still take, each of which could wait for its details (`MAX_PENDING`),
+ * whatever a page holds (a service may ignore the page size), and which orders are new.
+ */
+export interface Room {
+	orders: number;
+	isNew: (listed: Listed) => boolean;
+}
+
+/**
+ * What a poll may still read: pages, a time after which no page is asked for and no order's
+ * details are read (details.ts), and (an active workflow's poll) the room for new orders.
  */
 export interface PageBudget {
 	pages: number;
 	until: number;
+	room?: Room;
 }
 
-export function pageBudget(
-	ctx: IPollFunctions,
-	now: number,
-	pages = MAX_PAGES_PER_POLL,
-): PageBudget {
+export function pageBudget(ctx: IPollFunctions, now: number): PageBudget {
 	// n8n 2.x says it; the 1.x context has no such method (its types neither).
 	const { getPollBudgetMs } = ctx as { getPollBudgetMs?: () => number };
 	const budget = typeof getPollBudgetMs === 'function' ? getPollBudgetMs.call(ctx) : NaN;
 	const ms = Number.isFinite(budget) && budget > 0 ? budget : DEFAULT_POLL_BUDGET_MS;
-	return { pages: Math.min(pages, MAX_PAGES_PER_POLL), until: now + ms * BUDGET_SHARE };
+	return { pages: MAX_PAGES_PER_POLL, until: now + ms * BUDGET_SHARE };
 }
 
 /** Whole seconds (down), as the filters take them. */
@@ -66,24 +72,62 @@ export function creationTime(text: string): number {
 	return Date.parse(`${date}T${time}${ms}${offset.toUpperCase()}`);
 }
 
-/** An entry as the state remembers it; undefined when it names no order. */
+/** An entry's order number: a non-empty string, or a finite number as its decimal string. */
+function orderNrOf(value: unknown): string | undefined {
+	if (typeof value === 'string') return value || undefined;
+	if (typeof value !== 'number' || !Number.isFinite(value)) return undefined;
+	return Number.isInteger(value) ? BigInt(value).toString() : String(value);
+}
+
+/** An entry as the state remembers it (its number a string); undefined when it names no order. */
 function listedOf(entry: unknown, fallbackTime: number): Listed | undefined {
 	if (!entry || typeof entry !== 'object' || Array.isArray(entry)) return undefined;
-	const order = entry as IDataObject;
-	if (typeof order.fbpi_order_nr !== 'string' || !order.fbpi_order_nr) return undefined;
+	const fbpi_order_nr = orderNrOf((entry as IDataObject).fbpi_order_nr);
+	if (fbpi_order_nr === undefined) return undefined;
+	const order: IDataObject = { ...(entry as IDataObject), fbpi_order_nr };
 	const at =
 		typeof order.order_created_at === 'string' ? creationTime(order.order_created_at) : NaN;
 	return {
-		key: orderKey(order.fbpi_order_nr),
+		key: orderKey(fbpi_order_nr),
 		createdAt: Number.isFinite(at) ? at : fallbackTime,
 		order,
 	};
 }
 
+/** One page's entries, up to the room's new orders (`cut`: it had more); `unnamed`: no number. */
+function takePage(entries: unknown[], room: Room | undefined) {
+	const orders: Listed[] = [];
+	let unnamed = 0;
+	for (const entry of entries) {
+		const listed = listedOf(entry, Date.now());
+		if (!listed) {
+			unnamed++;
+			continue;
+		}
+		if (room?.isNew(listed)) {
+			if (room.orders <= 0) return { orders, unnamed, cut: true };
+			room.orders--;
+		}
+		orders.push(listed);
+	}
+	return { orders, unnamed, cut: false };
+}
+
+/** What `listWindow` gives. */
+export interface WindowListing {
+	orders: Listed[];
+	/** false: the budget or the room ended first (go on from `token`, the same window). */
+	complete: boolean;
+	token: string;
+	/** Entries that name no order (no `fbpi_order_nr` string or number): skipped. */
+	unnamed: number;
+}
+
 /**
  * The orders of the window, every page from `startToken` (the first without one); `complete`
- * false when the budget ended first: the orders read until then are given, and `token` is where
- * the listing goes on (with the same window, as the service asks).
+ * false when the budget ended first, or the room: the orders read until then are given, and
+ * `token` is where the listing goes on (with the same window, as the service asks). A page with
+ * more new orders than the room is given up to the room, and listed again from its own token.
  */
 export async function listWindow(
 	ctx: IPollFunctions,
@@ -91,15 +135,18 @@ export async function listWindow(
 	window: Window,
 	budget: PageBudget,
 	startToken = '',
-): Promise<{ orders: Listed[]; complete: boolean; token: string }> {
+): Promise<WindowListing> {
 	const body: IDataObject = { warehouse_code: warehouseCode };
 	if (window.after !== undefined) body.created_after = timestamp(window.after);
 	if (window.before !== undefined) body.created_before = timestamp(window.before);
 	const orders: Listed[] = [];
 	const tokens = new Set<string>();
 	let token = startToken;
+	let unnamed = 0;
 	do {
-		if (budget.pages <= 0 || Date.now() > budget.until) return { orders, complete: false, token };
+		const full = budget.room !== undefined && budget.room.orders <= 0;
+		if (budget.pages <= 0 || Date.now() > budget.until || full)
+			return { orders, complete: false, token, unnamed };
 		budget.pages--;
 		const query = token ? { next_token: token } : undefined;
 		const answer = await apiRequest.call(ctx, 'ListFbpiOrders', { body, query });
@@ -109,15 +156,15 @@ export async function listWindow(
 				'The Seller Platform API answered ListFbpiOrders without a list of orders',
 			);
 		}
-		for (const entry of answer.orders) {
-			const listed = listedOf(entry, Date.now());
-			if (listed) orders.push(listed);
-		}
+		const page = takePage(answer.orders, budget.room);
+		orders.push(...page.orders);
+		unnamed += page.unnamed;
+		if (page.cut) return { orders, complete: false, token, unnamed };
 		token = typeof answer.next_token === 'string' ? answer.next_token : '';
 		if (tokens.has(token)) {
 			throw oddAnswer(ctx, 'The Seller Platform API gave a next_token of ListFbpiOrders twice');
 		}
 		tokens.add(token);
 	} while (token);
-	return { orders, complete: true, token: '' };
+	return { orders, complete: true, token: '', unnamed };
 }

@@ -2,13 +2,16 @@
  * Orders taken as new whose details are still to read (the state's `pending`, state.ts): the
  * work of one poll's detail reads (pending orders first, then the new ones), and what their
  * outcome does to the state. Each order is emitted once: when its details are read (or its list
- * entry has them), or, after `MAX_DETAIL_ATTEMPTS` polls failed to read them, as listed with
- * `detailsUnavailable`. One the poll's budget did not reach waits, with its count unchanged.
+ * entry has them), or, once `MAX_DETAIL_ATTEMPTS` polls failed to read them over at least
+ * `DETAIL_PATIENCE_MS` since the first of them, as listed with `detailsUnavailable` (a short
+ * outage of GetFbpiOrder, at any poll interval, sends no order without its items). One the
+ * poll's budget did not reach waits, with its count unchanged.
  */
 import type { IDataObject } from 'n8n-workflow';
 
 import {
 	isNew,
+	LOOKBACK_MS,
 	MAX_ENTRY_CHARS,
 	MAX_PENDING,
 	remember,
@@ -19,13 +22,22 @@ import {
 
 /** Polls that fail to read an order's details before it is emitted as listed, marked. */
 export const MAX_DETAIL_ATTEMPTS = 3;
+/**
+ * Time from the first poll that failed to read an order's details before it is emitted as listed,
+ * marked (and `MAX_DETAIL_ATTEMPTS` failed polls): as long as each poll looks back for late orders.
+ */
+export const DETAIL_PATIENCE_MS = LOOKBACK_MS;
 /** The field that marks an order emitted without its details: `{ message, attempts }`. */
 export const DETAILS_UNAVAILABLE = 'detailsUnavailable';
 
-/** An order to emit once its details are read; `attempts`: polls that failed to read them. */
+/**
+ * An order to emit once its details are read; `attempts`: polls that failed to read them,
+ * `since`: when the first of them failed (ms; undefined while none did).
+ */
 export interface Work {
 	listed: Listed;
 	attempts: number;
+	since?: number;
 }
 
 /** What one poll's detail reads gave. */
@@ -48,9 +60,10 @@ export interface GivenUp {
 /** The pending orders and then the new ones, each once, oldest first within each. */
 export function workOf(state: PollState, fresh: readonly Listed[]): Work[] {
 	const work: Work[] = Object.entries(state.pending)
-		.map(([key, { createdAt, attempts, order }]) => ({
+		.map(([key, { createdAt, attempts, since, order }]) => ({
 			listed: { key, createdAt, order: { ...order } },
 			attempts,
+			since,
 		}))
 		.sort((a, b) => a.listed.createdAt - b.listed.createdAt);
 	const keys = new Set(work.map((item) => item.listed.key));
@@ -76,7 +89,7 @@ function entryOf(order: IDataObject): IDataObject {
 function keep(
 	state: PollState,
 	{ key, createdAt, order }: Listed,
-	attempts: number,
+	{ attempts, since }: Pick<Work, 'attempts' | 'since'>,
 ): string | undefined {
 	if (!(key in state.pending) && Object.keys(state.pending).length >= MAX_PENDING)
 		return `More than ${MAX_PENDING} orders wait for their details`;
@@ -84,6 +97,7 @@ function keep(
 	if (JSON.stringify(entry).length > MAX_ENTRY_CHARS)
 		return `Its number and creation time are longer than ${MAX_ENTRY_CHARS} characters: it is not kept to read again`;
 	const pending: Pending = { createdAt, attempts, order: entry };
+	if (since !== undefined) pending.since = since;
 	state.pending[key] = pending;
 	return undefined;
 }
@@ -95,10 +109,30 @@ function unavailable(listed: Listed, message: string, attempts: number): Listed 
 }
 
 /**
- * Applies a poll's outcome to the state as it is now (another poll may have settled some since):
- * gives the orders to emit, oldest first, and those emitted without their details.
+ * A failed read counted with what the state has now: another poll that overlapped this one may
+ * have counted its failure already (then this one is not counted again); the first failure's
+ * time is the earliest known, never after `now` (a clock moved back does not postpone it).
  */
-export function settle(state: PollState, outcome: Outcome): { emit: Listed[]; givenUp: GivenUp[] } {
+function failedAgain(stored: Pending | undefined, { attempts, since }: Work, now: number) {
+	return {
+		attempts: Math.max(attempts + 1, stored?.attempts ?? 0),
+		since: Math.min(now, since ?? now, stored?.since ?? now),
+	};
+}
+
+/** Whether an order failed long enough to be emitted as listed, marked. */
+const givesUp = ({ attempts, since }: { attempts: number; since: number }, now: number) =>
+	attempts >= MAX_DETAIL_ATTEMPTS && now - since >= DETAIL_PATIENCE_MS;
+
+/**
+ * Applies a poll's outcome to the state as it is now (another poll may have settled some since),
+ * at `now` (ms): gives the orders to emit, oldest first, and those emitted without their details.
+ */
+export function settle(
+	state: PollState,
+	outcome: Outcome,
+	now: number,
+): { emit: Listed[]; givenUp: GivenUp[] } {
 	const emit: Listed[] = [];
 	const givenUp: GivenUp[] = [];
 	const taken = (listed: Listed) => isNew(state, listed) || listed.key in state.pending;
@@ -113,16 +147,16 @@ export function settle(state: PollState, outcome: Outcome): { emit: Listed[]; gi
 		emitOnce(unavailable(listed, message, attempts));
 	};
 	for (const { listed } of outcome.ready) if (taken(listed)) emitOnce(listed);
-	for (const { listed, attempts: before, message } of outcome.failed) {
-		if (!taken(listed)) continue;
-		const attempts = Math.max(before, state.pending[listed.key]?.attempts ?? 0) + 1;
-		if (attempts >= MAX_DETAIL_ATTEMPTS || keep(state, listed, attempts) !== undefined)
-			giveUp(listed, message, attempts);
+	for (const item of outcome.failed) {
+		if (!taken(item.listed)) continue;
+		const failed = failedAgain(state.pending[item.listed.key], item, now);
+		if (givesUp(failed, now) || keep(state, item.listed, failed) !== undefined)
+			giveUp(item.listed, item.message, failed.attempts);
 	}
-	for (const { listed, attempts } of outcome.unreached) {
-		if (!taken(listed) || listed.key in state.pending) continue;
-		const why = keep(state, listed, attempts);
-		if (why !== undefined) giveUp(listed, why, attempts);
+	for (const item of outcome.unreached) {
+		if (!taken(item.listed) || item.listed.key in state.pending) continue;
+		const why = keep(state, item.listed, item);
+		if (why !== undefined) giveUp(item.listed, why, item.attempts);
 	}
 	emit.sort((a, b) => a.createdAt - b.createdAt || (a.key < b.key ? -1 : 1));
 	return { emit, givenUp };

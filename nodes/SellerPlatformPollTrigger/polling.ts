@@ -14,7 +14,7 @@ import {
 
 import { connectionSettings } from '../shared';
 import { needsDetails, readDetails, readOrder } from './details';
-import { listWindow, ORDERS_PER_PAGE, pageBudget, toSecond, type PageBudget } from './listing';
+import { listWindow, pageBudget, toSecond, type PageBudget } from './listing';
 import { settle, workOf, type GivenUp } from './pending';
 import {
 	isNew,
@@ -56,17 +56,21 @@ async function readSince(
 	state: PollState,
 	now: number,
 	budget: PageBudget,
-): Promise<{ orders: Listed[]; readUpTo: number; resume?: Resume }> {
+): Promise<{ orders: Listed[]; readUpTo: number; resume?: Resume; unnamed: number }> {
 	const orders: Listed[] = [];
+	let unnamed = 0;
 	let readUpTo = state.readUpTo;
 	let next = state.resume ?? windowFrom(readUpTo - LOOKBACK_MS, now);
 	for (;;) {
 		const window = { after: next.after, before: next.before };
 		const listed = await listWindow(ctx, warehouseCode, window, budget, next.token);
 		orders.push(...listed.orders);
-		if (!listed.complete) return { orders, readUpTo, resume: { ...next, token: listed.token } };
+		unnamed += listed.unnamed;
+		if (!listed.complete) {
+			return { orders, readUpTo, resume: { ...next, token: listed.token }, unnamed };
+		}
 		readUpTo = next.upTo;
-		if (next.before === undefined) return { orders, readUpTo };
+		if (next.before === undefined) return { orders, readUpTo, unnamed };
 		next = windowFrom(next.before, now);
 	}
 }
@@ -118,16 +122,24 @@ async function startAfresh(
 	return null;
 }
 
-/** Pages a poll may list: each new order could wait for its details (at most `MAX_PENDING`). */
-function pagesWithRoom(state: PollState): number {
-	return Math.floor((MAX_PENDING - Object.keys(state.pending).length) / ORDERS_PER_PAGE);
+/** A poll's listing budget: each new order could wait for its details (at most `MAX_PENDING`). */
+function budgetWithRoom(ctx: IPollFunctions, state: PollState): PageBudget {
+	const budget = pageBudget(ctx, Date.now());
+	const orders = MAX_PENDING - Object.keys(state.pending).length;
+	budget.room = { orders, isNew: (listed) => isNew(state, listed) };
+	return budget;
 }
 
-/** Tells n8n's log of the orders emitted without their details. */
-function warnGivenUp(ctx: IPollFunctions, givenUp: readonly GivenUp[]) {
+/** Tells n8n's log of the orders emitted without their details, and of entries naming none. */
+function warn(ctx: IPollFunctions, givenUp: readonly GivenUp[], unnamed: number) {
 	for (const { fbpiOrderNr, attempts, message } of givenUp) {
 		ctx.logger.warn(
 			`Seller Platform Poll Trigger: FBPI order ${fbpiOrderNr} is emitted as listed, with detailsUnavailable: its details could not be read (${attempts} polls; last: ${message})`,
+		);
+	}
+	if (unnamed > 0) {
+		ctx.logger.warn(
+			`Seller Platform Poll Trigger: ${unnamed} ${unnamed === 1 ? 'entry' : 'entries'} of ListFbpiOrders without an fbpi_order_nr (a string or a number) skipped`,
 		);
 	}
 }
@@ -142,7 +154,7 @@ export async function newOrders(
 	const stream = streamKey((await connectionSettings(ctx, 0)).scope, warehouseCode);
 	const saved = savedState(data, stream, warehouseCode);
 	if (!saved) return await startAfresh(ctx, stream, warehouseCode, now);
-	const budget = pageBudget(ctx, Date.now(), pagesWithRoom(saved));
+	const budget = budgetWithRoom(ctx, saved);
 	const read = await readOrForget(ctx, warehouseCode, saved, now, budget);
 	for (const listed of read.orders) listedAgain(saved, listed);
 	const fresh = read.orders.filter((listed) => isNew(saved, listed));
@@ -150,12 +162,12 @@ export async function newOrders(
 	// Recorded at once, after the last request: a poll that fails records nothing, and of two
 	// overlapping polls the later one emits only what the earlier did not.
 	const live = savedState(data, stream, warehouseCode) ?? saved;
-	const { emit, givenUp } = settle(live, outcome);
+	const { emit, givenUp } = settle(live, outcome, Date.now());
 	recordRead(live, read.readUpTo, read.resume);
 	// Set again on n8n's static data object: it notices changes to its own fields only (not inside
 	// an object set on it later), and saves the static data only when it noticed one.
 	data[STATE_KEY] = live as unknown as IDataObject;
-	warnGivenUp(ctx, givenUp);
+	warn(ctx, givenUp, read.unnamed);
 	return emit.length ? [emit.map((listed) => ({ json: listed.order }))] : null;
 }
 

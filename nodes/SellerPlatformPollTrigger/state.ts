@@ -19,11 +19,14 @@
  *   rises to the newest dropped one's time (never twice; one listed late behind so many others
  *   could be missed);
  * - `pending`: order key → an order taken as new whose details are still to read (a GetFbpiOrder
- *   that failed, or one the poll's time budget did not reach), with its list entry and how many
- *   polls failed to read it: each is emitted once, when read or after `MAX_DETAIL_ATTEMPTS`
- *   failed polls, marked `detailsUnavailable` (pending.ts);
- * - `resume`: a listing the poll's page budget cut short, continued by the next poll from its
- *   `next_token` (same filters): a window with more orders than one poll reads still ends.
+ *   that failed, or one the poll's time budget did not reach), with its list entry, how many
+ *   polls failed to read it and when the first of them did (`since`): each is emitted once, when
+ *   read or after `MAX_DETAIL_ATTEMPTS` failed polls over `DETAIL_PATIENCE_MS`, marked
+ *   `detailsUnavailable` (pending.ts);
+ * - `resume`: a listing the poll's page budget cut short, or the room for new orders (no more
+ *   new orders are listed than `MAX_PENDING` less those pending, counted by order whatever a
+ *   page holds), continued by the next poll from its `next_token` (same filters; a page cut in
+ *   its middle from its own): a window with more orders than one poll reads still ends.
  * Bound: at most `MAX_SEEN` entries in `seen`, each key at most `MAX_KEY_LENGTH` characters (or a
  * hash); at most `MAX_PENDING` pending orders, each its list entry of at most `MAX_ENTRY_CHARS`
  * characters as JSON (a longer one: its number and creation time only; when even those are
@@ -36,7 +39,7 @@ import type { IDataObject } from 'n8n-workflow';
 export const LOOKBACK_MS = 15 * 60_000;
 /** Orders remembered at most (the overlap of one warehouse; see `floor`). */
 export const MAX_SEEN = 5000;
-/** Orders at most waiting for their details (one poll's listing: `MAX_PAGES_PER_POLL` pages). */
+/** Orders at most waiting for their details (a poll lists no more new orders than there is room). */
 export const MAX_PENDING = 2000;
 /** A pending order's list entry kept whole up to this size (JSON); else its number and time. */
 export const MAX_ENTRY_CHARS = 2000;
@@ -60,6 +63,8 @@ export interface Pending {
 	createdAt: number;
 	/** Polls that failed to read its details. */
 	attempts: number;
+	/** When the first of them failed (ms); absent while none did. */
+	since?: number;
 	/** The list entry (`MAX_ENTRY_CHARS`). */
 	order: IDataObject;
 }
@@ -136,6 +141,7 @@ function pendingOf(value: unknown): Record<string, Pending> {
 			!!entry &&
 			finite(entry.createdAt) &&
 			finite(entry.attempts) &&
+			(entry.since === undefined || finite(entry.since)) &&
 			!!entry.order &&
 			typeof entry.order === 'object' &&
 			typeof entry.order.fbpi_order_nr === 'string',

@@ -9,9 +9,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { MAX_PAGES_PER_POLL } from '../../dist/nodes/SellerPlatformPollTrigger/listing';
-import { MAX_DETAIL_ATTEMPTS } from '../../dist/nodes/SellerPlatformPollTrigger/pending';
+import {
+	DETAIL_PATIENCE_MS,
+	MAX_DETAIL_ATTEMPTS,
+} from '../../dist/nodes/SellerPlatformPollTrigger/pending';
 import {
 	MAX_ENTRY_CHARS,
+	MAX_PENDING,
 	STATE_KEY,
 	type PollState,
 } from '../../dist/nodes/SellerPlatformPollTrigger/state';
@@ -160,51 +164,215 @@ describe('Seller Platform Poll Trigger: order_created_at without a zone', () => 
 	});
 });
 
+/**
+ * Date.now moved on by `advance(ms)` while `run` runs (n8n's clock and the emulator's: one
+ * Date.now), then restored.
+ */
+async function withClock(run: (advance: (ms: number) => void) => Promise<void>) {
+	const realNow = Date.now;
+	let passed = 0;
+	const clock = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + passed);
+	try {
+		await run((ms) => void (passed += ms));
+	} finally {
+		clock.mockRestore();
+	}
+}
+
+const MINUTE = 60_000;
+
 describe('Seller Platform Poll Trigger: an entry whose details cannot be read', () => {
-	it('the other orders are emitted in the same poll; it is retried, then emitted as listed and marked; one readable again in time is emitted whole', async () => {
-		const poller = await activate();
-		const now = Date.now();
-		const [bad, healed, good] = addOrders([now - 3000, now - 2000, now - 1000]);
-		emulator.setFbpiOrderQuirks({ listWithoutItems: true, unreadable: [bad, healed] });
-		await poller.poll();
-		expect(poller.errors).toEqual([]);
-		expect(started(poller)).toEqual([[good]]);
-		expect(poller.executions[0].json(POLL_TRIGGER)).toEqual([emulator.fbpiOrder(good)]);
-		const pending = savedState()!.pending;
-		expect(Object.keys(pending).sort()).toEqual([bad, healed].sort());
-		expect(pending[bad]).toMatchObject({ attempts: 1, order: { fbpi_order_nr: bad } });
+	it('the other orders are emitted in the same poll; it is retried, then emitted as listed and marked (polls 10 minutes apart); one readable again in time is emitted whole', async () => {
+		await withClock(async (advance) => {
+			const poller = await activate();
+			const now = Date.now();
+			const [bad, healed, good] = addOrders([now - 3000, now - 2000, now - 1000]);
+			emulator.setFbpiOrderQuirks({ listWithoutItems: true, unreadable: [bad, healed] });
+			await poller.poll();
+			advance(10 * MINUTE);
+			expect(poller.errors).toEqual([]);
+			expect(started(poller)).toEqual([[good]]);
+			expect(poller.executions[0].json(POLL_TRIGGER)).toEqual([emulator.fbpiOrder(good)]);
+			const pending = savedState()!.pending;
+			expect(Object.keys(pending).sort()).toEqual([bad, healed].sort());
+			expect(pending[bad]).toMatchObject({ attempts: 1, order: { fbpi_order_nr: bad } });
 
-		// The list service catches up for one of them; another order comes.
-		emulator.setFbpiOrderQuirks({ listWithoutItems: true, unreadable: [bad] });
-		const [later] = addOrders([Date.now()]);
-		await poller.poll();
-		expect(started(poller)[1]).toEqual([healed, later]);
-		expect(poller.executions[1].json(POLL_TRIGGER)[0]).toEqual(emulator.fbpiOrder(healed));
+			// The list service catches up for one of them; another order comes.
+			emulator.setFbpiOrderQuirks({ listWithoutItems: true, unreadable: [bad] });
+			const [later] = addOrders([Date.now()]);
+			await poller.poll();
+			advance(10 * MINUTE);
+			expect(started(poller)[1]).toEqual([healed, later]);
+			expect(poller.executions[1].json(POLL_TRIGGER)[0]).toEqual(emulator.fbpiOrder(healed));
 
-		for (let poll = 3; poll <= MAX_DETAIL_ATTEMPTS; poll++) await poller.poll();
-		expect(started(poller)[2]).toEqual([bad]);
-		const [marked] = poller.executions[2].json(POLL_TRIGGER);
-		expect(marked).not.toHaveProperty('items'); // as listed
-		expect(marked).toMatchObject({
-			fbpi_order_nr: bad,
-			warehouse_code: warehouse,
-			detailsUnavailable: {
-				attempts: MAX_DETAIL_ATTEMPTS,
-				message: expect.stringContaining('not found'),
-			},
+			for (let poll = 3; poll <= MAX_DETAIL_ATTEMPTS; poll++) {
+				await poller.poll();
+				advance(10 * MINUTE);
+			}
+			expect(started(poller)[2]).toEqual([bad]);
+			const [marked] = poller.executions[2].json(POLL_TRIGGER);
+			expect(marked).not.toHaveProperty('items'); // as listed
+			expect(marked).toMatchObject({
+				fbpi_order_nr: bad,
+				warehouse_code: warehouse,
+				detailsUnavailable: {
+					attempts: MAX_DETAIL_ATTEMPTS,
+					message: expect.stringContaining('not found'),
+				},
+			});
+			const warnings = env.logger.entries.filter(
+				(entry) => entry.level === 'warn' && entry.message.includes(bad),
+			);
+			expect(warnings).toHaveLength(1);
+			expect(warnings[0].message).toMatch(/detailsUnavailable/);
+
+			await poller.poll();
+			await poller.poll();
+			expect(started(poller).flat()).toEqual([good, healed, later, bad]);
+			expect(poller.errors).toEqual([]);
+			expect(detailReads(bad)).toBe(MAX_DETAIL_ATTEMPTS);
+			expect(memoryState(poller).pending).toEqual({});
 		});
-		const warnings = env.logger.entries.filter(
-			(entry) => entry.level === 'warn' && entry.message.includes(bad),
-		);
-		expect(warnings).toHaveLength(1);
-		expect(warnings[0].message).toMatch(/detailsUnavailable/);
+	});
+});
 
+describe('Seller Platform Poll Trigger: GetFbpiOrder out of service for a while', () => {
+	afterEach(() => emulator.clearFaults());
+
+	it('an outage of 3 polls a minute apart (503) sends no order without its items: once GetFbpiOrder answers again, it is emitted whole', async () => {
+		await withClock(async (advance) => {
+			const poller = await activate();
+			emulator.setFbpiOrderQuirks({ listWithoutItems: true });
+			const [nr] = addOrders([Date.now() - 1000]);
+			emulator.injectFaults({ count: 1000, operation: 'GetFbpiOrder', status: 503 });
+			for (let poll = 0; poll < MAX_DETAIL_ATTEMPTS; poll++) {
+				await poller.poll();
+				advance(MINUTE);
+			}
+			expect(poller.emitted).toEqual([]);
+			expect(memoryState(poller).pending[nr]).toMatchObject({ attempts: MAX_DETAIL_ATTEMPTS });
+			emulator.clearFaults();
+			await poller.poll();
+			expect(poller.errors).toEqual([]);
+			expect(started(poller)).toEqual([[nr]]);
+			expect(poller.executions[0].json(POLL_TRIGGER)).toEqual([emulator.fbpiOrder(nr)]);
+		});
+	}, 60_000);
+
+	it('a long outage: emitted as listed, marked, once 3 polls failed AND 15 minutes passed since the first (kept in the state)', async () => {
+		await withClock(async (advance) => {
+			const poller = await activate();
+			emulator.setFbpiOrderQuirks({ listWithoutItems: true });
+			const [nr] = addOrders([Date.now() - 1000]);
+			emulator.injectFaults({ count: 1000, operation: 'GetFbpiOrder', status: 503 });
+			await poller.poll();
+			const since = memoryState(poller).pending[nr].since!;
+			expect(since).toBeLessThanOrEqual(Date.now());
+			// 15 minutes, but 2 failed polls: still pending.
+			advance(DETAIL_PATIENCE_MS + MINUTE);
+			await poller.poll();
+			expect(poller.emitted).toEqual([]);
+			expect(memoryState(poller).pending[nr]).toMatchObject({ attempts: 2, since });
+			advance(MINUTE);
+			await poller.poll();
+			expect(poller.errors).toEqual([]);
+			expect(started(poller)).toEqual([[nr]]);
+			const [marked] = poller.executions[0].json(POLL_TRIGGER);
+			expect(marked).not.toHaveProperty('items');
+			expect(marked).toMatchObject({ detailsUnavailable: { attempts: MAX_DETAIL_ATTEMPTS } });
+			expect(memoryState(poller).pending).toEqual({});
+		});
+	}, 60_000);
+
+	it('two polls that overlap, both failing to read it, count as one failed poll', async () => {
+		await withClock(async (advance) => {
+			const poller = await activate();
+			const [nr] = addOrders([Date.now() - 1000]);
+			emulator.setFbpiOrderQuirks({ listWithoutItems: true, unreadable: [nr] });
+			await poller.poll();
+			expect(memoryState(poller).pending[nr]).toMatchObject({ attempts: 1 });
+			advance(DETAIL_PATIENCE_MS + MINUTE);
+			// Each answer takes 200 ms: each poll takes its work (listing) before the other settles.
+			emulator.setLatency(200);
+			await Promise.all([poller.poll(), poller.poll()]);
+			emulator.setLatency(0);
+			expect(poller.errors).toEqual([]);
+			expect(poller.emitted).toEqual([]);
+			expect(memoryState(poller).pending[nr]).toMatchObject({ attempts: 2 });
+			await poller.poll();
+			expect(started(poller)).toEqual([[nr]]);
+			expect(poller.executions[0].json(POLL_TRIGGER)[0]).toMatchObject({
+				detailsUnavailable: { attempts: MAX_DETAIL_ATTEMPTS },
+			});
+		});
+	}, 60_000);
+});
+
+describe('Seller Platform Poll Trigger: a service that ignores the page size', () => {
+	it('one page with more new orders than can wait for their details: none is emitted without a read; the rest is listed again from that page, each order once, whole', async () => {
+		// Thousands of requests: no pacing of a plan.
+		await f.close();
+		f = await startFixture({ ratePlan: null }, { requestsPerMinute: 1_000_000 });
+		({ emulator, env } = f);
+		const poller = await activate();
+		const count = MAX_PENDING + 100;
+		const made = emulator
+			.addFbpiOrders({
+				warehouseCode: warehouse,
+				count,
+				createdAt: Date.now() - 5 * MINUTE,
+				intervalMs: 100,
+			})
+			.map((order) => order.fbpi_order_nr);
+		const quirks = { listWithoutItems: true, pageSize: 10 * count };
+		emulator.setFbpiOrderQuirks({ ...quirks, unreadable: made });
 		await poller.poll();
-		await poller.poll();
-		expect(started(poller).flat()).toEqual([good, healed, later, bad]);
 		expect(poller.errors).toEqual([]);
-		expect(detailReads(bad)).toBe(MAX_DETAIL_ATTEMPTS);
+		expect(poller.emitted).toEqual([]); // none beyond the room emitted marked, unread
+		expect(Object.keys(memoryState(poller).pending)).toHaveLength(MAX_PENDING);
+
+		emulator.setFbpiOrderQuirks(quirks);
+		for (let polls = 0; started(poller).flat().length < count && polls < 5; polls++)
+			await poller.poll();
+		expect(poller.errors).toEqual([]);
+		expect(started(poller).flat()).toEqual(made);
+		for (const execution of poller.executions)
+			for (const order of execution.json(POLL_TRIGGER)) expect(order.items).toHaveLength(1);
 		expect(memoryState(poller).pending).toEqual({});
+	}, 120_000);
+});
+
+describe('Seller Platform Poll Trigger: list entries and their fbpi_order_nr', () => {
+	it('a number is the order of its decimal string, emitted once; entries naming no order are skipped with one warning a poll', async () => {
+		const poller = await activate();
+		const entry = (nr: unknown) => ({
+			fbpi_order_nr: nr,
+			warehouse_code: warehouse,
+			order_created_at: new Date(Date.now() - 1000).toISOString(),
+			items: [],
+		});
+		const { fbpi_order_nr: _, ...unnumbered } = entry(undefined);
+		const orders = [entry(98765432101), entry(''), entry(null), unnumbered, 'NAEORD-1'];
+		emulator.injectFaults({
+			count: 1000,
+			operation: 'ListFbpiOrders',
+			answer: { set: { orders, next_token: '' } },
+		});
+		try {
+			await poller.poll();
+			await poller.poll();
+		} finally {
+			emulator.clearFaults();
+		}
+		expect(poller.errors).toEqual([]);
+		expect(started(poller)).toEqual([['98765432101']]);
+		const warnings = env.logger.entries.filter(
+			(e) => e.level === 'warn' && e.message.includes('without an fbpi_order_nr'),
+		);
+		expect(warnings.map((e) => e.message)).toEqual([
+			expect.stringContaining('4 entries'),
+			expect.stringContaining('4 entries'),
+		]);
 	});
 });
 

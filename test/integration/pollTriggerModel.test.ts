@@ -3,7 +3,8 @@
  * Seller Platform Poll Trigger, model-based: fast-check generates short random sequences of what
  * happens to an active "New FBPI Order" trigger (orders added late or ahead of the clock, polls,
  * n8n restarts, the workflow's credential switched to another project and back, n8n's time zone
- * changed, orders GetFbpiOrder cannot read for a while or for ever), against a service with
+ * changed, orders GetFbpiOrder cannot read for a while or for ever, minutes passing between
+ * polls: n8n's clock and the service's, one Date.now), against a service with
  * random list quirks (filters ignored or shifted, times without a zone, entries without items).
  * Each sequence runs on the real emulator through n8n-core's PollContext / PollTriggerExecutor
  * (test/helpers/polls.ts), in a warehouse and workflow of its own, and is checked against a model.
@@ -11,7 +12,8 @@
  * The property, checked after every command and at the end after enough extra polls:
  * - every order that appeared in a project's stream after that stream's activation is emitted
  *   exactly once, by a poll of that stream (one GetFbpiOrder cannot read: retried on the next
- *   polls, then emitted as listed and marked);
+ *   polls, then emitted as listed and marked, never before `MAX_DETAIL_ATTEMPTS` polls of its
+ *   stream and `DETAIL_PATIENCE_MS` since the first poll that could read it);
  * - nothing that was there at the activation (history), nothing of another project, nothing
  *   twice, ever;
  * - no poll fails.
@@ -22,7 +24,7 @@
  *
  * Seeded: MODEL_SEED=<n> (default fixed), MODEL_RUNS=<n> (default 1000), MODEL_VERBOSE=1|2 (the
  * situations reached; fast-check's verbose report). To look for one kind of failure,
- * MODEL_COMMANDS=add,poll,restart,switch,tz,unreadable and MODEL_QUIRKS=ignoreFilters,
+ * MODEL_COMMANDS=add,poll,restart,switch,tz,unreadable,wait and MODEL_QUIRKS=ignoreFilters,
  * filterShift,zoneless,withoutItems (or none) restrict what is generated (default: everything).
  * A failure prints fast-check's `seed`, `path` and the shrunk counterexample (the commands, then
  * the setup: list quirks, n8n's zone, orders there before the activation); the same seed (and
@@ -33,6 +35,7 @@ import { runInThisContext } from 'vm';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import {
+	DETAIL_PATIENCE_MS,
 	DETAILS_UNAVAILABLE,
 	MAX_DETAIL_ATTEMPTS,
 } from '../../dist/nodes/SellerPlatformPollTrigger/pending';
@@ -93,6 +96,8 @@ interface ModelOrder {
 	readableAgain: boolean;
 	/** `Model.polls` when it appeared. */
 	pollsBefore: number;
+	/** Date.now() when the first poll of its stream after it appeared started. */
+	firstPollAt?: number;
 }
 
 interface Model {
@@ -103,6 +108,21 @@ interface Model {
 	polls: number;
 	orders: Map<string, ModelOrder>;
 	emitted: Map<string, { marked: boolean }>;
+}
+
+/**
+ * The clock of the whole file (n8n's and the emulator's: one Date.now), moved on by `Wait` and
+ * `finish`; never back (sessions, tokens and pacing keep their times).
+ */
+const realNow = Date.now;
+let clockOffset = 0;
+const passTime = (ms: number) => void (clockOffset += ms);
+
+/** A poll of the current stream starts: the orders it is the first to see note its time. */
+function pollStarts(model: Model): void {
+	model.polls++;
+	const now = Date.now();
+	for (const order of model.orders.values()) order.firstPollAt ??= now;
 }
 
 // --- The system under test -------------------------------------------------------------------
@@ -245,11 +265,15 @@ function checkEmitted(model: Model, real: Real): void {
 			const mark = markOf(json);
 			if (!mark && !Array.isArray(json.items)) violated(`${what} emitted without items, unmarked`);
 			if (mark && order.readability === 'readable') violated(`${what} emitted marked unreadable`);
-			// Given up after MAX_DETAIL_ATTEMPTS polls of its stream failed to read it (more when n8n
-			// restarted meanwhile: the attempts of polls that emitted nothing are not saved).
+			// Given up after MAX_DETAIL_ATTEMPTS polls of its stream failed to read it over at least
+			// DETAIL_PATIENCE_MS (more when n8n restarted meanwhile: the attempts of polls that
+			// emitted nothing are not saved).
 			const polls = model.polls - order.pollsBefore;
 			if (mark && order.status === 'due' && polls < MAX_DETAIL_ATTEMPTS)
 				violated(`${what} emitted as listed after ${polls} polls`);
+			const waited = Date.now() - (order.firstPollAt ?? Date.now());
+			if (mark && order.status === 'due' && waited < DETAIL_PATIENCE_MS)
+				violated(`${what} emitted as listed ${seconds(waited)} after the first poll`);
 			model.emitted.set(nr, { marked: mark !== undefined });
 		}
 	}
@@ -382,7 +406,7 @@ class AddOrders implements Command {
 class Poll implements Command {
 	check = () => true;
 	async run(model: Model, real: Real) {
-		model.polls++;
+		pollStarts(model);
 		await real.poll();
 		checkEmitted(model, real);
 	}
@@ -394,7 +418,7 @@ class Poll implements Command {
 class Restart implements Command {
 	check = () => true;
 	async run(model: Model, real: Real) {
-		model.polls++;
+		pollStarts(model);
 		await real.restart();
 		checkEmitted(model, real);
 	}
@@ -416,12 +440,24 @@ class SwitchProject implements Command {
 				order.status = 'history';
 		}
 		model.project = other(model.project);
-		model.polls++;
+		pollStarts(model);
 		await real.switchProject();
 		checkEmitted(model, real);
 	}
 	toString() {
 		return 'switch credential';
+	}
+}
+
+/** Minutes pass before the next command (n8n's poll interval, or n8n down). */
+class Wait implements Command {
+	constructor(readonly minutes: number) {}
+	check = () => true;
+	async run() {
+		passTime(this.minutes * MINUTE);
+	}
+	toString() {
+		return `wait ${this.minutes} min`;
 	}
 }
 
@@ -483,6 +519,8 @@ const commandArbs: Array<fc.Arbitrary<Command>> = [
 	fc.constant(new Poll()),
 	fc.constant(new Poll()),
 ];
+if (allows(COMMAND_KINDS, 'wait'))
+	commandArbs.push(fc.integer({ min: 1, max: 10 }).map((minutes) => new Wait(minutes)));
 if (allows(COMMAND_KINDS, 'restart')) commandArbs.push(fc.constant(new Restart()));
 if (allows(COMMAND_KINDS, 'switch')) commandArbs.push(fc.constant(new SwitchProject()));
 if (allows(COMMAND_KINDS, 'tz'))
@@ -558,20 +596,26 @@ async function start(setup: Setup): Promise<{ model: Model; real: Real }> {
 
 /**
  * Enough polls for every due order to be emitted: one, and one more for each attempt an order
- * GetFbpiOrder cannot read is given before it is emitted as listed.
+ * GetFbpiOrder cannot read is given before it is emitted as listed, far enough apart that
+ * `MAX_DETAIL_ATTEMPTS` of them span `DETAIL_PATIENCE_MS` (a minute to spare).
  */
 async function finish(model: Model, real: Real): Promise<void> {
 	const unreadable = unreadableNow(model).length > 0;
 	const polls = unreadable ? MAX_DETAIL_ATTEMPTS + 1 : 1;
+	const apart = Math.ceil(DETAIL_PATIENCE_MS / (MAX_DETAIL_ATTEMPTS - 1) / MINUTE + 1) * MINUTE;
 	for (let i = 0; i < polls; i++) {
-		model.polls++;
+		if (unreadable) passTime(apart);
+		pollStarts(model);
 		await real.poll();
 		checkEmitted(model, real);
 	}
 	checkAllDue(model);
 }
 
+let clock: jest.SpyInstance<number, []>;
+
 beforeAll(async () => {
+	clock = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + clockOffset);
 	const emulator = await startEmulator({ ratePlan: null });
 	const env = createTestEnvironment();
 	await env.ready();
@@ -597,6 +641,7 @@ beforeAll(async () => {
 afterAll(async () => {
 	setZone(zoneBefore);
 	await shared?.emulator.close();
+	clock?.mockRestore();
 });
 
 describe('Seller Platform Poll Trigger: model-based sequences', () => {

@@ -134,13 +134,15 @@ export interface FbpiOrderQuirks {
 	listWithoutItems?: boolean;
 	/** Order numbers still listed, but GetFbpiOrder answers 404 NOT_FOUND for them. */
 	unreadable?: string[];
+	/** ListFbpiOrders pages hold this many orders (a service ignoring the page size of 50). */
+	pageSize?: number;
 }
 
 /** The quirks checked (INVALID_ARGUMENT naming the field), without `projectCode`. */
 export function checkQuirks(quirks: FbpiOrderQuirks): Omit<FbpiOrderQuirks, 'projectCode'> {
 	if (quirks === null || typeof quirks !== 'object' || Array.isArray(quirks))
 		throw invalidArgument('the FBPI order quirks must be an object or null');
-	const { unreadable, filterShiftMs, ...flags } = quirks;
+	const { unreadable, filterShiftMs, pageSize, ...flags } = quirks;
 	delete flags.projectCode;
 	for (const [key, value] of Object.entries(flags)) {
 		if (!['ignoreFilters', 'zonelessTimes', 'listWithoutItems'].includes(key))
@@ -153,12 +155,14 @@ export function checkQuirks(quirks: FbpiOrderQuirks): Omit<FbpiOrderQuirks, 'pro
 		(typeof filterShiftMs !== 'number' || !Number.isFinite(filterShiftMs))
 	)
 		throw invalidArgument('filterShiftMs must be a number (ms)');
+	if (pageSize !== undefined && (!Number.isInteger(pageSize) || pageSize < 1))
+		throw invalidArgument('pageSize must be an integer >= 1');
 	if (
 		unreadable !== undefined &&
 		(!Array.isArray(unreadable) || unreadable.some((nr) => typeof nr !== 'string'))
 	)
 		throw invalidArgument('unreadable must be a list of order numbers');
-	return { ...flags, filterShiftMs, unreadable: unreadable && [...unreadable] };
+	return { ...flags, filterShiftMs, pageSize, unreadable: unreadable && [...unreadable] };
 }
 
 /** `YYYY-MM-DDTHH:MM:SS`: the UTC time without fractions nor zone. */
@@ -544,7 +548,10 @@ export class FbpiOrderStore {
 		return { order, createdAt };
 	}
 
-	/** One page of ListFbpiOrders: at most 50 orders after the token's, in creation order. */
+	/**
+	 * One page of ListFbpiOrders: at most 50 orders (the quirk `pageSize`: that many) after the
+	 * token's, in creation order.
+	 */
 	page(
 		projectCode: string,
 		filters: OrderFilters,
@@ -576,12 +583,13 @@ export class FbpiOrderStore {
 				),
 			);
 		}
+		const pageSize = this.quirks.get(projectCode)?.pageSize ?? ORDERS_PAGE_SIZE;
 		const orders: StoredOrder[] = [];
 		let more = false;
 		for (; index < list.length && list[index].createdAt <= before; index++) {
 			const stored = list[index];
 			if (stored.expiresAt !== undefined && now >= stored.expiresAt) continue;
-			if (orders.length === ORDERS_PAGE_SIZE) {
+			if (orders.length === pageSize) {
 				more = true;
 				break;
 			}
