@@ -345,9 +345,11 @@ describe('credential Tests with made-up values leave a bounded memory', () => {
 
 	it(`${DISTINCT} Tests, each with another key ID the service refuses, leave at most ${MAX_LOGIN_IDENTITIES} login identities, and the working credential's session is kept`, async () => {
 		saveCredential('cred-1');
+		// Earlier tests of this process left identities of their own (each its own project).
+		const known = new Set(sessions.newest.keys());
 		expect((await env.testCredential('cred-1')).status).toBe('OK');
-		expect(sessions.newest.size).toBe(1);
-		const [working] = [...sessions.newest.keys()];
+		const working = [...sessions.newest.keys()].filter((identity) => !known.has(identity));
+		expect(working).toHaveLength(1);
 		const sizes = () =>
 			Object.entries(sessions).map(([name, map]) => [name, map.size] as [string, number]);
 		for (let start = 0; start < DISTINCT; start += 25) {
@@ -359,7 +361,7 @@ describe('credential Tests with made-up values leave a bounded memory', () => {
 		expect(emulator.stats().logins).toBe(1);
 		expect(loginRequests()).toHaveLength(DISTINCT + 1);
 		// Failed logins are forgotten first: the working credential's session is still known.
-		expect([...sessions.newest.keys()]).toEqual([working]);
+		expect([...sessions.newest.keys()]).toContain(working[0]);
 		for (const [name, size] of sizes()) {
 			expect([name, size <= MAX_LOGIN_IDENTITIES]).toEqual([name, true]);
 		}
@@ -370,6 +372,6 @@ describe('credential Tests with made-up values leave a bounded memory', () => {
 			status: 'OK',
 			message: 'Connection successful!',
 		});
-		expect(sessions.newest.size).toBe(1);
+		expect([...sessions.newest.keys()]).toContain(working[0]);
 	}, 600_000);
 });
