@@ -28,6 +28,7 @@ import {
 const USAGE = `Usage: cli.ts [--port N] [--host ADDRESS] [--latency MS] [--latency-jitter MS] [--import-step-ms MS] [--export-step-ms MS]
               [--credential-file PATH] [--delivery-retries N] [--delivery-backoff-ms MS]
               [--delivery-timeout-ms MS] [--external-deliveries] [--rate-model sliding|strict]
+              [--event-notifications-prefix PREFIX]
   --port                 port to listen on (default: $EMULATOR_PORT or 8787; 0 = any free port)
   --host                 address to listen on (default 127.0.0.1)
   --latency              delay added to every API response, in ms (default 0)
@@ -42,7 +43,10 @@ const USAGE = `Usage: cli.ts [--port N] [--host ADDRESS] [--latency MS] [--laten
                          127.0.0.1, localhost, [::1]; others are recorded as skipped)
   --rate-model           the rate plan (1500 requests per 60 s per project and operation; ListWarehouses
                          30 per 60 s and 15 per 30 s): sliding (default) counts them in sliding
-                         windows; strict also admits at most 1/6 of them in each fixed sixth`;
+                         windows; strict also admits at most 1/6 of them in each fixed sixth
+  --event-notifications-prefix
+                         prefix of the event webhook paths (default /event-notifications; '' serves
+                         the reference file's bare /v1/create-webhook)`;
 
 function numberFlag(name: string, value: string | undefined, fallback: number): number {
 	if (value === undefined || value === '') return fallback;
@@ -90,6 +94,7 @@ async function main(): Promise<void> {
 			'delivery-timeout-ms': { type: 'string' },
 			'external-deliveries': { type: 'boolean' },
 			'rate-model': { type: 'string' },
+			'event-notifications-prefix': { type: 'string' },
 			help: { type: 'boolean', short: 'h' },
 		},
 	});
@@ -115,6 +120,10 @@ async function main(): Promise<void> {
 		deliveryTimeoutMs: numberFlag('delivery-timeout-ms', values['delivery-timeout-ms'], 5000),
 		externalDeliveries: values['external-deliveries'] ?? false,
 		ratePlan,
+		prefixes:
+			values['event-notifications-prefix'] === undefined
+				? undefined
+				: { eventNotifications: values['event-notifications-prefix'] },
 	});
 	const { credential } = emulator;
 

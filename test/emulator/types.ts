@@ -41,15 +41,25 @@ export interface CredentialFile {
 	issued_at: string;
 }
 
-/** Service prefixes of the spec's three `/v1/...` paths (see api-field-notes.md). */
+/** Service prefixes of the spec's `/v1/...` paths (see api-field-notes.md). */
 export interface Prefixes {
 	/** Prefix of `/v1/sandbox-order/create`. */
 	sandboxOrder: string;
 	/** Prefix of `/v1/import/barcode` and `/v1/import/status/{reference}`. */
 	imports: string;
+	/**
+	 * Prefix of the event webhook paths (`/v1/create-webhook`, `/v1/create-subscription`,
+	 * `/v1/webhook/assign-developer`): the seed's `/event-notifications` by default; `''` serves
+	 * them bare, as the service's reference file writes them.
+	 */
+	eventNotifications: string;
 }
 
-export const DEFAULT_PREFIXES: Readonly<Prefixes> = { sandboxOrder: '/fbpi', imports: '/catplat' };
+export const DEFAULT_PREFIXES: Readonly<Prefixes> = {
+	sandboxOrder: '/fbpi',
+	imports: '/catplat',
+	eventNotifications: '/event-notifications',
+};
 
 export interface EmulatorOptions {
 	/** Default 127.0.0.1. */

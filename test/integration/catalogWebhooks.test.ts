@@ -293,6 +293,40 @@ describe('Event Webhook → Create, Subscribe, Assign Developer', () => {
 		expect(unknown.details).toMatchObject({ status_code: 'NOT_FOUND' });
 	});
 
+	it.each([
+		["the reference file's bare paths (an empty prefix)", '', '/v1'],
+		['a prefix of its own', '/events/', '/events/v1'],
+	])(
+		"the credential's Event Notifications Path Prefix routes Create, Subscribe and Assign Developer: %s",
+		async (_, prefix, base) => {
+			// An emulator that serves the event webhooks under that prefix only.
+			await f.close();
+			f = await startFixture(
+				{ ratePlan: null, prefixes: { eventNotifications: base.replace(/\/v1$/, '') } },
+				{ eventNotificationsPathPrefix: prefix },
+			);
+			const url = 'https://example.com/hooks/prefixed';
+			const created = await f.env.runWorkflow(
+				workflowWithItems([{ url, secret: SECRET, tenant: 't' }], WEBHOOK_CREATE),
+			);
+			expect(created.status).toBe('success');
+			const code = String(created.json(NODE)[0].webhook_code);
+			const items = [
+				{ webhook: code, type: 'FBPI::ORDER_SYNC', dev: SEEDED_DEVELOPERS.authorized },
+			];
+			expect((await f.env.runWorkflow(workflowWithItems(items, SUBSCRIBE))).status).toBe('success');
+			const assigned = await f.env.runWorkflow(workflowWithItems(items, ASSIGN));
+			expect(assigned.json(NODE)).toEqual([
+				{ webhook_code: code, dev_code: SEEDED_DEVELOPERS.authorized },
+			]);
+			expect(apiRequests(f).map((r) => [r.operation, r.status, r.path])).toEqual([
+				['CreateWebhook', 200, `${base}/create-webhook`],
+				['CreateSubscription', 200, `${base}/create-subscription`],
+				['AssignDeveloperToWebhook', 200, `${base}/webhook/assign-developer`],
+			]);
+		},
+	);
+
 	it('refuses before the network: no https URL, no header, a bad or repeated header name, an empty or multi-line value (never shown), an event type not NAMESPACE::EVENT_NAME', async () => {
 		// The values come from the items (a value typed into the node is part of the workflow,
 		// which n8n itself stores and logs with its errors).

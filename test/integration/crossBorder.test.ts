@@ -6,7 +6,7 @@
  * not name has no return), a failed and a missing row as their items' errors, validation before
  * the network, continue on fail.
  */
-import type { INodeParameters, NodeExecutionHint } from 'n8n-workflow';
+import type { INodeParameters, INodeType, NodeExecutionHint } from 'n8n-workflow';
 
 import {
 	MAX_BATCH_ROWS,
@@ -16,6 +16,7 @@ import {
 	type RequestLogEntry,
 } from '../emulator';
 import type { WorkflowResult } from '../helpers';
+import { loadPackage } from '../helpers/n8n';
 import { startFixture, workflowWithItems, type Fixture } from './fixture';
 
 const NODE = 'Seller Platform';
@@ -255,6 +256,59 @@ describe('customer returns, Namshi and cross-border prices: batches of rows from
 		);
 		// The refused row was not applied; the left-out one was (the service only left it out).
 		expect(f.emulator.crossBorder('local').map((r) => r.partner_sku)).toEqual(['L-1', 'L-3']);
+	});
+
+	it("Global and Local Price → Update keep the currency's decimals: the Price and MSRP fields impose no two-decimal rounding, and three-decimal KWD, BHD, OMR amounts typed into them are sent and stored as typed", async () => {
+		// What the editor rounds a typed amount to: the fields' numberPrecision, as n8n loads them.
+		const { type } = (await loadPackage()).nodeTypes.sellerPlatform;
+		const amounts = (type as INodeType).description.properties.filter(
+			(p) =>
+				['price', 'msrp'].includes(p.name) &&
+				['globalPrice', 'localPrice'].some((r) => p.displayOptions?.show?.resource?.includes(r)),
+		);
+		expect(amounts).toHaveLength(4);
+		for (const field of amounts) expect(field.typeOptions?.numberPrecision).toBeUndefined();
+
+		const typed = (country: string, price: number, msrp: number): INodeParameters => ({
+			...LOCAL_UPDATE,
+			partnerSku: `L-${country}`,
+			countryCode: country,
+			price,
+			msrp,
+		});
+		for (const [country, price, msrp] of [
+			['KW', 12.345, 15.125],
+			['BH', 4.005, 5.5],
+			['OM', 0.125, 1.001],
+		] as const) {
+			const run = await f.env.runWorkflow(workflowWithItems([{}], typed(country, price, msrp)));
+			expect(run.status).toBe('success');
+		}
+		const global = await f.env.runWorkflow(
+			workflowWithItems([{}], {
+				...GLOBAL_UPDATE,
+				partnerSku: 'G-KW',
+				sourceCountryCode: 'AE',
+				destinationCountryCode: 'KW',
+				price: 7.777,
+				msrp: 9.999,
+			}),
+		);
+		expect(global.status).toBe('success');
+		expect(f.emulator.crossBorder('local')).toEqual([
+			{ partner_sku: 'L-KW', country_code: 'KW', price: 12.345, msrp: 15.125 },
+			{ partner_sku: 'L-BH', country_code: 'BH', price: 4.005, msrp: 5.5 },
+			{ partner_sku: 'L-OM', country_code: 'OM', price: 0.125, msrp: 1.001 },
+		]);
+		expect(f.emulator.crossBorder('global')).toEqual([
+			{
+				partner_sku: 'G-KW',
+				source_country_code: 'AE',
+				destination_country_code: 'KW',
+				price: 7.777,
+				msrp: 9.999,
+			},
+		]);
 	});
 
 	it('Cross-Border Product → Update: dimensions, weights and HS code sent as set, the SKU alone is a row; stored', async () => {

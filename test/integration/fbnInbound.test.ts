@@ -512,6 +512,135 @@ describe('fbnCatalogItem', () => {
 	});
 });
 
+describe('FBN country codes: any two letters, as the reference allows', () => {
+	it('create, getMany and the catalog take a country outside the list from an expression (any case), sent upper case; other values are refused before the network', async () => {
+		const kw = f.emulator.addFbnCatalogItems({ count: 2, countries: ['KW'], prefix: 'SKU-KW-' });
+		const created = await outputs(
+			{
+				resource: 'fbnShipment',
+				operation: 'create',
+				exrefNr: '={{ $json.ref }}',
+				countryCode: '={{ $json.country }}',
+			},
+			[
+				{ ref: 'PO-KW-1', country: 'kw' },
+				{ ref: 'PO-QA-1', country: ' Qa ' },
+				{ ref: 'PO-BAD-1', country: 'KWT' },
+				{ ref: 'PO-BAD-2', country: 'k1' },
+			],
+			{ continueOnFail: true },
+		);
+		expect(sent('AsnService_CreateShipment').map((r) => r.body.country_code)).toEqual(['KW', 'QA']);
+		expect(created.map((o) => (o.shipment as IDataObject)?.country_code ?? o.error)).toEqual([
+			'KW',
+			'QA',
+			'The parameter "Country Code" (countryCode) must be a two-letter country code, got "KWT"',
+			'The parameter "Country Code" (countryCode) must be a two-letter country code, got "k1"',
+		]);
+
+		const listed = await outputs({
+			resource: 'fbnShipment',
+			operation: 'getMany',
+			countryCode: '={{ "kW" }}',
+			returnAll: true,
+		});
+		expect(listed.map((a) => [a.exref_nr, a.country_code])).toEqual([['PO-KW-1', 'KW']]);
+		const eligible = await outputs({
+			resource: 'fbnCatalogItem',
+			operation: 'getMany',
+			countryCode: '={{ "kw" }}',
+			returnAll: true,
+		});
+		expect(eligible.map((o) => o.partner_sku)).toEqual(kw.map((item) => item.partner_sku));
+		expect(
+			fbnRequests()
+				.slice(-2)
+				.map((r) => r.path),
+		).toEqual([
+			'/inbound/v1/shipment/list?country_code=KW&page_size=200',
+			'/inbound/v1/catalog/items?country_code=KW&page_size=1000',
+		]);
+	});
+});
+
+describe('FBN list totals (total_count, total_sku_count)', () => {
+	const hintsOf = (result: Awaited<ReturnType<typeof run>>) =>
+		(result.run.data.resultData.runData[NODE][0].hints ?? []).map((hint) => hint.message);
+
+	it('Limit 1 with Include Total counts the ASNs in one request of one entry; the hint says the total; without the option no field is added', async () => {
+		for (let i = 0; i < 3; i++) await newAsn('eg');
+		const total = f.emulator.fbnShipments().filter((a) => a.country_code === 'EG').length;
+		f.emulator.clearRequests();
+		const counted = await run({
+			resource: 'fbnShipment',
+			operation: 'getMany',
+			countryCode: 'eg',
+			limit: 1,
+			options: { includeTotal: true },
+		});
+		const [only] = counted.json(NODE);
+		expect(counted.json(NODE)).toHaveLength(1);
+		expect(only).toMatchObject({ country_code: 'EG', total_count: total });
+		expect(hintsOf(counted)).toContain(
+			`For 1 item, 1 page of ASNs were read (1 in the output, ${total} in total)`,
+		);
+		expect(fbnRequests().map((r) => r.path)).toEqual([
+			'/inbound/v1/shipment/list?country_code=EG&page_size=1',
+		]);
+
+		const plain = await run({
+			resource: 'fbnShipment',
+			operation: 'getMany',
+			countryCode: 'eg',
+			returnAll: true,
+		});
+		expect(plain.json(NODE)).toHaveLength(total);
+		expect(plain.json(NODE).some((a) => 'total_count' in a)).toBe(false);
+		expect(hintsOf(plain)).toContain(
+			`For 1 item, 1 page of ASNs were read (${total} in the output, ${total} in total)`,
+		);
+	});
+
+	it('the items of an ASN (total_sku_count) and the eligible catalog items (total_count, the SKU filter applied) across pages', async () => {
+		const seeded = f.emulator.fbnShipments().find((a) => a.exref_nr === SEEDED_ASN.exref_nr)!;
+		const items = await outputs({
+			resource: 'fbnShipmentItem',
+			operation: 'getMany',
+			asnNr: seeded.asn_nr,
+			limit: 1,
+			options: { includeTotal: true },
+		});
+		expect(seeded.items.length).toBeGreaterThan(1);
+		expect(items).toEqual([
+			expect.objectContaining({
+				partner_sku: seeded.items[0].partner_sku,
+				total_sku_count: seeded.items.length,
+			}),
+		]);
+		const added = f.emulator.addFbnCatalogItems({
+			count: 1500,
+			countries: ['SA'],
+			prefix: 'SKU-TOTAL-',
+		});
+		f.emulator.clearRequests();
+		const catalog = await run({
+			resource: 'fbnCatalogItem',
+			operation: 'getMany',
+			countryCode: 'sa',
+			limit: 1,
+			filters: { partnerSku: 'SKU-TOTAL-' },
+			options: { includeTotal: true },
+		});
+		expect(catalog.json(NODE)).toEqual([
+			expect.objectContaining({ partner_sku: added[0].partner_sku, total_count: 1500 }),
+		]);
+		expect(hintsOf(catalog)).toContain(
+			'For 1 item, 1 page of catalog items were read (1 in the output, 1500 in total)',
+		);
+		expect(fbnRequests()).toHaveLength(1);
+	});
+});
+
 describe('FBN inbound and the credential', () => {
 	it('a credential without a Project Code: refused before anything is sent, naming the header', async () => {
 		f.env.addCredential('no-project', 'sellerPlatformApi', {

@@ -716,7 +716,7 @@ const FBN_CATALOG = operation('fbnCatalogItem', 'getMany', 'AsnService_ListEligi
 	countryCode: 'ae',
 	returnAll: true,
 });
-const FBN_COUNTRIES = ['ae', 'SA', ' eg ', 'xx'];
+const FBN_COUNTRIES = ['ae', 'SA', ' eg ', 'xx', 'kw', 'K1', 'KWT'];
 const ASN_NAMES = ['ASN Number', 'asnNr'];
 
 const HEADER_NAMES = ['X-Key', 'x_key.1', 'X-Other'];
@@ -1532,6 +1532,27 @@ const PER_ITEM: Target[] = [
 		LIST,
 	),
 	FBN_ITEMS('limit', ['Limit', 'limit'], [1, 50, '2'], { limit: FUZZ }, LIST),
+	FBN_ITEMS(
+		'options.includeTotal',
+		['Include Total', 'includeTotal'],
+		BOOLEANS,
+		{ options: { includeTotal: FUZZ } },
+		LIST,
+	),
+	FBN_LIST(
+		'options.includeTotal',
+		['Include Total', 'includeTotal'],
+		BOOLEANS,
+		{ options: { includeTotal: FUZZ } },
+		LIST,
+	),
+	FBN_CATALOG(
+		'options.includeTotal',
+		['Include Total', 'includeTotal'],
+		BOOLEANS,
+		{ options: { includeTotal: FUZZ } },
+		LIST,
+	),
 	FBN_UPSERT('quantity', ['Quantity', 'quantity'], [2, 0, '12', 2147483647, 1.5], {
 		quantity: FUZZ,
 	}),
@@ -1609,6 +1630,16 @@ const PER_RUN: Target[] = [
 		['barcode', 'partner_sku', 'missing'],
 		{ barcodeField: FUZZ },
 	),
+	FROM_ITEMS(
+		'forceSyncField',
+		['Force Sync Field', 'forceSyncField'],
+		['', 'force', 'missing', 'v'],
+		{ forceSyncField: FUZZ },
+	),
+	// The field named holds the case's value (the item's `v`): read per item, strictly.
+	FROM_ITEMS('forceSyncField (its values)', ['Force Sync Field', 'forceSyncField'], BOOLEANS, {
+		forceSyncField: 'v',
+	}),
 	FROM_ITEMS(
 		'clientReference',
 		['Client Reference', 'clientReference'],

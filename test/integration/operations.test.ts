@@ -474,6 +474,63 @@ describe('import/createBarcode and import/getStatus', () => {
 	});
 });
 
+describe('import/createBarcode from input items: the Force Sync field', () => {
+	const parameters = (forceSyncField: string, clientReference: string) => ({
+		resource: 'import',
+		operation: 'createBarcode',
+		source: 'items',
+		itemsInput: 'fromInputItems',
+		partnerSkuField: 'sku',
+		barcodeField: 'ean',
+		forceSyncField,
+		clientReference,
+	});
+
+	it('reads force_sync per item (true, false, "TRUE", " false "), sends it only when true, and refuses any other value naming the item and the field; an empty field name sends none', async () => {
+		const items = [
+			{ sku: 'A', ean: '11111111', row: { sync: true } },
+			{ sku: 'B', ean: '22222222', row: { sync: false } },
+			{ sku: 'C', ean: '33333333', row: { sync: 'TRUE' } },
+			{ sku: 'D', ean: '44444444', row: { sync: ' false ' } },
+			{ sku: 'E', ean: '55555555', row: { sync: 'yes' } },
+			{ sku: 'F', ean: '66666666', row: { sync: 1 } },
+			{ sku: 'G', ean: '77777777' },
+		];
+		const out = await run(parameters('row.sync', 'force-sync-1'), items, {
+			continueOnFail: true,
+		});
+		const [request] = requestsOf('CreateBarcodeImport');
+		expect((request.body as { items: { data: IDataObject[] } }).items.data).toEqual([
+			{ partner_sku: 'A', barcode: '11111111', force_sync: true },
+			{ partner_sku: 'B', barcode: '22222222' },
+			{ partner_sku: 'C', barcode: '33333333', force_sync: true },
+			{ partner_sku: 'D', barcode: '44444444' },
+		]);
+		expect(out[0].json).toMatchObject({ client_reference: 'force-sync-1', mappings_count: 4 });
+		expect(out.slice(1).map((o) => [o.pairedItem, o.json.error])).toEqual([
+			[
+				{ item: 4 },
+				'Input item 4: the field "row.sync" (Force Sync Field) must be true or false, got the text "yes"',
+			],
+			[
+				{ item: 5 },
+				'Input item 5: the field "row.sync" (Force Sync Field) must be true or false, got 1',
+			],
+			[
+				{ item: 6 },
+				'Input item 6: the field "row.sync" (Force Sync Field) must be true or false, got undefined',
+			],
+		]);
+
+		// An empty Force Sync Field (today's parameters) sends no force_sync, whatever the items hold.
+		await run(parameters('', 'force-sync-2'), [{ sku: 'A', ean: '11111111', force_sync: true }]);
+		const [plain] = requestsOf('CreateBarcodeImport').slice(-1);
+		expect((plain.body as { items: { data: IDataObject[] } }).items.data).toEqual([
+			{ partner_sku: 'A', barcode: '11111111' },
+		]);
+	});
+});
+
 describe('apiCredential/create', () => {
 	const user = () => f.emulator.apiUsers().find((u) => u.user_code === SEEDED_API_USER.userCode)!;
 

@@ -1,11 +1,18 @@
 /**
  * The marketplace country of the FBPI, AWB and price operations: the three the reference lists,
  * one options list and one reader (lower case; any other value refused, naming the parameter).
+ * Where the reference leaves the country free text (FBN, Namshi prices), any two-letter code
+ * (`readTwoLetterCountry`).
  */
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { named, quoted } from '../../shared';
-import { invalidParameter, textParameter, type ParameterSource } from './parameters';
+import {
+	invalidParameter,
+	requiredTextParameter,
+	textParameter,
+	type ParameterSource,
+} from './parameters';
 
 /** The reference's country codes, in the order messages list them. */
 export const COUNTRY_CODES = ['ae', 'sa', 'eg'];
@@ -38,6 +45,27 @@ export function readCountryCode(
 	if (code !== undefined && !COUNTRY_CODES.includes(code)) {
 		const message = `${named(property)} must be one of ${COUNTRY_CODES.join(', ')}, got ${quoted(code)}`;
 		throw invalidParameter(ctx, itemIndex, message);
+	}
+	return code;
+}
+
+/**
+ * A required country code where the reference leaves it free text (FBN's "e.g. AE, SA", Namshi's
+ * prices): any two letters, A to Z in either case, trimmed; else refused naming the parameter.
+ */
+export function readTwoLetterCountry(
+	ctx: ParameterSource,
+	property: INodeProperties,
+	itemIndex: number,
+): string {
+	const code = requiredTextParameter(ctx, property, itemIndex);
+	if (!/^[A-Za-z]{2}$/.test(code)) {
+		throw invalidParameter(
+			ctx,
+			itemIndex,
+			`${named(property)} must be a two-letter country code, got ${quoted(code)}`,
+			'Use the ISO 3166-1 alpha-2 code of the country, e.g. AE, SA or KW.',
+		);
 	}
 	return code;
 }

@@ -5,13 +5,8 @@
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { named, quoted } from '../../shared';
-import {
-	invalidParameter,
-	optionalNumberParameter,
-	requiredTextParameter,
-	type ParameterSource,
-} from './parameters';
+import { named } from '../../shared';
+import { invalidParameter, optionalNumberParameter, type ParameterSource } from './parameters';
 
 /**
  * Rows per request. The reference states no cap for Namshi's pricing endpoints; 100 is the
@@ -19,7 +14,7 @@ import {
  */
 export const MAX_NAMSHI_PRICE_ROWS = 100;
 
-/** A required country code, as text: two letters, sent as written. */
+/** A required country code, as text: two letters, sent as written (country.ts `readTwoLetterCountry`). */
 export const countryTextProperty = (
 	name: string,
 	displayName: string,
@@ -35,44 +30,38 @@ export const countryTextProperty = (
 	description: `${description}: its two-letter ISO 3166-1 code, sent as written`,
 });
 
-/** The item's country code: two letters (A to Z, either case), else refused naming the parameter. */
-export function readCountryText(
-	ctx: ParameterSource,
-	property: INodeProperties,
-	itemIndex: number,
-): string {
-	const code = requiredTextParameter(ctx, property, itemIndex);
-	if (!/^[A-Za-z]{2}$/.test(code)) {
-		throw invalidParameter(
-			ctx,
-			itemIndex,
-			`${named(property)} must be a two-letter country code, got ${quoted(code)}`,
-			'Use the ISO 3166-1 alpha-2 code of the country, e.g. AE, SA or KW.',
-		);
-	}
-	return code;
-}
-
-/** An optional amount (price, MSRP): a number from 0, empty to leave it as it is. */
+/**
+ * An optional amount (price, MSRP): a number from 0, empty to leave it as it is. `decimals` where
+ * every currency of the endpoint has that many (noon's AED, SAR, EGP: 2); none where a currency
+ * has more (Namshi's KWD, BHD, OMR: 3), so the editor never rounds a typed amount. The reader
+ * never rounds.
+ */
 export const amountProperty = (
 	name: string,
 	displayName: string,
 	description: string,
+	decimals?: number,
 ): INodeProperties => ({
 	displayName,
 	name,
 	type: 'number',
-	typeOptions: { minValue: 0, numberPrecision: 2 },
+	typeOptions:
+		decimals === undefined ? { minValue: 0 } : { minValue: 0, numberPrecision: decimals },
 	default: '',
 	description: `${description}, not negative. Leave empty to keep the current one.`,
 });
 
 /** The MSRP of a price row: the same field in Price, Global Price and Local Price updates. */
-export const msrpProperty = amountProperty(
-	'msrp',
-	'MSRP',
-	'The recommended retail price shown crossed out beside the price',
-);
+export const msrpProperty = (decimals?: number) =>
+	amountProperty(
+		'msrp',
+		'MSRP',
+		'The recommended retail price shown crossed out beside the price',
+		decimals,
+	);
+
+/** Namshi's amounts are in the country's currency, as many decimals as it has. */
+export const NAMSHI_AMOUNT_NOTE = 'as many decimals as the currency has (3 for KWD, BHD, OMR)';
 
 /**
  * The amounts of a row (fields by API name → their properties): the ones set, or refused when

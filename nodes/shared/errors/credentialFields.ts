@@ -138,6 +138,21 @@ export const importPrefixField = {
 		'Service prefix put before /v1/import/barcode and /v1/import/status. Change it only if the gateway routes imports elsewhere.',
 } satisfies INodeProperties;
 
+/**
+ * The event-notifications service publishes two forms of its paths: the seed writes its
+ * destination update under `/event-notifications/v1/...`, the service's own reference file writes
+ * `/v1/create-webhook` with no prefix. The default keeps the seed's prefix (the one gateway path
+ * of that service a source shows); an empty value sends the reference's bare paths.
+ */
+export const eventNotificationsPathPrefixField = {
+	displayName: 'Event Notifications Path Prefix',
+	name: 'eventNotificationsPathPrefix',
+	type: 'string',
+	default: '/event-notifications',
+	description:
+		"Service prefix put before /v1/create-webhook, /v1/create-subscription and /v1/webhook/assign-developer (Event Webhook → Create, Subscribe, Assign Developer). The default gives /event-notifications/v1/create-webhook, the form of the seed spec's event-notifications paths; leave it empty for /v1/create-webhook, the form of the service's reference file. Change it only if the gateway routes the event webhooks elsewhere.",
+} satisfies INodeProperties;
+
 /** The spec's rate plan: 1500 requests per 60 s, per endpoint (the spec's "operation"). */
 export const requestsPerMinuteField = {
 	displayName: 'Requests per Minute',
@@ -179,5 +194,6 @@ export const credentialProperties: INodeProperties[] = [
 	},
 	sandboxOrderPrefixField,
 	importPrefixField,
+	eventNotificationsPathPrefixField,
 	requestsPerMinuteField,
 ];

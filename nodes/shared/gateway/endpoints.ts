@@ -63,7 +63,7 @@ export type Endpoint =
 	| 'AsnService_ListEligibleItems';
 
 /** Credential fields that hold the service prefix of the paths the spec writes without one. */
-export type PrefixSetting = 'sandboxOrderPrefix' | 'importPrefix';
+export type PrefixSetting = 'sandboxOrderPrefix' | 'importPrefix' | 'eventNotificationsPathPrefix';
 
 /**
  * An operation's rate plan as the reference documents it, per project: at most `requests` in any
@@ -302,24 +302,28 @@ export const ENDPOINTS: Record<Endpoint, EndpointSpec> = {
 		plan: COMMON_PLAN,
 	},
 	// The event-notifications service: the reference writes its paths without a prefix; the seed
-	// writes UpdateDestination, of the same service, under /event-notifications (a constant, not a
-	// credential setting), and so are these. Each creates something new, or, for the developer,
-	// whose repeat the reference does not describe: none is repeated.
+	// writes UpdateDestination, of the same service, under /event-notifications (a constant there).
+	// These three take the credential's Event Notifications Path Prefix (default
+	// /event-notifications). Each creates something new, or, for the developer, whose repeat the
+	// reference does not describe: none is repeated.
 	CreateWebhook: {
 		method: 'POST',
-		path: '/event-notifications/v1/create-webhook',
+		path: '/v1/create-webhook',
+		prefix: 'eventNotificationsPathPrefix',
 		repeatable: false,
 		plan: COMMON_PLAN,
 	},
 	CreateSubscription: {
 		method: 'POST',
-		path: '/event-notifications/v1/create-subscription',
+		path: '/v1/create-subscription',
+		prefix: 'eventNotificationsPathPrefix',
 		repeatable: false,
 		plan: COMMON_PLAN,
 	},
 	AssignDeveloperToWebhook: {
 		method: 'POST',
-		path: '/event-notifications/v1/webhook/assign-developer',
+		path: '/v1/webhook/assign-developer',
+		prefix: 'eventNotificationsPathPrefix',
 		repeatable: false,
 		plan: COMMON_PLAN,
 	},

@@ -10,6 +10,7 @@ import {
 
 import { CREDENTIAL_TYPE } from '../common/constants';
 import {
+	eventNotificationsPathPrefixField,
 	gatewayBaseUrl,
 	importPrefixField,
 	requestsPerMinuteField,
@@ -60,6 +61,9 @@ async function readSettings(ctx: RequestContext, itemIndex: number): Promise<Con
 		prefixes: {
 			sandboxOrderPrefix: String(credentials.sandboxOrderPrefix ?? sandboxOrderPrefixField.default),
 			importPrefix: String(credentials.importPrefix ?? importPrefixField.default),
+			eventNotificationsPathPrefix: String(
+				credentials.eventNotificationsPathPrefix ?? eventNotificationsPathPrefixField.default,
+			),
 		},
 		credential: {
 			id: reference?.id ?? '',

@@ -18,7 +18,6 @@ import { ApiError, invalidArgument } from '../errors';
 import { s, type Format } from '../schema';
 import {
 	ASN_STATUSES,
-	FBN_COUNTRIES,
 	FBN_WAREHOUSES,
 	STORAGE_TYPES,
 	type Asn,
@@ -55,7 +54,16 @@ const listQuery = (max: number) => ({
 	next_token: s.string(),
 	page_size: s.string({ format: pageSize(max) }),
 });
-const COUNTRY = s.string({ required: true, enum: FBN_COUNTRIES });
+/**
+ * The destination country: free text in the reference ("e.g. AE, SA"), written upper case there;
+ * any two upper-case letters is accepted (a country without FBN warehouses here has no slots and
+ * no eligible items unless a test adds some).
+ */
+const countryCode: Format<string> = (value, path) =>
+	/^[A-Z]{2}$/.test(value)
+		? null
+		: `${path} must be a two-letter country code in upper case (e.g. AE, SA), got ${JSON.stringify(value)}`;
+const COUNTRY = s.string({ required: true, format: countryCode });
 
 /** An ASN's header as the API answers it. */
 export function asnHeader(asn: Asn) {

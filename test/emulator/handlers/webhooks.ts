@@ -1,6 +1,7 @@
 /**
  * The event webhook endpoints (issue 29), under the event-notifications prefix the seed gives its
- * destination update, and the event schemas (their reference gives no prefix). A webhook is a
+ * destination update (configurable: `prefixes.eventNotifications`, '' for the reference file's
+ * bare `/v1/create-webhook`), and the event schemas (their reference gives no prefix). A webhook is a
  * destination of the emulator (state/webhooks.ts).
  */
 import type { Endpoint } from '../endpoint';
@@ -18,6 +19,7 @@ export const EVENT_WEBHOOK_ENDPOINTS: readonly Endpoint[] = [
 		operation: 'CreateWebhook',
 		method: 'POST',
 		path: '/event-notifications/v1/create-webhook',
+		prefix: 'eventNotifications',
 		body: {
 			url: s.string({ required: true, format: destinationUrlProblem }),
 			credentials: s.map(headerProblem, { required: true }),
@@ -31,6 +33,7 @@ export const EVENT_WEBHOOK_ENDPOINTS: readonly Endpoint[] = [
 		operation: 'CreateSubscription',
 		method: 'POST',
 		path: '/event-notifications/v1/create-subscription',
+		prefix: 'eventNotifications',
 		body: {
 			webhook_code: s.string({ required: true }),
 			event_type: s.string({ required: true, format: eventTypeProblem }),
@@ -50,6 +53,7 @@ export const EVENT_WEBHOOK_ENDPOINTS: readonly Endpoint[] = [
 		operation: 'AssignDeveloperToWebhook',
 		method: 'POST',
 		path: '/event-notifications/v1/webhook/assign-developer',
+		prefix: 'eventNotifications',
 		body: {
 			dev_code: s.string({ required: true }),
 			webhook_code: s.string({ required: true }),

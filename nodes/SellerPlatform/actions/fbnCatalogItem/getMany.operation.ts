@@ -53,5 +53,9 @@ export const { description, plan } = listOperation({
 	token: 'query',
 	noun: 'catalog items',
 	pageSize: FBN_PAGE_SIZE.catalog,
+	total: {
+		field: 'total_count',
+		counts: 'the eligible items across all pages, the SKU filter applied',
+	},
 	read: (ctx, itemIndex) => ({ query: readQuery(ctx, itemIndex) }),
 });

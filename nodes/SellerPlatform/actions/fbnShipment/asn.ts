@@ -1,11 +1,12 @@
 /**
- * What the FBN inbound operations share: the ASN number, the destination country (the
- * marketplace countries of country.ts, sent in upper case as the reference writes them), the ASN
+ * What the FBN inbound operations share: the ASN number, the destination country (free text in
+ * the reference, "e.g. AE, SA": the marketplace countries of country.ts offered in the list, any
+ * two-letter code from an expression, sent in upper case as the reference writes them), the ASN
  * statuses, and the page sizes the reference documents for its lists.
  */
 import type { IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { countryCodeProperty, readCountryCode } from '../country';
+import { countryCodeProperty, readTwoLetterCountry } from '../country';
 
 /** The most entries a page of each FBN list holds (the reference's maximum `page_size`). */
 export const FBN_PAGE_SIZE = { shipments: 200, items: 1000, catalog: 1000 };
@@ -23,15 +24,22 @@ export const asnNrProperty = (description: string): INodeProperties => ({
 	description,
 });
 
-export const fbnCountryProperty = countryCodeProperty;
+/**
+ * The destination country: the marketplace countries listed (the values saved workflows hold),
+ * any other two-letter code from an expression.
+ */
+export const fbnCountryProperty = (description: string): INodeProperties =>
+	countryCodeProperty(
+		`${description}. Any other two-letter ISO 3166-1 code (e.g. KW) can be given with an expression; it is sent in upper case.`,
+	);
 
-/** The item's destination country, upper case (`AE`), one of the marketplace countries. */
+/** The item's destination country, upper case (`AE`): any two letters. */
 export function readFbnCountry(
 	ctx: IExecuteFunctions,
 	property: INodeProperties,
 	itemIndex: number,
 ): string {
-	return (readCountryCode(ctx, property, itemIndex) as string).toUpperCase();
+	return readTwoLetterCountry(ctx, property, itemIndex).toUpperCase();
 }
 
 /** The statuses of an ASN, as a filter offers them (the unspecified one is no status). */

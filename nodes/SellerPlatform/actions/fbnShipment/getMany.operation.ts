@@ -51,5 +51,9 @@ export const { description, plan } = listOperation({
 	token: 'query',
 	noun: 'ASNs',
 	pageSize: FBN_PAGE_SIZE.shipments,
+	total: {
+		field: 'total_count',
+		counts: 'the number of ASNs across all pages, as the service counts them',
+	},
 	read: (ctx, itemIndex) => ({ query: readQuery(ctx, itemIndex) }),
 });

@@ -21,6 +21,10 @@ export const { description, plan } = listOperation({
 	token: 'query',
 	noun: 'items',
 	pageSize: FBN_PAGE_SIZE.items,
+	total: {
+		field: 'total_sku_count',
+		counts: 'the distinct SKUs on the ASN, across all pages',
+	},
 	read: (ctx, itemIndex) => ({
 		pathParams: { asn_nr: requiredPathParameter(ctx, asn, itemIndex) },
 	}),

@@ -10,9 +10,10 @@ import {
 	countryTextProperty,
 	MAX_NAMSHI_PRICE_ROWS,
 	msrpProperty,
+	NAMSHI_AMOUNT_NOTE,
 	readAmounts,
-	readCountryText,
 } from '../namshiPrice';
+import { readTwoLetterCountry } from '../country';
 import { requiredTextParameter, type ParameterSource } from '../parameters';
 import { batchOperation, type KeyField } from '../shapes/batch';
 import { partnerSkuProperty } from '../stock/row';
@@ -29,8 +30,12 @@ const destination = countryTextProperty(
 	'Destination Country Code',
 	'The country the item is sold in',
 );
-const price = amountProperty('price', 'Price', 'The selling price in the destination country');
-const msrp = msrpProperty;
+const price = amountProperty(
+	'price',
+	'Price',
+	`The selling price in the destination country's currency, ${NAMSHI_AMOUNT_NOTE}`,
+);
+const msrp = msrpProperty();
 
 const KEY: KeyField[] = [
 	{ field: 'partner_sku', label: 'SKU', parameter: sku.displayName },
@@ -55,8 +60,8 @@ const fields = {
 function readRow(ctx: ParameterSource, read: typeof fields, itemIndex: number): IDataObject {
 	return {
 		partner_sku: requiredTextParameter(ctx, read.partner_sku, itemIndex),
-		source_country_code: readCountryText(ctx, read.source_country_code, itemIndex),
-		destination_country_code: readCountryText(ctx, read.destination_country_code, itemIndex),
+		source_country_code: readTwoLetterCountry(ctx, read.source_country_code, itemIndex),
+		destination_country_code: readTwoLetterCountry(ctx, read.destination_country_code, itemIndex),
 		...readAmounts(ctx, { price: read.price, msrp: read.msrp }, itemIndex),
 	};
 }

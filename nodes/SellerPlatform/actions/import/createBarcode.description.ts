@@ -76,6 +76,16 @@ export const properties: INodeProperties[] = [
 		displayOptions: { show: { source: ['items'], itemsInput: ['fromInputItems'] } },
 	},
 	{
+		displayName: 'Force Sync Field',
+		name: 'forceSyncField',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. force_sync',
+		description:
+			'Name of the input item field saying whether to override an existing mapping between the same barcode and partner SKU (force_sync of that mapping): true or false, or the text "true" / "false"; any other value fails the item. Leave empty to send no force_sync (dots reach into nested fields).',
+		displayOptions: { show: { source: ['items'], itemsInput: ['fromInputItems'] } },
+	},
+	{
 		displayName: 'Mappings',
 		name: 'mappings',
 		type: 'fixedCollection',

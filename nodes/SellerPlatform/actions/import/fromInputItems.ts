@@ -4,7 +4,13 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { invalidParameter, requiredTextParameter, textProblem } from '../parameters';
+import { booleanProblem, parseBoolean } from '../../../shared';
+import {
+	invalidParameter,
+	optionalTextParameter,
+	requiredTextParameter,
+	textProblem,
+} from '../parameters';
 import { throwUnlessContinueOnFail, type Planned } from '../runner';
 import { readWaitSettings } from '../options';
 import {
@@ -29,13 +35,27 @@ interface Mappings {
 const inputField = (field: string, parameter: string) =>
 	`"${field}" (${barcodeParameter(parameter).displayName})`;
 
+/** The input item fields the mappings are read from (Force Sync's: none, not sent). */
+interface MappingFields {
+	sku: string;
+	barcode: string;
+	forceSync?: string;
+}
+
+/** The force_sync of input item `i` (only true is sent, as Define Below sends it), or why not. */
+function forceSyncOf(json: IDataObject, i: number, field: string): IDataObject | string {
+	const value = readField(json, field);
+	const problem = booleanProblem(
+		value,
+		`Input item ${i}: the field ${inputField(field, 'forceSyncField')}`,
+	);
+	if (problem) return problem;
+	return parseBoolean(value) ? { force_sync: true } : {};
+}
+
 /** The mapping of input item `i`, or why it has none. */
-function mappingOf(
-	json: IDataObject,
-	i: number,
-	skuField: string,
-	barcodeField: string,
-): IDataObject | string {
+function mappingOf(json: IDataObject, i: number, fields: MappingFields): IDataObject | string {
+	const { sku: skuField, barcode: barcodeField } = fields;
 	const rawSku = readField(json, skuField);
 	const rawBarcode = readField(json, barcodeField);
 	const problem =
@@ -55,17 +75,22 @@ function mappingOf(
 	if (missing) {
 		return `Input item ${i} has no value in the field ${missing}: every mapping needs partner_sku and barcode`;
 	}
-	return { partner_sku: partnerSku, barcode };
+	const forceSync = fields.forceSync === undefined ? {} : forceSyncOf(json, i, fields.forceSync);
+	if (typeof forceSync === 'string') return forceSync;
+	return { partner_sku: partnerSku, barcode, ...forceSync };
 }
 
 /** Reads every input item's mapping; an item without one is refused (see the runner). */
 function readMappings(ctx: IExecuteFunctions, itemCount: number): Mappings {
 	const items = ctx.getInputData();
-	const skuField = requiredTextParameter(ctx, barcodeParameter('partnerSkuField'), 0);
-	const barcodeField = requiredTextParameter(ctx, barcodeParameter('barcodeField'), 0);
+	const fields: MappingFields = {
+		sku: requiredTextParameter(ctx, barcodeParameter('partnerSkuField'), 0),
+		barcode: requiredTextParameter(ctx, barcodeParameter('barcodeField'), 0),
+		forceSync: optionalTextParameter(ctx, barcodeParameter('forceSyncField'), 0),
+	};
 	const read: Mappings = { mappings: [], sources: [], refused: [] };
 	for (let i = 0; i < itemCount; i++) {
-		const mapping = mappingOf(items[i].json, i, skuField, barcodeField);
+		const mapping = mappingOf(items[i].json, i, fields);
 		if (typeof mapping === 'string') {
 			read.refused.push(throwUnlessContinueOnFail(ctx, invalidParameter(ctx, i, mapping), i));
 			continue;

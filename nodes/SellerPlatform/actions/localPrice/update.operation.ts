@@ -10,9 +10,10 @@ import {
 	countryTextProperty,
 	MAX_NAMSHI_PRICE_ROWS,
 	msrpProperty,
+	NAMSHI_AMOUNT_NOTE,
 	readAmounts,
-	readCountryText,
 } from '../namshiPrice';
+import { readTwoLetterCountry } from '../country';
 import { requiredTextParameter, type ParameterSource } from '../parameters';
 import { batchOperation, type KeyField } from '../shapes/batch';
 import { partnerSkuProperty } from '../stock/row';
@@ -23,8 +24,12 @@ const country = countryTextProperty(
 	'Country Code',
 	'The country the price applies in',
 );
-const price = amountProperty('price', 'Price', "The selling price, in the country's currency");
-const msrp = msrpProperty;
+const price = amountProperty(
+	'price',
+	'Price',
+	`The selling price in the country's currency, ${NAMSHI_AMOUNT_NOTE}`,
+);
+const msrp = msrpProperty();
 
 const KEY: KeyField[] = [
 	{ field: 'partner_sku', label: 'SKU', parameter: sku.displayName },
@@ -37,7 +42,7 @@ const fields = { partner_sku: sku, country_code: country, price, msrp };
 function readRow(ctx: ParameterSource, read: typeof fields, itemIndex: number): IDataObject {
 	return {
 		partner_sku: requiredTextParameter(ctx, read.partner_sku, itemIndex),
-		country_code: readCountryText(ctx, read.country_code, itemIndex),
+		country_code: readTwoLetterCountry(ctx, read.country_code, itemIndex),
 		...readAmounts(ctx, { price: read.price, msrp: read.msrp }, itemIndex),
 	};
 }

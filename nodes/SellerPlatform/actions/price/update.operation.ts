@@ -40,8 +40,9 @@ const isActive: INodeProperties = {
 const fields = {
 	partner_sku: partnerSkuProperty('Your SKU whose price to set'),
 	country_code: countryCodeProperty('The marketplace country the price applies in'),
-	price: amountProperty('price', 'Price', "The selling price, in the country's currency"),
-	msrp: msrpProperty,
+	// noon's marketplace currencies (AED, SAR, EGP) have two decimals.
+	price: amountProperty('price', 'Price', "The selling price, in the country's currency", 2),
+	msrp: msrpProperty(2),
 	is_active: isActive,
 };
 

@@ -17,6 +17,10 @@
  * - `pageSize` (the FBN lists): the most entries the endpoint gives per page; each page then asks
  *   for `page_size` (a query parameter): that most with Return All, else no more than the limit
  *   still wants. Without it (ListFbpiOrders, ListWarehouses) no page size is sent.
+ * - `total` (the FBN lists): the answer's field that counts the entries across all pages
+ *   (`total_count`, `total_sku_count`): the note says "N in total", and the Include Total option
+ *   adds it to each output item under that name. The last page read gives it, so Limit 1 counts
+ *   a list in one request of one entry. An answer without a whole number there gives no total.
  *
  * Bounded: at most `maxPages` pages per item and the Timeout option for all of an item's pages
  * (checked before each page after the first; each request has its own time-out besides); a stop of the execution
@@ -27,7 +31,13 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { apiRequest, named, propertyIn, quotedName, shown, type Endpoint } from '../../../shared';
-import { invalidParameter, checkedBoolean, checkedNumber, numberIn } from '../parameters';
+import {
+	booleanIn,
+	checkedBoolean,
+	checkedNumber,
+	invalidParameter,
+	numberIn,
+} from '../parameters';
 import { readOptions } from '../options';
 import { perItem, type Operation, type TaskOutput } from '../runner';
 import { describe, type Declaration } from './declaration';
@@ -67,6 +77,21 @@ export const listTimeoutOption: INodeProperties = {
 		'Longest time all the pages of one item may take. When it passes, the item fails (no partial list); narrow the filters or set a limit.',
 };
 
+/** The Include Total option of a list whose answer counts its entries (`total`). */
+export const includeTotalOption = (total: ListTotal): INodeProperties => ({
+	displayName: 'Include Total',
+	name: 'includeTotal',
+	type: 'boolean',
+	default: false,
+	description: `Whether to add the service's ${total.field} (${total.counts}) to each output item. With Return All off and a Limit of 1, one request of one entry gives the count.`,
+});
+
+/** The answer's field that counts a list's entries across all pages, and what it counts. */
+export interface ListTotal {
+	field: string;
+	counts: string;
+}
+
 /** An item's first request. */
 export interface ListRequest {
 	pathParams?: Record<string, string>;
@@ -81,6 +106,7 @@ export interface ListDeclaration extends Declaration {
 	noun: string;
 	maxPages?: number;
 	pageSize?: number;
+	total?: ListTotal;
 	read(ctx: IExecuteFunctions, itemIndex: number): ListRequest;
 }
 
@@ -92,6 +118,8 @@ interface Listing {
 	maxPages: number;
 	/** Date.now() after which no page is asked for. */
 	timeoutMs: number;
+	/** The Include Total option: the total added to each output item. */
+	includeTotal: boolean;
 }
 
 function readLimit(ctx: IExecuteFunctions, properties: INodeProperties[], itemIndex: number) {
@@ -131,6 +159,12 @@ function pageOf(declaration: ListDeclaration, answer: IDataObject) {
 	if (token !== undefined && token !== null && typeof token !== 'string')
 		throw odd(`"next_token" is ${shown(token)}`);
 	return { entries: entries as IDataObject[], next: typeof token === 'string' ? token : '' };
+}
+
+/** The answer's count of all entries (`declaration.total`), when it is a whole number from 0. */
+function totalOf(declaration: ListDeclaration, answer: IDataObject): number | undefined {
+	const value = declaration.total ? answer[declaration.total.field] : undefined;
+	return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
 }
 
 /**
@@ -187,6 +221,7 @@ async function readList(
 	const tokens = new Set<string>();
 	const entries: IDataObject[] = [];
 	let token: string | undefined;
+	let total: number | undefined;
 	do {
 		checkMayGoOn(ctx, itemIndex, state);
 		const wanted = listing.limit - entries.length;
@@ -199,6 +234,7 @@ async function readList(
 		});
 		const pages = ++state.pages;
 		const page = pageOf(declaration, answer);
+		total = totalOf(declaration, answer);
 		entries.push(...page.entries.slice(0, listing.limit - entries.length));
 		if (page.next !== '' && tokens.has(page.next)) {
 			throw invalidParameter(
@@ -211,19 +247,41 @@ async function readList(
 		tokens.add(page.next);
 		token = page.next === '' ? undefined : page.next;
 	} while (token !== undefined && entries.length < listing.limit);
-	return { entries, pages: state.pages };
+	return { entries, pages: state.pages, total };
 }
 
-/** The output items of a listing: each entry, the first with the note of the pages read. */
-function outputs(declaration: ListDeclaration, entries: IDataObject[], pages: number) {
-	const list: TaskOutput[] = entries.map((json) => ({ json }));
-	const note = `${pages} ${pages === 1 ? 'page' : 'pages'} of ${declaration.noun} were read (${entries.length} in the output)`;
+interface ListRead {
+	entries: IDataObject[];
+	pages: number;
+	total: number | undefined;
+}
+
+/**
+ * The output items of a listing: each entry (with the total when asked and known), the first
+ * with the note of the pages read and the total.
+ */
+function outputs(declaration: ListDeclaration, listing: Listing, read: ListRead) {
+	const { entries, pages, total } = read;
+	const field = listing.includeTotal && total !== undefined ? declaration.total?.field : undefined;
+	const list: TaskOutput[] = entries.map((json) => ({
+		json: field === undefined ? json : { ...json, [field]: total },
+	}));
+	const counted = total === undefined ? '' : `, ${total} in total`;
+	const note = `${pages} ${pages === 1 ? 'page' : 'pages'} of ${declaration.noun} were read (${entries.length} in the output${counted})`;
 	if (list.length > 0) list[0].notes = [note];
 	return list;
 }
 
+/** The Include Total option of an item: off for a list whose answer has no total. */
+function readIncludeTotal(ctx: IExecuteFunctions, declaration: ListDeclaration, itemIndex: number) {
+	if (!declaration.total) return false;
+	const option = includeTotalOption(declaration.total);
+	return booleanIn(ctx, itemIndex, readOptions(ctx, itemIndex), option, 'option');
+}
+
 export function listOperation(declaration: ListDeclaration): Operation {
-	const options = [listTimeoutOption, ...(declaration.options ?? [])];
+	const totalOption = declaration.total ? [includeTotalOption(declaration.total)] : [];
+	const options = [listTimeoutOption, ...totalOption, ...(declaration.options ?? [])];
 	return {
 		description: describe({ ...declaration, options }),
 		plan: perItem(function (this: IExecuteFunctions, itemIndex) {
@@ -232,11 +290,12 @@ export function listOperation(declaration: ListDeclaration): Operation {
 				limit: readLimit(this, declaration.properties, itemIndex),
 				maxPages: declaration.maxPages ?? MAX_PAGES,
 				timeoutMs: readTimeoutMs(this, itemIndex),
+				includeTotal: readIncludeTotal(this, declaration, itemIndex),
 			};
 			return {
 				send: async () => {
-					const { entries, pages } = await readList(this, declaration, listing, itemIndex);
-					return { list: outputs(declaration, entries, pages) };
+					const read = await readList(this, declaration, listing, itemIndex);
+					return { list: outputs(declaration, listing, read) };
 				},
 			};
 		}),

@@ -21,11 +21,13 @@ const transferPrice = amountProperty(
 	'transferPriceUsd',
 	'Transfer Price (USD)',
 	'The transfer price of the item, in US dollars',
+	2,
 );
 const msrp = amountProperty(
 	'msrpUsd',
 	'MSRP (USD)',
 	'The recommended retail price of the item, in US dollars',
+	2,
 );
 const isActive: INodeProperties = {
 	displayName: 'Is Active',
