@@ -155,6 +155,25 @@ export function isErrorItem(json: IDataObject): boolean {
 	);
 }
 
+/** The operations with Simplify (nodes/SellerPlatform/actions/shapes/simplify.ts). */
+export const SIMPLIFY_OPERATIONS = [
+	'fbpiOrder/get',
+	'fbpiOrder/getMany',
+	'offer/get',
+	'fbnShipment/get',
+	'fbnShipment/getMany',
+] as const;
+
+/**
+ * The schema version of an output: for an operation with Simplify, the simplified output is
+ * described by version 1.1's file (what new nodes output by default), the whole answer by version
+ * 1's, whatever the node's version; any other operation by its node's version.
+ */
+function schemaVersion(name: string, parameters: INode['parameters'], typeVersion: number) {
+	if (!(SIMPLIFY_OPERATIONS as readonly string[]).includes(name)) return typeVersion;
+	return parameters.simplify === true ? '1.1.0' : '1.0.0';
+}
+
 /** The node's resource and operation, defaults included, as n8n resolves its parameters. */
 function resourceAndOperation(node: INode, workflow: Workflow) {
 	const type = workflow.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
@@ -167,7 +186,9 @@ function resourceAndOperation(node: INode, workflow: Workflow) {
 			node,
 			type.description,
 		) ?? node.parameters;
-	return { resource: String(parameters.resource), operation: String(parameters.operation) };
+	const [resource, operation] = [String(parameters.resource), String(parameters.operation)];
+	const version = schemaVersion(`${resource}/${operation}`, parameters, node.typeVersion);
+	return { resource, operation, version };
 }
 
 /**
@@ -182,7 +203,7 @@ export async function checkOutputSchemas(
 	for (const node of Object.values(workflow.nodes)) {
 		if (node.type.replace(`${PACKAGE_NAME}.`, '') !== NODE_TYPE) continue;
 		const runs = result.run.data.resultData.runData[node.name] ?? [];
-		let operation: { resource: string; operation: string } | undefined;
+		let operation: ReturnType<typeof resourceAndOperation> | undefined;
 		for (const [runIndex, task] of runs.entries()) {
 			// The node has one output; a second one is n8n's error output ("continue (using error
 			// output)"): the failed input items with the error, no output of the operation.
@@ -194,7 +215,7 @@ export async function checkOutputSchemas(
 						operation.resource,
 						operation.operation,
 						item.json,
-						node.typeVersion,
+						operation.version,
 					);
 					for (const problem of found) {
 						problems.push(

@@ -8,6 +8,7 @@ import { propertyIn } from '../../../shared';
 import { collectionParameter, optionIn } from '../parameters';
 import { listOperation, listProperties } from '../shapes/list';
 import { ASN_STATUS_OPTIONS, FBN_PAGE_SIZE, fbnCountryProperty, readFbnCountry } from './asn';
+import { simplifiedAsn } from './simplified';
 
 const properties: INodeProperties[] = [
 	fbnCountryProperty('The destination country whose ASNs are listed'),
@@ -51,5 +52,6 @@ export const { description, plan } = listOperation({
 	token: 'query',
 	noun: 'ASNs',
 	pageSize: FBN_PAGE_SIZE.shipments,
+	simplified: simplifiedAsn,
 	read: (ctx, itemIndex) => ({ query: readQuery(ctx, itemIndex) }),
 });

@@ -16,7 +16,8 @@
  * - `maxPages` (default `MAX_PAGES`): pages one item may read; more fails the item;
  * - `pageSize` (the FBN lists): the most entries the endpoint gives per page; each page then asks
  *   for `page_size` (a query parameter): that most with Return All, else no more than the limit
- *   still wants. Without it (ListFbpiOrders, ListWarehouses) no page size is sent.
+ *   still wants. Without it (ListFbpiOrders, ListWarehouses) no page size is sent;
+ * - `simplified` (optional): the Simplify parameter and each entry's short form (simplify.ts).
  *
  * Bounded: at most `maxPages` pages per item and the Timeout option for all of an item's pages
  * (checked before each page after the first; each request has its own time-out besides); a stop of the execution
@@ -31,6 +32,7 @@ import { invalidParameter, checkedBoolean, checkedNumber, numberIn } from '../pa
 import { readOptions } from '../options';
 import { perItem, type Operation, type TaskOutput } from '../runner';
 import { describe, type Declaration } from './declaration';
+import { readSimplify, simplifyProperties, type Simplified } from './simplify';
 
 /** Pages one item may read unless the declaration says otherwise. */
 export const MAX_PAGES = 1000;
@@ -81,6 +83,7 @@ export interface ListDeclaration extends Declaration {
 	noun: string;
 	maxPages?: number;
 	pageSize?: number;
+	simplified?: Simplified;
 	read(ctx: IExecuteFunctions, itemIndex: number): ListRequest;
 }
 
@@ -92,6 +95,8 @@ interface Listing {
 	maxPages: number;
 	/** Date.now() after which no page is asked for. */
 	timeoutMs: number;
+	/** Each entry's output: the entry, or its simplified form. */
+	shape(entry: IDataObject): IDataObject;
 }
 
 function readLimit(ctx: IExecuteFunctions, properties: INodeProperties[], itemIndex: number) {
@@ -215,8 +220,13 @@ async function readList(
 }
 
 /** The output items of a listing: each entry, the first with the note of the pages read. */
-function outputs(declaration: ListDeclaration, entries: IDataObject[], pages: number) {
-	const list: TaskOutput[] = entries.map((json) => ({ json }));
+function outputs(
+	declaration: ListDeclaration,
+	listing: Listing,
+	entries: IDataObject[],
+	pages: number,
+) {
+	const list: TaskOutput[] = entries.map((entry) => ({ json: listing.shape(entry) }));
 	const note = `${pages} ${pages === 1 ? 'page' : 'pages'} of ${declaration.noun} were read (${entries.length} in the output)`;
 	if (list.length > 0) list[0].notes = [note];
 	return list;
@@ -224,19 +234,25 @@ function outputs(declaration: ListDeclaration, entries: IDataObject[], pages: nu
 
 export function listOperation(declaration: ListDeclaration): Operation {
 	const options = [listTimeoutOption, ...(declaration.options ?? [])];
+	const { simplified } = declaration;
+	const properties = simplified
+		? [...declaration.properties, ...simplifyProperties(simplified)]
+		: declaration.properties;
 	return {
-		description: describe({ ...declaration, options }),
+		description: describe({ ...declaration, properties, options }),
 		plan: perItem(function (this: IExecuteFunctions, itemIndex) {
+			const simplify = simplified && readSimplify(this, properties, itemIndex);
 			const listing: Listing = {
 				request: declaration.read(this, itemIndex),
 				limit: readLimit(this, declaration.properties, itemIndex),
 				maxPages: declaration.maxPages ?? MAX_PAGES,
 				timeoutMs: readTimeoutMs(this, itemIndex),
+				shape: simplify ? simplified.shape : (entry) => entry,
 			};
 			return {
 				send: async () => {
 					const { entries, pages } = await readList(this, declaration, listing, itemIndex);
-					return { list: outputs(declaration, entries, pages) };
+					return { list: outputs(declaration, listing, entries, pages) };
 				},
 			};
 		}),
