@@ -165,13 +165,15 @@ export const SIMPLIFY_OPERATIONS = [
 ] as const;
 
 /**
- * The schema version of an output: for an operation with Simplify, the simplified output is
- * described by version 1.1's file (what new nodes output by default), the whole answer by version
- * 1's, whatever the node's version; any other operation by its node's version.
+ * The schema versions an output may match: for an operation with Simplify, the simplified output
+ * is described by version 1.1's file (what new nodes output by default), the whole answer by
+ * version 1's, whatever the node's version (either, when an expression sets Simplify); any other
+ * operation by its node's version.
  */
-function schemaVersion(name: string, parameters: INode['parameters'], typeVersion: number) {
-	if (!(SIMPLIFY_OPERATIONS as readonly string[]).includes(name)) return typeVersion;
-	return parameters.simplify === true ? '1.1.0' : '1.0.0';
+function schemaVersions(name: string, parameters: INode['parameters'], typeVersion: number) {
+	if (!(SIMPLIFY_OPERATIONS as readonly string[]).includes(name)) return [typeVersion];
+	if (typeof parameters.simplify === 'boolean') return [parameters.simplify ? '1.1.0' : '1.0.0'];
+	return ['1.0.0', '1.1.0'];
 }
 
 /** The node's resource and operation, defaults included, as n8n resolves its parameters. */
@@ -187,8 +189,8 @@ function resourceAndOperation(node: INode, workflow: Workflow) {
 			type.description,
 		) ?? node.parameters;
 	const [resource, operation] = [String(parameters.resource), String(parameters.operation)];
-	const version = schemaVersion(`${resource}/${operation}`, parameters, node.typeVersion);
-	return { resource, operation, version };
+	const versions = schemaVersions(`${resource}/${operation}`, parameters, node.typeVersion);
+	return { resource, operation, versions };
 }
 
 /**
@@ -211,12 +213,14 @@ export async function checkOutputSchemas(
 				for (const [itemIndex, item] of (items ?? []).entries()) {
 					if (isErrorItem(item.json)) continue;
 					operation ??= resourceAndOperation(node, workflow);
-					const found = await outputSchemaProblems(
-						operation.resource,
-						operation.operation,
-						item.json,
-						operation.version,
+					const { resource, versions } = operation;
+					const each = await Promise.all(
+						versions.map(
+							async (version) =>
+								await outputSchemaProblems(resource, operation!.operation, item.json, version),
+						),
 					);
+					const found = each.find((problems) => problems.length === 0) ?? each[0];
 					for (const problem of found) {
 						problems.push(
 							`"${node.name}" (${operation.resource}/${operation.operation}) run ${runIndex}, output ${outputIndex}, item ${itemIndex}: ${problem}`,

@@ -151,7 +151,11 @@ describe('ASN Number', () => {
 	it("a saved workflow of today's shape (plain ASN text, typed or an expression) runs unchanged; a value chosen from the list or typed By Number reads the same", async () => {
 		const seeded = f.emulator.fbnShipments().find((a) => a.exref_nr === SEEDED_ASN.exref_nr)!;
 		const path = `/inbound/v1/shipment/${seeded.asn_nr}`;
-		const get = (asnNr: unknown) => ({ resource: 'fbnShipment', operation: 'get', asnNr });
+		const get = (asnNr: INodeParameters[string]): INodeParameters => ({
+			resource: 'fbnShipment',
+			operation: 'get',
+			asnNr,
+		});
 		const plain = await outputs(get(seeded.asn_nr));
 		const expression = await outputs(get('={{ $json.asn }}'), [{ asn: seeded.asn_nr }]);
 		const chosen = await outputs(get(fromList(seeded.asn_nr)));
