@@ -9,7 +9,9 @@ import {
 import { NODE_DESCRIPTION, searchWarehouses } from '../shared';
 import { searchUserCodes } from './actions/apiCredential/userCode';
 import { searchExportCategories } from './actions/export/category';
+import { searchAsns } from './actions/fbnShipment/asn';
 import { resources, router } from './actions/router';
+import { SIMPLIFY_DEFAULT_SINCE } from './actions/shapes/simplify';
 
 export class SellerPlatform implements INodeType {
 	description: INodeTypeDescription = {
@@ -20,7 +22,9 @@ export class SellerPlatform implements INodeType {
 			dark: 'file:../../icons/sellerPlatform.dark.svg',
 		},
 		group: ['transform'],
-		version: 1,
+		// 1.1: Simplify on by default (actions/shapes/simplify.ts); saved nodes stay on 1.
+		version: [1, SIMPLIFY_DEFAULT_SINCE],
+		defaultVersion: SIMPLIFY_DEFAULT_SINCE,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description: NODE_DESCRIPTION,
 		defaults: { name: 'Seller Platform' },
@@ -47,8 +51,9 @@ export class SellerPlatform implements INodeType {
 	methods = {
 		// The list of every Warehouse Code (actions/warehouse/warehouseCode.ts).
 		// The export categories of Export → Create (actions/export/category.ts) and the session's user
-		// for API Credential → Remove (actions/apiCredential/userCode.ts).
-		listSearch: { searchWarehouses, searchExportCategories, searchUserCodes },
+		// for API Credential → Create and Remove (actions/apiCredential/userCode.ts), the ASNs of the
+		// FBN operations (actions/fbnShipment/asn.ts).
+		listSearch: { searchWarehouses, searchExportCategories, searchUserCodes, searchAsns },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -155,6 +155,27 @@ export function isErrorItem(json: IDataObject): boolean {
 	);
 }
 
+/** The operations with Simplify (nodes/SellerPlatform/actions/shapes/simplify.ts). */
+export const SIMPLIFY_OPERATIONS = [
+	'fbpiOrder/get',
+	'fbpiOrder/getMany',
+	'offer/get',
+	'fbnShipment/get',
+	'fbnShipment/getMany',
+] as const;
+
+/**
+ * The schema versions an output may match: for an operation with Simplify, the simplified output
+ * is described by version 1.1's file (what new nodes output by default), the whole answer by
+ * version 1's, whatever the node's version (either, when an expression sets Simplify); any other
+ * operation by its node's version.
+ */
+function schemaVersions(name: string, parameters: INode['parameters'], typeVersion: number) {
+	if (!(SIMPLIFY_OPERATIONS as readonly string[]).includes(name)) return [typeVersion];
+	if (typeof parameters.simplify === 'boolean') return [parameters.simplify ? '1.1.0' : '1.0.0'];
+	return ['1.0.0', '1.1.0'];
+}
+
 /** The node's resource and operation, defaults included, as n8n resolves its parameters. */
 function resourceAndOperation(node: INode, workflow: Workflow) {
 	const type = workflow.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
@@ -167,7 +188,9 @@ function resourceAndOperation(node: INode, workflow: Workflow) {
 			node,
 			type.description,
 		) ?? node.parameters;
-	return { resource: String(parameters.resource), operation: String(parameters.operation) };
+	const [resource, operation] = [String(parameters.resource), String(parameters.operation)];
+	const versions = schemaVersions(`${resource}/${operation}`, parameters, node.typeVersion);
+	return { resource, operation, versions };
 }
 
 /**
@@ -182,7 +205,7 @@ export async function checkOutputSchemas(
 	for (const node of Object.values(workflow.nodes)) {
 		if (node.type.replace(`${PACKAGE_NAME}.`, '') !== NODE_TYPE) continue;
 		const runs = result.run.data.resultData.runData[node.name] ?? [];
-		let operation: { resource: string; operation: string } | undefined;
+		let operation: ReturnType<typeof resourceAndOperation> | undefined;
 		for (const [runIndex, task] of runs.entries()) {
 			// The node has one output; a second one is n8n's error output ("continue (using error
 			// output)"): the failed input items with the error, no output of the operation.
@@ -190,12 +213,14 @@ export async function checkOutputSchemas(
 				for (const [itemIndex, item] of (items ?? []).entries()) {
 					if (isErrorItem(item.json)) continue;
 					operation ??= resourceAndOperation(node, workflow);
-					const found = await outputSchemaProblems(
-						operation.resource,
-						operation.operation,
-						item.json,
-						node.typeVersion,
+					const { resource, versions } = operation;
+					const each = await Promise.all(
+						versions.map(
+							async (version) =>
+								await outputSchemaProblems(resource, operation!.operation, item.json, version),
+						),
 					);
+					const found = each.find((problems) => problems.length === 0) ?? each[0];
 					for (const problem of found) {
 						problems.push(
 							`"${node.name}" (${operation.resource}/${operation.operation}) run ${runIndex}, output ${outputIndex}, item ${itemIndex}: ${problem}`,

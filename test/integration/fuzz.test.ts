@@ -907,6 +907,9 @@ const PER_ITEM: Target[] = [
 	CREDENTIAL('userCode', ['User Code', 'userCode'], ['usr-fuzz-nobody', 'usr-2'], {
 		userCode: FUZZ,
 	}),
+	CREDENTIAL('userCode (From List)', ['User Code', 'userCode'], ['usr-fuzz-nobody', 'usr-2'], {
+		userCode: { __rl: true, mode: 'list', value: FUZZ },
+	}),
 	CREDENTIAL(
 		'channelIdentifier',
 		['Channel Identifier', 'channelIdentifier'],
@@ -1185,6 +1188,10 @@ const PER_ITEM: Target[] = [
 			fbpiOrderNr: FUZZ,
 		},
 	),
+	ORDER('simplify', ['Simplify', 'simplify'], BOOLEANS, {
+		fbpiOrderNr: SEEDED_FBPI_ORDERS.cairo,
+		simplify: FUZZ,
+	}),
 	ORDERS(
 		'warehouseCode',
 		['Warehouse Code', 'warehouseCode'],
@@ -1325,6 +1332,10 @@ const PER_ITEM: Target[] = [
 	}),
 	OFFER('partnerSku', ['Partner SKU', 'partnerSku'], [SEEDED_PRODUCTS.offered, 'SKU-404', 42], {
 		partnerSku: FUZZ,
+	}),
+	OFFER('simplify', ['Simplify', 'simplify'], BOOLEANS, {
+		partnerSku: SEEDED_PRODUCTS.offered,
+		simplify: FUZZ,
 	}),
 	WEBHOOK_CREATE('url', ['URL', 'url'], ['https://example.com/h', 'http://example.com/h'], {
 		url: FUZZ,
@@ -1490,6 +1501,13 @@ const PER_ITEM: Target[] = [
 		exrefNr: FUZZ,
 	}),
 	FBN_GET('asnNr', ASN_NAMES, ['ASN000000001', 'ASN-404', '..'], { asnNr: FUZZ }),
+	FBN_GET('asnNr (By Number)', ASN_NAMES, ['ASN000000001', 'ASN-404', '..'], {
+		asnNr: byCode(FUZZ),
+	}),
+	FBN_GET('simplify', ['Simplify', 'simplify'], BOOLEANS, {
+		asnNr: 'ASN000000001',
+		simplify: FUZZ,
+	}),
 	FBN_UPDATE('misc', ['Metadata (JSON)', 'misc'], [{ a: 1 }, '{"a":[1]}', '[]', 'x', '{}'], {
 		misc: FUZZ,
 	}),

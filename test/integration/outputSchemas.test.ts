@@ -35,11 +35,17 @@ import {
 	OPERATIONS,
 	outputSchemaPath,
 	outputSchemaProblems,
+	SIMPLIFY_OPERATIONS,
 } from '../helpers/outputSchemas';
 import { startFixture, workflowWithItems, type Fixture } from './fixture';
 
-const SOURCE_DIR = join(ROOT, 'nodes', 'SellerPlatform', '__schema__', 'v1.0.0');
-const DIST_DIR = join(ROOT, 'dist', 'nodes', 'SellerPlatform', '__schema__', 'v1.0.0');
+/** The node's versions (1.1: Simplify on by default), each with a schema folder of its own. */
+const VERSIONS = ['1.0.0', '1.1.0'] as const;
+const sourceDir = (version: string) =>
+	join(ROOT, 'nodes', 'SellerPlatform', '__schema__', `v${version}`);
+const distDir = (version: string) =>
+	join(ROOT, 'dist', 'nodes', 'SellerPlatform', '__schema__', `v${version}`);
+const EACH = VERSIONS.flatMap((version) => OPERATIONS.map((name) => [version, name] as const));
 
 type Schema = IDataObject & {
 	properties?: Record<string, Schema>;
@@ -83,25 +89,58 @@ describe('the schema files', () => {
 		expect([...operations].sort()).toEqual([...OPERATIONS].sort());
 	});
 
-	it.each(OPERATIONS)('%s: in nodes/ and, the same, in dist/ where n8n reads it', async (name) => {
-		const [resource, operation] = name.split('/');
-		const source = join(SOURCE_DIR, resource, `${operation}.json`);
-		const built = join(DIST_DIR, resource, `${operation}.json`);
-		expect(existsSync(source)).toBe(true);
-		expect(existsSync(built)).toBe(true);
-		expect(readFileSync(built, 'utf8')).toBe(readFileSync(source, 'utf8'));
-		// n8n's server (GET /schemas/<type>/1.0.0/<resource>/<operation>.json) and its resolver.
-		expect(relative(ROOT, await outputSchemaPath(resource, operation, '1.0.0'))).toBe(
-			relative(ROOT, built),
-		);
-		expect(await outputSchemaPath(resource, operation, 1)).toBe(built);
+	it.each(EACH)(
+		'v%s %s: in nodes/ and, the same, in dist/ where n8n reads it',
+		async (version, name) => {
+			const [resource, operation] = name.split('/');
+			const source = join(sourceDir(version), resource, `${operation}.json`);
+			const built = join(distDir(version), resource, `${operation}.json`);
+			expect(existsSync(source)).toBe(true);
+			expect(existsSync(built)).toBe(true);
+			expect(readFileSync(built, 'utf8')).toBe(readFileSync(source, 'utf8'));
+			// n8n's server (GET /schemas/<type>/<version>/<resource>/<operation>.json) and its resolver.
+			expect(relative(ROOT, await outputSchemaPath(resource, operation, version))).toBe(
+				relative(ROOT, built),
+			);
+			const typeVersion = Number(version.split('.').slice(0, 2).join('.'));
+			expect(await outputSchemaPath(resource, operation, typeVersion)).toBe(built);
+		},
+	);
+
+	it('the node versions are the schema folders; v1.1.0 is v1.0.0 but for the Simplify operations, whose schema is their simplified output with each field the Simplify parameter names', async () => {
+		const loader = await loadPackage();
+		const description = loader.nodeTypes[NODE_TYPE].type.description as INodeTypeDescription;
+		expect(description.version).toEqual([1, 1.1]);
+		expect(description.defaultVersion).toBe(1.1);
+		for (const name of OPERATIONS) {
+			const [resource, operation] = name.split('/');
+			const file = (version: string) => join(sourceDir(version), resource, `${operation}.json`);
+			const [full, simplified] = [readSchema(file('1.0.0')), readSchema(file('1.1.0'))];
+			if (!(SIMPLIFY_OPERATIONS as readonly string[]).includes(name)) {
+				expect([name, simplified]).toEqual([name, full]);
+				continue;
+			}
+			const fields = Object.keys(simplified.properties!);
+			expect(simplified).not.toEqual(full);
+			// Each Simplify parameter (one per version) names every field of the simplified output.
+			const simplify = description.properties.filter(
+				(p) =>
+					p.name === 'simplify' &&
+					(p.displayOptions?.show?.resource as string[]).includes(resource) &&
+					(p.displayOptions?.show?.operation as string[]).includes(operation),
+			);
+			expect(simplify.map((p) => p.default)).toEqual([false, true]);
+			for (const property of simplify)
+				for (const field of fields)
+					expect([name, property.description]).toEqual([name, expect.stringContaining(field)]);
+		}
 	});
 
-	it.each(OPERATIONS)(
-		'%s: a draft-07 object schema with a type and a description on every field',
-		(name) => {
+	it.each(EACH)(
+		'v%s %s: a draft-07 object schema with a type and a description on every field',
+		(version, name) => {
 			const [resource, operation] = name.split('/');
-			const schema = readSchema(join(SOURCE_DIR, resource, `${operation}.json`));
+			const schema = readSchema(join(sourceDir(version), resource, `${operation}.json`));
 			expect(schema.$schema).toBe('http://json-schema.org/draft-07/schema#');
 			expect(schema.type).toBe('object');
 			expect(typeof schema.description).toBe('string');

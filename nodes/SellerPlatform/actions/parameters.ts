@@ -69,13 +69,23 @@ export function checkedText(
 	return String(value).trim();
 }
 
+/**
+ * A text parameter's value as n8n holds it; a resource locator's the chosen or typed value (or
+ * the plain string a workflow saved before the parameter was a locator).
+ */
+function rawText(ctx: ParameterSource, property: INodeProperties, itemIndex: number): unknown {
+	if (property.type !== 'resourceLocator')
+		return ctx.getNodeParameter(property.name, itemIndex, property.default) as unknown;
+	return ctx.getNodeParameter(property.name, itemIndex, '', { extractValue: true }) as unknown;
+}
+
 /** An optional text parameter: trimmed, `undefined` when unset or blank (so it is not sent). */
 export function optionalTextParameter(
 	ctx: ParameterSource,
 	property: INodeProperties,
 	itemIndex: number,
 ): string | undefined {
-	const value = ctx.getNodeParameter(property.name, itemIndex, property.default) as unknown;
+	const value = rawText(ctx, property, itemIndex);
 	const text = checkedText(ctx, itemIndex, value, named(property));
 	return text === '' ? undefined : text;
 }
@@ -86,7 +96,7 @@ export function nonBlankTextParameter(
 	property: INodeProperties,
 	itemIndex: number,
 ): string | undefined {
-	const raw = ctx.getNodeParameter(property.name, itemIndex, property.default) as unknown;
+	const raw = rawText(ctx, property, itemIndex);
 	if (raw === '' || raw === undefined || raw === null) return undefined;
 	const text = checkedText(ctx, itemIndex, raw, named(property));
 	if (text === '') {
@@ -390,15 +400,16 @@ export function rowsParameter(
 }
 
 /**
- * A parameter read by its description's type, as the shapes read body fields (shapes/): text,
- * required or optional as the description says. Other types get a reader with their first user.
+ * A parameter read by its description's type, as the shapes read body fields (shapes/): text
+ * (or a resource locator's value), required or optional as the description says. Other types get a reader with their first user.
  */
 export function readParameter(
 	ctx: ParameterSource,
 	property: INodeProperties,
 	itemIndex: number,
 ): unknown {
-	if (property.type === 'string') return textParameter(ctx, property, itemIndex);
+	if (property.type === 'string' || property.type === 'resourceLocator')
+		return textParameter(ctx, property, itemIndex);
 	throw new Error(`No reader for the ${property.type} parameter "${property.name}"`);
 }
 
@@ -496,7 +507,11 @@ export function jsonObjectParameter(
 	return value as IDataObject;
 }
 
-/** A required resource locator: from the node's list search `searchListMethod`, or by code. */
+/**
+ * A resource locator: from the node's list search `searchListMethod`, or typed (mode `id`, "By
+ * Code" unless `typedLabel` says otherwise). Required unless `optional`. A plain string saved
+ * before the parameter was a locator is read as it is (n8n's `extractValue` passes it through).
+ */
 export function locatorProperty(locator: {
 	displayName: string;
 	name: string;
@@ -504,13 +519,15 @@ export function locatorProperty(locator: {
 	searchListMethod: string;
 	searchable: boolean;
 	example: string;
+	typedLabel?: string;
+	optional?: boolean;
 }): INodeProperties {
 	const { displayName, name, description, searchListMethod, searchable, example } = locator;
 	return {
 		displayName,
 		name,
 		type: 'resourceLocator',
-		required: true,
+		required: !locator.optional,
 		default: { mode: 'list', value: '' },
 		description,
 		modes: [
@@ -520,7 +537,12 @@ export function locatorProperty(locator: {
 				type: 'list',
 				typeOptions: searchable ? { searchListMethod, searchable } : { searchListMethod },
 			},
-			{ displayName: 'By Code', name: 'id', type: 'string', placeholder: `e.g. ${example}` },
+			{
+				displayName: locator.typedLabel ?? 'By Code',
+				name: 'id',
+				type: 'string',
+				placeholder: `e.g. ${example}`,
+			},
 		],
 	};
 }
@@ -535,10 +557,7 @@ export function locatorParameter(
 	itemIndex: number,
 	hint: string,
 ): string {
-	const value = ctx.getNodeParameter(property.name, itemIndex, '', {
-		extractValue: true,
-	}) as unknown;
-	const text = checkedText(ctx, itemIndex, value, named(property));
+	const text = checkedText(ctx, itemIndex, rawText(ctx, property, itemIndex), named(property));
 	if (text === '') {
 		const advice = isInputField(property) ? fieldAdvice(property) : hint;
 		throw invalidParameter(ctx, itemIndex, `${named(property)} must not be empty`, advice);

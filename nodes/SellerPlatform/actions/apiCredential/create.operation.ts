@@ -13,6 +13,7 @@ import {
 import type { TaskOutput } from '../runner';
 import { bodyFromFields } from '../shapes/bodyFromFields';
 import { describeCreated, findKeyId, takePrivateKeys } from './privateKey';
+import { userCodeProperty } from './userCode';
 
 export const MAX_WHITELISTED_IPS = 10;
 
@@ -24,13 +25,10 @@ const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	{
-		displayName: 'User Code',
-		name: 'userCode',
-		type: 'string',
-		default: '',
-		description: 'The user_code of the API user (service account). Set this or Channel Identifier.',
-	},
+	userCodeProperty(
+		'The user_code of the API user (service account). Set this or Channel Identifier.',
+		true,
+	),
 	{
 		displayName: 'Channel Identifier',
 		name: 'channelIdentifier',

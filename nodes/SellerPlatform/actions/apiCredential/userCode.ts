@@ -1,7 +1,7 @@
 /**
- * The User Code of API Credential → Remove: a resource locator that offers the API user the
- * credential logs in as (Who Am I, the node's `searchUserCodes` list search) or takes any user
- * code typed or mapped by expression.
+ * The User Code of API Credential → Remove (required) and → Create (optional, beside Channel
+ * Identifier): a resource locator that offers the API user the credential logs in as (Who Am I,
+ * the node's `searchUserCodes` list search) or takes any user code typed or mapped by expression.
  */
 import type {
 	IExecuteFunctions,
@@ -16,7 +16,7 @@ import { locatorParameter, locatorProperty } from '../parameters';
 /** The node's list-search method that offers the session's user (SellerPlatform.node.ts). */
 export const USER_CODE_SEARCH_METHOD = 'searchUserCodes';
 
-export function userCodeProperty(description: string): INodeProperties {
+export function userCodeProperty(description: string, optional = false): INodeProperties {
 	return locatorProperty({
 		displayName: 'User Code',
 		name: 'userCode',
@@ -24,6 +24,7 @@ export function userCodeProperty(description: string): INodeProperties {
 		searchListMethod: USER_CODE_SEARCH_METHOD,
 		searchable: false,
 		example: 'usr-0a1b2c3d4e5f',
+		optional,
 	});
 }
 

@@ -4,9 +4,19 @@
  * two-letter code from an expression, sent in upper case as the reference writes them), the ASN
  * statuses, and the page sizes the reference documents for its lists.
  */
-import type { IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	ILoadOptionsFunctions,
+	INodeListSearchItems,
+	INodeListSearchResult,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 
-import { countryCodeProperty, readTwoLetterCountry } from '../country';
+import { apiRequest } from '../../../shared';
+import { COUNTRY_CODES, countryCodeProperty, readTwoLetterCountry } from '../country';
+import { locatorProperty } from '../parameters';
 
 /** The most entries a page of each FBN list holds (the reference's maximum `page_size`). */
 export const FBN_PAGE_SIZE = { shipments: 200, items: 1000, catalog: 1000 };
@@ -14,15 +24,24 @@ export const FBN_PAGE_SIZE = { shipments: 200, items: 1000, catalog: 1000 };
 /** Items one upsert or delete request carries at most (the reference's cap). */
 export const MAX_ASN_ITEMS = 1000;
 
-export const asnNrProperty = (description: string): INodeProperties => ({
-	displayName: 'ASN Number',
-	name: 'asnNr',
-	type: 'string',
-	required: true,
-	default: '',
-	placeholder: 'e.g. {{ $json.shipment.asn_nr }}',
-	description,
-});
+/** The node's list-search method that lists the ASNs (SellerPlatform.node.ts `methods`). */
+export const ASN_SEARCH_METHOD = 'searchAsns';
+
+/**
+ * The ASN Number: a resource locator offering the ASNs of the marketplace countries (`searchAsns`)
+ * or taking a number typed or mapped by expression. Read as one path segment (parameters.ts
+ * `requiredPathParameter`); a plain string saved before it was a locator is read as it is.
+ */
+export const asnNrProperty = (description: string): INodeProperties =>
+	locatorProperty({
+		displayName: 'ASN Number',
+		name: 'asnNr',
+		description,
+		searchListMethod: ASN_SEARCH_METHOD,
+		searchable: true,
+		example: 'ASN-AE-000123',
+		typedLabel: 'By Number',
+	});
 
 /**
  * The destination country: the marketplace countries listed (the values saved workflows hold),
@@ -52,3 +71,78 @@ export const ASN_STATUS_OPTIONS: INodePropertyOptions[] = [
 	{ name: 'Scheduled', value: 'ASN_STATUS_SCHEDULED', description: 'Has a warehouse and slot' },
 	{ name: 'Sealed', value: 'ASN_STATUS_SEALED', description: 'Final items, not yet scheduled' },
 ];
+
+/** Pages of ASNs one list search reads at most while none matches (then it answers with a token). */
+const SEARCH_PAGES_PER_CALL = 5;
+
+/** Where a list search goes on: the country (index in COUNTRY_CODES) and its page token. */
+interface AsnCursor {
+	country: number;
+	token: string;
+}
+
+const cursorText = (cursor: AsnCursor) => `${cursor.country}:${cursor.token}`;
+
+function cursorOf(paginationToken: string | undefined): AsnCursor {
+	const match = /^(\d+):([\s\S]*)$/.exec(paginationToken ?? '');
+	return match ? { country: Number(match[1]), token: match[2] } : { country: 0, token: '' };
+}
+
+/** An ASN header as the list offers it: number, status and country; the reference below. */
+function asnResult(entry: IDataObject): INodeListSearchItems | undefined {
+	const { asn_nr: number, exref_nr: reference, status, country_code: country } = entry;
+	if (typeof number !== 'string' || number.trim() === '') return undefined;
+	const label = ASN_STATUS_OPTIONS.find((option) => option.value === status)?.name ?? status;
+	const about = [label, country].filter((part) => typeof part === 'string' && part !== '');
+	return {
+		name: about.length ? `${number} (${about.join(', ')})` : number,
+		value: number,
+		description: typeof reference === 'string' && reference ? `Reference ${reference}` : undefined,
+	};
+}
+
+/** One page of one country's ASNs: those whose number or reference contains `wanted`. */
+async function searchPage(ctx: ILoadOptionsFunctions, cursor: AsnCursor, wanted: string) {
+	const query: Record<string, string> = {
+		country_code: COUNTRY_CODES[cursor.country].toUpperCase(),
+		page_size: String(FBN_PAGE_SIZE.shipments),
+	};
+	if (cursor.token) query.next_token = cursor.token;
+	const answer = await apiRequest.call(ctx, 'AsnService_ListShipments', { query });
+	const entries = Array.isArray(answer.shipments) ? (answer.shipments as IDataObject[]) : [];
+	const results = entries
+		.filter((entry) => typeof entry === 'object' && entry !== null)
+		.filter(({ asn_nr: number, exref_nr: reference }) =>
+			[number, reference].some((v) => typeof v === 'string' && v.toLowerCase().includes(wanted)),
+		)
+		.flatMap((entry) => asnResult(entry) ?? []);
+	const next = typeof answer.next_token === 'string' ? answer.next_token : '';
+	const after: AsnCursor | undefined = next
+		? { country: cursor.country, token: next }
+		: cursor.country + 1 < COUNTRY_CODES.length
+			? { country: cursor.country + 1, token: '' }
+			: undefined;
+	return { results, after };
+}
+
+/**
+ * The list search of ASN Number: the ASNs of each marketplace country in turn (ListShipments, the
+ * most a page holds), those whose number or reference contains the search text (any case). Pages
+ * without a match are skipped, up to SEARCH_PAGES_PER_CALL; the token says where to go on.
+ */
+export async function searchAsns(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	const wanted = (filter ?? '').trim().toLowerCase();
+	const results: INodeListSearchItems[] = [];
+	let cursor: AsnCursor | undefined = cursorOf(paginationToken);
+	for (let pages = 0; cursor && pages < SEARCH_PAGES_PER_CALL && results.length === 0; pages++) {
+		if (cursor.country >= COUNTRY_CODES.length) return { results };
+		const page: Awaited<ReturnType<typeof searchPage>> = await searchPage(this, cursor, wanted);
+		results.push(...page.results);
+		cursor = page.after;
+	}
+	return { results, paginationToken: cursor ? cursorText(cursor) : undefined };
+}

@@ -1,10 +1,12 @@
 /** FBN Shipment → Get: an ASN's header (status, schedule, quantities) by its number. */
-import { readByPath } from '../shapes/readByPath';
+import { simplifiedReadByPath } from '../shapes/simplify';
 import { asnNrProperty } from './asn';
+import { simplifiedAsnAnswer } from './simplified';
 
-export const { description, plan } = readByPath({
+export const { description, plan } = simplifiedReadByPath({
 	show: { resource: 'fbnShipment', operation: 'get' },
 	endpoint: 'AsnService_GetShipment',
 	path: { asn_nr: 'asnNr' },
 	properties: [asnNrProperty('The number of the ASN to read (asn_nr)')],
+	simplified: simplifiedAsnAnswer,
 });

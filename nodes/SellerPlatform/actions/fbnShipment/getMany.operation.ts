@@ -8,6 +8,7 @@ import { propertyIn } from '../../../shared';
 import { collectionParameter, optionIn } from '../parameters';
 import { listOperation, listProperties } from '../shapes/list';
 import { ASN_STATUS_OPTIONS, FBN_PAGE_SIZE, fbnCountryProperty, readFbnCountry } from './asn';
+import { simplifiedAsn } from './simplified';
 
 const properties: INodeProperties[] = [
 	fbnCountryProperty('The destination country whose ASNs are listed'),
@@ -55,5 +56,6 @@ export const { description, plan } = listOperation({
 		field: 'total_count',
 		counts: 'the number of ASNs across all pages, as the service counts them',
 	},
+	simplified: simplifiedAsn,
 	read: (ctx, itemIndex) => ({ query: readQuery(ctx, itemIndex) }),
 });

@@ -1,6 +1,8 @@
-import { readByPath } from '../shapes/readByPath';
+/** FBPI Order → Get: an order with its items, by its number. */
+import { simplifiedReadByPath } from '../shapes/simplify';
+import { simplifiedOrder } from './simplified';
 
-export const { description, plan } = readByPath({
+export const { description, plan } = simplifiedReadByPath({
 	show: { resource: 'fbpiOrder', operation: 'get' },
 	endpoint: 'GetFbpiOrder',
 	path: { fbpi_order_nr: 'fbpiOrderNr' },
@@ -16,4 +18,5 @@ export const { description, plan } = readByPath({
 				'The fbpi_order_nr of the order to read: from the payload (order_nr) of an FBPI::ORDER_SYNC event, from Get Many, or from Create Sandbox Order',
 		},
 	],
+	simplified: simplifiedOrder,
 });

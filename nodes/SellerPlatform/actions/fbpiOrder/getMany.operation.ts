@@ -10,6 +10,7 @@ import { named, propertyIn, quotedName, shown } from '../../../shared';
 import { collectionParameter, invalidParameter } from '../parameters';
 import { listOperation, listProperties } from '../shapes/list';
 import { readWarehouseCode, warehouseCodeProperty } from '../warehouse/warehouseCode';
+import { simplifiedOrder } from './simplified';
 
 const warehouseCode = warehouseCodeProperty('The warehouse whose orders are listed');
 
@@ -102,5 +103,6 @@ export const { description, plan } = listOperation({
 	entries: 'orders',
 	token: 'query',
 	noun: 'orders',
+	simplified: simplifiedOrder,
 	read: (ctx, itemIndex) => ({ body: readFilters(ctx, itemIndex) }),
 });

@@ -16,11 +16,12 @@
  * - `maxPages` (default `MAX_PAGES`): pages one item may read; more fails the item;
  * - `pageSize` (the FBN lists): the most entries the endpoint gives per page; each page then asks
  *   for `page_size` (a query parameter): that most with Return All, else no more than the limit
- *   still wants. Without it (ListFbpiOrders, ListWarehouses) no page size is sent.
+ *   still wants. Without it (ListFbpiOrders, ListWarehouses) no page size is sent;
  * - `total` (the FBN lists): the answer's field that counts the entries across all pages
  *   (`total_count`, `total_sku_count`): the note says "N in total", and the Include Total option
  *   adds it to each output item under that name. The last page read gives it, so Limit 1 counts
- *   a list in one request of one entry. An answer without a whole number there gives no total.
+ *   a list in one request of one entry. An answer without a whole number there gives no total;
+ * - `simplified` (optional): the Simplify parameter and each entry's short form (simplify.ts).
  *
  * Bounded: at most `maxPages` pages per item and the Timeout option for all of an item's pages
  * (checked before each page after the first; each request has its own time-out besides); a stop of the execution
@@ -41,6 +42,7 @@ import {
 import { readOptions } from '../options';
 import { perItem, type Operation, type TaskOutput } from '../runner';
 import { describe, type Declaration } from './declaration';
+import { readSimplify, simplifyProperties, type Simplified } from './simplify';
 
 /** Pages one item may read unless the declaration says otherwise. */
 export const MAX_PAGES = 1000;
@@ -107,6 +109,7 @@ export interface ListDeclaration extends Declaration {
 	maxPages?: number;
 	pageSize?: number;
 	total?: ListTotal;
+	simplified?: Simplified;
 	read(ctx: IExecuteFunctions, itemIndex: number): ListRequest;
 }
 
@@ -120,6 +123,8 @@ interface Listing {
 	timeoutMs: number;
 	/** The Include Total option: the total added to each output item. */
 	includeTotal: boolean;
+	/** Each entry's output: the entry, or its simplified form. */
+	shape(entry: IDataObject): IDataObject;
 }
 
 function readLimit(ctx: IExecuteFunctions, properties: INodeProperties[], itemIndex: number) {
@@ -257,15 +262,16 @@ interface ListRead {
 }
 
 /**
- * The output items of a listing: each entry (with the total when asked and known), the first
- * with the note of the pages read and the total.
+ * The output items of a listing: each entry (its short form with Simplify; with the total when
+ * asked and known), the first with the note of the pages read and the total.
  */
 function outputs(declaration: ListDeclaration, listing: Listing, read: ListRead) {
 	const { entries, pages, total } = read;
 	const field = listing.includeTotal && total !== undefined ? declaration.total?.field : undefined;
-	const list: TaskOutput[] = entries.map((json) => ({
-		json: field === undefined ? json : { ...json, [field]: total },
-	}));
+	const list: TaskOutput[] = entries.map((entry) => {
+		const json = listing.shape(entry);
+		return { json: field === undefined ? json : { ...json, [field]: total } };
+	});
 	const counted = total === undefined ? '' : `, ${total} in total`;
 	const note = `${pages} ${pages === 1 ? 'page' : 'pages'} of ${declaration.noun} were read (${entries.length} in the output${counted})`;
 	if (list.length > 0) list[0].notes = [note];
@@ -282,15 +288,21 @@ function readIncludeTotal(ctx: IExecuteFunctions, declaration: ListDeclaration, 
 export function listOperation(declaration: ListDeclaration): Operation {
 	const totalOption = declaration.total ? [includeTotalOption(declaration.total)] : [];
 	const options = [listTimeoutOption, ...totalOption, ...(declaration.options ?? [])];
+	const { simplified } = declaration;
+	const properties = simplified
+		? [...declaration.properties, ...simplifyProperties(simplified)]
+		: declaration.properties;
 	return {
-		description: describe({ ...declaration, options }),
+		description: describe({ ...declaration, properties, options }),
 		plan: perItem(function (this: IExecuteFunctions, itemIndex) {
+			const simplify = simplified && readSimplify(this, properties, itemIndex);
 			const listing: Listing = {
 				request: declaration.read(this, itemIndex),
 				limit: readLimit(this, declaration.properties, itemIndex),
 				maxPages: declaration.maxPages ?? MAX_PAGES,
 				timeoutMs: readTimeoutMs(this, itemIndex),
 				includeTotal: readIncludeTotal(this, declaration, itemIndex),
+				shape: simplify ? simplified.shape : (entry) => entry,
 			};
 			return {
 				send: async () => {
