@@ -2,10 +2,11 @@
 /**
  * `npm run bench [-- <name>...] [--in-process] [--no-write] [--profile] [--same-process]`
  *
- * `npm run bench -- queue` (only when named): the full queue-mode run behind the README's queue
- * figures, test/e2e/queue.e2e.ts with QUEUE_FULL=1 in a real n8n 2.x (main, 2 workers, a webhook
- * process, Postgres, Redis; about 11 minutes); it writes test/bench/queue-results.json and the
- * report. CI runs the same file's short checks (`npm run test:e2e:queue`).
+ * `npm run bench -- queue` (only when named): the full queue-mode run behind the queue
+ * figures of docs/queue-mode.md, test/e2e/queue.e2e.ts with QUEUE_FULL=1 in a real n8n 2.x (main,
+ * 2 workers, a webhook process, Postgres, Redis; about 11 minutes); it writes
+ * test/bench/queue-results.json and the report. CI runs the same file's short checks
+ * (`npm run test:e2e:queue`).
  *
  * Benchmarks of the Seller Platform node running in-process through n8n-core against the
  * emulator (50 ms per request): paced, overhead, import, logins (all by default). Prints a table

@@ -11,8 +11,8 @@
  *   the last 200), 3, then 2 (150 purchase orders: the rate of one worker alone; scenario 3 fills
  *   most of the wait for the plan's window to empty). The figures go to .tmp/queue-ci-results.json.
  * - Full (`npm run bench -- queue`, which sets QUEUE_FULL=1; about 11 minutes): the runs behind
- *   the README's figures, in the order 1, 2, 3, 1s, with the sizes below. The figures go to
- *   test/bench/queue-results.json (the benchmark report shows them).
+ *   the figures of docs/queue-mode.md, in the order 1, 2, 3, 1s, with the sizes below. The figures
+ *   go to test/bench/queue-results.json (the benchmark report shows them).
  * 1. Four executions × 300 purchase orders started together by webhooks run on the two workers:
  *    the most accepted answers (not 429, not 401) in any 60 s window 90 to 100% of the plan, at most 1% of
  *    the requests answered 429, no item lost; sessions: at most one login per worker at the
@@ -58,7 +58,7 @@ const FINE_LIMIT = Math.floor(PLAN / STRICT_FIXED_WINDOWS);
 const planOf = (model: RateModel) => ({ limit: PLAN, windowMs: WINDOW_MS, model });
 const SECRET_HEADER = 'X-N8n-Seller-Platform-Secret';
 const DATA = join(REPO_ROOT, '.tmp', 'e2e-queue');
-/** The full run (the README's figures), else the CI run: see above. */
+/** The full run (the figures of docs/queue-mode.md), else the CI run: see above. */
 const FULL = process.env.QUEUE_FULL === '1';
 /** Purchase orders per execution in scenario 1, and of the one execution of scenario 2. */
 const SIZE1 = FULL ? 300 : 200;

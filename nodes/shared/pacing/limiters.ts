@@ -2,7 +2,7 @@
  * The rate plan's limiters of this n8n process (module state lasts as long as n8n keeps the
  * package loaded). Nothing here is shared between n8n processes (queue mode workers, webhook
  * processes): each paces at its share of the plan and adapts it from 429 answers
- * (rateController.ts). The README's "Running in n8n queue mode" says what follows.
+ * (rateController.ts). docs/queue-mode.md ("Running in n8n queue mode") says what follows.
  */
 import { wait } from '../common/abort';
 import { COMMON_PLAN, ENDPOINTS, type Endpoint, type RatePlan } from '../gateway/endpoints';
