@@ -22,9 +22,10 @@ export class SellerPlatform implements INodeType {
 			dark: 'file:../../icons/sellerPlatform.dark.svg',
 		},
 		group: ['transform'],
-		// 1.1: Simplify on by default (actions/shapes/simplify.ts); saved nodes stay on 1.
+		// 1.1: Simplify on by default (actions/shapes/simplify.ts); saved nodes stay on 1. New nodes
+		// get the last version listed. No `defaultVersion`: n8n adds "Custom API Call" to the lists
+		// only of a node without one (or whose one equals its version).
 		version: [1, SIMPLIFY_DEFAULT_SINCE],
-		defaultVersion: SIMPLIFY_DEFAULT_SINCE,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description: NODE_DESCRIPTION,
 		defaults: { name: 'Seller Platform' },

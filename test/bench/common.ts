@@ -2,7 +2,7 @@
 /** Pieces shared by the benchmarks: n8n environment, workflows, measurements. */
 import diagnosticsChannel from 'node:diagnostics_channel';
 import { once } from 'node:events';
-import { performance } from 'node:perf_hooks';
+import { constants, performance, PerformanceObserver } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Worker } from 'node:worker_threads';
@@ -254,6 +254,16 @@ export async function createMemorySampler(intervalMs = 50) {
 		start() {
 			const samples: MemorySample[] = [];
 			const started = performance.now();
+			/** Heap in use right after each major GC (mark-sweep-compact): the live heap, no garbage. */
+			const liveAfterGc: number[] = [];
+			const gcObserver = new PerformanceObserver((list) => {
+				for (const entry of list.getEntries()) {
+					const kind = (entry as { detail?: { kind?: number } }).detail?.kind;
+					if (kind === constants.NODE_PERFORMANCE_GC_MAJOR)
+						liveAfterGc.push(process.memoryUsage().heapUsed);
+				}
+			});
+			gcObserver.observe({ entryTypes: ['gc'] });
 			const startedAt = Date.now();
 			const sample = () => {
 				const { rss, heapUsed } = process.memoryUsage();
@@ -265,6 +275,7 @@ export async function createMemorySampler(intervalMs = 50) {
 			return {
 				async stop() {
 					clearInterval(timer);
+					gcObserver.disconnect();
 					sample();
 					const [fromWorker] = (
 						await Promise.all([once(worker, 'message'), worker.postMessage('stop')])
@@ -281,6 +292,11 @@ export async function createMemorySampler(intervalMs = 50) {
 					const mainPeakRss = Math.max(...samples.map((s) => s.rss));
 					return {
 						startedAt,
+						/** `performance.now()` at the first sample: `longGaps[].fromMs` counts from it. */
+						startedPerf: started,
+						/** The most heap in use after a major GC (live objects), or NaN without one. */
+						peakLiveHeap: liveAfterGc.length ? Math.max(...liveAfterGc) : NaN,
+						majorGcs: liveAfterGc.length,
 						samples: samples.length,
 						workerSamples: fromWorker.samples,
 						peakRss: Math.max(mainPeakRss, fromWorker.peak),
@@ -356,6 +372,9 @@ export function startConnectionCounter() {
 				meanRoundTripMs: finished ? roundTripMs / finished : NaN,
 				/** From the first request's start to the last response's end. */
 				busyMs: lastFinish - firstStart,
+				/** `performance.now()` at the first request's start and at the last response's end. */
+				firstStartAt: firstStart,
+				lastFinishAt: lastFinish,
 				byPath,
 			};
 		},

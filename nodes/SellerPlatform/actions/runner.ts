@@ -19,7 +19,7 @@ import {
 	type IPairedItemData,
 } from 'n8n-workflow';
 
-import { quoted } from '../../shared';
+import { eventLoopTurns, quoted } from '../../shared';
 import { addRunHints } from './hints';
 import { readRunOptions } from './options';
 
@@ -229,20 +229,42 @@ async function planRun(
 	return { refused: failed };
 }
 
-/** An output item with its input item, for ordering the run's output by input. */
-interface Placed {
-	item: number;
-	data: INodeExecutionData;
-}
+/**
+ * The output items of each input item, by its index (one item, or several: a list's entries, in
+ * the order they came): the run's output in input order without sorting or wrapping 100,000 items.
+ */
+type Slots = Array<INodeExecutionData | INodeExecutionData[] | undefined>;
 
 /** What a run's sending leaves: the output items, what was created, the failure that stops it. */
 interface Sent {
-	results: Placed[];
+	results: Slots;
 	created: Array<{ item: number; name: string; advice: string }>;
 	/** The notes of the items that succeeded, one entry per item and note. */
 	notes: string[];
 	/** The failure with the lowest item index stops the run (without "continue on fail"). */
 	stop: { item: number; error?: Error; firstFailed: number };
+}
+
+/** Adds an output item of input item `item`, after the ones it already has. */
+function place(sent: Sent, item: number, data: INodeExecutionData) {
+	const before = sent.results[item];
+	if (before === undefined) sent.results[item] = data;
+	else if (Array.isArray(before)) before.push(data);
+	else sent.results[item] = [before, data];
+}
+
+/** The output items in input order; long runs give the event loop its turns (common/turns.ts). */
+async function inInputOrder(results: Slots): Promise<INodeExecutionData[]> {
+	const outputs: INodeExecutionData[] = [];
+	const turns = eventLoopTurns();
+	for (let item = 0; item < results.length; item++) {
+		if (turns.due()) await turns.pause();
+		const entry = results[item];
+		if (entry === undefined) continue;
+		if (Array.isArray(entry)) for (const data of entry) outputs.push(data);
+		else outputs.push(entry);
+	}
+	return outputs;
 }
 
 const outputItem = (output: TaskOutput, pairedItem: INodeExecutionData['pairedItem']) =>
@@ -260,7 +282,7 @@ function failItem(
 ) {
 	const nodeError = asNodeError(ctx, error, item);
 	sent.stop.firstFailed = Math.min(sent.stop.firstFailed, item);
-	if (ctx.continueOnFail()) sent.results.push({ item, data: errorItem(nodeError, paired) });
+	if (ctx.continueOnFail()) place(sent, item, errorItem(nodeError, paired));
 	else if (item < sent.stop.item) Object.assign(sent.stop, { item, error: nodeError });
 }
 
@@ -268,21 +290,20 @@ function failItem(
 function placeResult(ctx: IExecuteFunctions, entry: Task, result: TaskResult, sent: Sent) {
 	const item = firstItem(entry);
 	if ('outcomes' in result) {
-		for (const outcome of result.outcomes) {
-			if (outcome.output) {
-				sent.notes.push(...(outcome.output.notes ?? []));
-				sent.results.push({
-					item: outcome.item,
-					data: outputItem(outcome.output, { item: outcome.item }),
-				});
-			} else failItem(ctx, sent, outcome.item, outcome.error);
+		for (const { item: each, output, error } of result.outcomes) {
+			if (!output) {
+				failItem(ctx, sent, each, error);
+				continue;
+			}
+			if (output.notes) sent.notes.push(...output.notes);
+			place(sent, each, outputItem(output, { item: each }));
 		}
 		return;
 	}
 	const outputs = 'list' in result ? result.list : [result];
 	for (const output of outputs) {
-		sent.notes.push(...(output.notes ?? []));
-		sent.results.push({ item, data: outputItem(output, pairing(entry)) });
+		if (output.notes) sent.notes.push(...output.notes);
+		place(sent, item, outputItem(output, pairing(entry)));
 	}
 	if (entry.creates && !('list' in result)) {
 		const { describe, advice } = entry.creates;
@@ -306,30 +327,38 @@ export async function runOperation(
 	this: IExecuteFunctions,
 	operation: Operation,
 ): Promise<INodeExecutionData[]> {
+	// n8n's own work on the input items before the node (100,000 of them) is one turn, the
+	// node's planning the next ones: never one block.
+	const turns = eventLoopTurns();
+	await turns.pause();
 	const plan = await planRun(this, operation);
 	if ('refused' in plan) {
 		// Every input item gets the run's error: none passes on as if it had worked.
 		const error = asNodeError(this, plan.refused, 0);
 		return this.getInputData().map((_, item) => errorItem(error, { item }));
 	}
-	const { planned } = plan;
-	checkUnique(this, planned);
+	const planned: Array<Planned | undefined> = plan.planned;
+	checkUnique(this, plan.planned);
 
-	const sequential = planned.some((entry) => isTask(entry) && entry.sequential);
+	const sequential = plan.planned.some((entry) => isTask(entry) && entry.sequential);
 	const sent: Sent = {
 		results: [],
 		created: [],
 		notes: [],
 		stop: { item: Infinity, firstFailed: Infinity },
 	};
-	// No task starts after a failure that stops the run.
+	// No task starts after a failure that stops the run. A task sent is let go (its rows with it):
+	// a run holds its rows to send and its outputs, not both whole.
 	await runPool(planned.length, sequential ? () => 1 : plan.concurrency, async (index) => {
-		if (!sent.stop.error) await sendEntry(this, planned[index], sent);
+		const entry = planned[index] as Planned;
+		planned[index] = undefined;
+		if (!sent.stop.error) await sendEntry(this, entry, sent);
 	});
 	if (sent.stop.error) throw withCreated(sent.stop.error, sent.created);
-	// Stable: a list's entries keep their order, and input order rules across items.
-	const outputs = sent.results.sort((a, b) => a.item - b.item).map(({ data }) => data);
+	const outputs = await inInputOrder(sent.results);
 	const createdBeforeFailure = sent.created.filter((entry) => entry.item < sent.stop.firstFailed);
 	addRunHints(this, outputs, createdBeforeFailure, sent.notes);
+	// n8n's own work on the output items after the node is a turn of its own too.
+	await turns.pause();
 	return outputs;
 }

@@ -353,10 +353,10 @@ function outcomeOf(
 	tally: Tally,
 ): ItemOutcome {
 	if (!answer) return leftOut(ctx, declaration, row, item, tally);
-	const named = `item ${item} (${describeRow(declaration.key, row.body)})`;
 	const failure = failureOf(answer.status);
 	if (failure) {
 		tally.failed++;
+		const named = `item ${item} (${describeRow(declaration.key, row.body)})`;
 		const said = failure.message || 'no reason given';
 		const code = failureCode(failure);
 		const message = `The service refused the row of ${named}: ${said}${code ? ` (${code})` : ''}`;
@@ -375,7 +375,7 @@ function outcomeOf(
 	// The status is left out: it is OK (a row that failed is its item's error), and 100,000 outputs
 	// need not carry it. A new object per item: items sharing one row never share their JSON.
 	const json: IDataObject = {};
-	for (const field of Object.keys(answer)) if (field !== 'status') json[field] = answer[field];
+	for (const field in answer) if (field !== 'status') json[field] = answer[field];
 	return { item, output: { json } };
 }
 
@@ -399,26 +399,38 @@ function matchAnswer(
 			{ description: declaration.leftOutAdvice },
 		);
 	}
-	const index: KeyIndex = new Map();
-	for (const row of chunk) rowAt(index, declaration.key, row.body, () => row);
+	const index = indexOf(declaration, chunk);
 	const { grouped } = declaration;
-	const answers = new Map<Row, IDataObject[]>();
+	// Per row sent: its answer row (`grouped`: every answer row of its key).
+	const answers = new Map<Row, IDataObject | IDataObject[]>();
 	for (const entry of rows as unknown[]) {
 		const row = isObject(entry) ? rowAt(index, declaration.key, entry) : undefined;
 		const found = row && answers.get(row);
 		if (!row || (found && !grouped)) tally.unmatched++;
-		else if (found) found.push(entry as IDataObject);
-		else answers.set(row, [entry as IDataObject]);
+		else if (found) (found as IDataObject[]).push(entry as IDataObject);
+		else answers.set(row, grouped ? [entry as IDataObject] : (entry as IDataObject));
 	}
 	const outcomes: ItemOutcome[] = [];
-	for (const row of chunk) {
+	const outcome = (row: Row, item: number) => {
 		const found = answers.get(row);
-		for (const item of [row.item, ...(row.shared ?? [])]) {
-			if (!grouped) outcomes.push(outcomeOf(ctx, declaration, row, item, found?.[0], tally));
-			else outcomes.push(groupedOutcome(ctx, declaration, grouped, row, item, found, tally));
-		}
+		return grouped
+			? groupedOutcome(ctx, declaration, grouped, row, item, found as IDataObject[], tally)
+			: outcomeOf(ctx, declaration, row, item, found as IDataObject | undefined, tally);
+	};
+	for (const row of chunk) {
+		outcomes.push(outcome(row, row.item));
+		if (row.shared) for (const item of row.shared) outcomes.push(outcome(row, item));
 	}
 	return outcomes;
+}
+
+/** A chunk's rows by key (one function adds them all: no closure per row). */
+function indexOf(declaration: BatchDeclaration, chunk: Row[]): KeyIndex {
+	const index: KeyIndex = new Map();
+	let adding = chunk[0];
+	const add = () => adding;
+	for (adding of chunk) rowAt(index, declaration.key, adding.body, add);
+	return index;
 }
 
 /** One item's outcome from every answer row of its key (none: as `leftOutMeans` says). */
@@ -471,7 +483,8 @@ function outcomesOf(
 	if (!wholeAnswer) return matchAnswer(ctx, declaration, chunk, answer, tally);
 	const outcomes: ItemOutcome[] = [];
 	for (const row of chunk) {
-		for (const item of [row.item, ...(row.shared ?? [])])
+		outcomes.push({ item: row.item, output: { json: wholeAnswer(answer, row.body) } });
+		for (const item of row.shared ?? [])
 			outcomes.push({ item, output: { json: wholeAnswer(answer, row.body) } });
 	}
 	return outcomes;
