@@ -10,6 +10,12 @@ import { NODE_DESCRIPTION, searchWarehouses } from '../shared';
 import { searchUserCodes } from './actions/apiCredential/userCode';
 import { searchExportCategories } from './actions/export/category';
 import { searchAsns } from './actions/fbnShipment/asn';
+import {
+	searchScheduleDates,
+	searchScheduleWarehouses,
+	searchSlotEnds,
+	searchSlotStarts,
+} from './actions/fbnShipment/slotPickers';
 import { resources, router } from './actions/router';
 import { SIMPLIFY_DEFAULT_SINCE } from './actions/shapes/simplify';
 
@@ -53,8 +59,18 @@ export class SellerPlatform implements INodeType {
 		// The list of every Warehouse Code (actions/warehouse/warehouseCode.ts).
 		// The export categories of Export → Create (actions/export/category.ts) and the session's user
 		// for API Credential → Create and Remove (actions/apiCredential/userCode.ts), the ASNs of the
-		// FBN operations (actions/fbnShipment/asn.ts).
-		listSearch: { searchWarehouses, searchExportCategories, searchUserCodes, searchAsns },
+		// FBN operations (actions/fbnShipment/asn.ts), and what Get Slots offers for FBN Shipment →
+		// Schedule (actions/fbnShipment/slotPickers.ts).
+		listSearch: {
+			searchWarehouses,
+			searchExportCategories,
+			searchUserCodes,
+			searchAsns,
+			searchScheduleWarehouses,
+			searchScheduleDates,
+			searchSlotStarts,
+			searchSlotEnds,
+		},
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -10,7 +10,7 @@
  * E2E_KEEP=1 keeps n8n's data folder ($TMPDIR/seller-platform-e2e-n8n-<pid>, with n8n.log) after the run.
  */
 import { generateKeyPairSync } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
@@ -25,6 +25,7 @@ import {
 	SEEDED_OAUTH_TOKENS,
 	SEEDED_PO,
 	SEEDED_WAREHOUSES,
+	SEEDED_ASN,
 	LOGIN_OPERATION,
 	startEmulator,
 	type DestinationState,
@@ -58,11 +59,14 @@ import {
 	CREDENTIAL_TYPE,
 	emulatorCredentialData,
 	ensureOwner,
+	EXAMPLES_DIR,
 	importExamples,
+	loadExamples,
 	NODE_TYPE,
 	TOOL_TYPE,
 	TRIGGER_TYPE,
 	upsertCredential,
+	withCredential,
 } from './lib/setup';
 
 const SECRET_HEADER = 'X-N8n-Seller-Platform-Secret';
@@ -299,6 +303,85 @@ function check(name: string, body: () => Promise<void>, timeoutMs = 300_000): vo
 		},
 		timeoutMs,
 	);
+}
+
+// --- check 5f: the example "sync changed stock from a sheet" -----------------------------------------
+
+/** The sheet of check 5f: SKU, warehouse, quantity. */
+const STOCK_SHEET: Array<[string, string, number]> = [
+	['SKU-MUG-WHT', SEEDED_WAREHOUSES.dubai, 24],
+	['SKU-MUG-BLK', SEEDED_WAREHOUSES.dubai, 12],
+	['SKU-MUG-WHT', SEEDED_WAREHOUSES.riyadh, 8],
+];
+
+const stockCsv = (rows: Array<[string, string, number]>) =>
+	['partner_sku,warehouse_code,qty', ...rows.map((row) => row.join(','))].join('\n') + '\n';
+
+/**
+ * A copy of the example that reads a CSV file of its own (in `examples/`, where n8n may read;
+ * removed by the check): its Remove Duplicates history starts empty, the shipped sheet stays as is.
+ */
+async function syncChangedStockCopy(csvPath: string): Promise<StoredWorkflow> {
+	const shipped = loadExamples().find((e) => e.file === 'sync-changed-stock.json');
+	expect(shipped).toBeDefined();
+	const { workflow: wf } = shipped!;
+	return await client.createWorkflow(
+		withCredential(
+			{
+				...wf,
+				name: `${wf.name} (e2e ${process.pid})`,
+				nodes: wf.nodes.map((n) =>
+					n.name === 'Read stock.csv'
+						? { ...n, parameters: { ...n.parameters, fileSelector: csvPath } }
+						: n,
+				),
+			},
+			credential,
+		),
+	);
+}
+
+/** The rows Stock → Update sent since the request log was cleared, as [SKU, warehouse, qty]. */
+const stockRowsSent = async () =>
+	(await requestLog())
+		.filter((entry) => entry.operation === 'UpdateStock')
+		.flatMap((entry) => (entry.body as { items: Array<Record<string, unknown>> }).items)
+		.map((row) => [row.partner_sku, row.warehouse_code, row.qty])
+		.sort();
+
+// --- checks 17 and 18: the ASN picker in the editor, a saved FBN workflow of today's shape ------
+
+type ListedAsn = { asn_nr: string; exref_nr: string; status: string; country_code: string };
+
+/** The ASN the emulator seeds (Receiving, in the UAE); its number is made at the emulator's start. */
+async function seededAsn(): Promise<ListedAsn> {
+	const asns = await control<ListedAsn[]>(emu, 'GET', '/fbn-shipments');
+	const seeded = asns.find((asn) => asn.exref_nr === SEEDED_ASN.exref_nr);
+	expect(seeded).toBeDefined();
+	return seeded!;
+}
+
+/**
+ * The editor's request for a resource locator's list (n8n 1.x and 2.x): POST
+ * /rest/dynamic-node-parameters/resource-locator-results with the node's current parameters.
+ */
+async function locatorList(
+	methodName: string,
+	path: string,
+	parameters: Record<string, unknown>,
+	filter?: string,
+) {
+	return await client.request<{
+		results: Array<{ name: string; value: string; description?: string }>;
+		paginationToken?: string;
+	}>('POST', '/rest/dynamic-node-parameters/resource-locator-results', {
+		path,
+		nodeTypeAndVersion: { name: NODE_TYPE, version: 1 },
+		currentNodeParameters: parameters,
+		methodName,
+		credentials: { [CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } },
+		...(filter === undefined ? {} : { filter }),
+	});
 }
 
 // --- check 3: 200 purchase orders -------------------------------------------------------------------
@@ -1324,6 +1407,44 @@ describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 	);
 
 	check(
+		'5f. example "sync changed stock from a sheet": the first run sends every row, a second with the same sheet none, a third only the row whose quantity changed',
+		async () => {
+			const csvPath = join(EXAMPLES_DIR, `e2e-stock-${process.pid}.csv`);
+			try {
+				writeFileSync(csvPath, stockCsv(STOCK_SHEET));
+				const sync = await syncChangedStockCopy(csvPath);
+				const expected = STOCK_SHEET.map((row) => [...row]).sort();
+
+				await control(emu, 'DELETE', '/requests');
+				const first = await client.runAndWait(sync);
+				expectSucceeded(first);
+				expect(outputOf(first, 'Update stock').length).toEqual(STOCK_SHEET.length);
+				expect(await stockRowsSent()).toEqual(expected);
+
+				// The same sheet again: Remove Duplicates lets nothing through, nothing is sent.
+				await control(emu, 'DELETE', '/requests');
+				const second = await client.runAndWait(sync);
+				expectSucceeded(second);
+				expect(outputOf(second, 'Keep changed rows')).toEqual([]);
+				expect(second.data.resultData.runData['Update stock']).toBeUndefined();
+				expect(await stockRowsSent()).toEqual([]);
+
+				// One quantity changed: that row alone is sent.
+				const changed = STOCK_SHEET.map((row, i): [string, string, number] =>
+					i === 1 ? [row[0], row[1], row[2] + 5] : row,
+				);
+				writeFileSync(csvPath, stockCsv(changed));
+				await control(emu, 'DELETE', '/requests');
+				const third = await client.runAndWait(sync);
+				expectSucceeded(third);
+				expect(await stockRowsSent()).toEqual([['SKU-MUG-BLK', SEEDED_WAREHOUSES.dubai, 17]]);
+			} finally {
+				rmSync(csvPath, { force: true });
+			}
+		},
+	);
+
+	check(
 		'6. trigger: activation takes over the destination; a sandbox order starts the workflow; no secret → 401; deactivation releases it',
 		async () => {
 			const trigger = example('new-orders-customer-data.json');
@@ -1815,6 +1936,59 @@ describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 			const allowed = { ...foreign, baseUrl: 'https://e2e-check.noon.partners' };
 			expect((await client.testCredential(credential, allowed)).status).toEqual('Error');
 			expect(listener.connects).toContain('e2e-check.noon.partners:443');
+		},
+	);
+	check(
+		"17. the editor's list request for ASN Number (a resource locator) answers the emulator's ASNs",
+		async () => {
+			const asn = await seededAsn();
+			const listed = await locatorList(
+				'searchAsns',
+				'parameters.asnNr',
+				{
+					resource: 'fbnShipment',
+					operation: 'get',
+					asnNr: { __rl: true, mode: 'list', value: '' },
+				},
+				SEEDED_ASN.exref_nr,
+			);
+			expect(listed.results).toContainEqual({
+				name: `${asn.asn_nr} (Receiving, AE)`,
+				value: asn.asn_nr,
+				description: `Reference ${SEEDED_ASN.exref_nr}`,
+			});
+		},
+	);
+
+	check(
+		"18. a saved workflow of today's shape (node version 1, plain ASN text, no Simplify parameter) runs unchanged: FBN Shipment → Get returns the whole answer",
+		async () => {
+			const asn = await seededAsn();
+			const saved = workflow(
+				'e2e: FBN Shipment → Get as saved before the pickers',
+				[
+					manualTrigger(),
+					node(
+						'Get the ASN',
+						NODE_TYPE,
+						{ resource: 'fbnShipment', operation: 'get', asnNr: asn.asn_nr },
+						credential,
+					),
+				],
+				[[MANUAL, 'Get the ASN']],
+			);
+			expect(saved.nodes[1].typeVersion).toEqual(1);
+			const execution = await client.runAndWait(await client.createWorkflow(saved));
+			expectSucceeded(execution);
+			const got = single(execution, 'Get the ASN');
+			// The whole answer (the ASN under `shipment`), not the simplified flat fields.
+			expect(got.shipment).toMatchObject({
+				asn_nr: asn.asn_nr,
+				exref_nr: SEEDED_ASN.exref_nr,
+				status: SEEDED_ASN.status,
+				country_code: 'AE',
+			});
+			expect(got).not.toHaveProperty('asn_nr');
 		},
 	);
 });

@@ -112,6 +112,7 @@ export {
 	ASN_STATUSES,
 	FBN_WAREHOUSES,
 	SEEDED_ASN,
+	SLOT_DAYS,
 	SEEDED_FBN_CATALOG,
 	type AddFbnCatalogItemsOptions,
 	type Asn,

@@ -12,7 +12,7 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { SEEDED_ASN } from '../emulator';
+import { SEEDED_ASN, SLOT_DAYS } from '../emulator';
 import { listSearch } from '../helpers';
 import { loadPackage } from '../helpers/n8n';
 import { CREDENTIAL_ID, startFixture, workflowWithItems, type Fixture } from './fixture';
@@ -228,6 +228,225 @@ describe("API Credential → Create's User Code", () => {
 			{ user_code: me.user_code },
 			{ channel_identifier: me.username },
 			{ channel_identifier: me.username },
+		]);
+	});
+});
+
+describe("FBN Shipment → Schedule's warehouse, date and slot", () => {
+	const PICKERS = {
+		dstWarehouseCode: 'searchScheduleWarehouses',
+		scheduleDate: 'searchScheduleDates',
+		slotStart: 'searchSlotStarts',
+		slotEnd: 'searchSlotEnds',
+	} as const;
+	type Picker = keyof typeof PICKERS;
+	let refs = 0;
+
+	/** A sealed ASN of `country` holding one item of `sku`. */
+	async function sealedAsn(country = 'ae', sku = 'SKU-MUG-WHT'): Promise<string> {
+		const [created] = await outputs({
+			resource: 'fbnShipment',
+			operation: 'create',
+			exrefNr: `SLOT-PICK-${++refs}`,
+			countryCode: `={{ "${country}" }}`,
+		});
+		const asn = (created.shipment as IDataObject).asn_nr as string;
+		await outputs({
+			resource: 'fbnShipmentItem',
+			operation: 'upsert',
+			asnNr: asn,
+			partnerSku: sku,
+			quantity: 3,
+		});
+		await outputs({
+			resource: 'fbnShipment',
+			operation: 'updateStatus',
+			asnNr: asn,
+			statusAction: 'STATUS_ACTION_SEAL',
+		});
+		return asn;
+	}
+
+	/** A picker's list as the editor asks for it, with the node's current parameters. */
+	const pick = async (picker: Picker, parameters: INodeParameters) =>
+		await listSearch(f.env, {
+			method: PICKERS[picker],
+			credentials,
+			parameters: { resource: 'fbnShipment', operation: 'schedule', ...parameters },
+			path: `parameters.${picker}`,
+		});
+	const values = async (picker: Picker, parameters: INodeParameters) =>
+		(await pick(picker, parameters)).results.map((r) => r.value);
+
+	it('are locators (From List, typed) whose lists depend on the ASN and the pickers above them', async () => {
+		const { properties } = (await loadPackage()).nodeTypes.sellerPlatform.type
+			.description as INodeTypeDescription;
+		const schedule = (name: string) =>
+			properties.find(
+				(p) =>
+					p.name === name && (p.displayOptions?.show?.operation as string[]).includes('schedule'),
+			)!;
+		const above: string[] = ['asnNr.value'];
+		for (const [name, method] of Object.entries(PICKERS)) {
+			const property = schedule(name);
+			expect([property.type, property.required]).toEqual(['resourceLocator', true]);
+			expect(property.modes?.map((mode) => mode.name)).toEqual(['list', 'id']);
+			expect(property.modes?.[0].typeOptions?.searchListMethod).toBe(method);
+			expect(property.typeOptions?.loadOptionsDependsOn).toEqual(above);
+			above.push(`${name}.value`);
+		}
+	});
+
+	it('list what Get Slots answers for the chosen ASN, each narrowed by the values chosen above; a slot taken leaves the list', async () => {
+		const asn = await sealedAsn();
+		const [slots] = await outputs({ resource: 'fbnShipment', operation: 'getSlots', asnNr: asn });
+		const earliest = slots.earliest_slot as IDataObject;
+		const firstDay = earliest.schedule_date as string;
+		f.emulator.clearRequests();
+
+		const warehouses = await pick('dstWarehouseCode', { asnNr: fromList(asn) });
+		expect(warehouses.results).toEqual([
+			{
+				name: 'noon FBN Abu Dhabi (FBN-AUH-01)',
+				value: 'FBN-AUH-01',
+				description: `Earliest free slot ${firstDay} 08:00–12:00`,
+			},
+			{
+				name: 'noon FBN Dubai South (FBN-DXB-01)',
+				value: 'FBN-DXB-01',
+				description: `Earliest free slot ${firstDay} 08:00–12:00`,
+			},
+		]);
+		// The plain ASN text a saved workflow holds lists the same.
+		expect(await pick('dstWarehouseCode', { asnNr: asn })).toEqual(warehouses);
+		const chosen: INodeParameters = {
+			asnNr: fromList(asn),
+			dstWarehouseCode: fromList('FBN-DXB-01'),
+		};
+		const dates = await pick('scheduleDate', chosen);
+		expect(dates.results).toHaveLength(SLOT_DAYS);
+		expect(dates.results[0]).toEqual({
+			name: firstDay,
+			value: firstDay,
+			description: '2 free slots',
+		});
+		expect(dates.results.map((r) => r.value)).toEqual(
+			[...dates.results.map((r) => r.value as string)].sort(),
+		);
+		chosen.scheduleDate = fromList(firstDay);
+		expect((await pick('slotStart', chosen)).results).toEqual([
+			{ name: '08:00', value: '08:00', description: 'To 12:00' },
+			{ name: '13:00', value: '13:00', description: 'To 17:00' },
+		]);
+		expect(await values('slotEnd', { ...chosen, slotStart: fromList('13:00') })).toEqual(['17:00']);
+		expect(sent('AsnService_GetSlotAvailability').map((r) => r.path)).toEqual(
+			Array(5).fill(`/inbound/v1/shipment/${asn}/schedule/slot_availability`),
+		);
+
+		// Another ASN books Dubai's 08:00 on the first day: this ASN's list no longer offers it.
+		const other = await sealedAsn();
+		await outputs({
+			resource: 'fbnShipment',
+			operation: 'schedule',
+			asnNr: other,
+			dstWarehouseCode: 'FBN-DXB-01',
+			scheduleDate: firstDay,
+			slotStart: '08:00',
+			slotEnd: '12:00',
+		});
+		expect(await values('slotStart', chosen)).toEqual(['13:00']);
+		expect((await pick('scheduleDate', chosen)).results[0].description).toBe('1 free slot');
+	});
+
+	it('an ASN without any free slot (a country with no FBN warehouse) lists nothing, for each picker', async () => {
+		const [kuwaitItem] = f.emulator.addFbnCatalogItems({
+			count: 1,
+			countries: ['KW'],
+			prefix: 'SKU-KW-',
+		});
+		const asn = await sealedAsn('kw', kuwaitItem.partner_sku);
+		const [slots] = await outputs({ resource: 'fbnShipment', operation: 'getSlots', asnNr: asn });
+		expect([slots.warehouses, slots.earliest_slot]).toEqual([[], null]);
+		for (const picker of Object.keys(PICKERS) as Picker[])
+			expect(await pick(picker, { asnNr: fromList(asn) })).toEqual({ results: [] });
+	});
+
+	it('no ASN chosen yet (unset, empty, or an expression known only in a run): an empty list, nothing asked', async () => {
+		f.emulator.clearRequests();
+		for (const asnNr of [
+			undefined,
+			fromList(''),
+			'',
+			byNumber('={{ $json.asn }}'),
+			'={{ $json.asn }}',
+		])
+			for (const picker of Object.keys(PICKERS) as Picker[])
+				expect(await pick(picker, asnNr === undefined ? {} : { asnNr })).toEqual({ results: [] });
+		expect(sent('AsnService_GetSlotAvailability')).toEqual([]);
+	});
+
+	it("a saved workflow of today's shape (plain text in each field) schedules unchanged; values chosen from the lists or typed send the same", async () => {
+		const [saved, chosen, typed] = [await sealedAsn(), await sealedAsn(), await sealedAsn()];
+		const [slots] = await outputs({ resource: 'fbnShipment', operation: 'getSlots', asnNr: saved });
+		const day = (slots.warehouses as IDataObject[])
+			.map((w) => w.days as IDataObject[])
+			.flat()
+			.map((d) => d.date as string)
+			.sort()
+			.at(-1)!;
+		f.emulator.clearRequests();
+		const schedule = (asnNr: unknown, wrap: (value: string) => unknown, start: string) =>
+			outputs({
+				resource: 'fbnShipment',
+				operation: 'schedule',
+				asnNr,
+				dstWarehouseCode: wrap('FBN-AUH-01'),
+				scheduleDate: wrap(day),
+				slotStart: wrap(start),
+				slotEnd: wrap(start === '08:00' ? '12:00' : '17:00'),
+			} as INodeParameters);
+		const [plain] = await schedule(saved, (v) => v, '08:00');
+		await schedule(fromList(chosen), fromList, '13:00');
+		// Typed, with spaces around (trimmed as plain text is).
+		const result = await f.env.runWorkflow(
+			workflowWithItems([{}], {
+				resource: 'fbnShipment',
+				operation: 'schedule',
+				asnNr: byNumber(typed),
+				dstWarehouseCode: byNumber(' FBN-DXB-01 '),
+				scheduleDate: byNumber(day),
+				slotStart: byNumber('08:00'),
+				slotEnd: byNumber('12:00'),
+			}),
+		);
+		expect(result.status).toBe('success');
+		expect((plain.shipment as IDataObject).status).toBe('ASN_STATUS_SCHEDULED');
+		const slot = (start: string, end: string) => ({ start, end });
+		expect(sent('AsnService_ScheduleShipment').map((r) => [r.path, r.body])).toEqual([
+			[
+				`/inbound/v1/shipment/${saved}/schedule`,
+				{
+					dst_warehouse_code: 'FBN-AUH-01',
+					schedule_date: day,
+					schedule_slot: slot('08:00', '12:00'),
+				},
+			],
+			[
+				`/inbound/v1/shipment/${chosen}/schedule`,
+				{
+					dst_warehouse_code: 'FBN-AUH-01',
+					schedule_date: day,
+					schedule_slot: slot('13:00', '17:00'),
+				},
+			],
+			[
+				`/inbound/v1/shipment/${typed}/schedule`,
+				{
+					dst_warehouse_code: 'FBN-DXB-01',
+					schedule_date: day,
+					schedule_slot: slot('08:00', '12:00'),
+				},
+			],
 		]);
 	});
 });

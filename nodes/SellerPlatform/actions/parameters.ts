@@ -509,7 +509,8 @@ export function jsonObjectParameter(
 
 /**
  * A resource locator: from the node's list search `searchListMethod`, or typed (mode `id`, "By
- * Code" unless `typedLabel` says otherwise). Required unless `optional`. A plain string saved
+ * Code" unless `typedLabel` says otherwise). Required unless `optional`; `dependsOn` as n8n's
+ * own dependent pickers (Google Sheets' sheet on its document). A plain string saved
  * before the parameter was a locator is read as it is (n8n's `extractValue` passes it through).
  */
 export function locatorProperty(locator: {
@@ -521,6 +522,8 @@ export function locatorProperty(locator: {
 	example: string;
 	typedLabel?: string;
 	optional?: boolean;
+	/** Parameters the list depends on (e.g. `asnNr.value`): the editor lists anew when they change. */
+	dependsOn?: string[];
 }): INodeProperties {
 	const { displayName, name, description, searchListMethod, searchable, example } = locator;
 	return {
@@ -530,6 +533,7 @@ export function locatorProperty(locator: {
 		required: !locator.optional,
 		default: { mode: 'list', value: '' },
 		description,
+		...(locator.dependsOn ? { typeOptions: { loadOptionsDependsOn: locator.dependsOn } } : {}),
 		modes: [
 			{
 				displayName: 'From List',

@@ -8,46 +8,10 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { readByPath } from '../shapes/readByPath';
 import { asnNrProperty } from './asn';
+import { slotsOf, type Slot } from './slots';
 
-interface Slot {
-	dst_warehouse_code: string;
-	schedule_date: string;
-	schedule_slot: { start: string; end: string };
-}
-
-const list = (value: unknown): IDataObject[] =>
-	Array.isArray(value)
-		? (value as unknown[]).filter(
-				(entry): entry is IDataObject =>
-					typeof entry === 'object' && entry !== null && !Array.isArray(entry),
-			)
-		: [];
-const text = (value: unknown) => (typeof value === 'string' ? value : '');
-
-const sortKey = (slot: Slot) =>
-	`${slot.schedule_date} ${slot.schedule_slot.start} ${slot.dst_warehouse_code}`;
-
-/** Every slot of the answer, as Schedule takes it (entries it cannot read are passed over). */
-function slotsOf(answer: IDataObject): Slot[] {
-	return list(answer.warehouses).flatMap((entry) => {
-		const code = text((entry.warehouse as IDataObject | undefined)?.warehouse_code);
-		return list(entry.days).flatMap((day) =>
-			list(day.slots).map((slot) => ({
-				dst_warehouse_code: code,
-				schedule_date: text(day.date),
-				schedule_slot: { start: text(slot.start), end: text(slot.end) },
-			})),
-		);
-	});
-}
-
-function earliest(answer: IDataObject): Slot | null {
-	const slots = slotsOf(answer).filter(
-		(slot) => slot.dst_warehouse_code && slot.schedule_date && slot.schedule_slot.start,
-	);
-	slots.sort((a, b) => (sortKey(a) < sortKey(b) ? -1 : sortKey(a) > sortKey(b) ? 1 : 0));
-	return slots[0] ?? null;
-}
+/** The first free slot of all (slots.ts orders them), or null when there is none. */
+const earliest = (answer: IDataObject): Slot | null => slotsOf(answer)[0] ?? null;
 
 export const { description, plan } = readByPath({
 	show: { resource: 'fbnShipment', operation: 'getSlots' },

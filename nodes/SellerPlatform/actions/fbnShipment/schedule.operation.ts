@@ -2,6 +2,7 @@
  * FBN Shipment → Schedule: books a sealed ASN into a warehouse, a day and a time slot that Get
  * Slots offered (AsnService_ScheduleShipment): Sealed → Scheduled. The date and the slot's ends
  * are checked for their form before sending; whether the slot is still free is the service's.
+ * Warehouse, date and slot are pickers fed by Get Slots for the chosen ASN (slotPickers.ts).
  */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { DateTime } from 'luxon';
@@ -10,38 +11,35 @@ import { named, propertyIn, quoted } from '../../../shared';
 import { invalidParameter, requiredTextParameter } from '../parameters';
 import { bodyFromFields } from '../shapes/bodyFromFields';
 import { asnNrProperty } from './asn';
+import { slotPickerProperty } from './slotPickers';
 
-const time = (displayName: string, name: string, example: string): INodeProperties => ({
-	displayName,
-	name,
-	type: 'string',
-	required: true,
-	default: '',
-	placeholder: `e.g. ${example}`,
-	description: `The ${name === 'slotStart' ? 'start' : 'end'} of the time slot, HH:MM (24-hour), as Get Slots gives it`,
-});
+const time = (displayName: string, name: 'slotStart' | 'slotEnd', example: string) =>
+	slotPickerProperty(name, {
+		displayName,
+		description: `The ${name === 'slotStart' ? 'start' : 'end'} of the time slot, HH:MM (24-hour): one Get Slots offers for this ASN (listed), or typed`,
+		example,
+		typedLabel: 'By Time',
+	});
 
+/*
+ * Warehouse, date and slot: pickers listing what Get Slots offers the chosen ASN (slotPickers.ts),
+ * or typed, or mapped by expression (e.g. from Get Slots' `earliest_slot`).
+ */
 const properties: INodeProperties[] = [
 	asnNrProperty('The number of the sealed ASN to schedule (asn_nr)'),
-	{
+	slotPickerProperty('dstWarehouseCode', {
 		displayName: 'Destination Warehouse Code',
-		name: 'dstWarehouseCode',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. {{ $json.earliest_slot.dst_warehouse_code }}',
 		description:
 			'The noon warehouse to deliver to, one that Get Slots lists for this ASN (not one of your own warehouses)',
-	},
-	{
+		example: 'FBN-DXB-01',
+		typedLabel: 'By Code',
+	}),
+	slotPickerProperty('scheduleDate', {
 		displayName: 'Schedule Date',
-		name: 'scheduleDate',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. 2026-03-12',
 		description: 'The day of delivery, YYYY-MM-DD, one that Get Slots offers',
-	},
+		example: '2026-03-12',
+		typedLabel: 'By Date',
+	}),
 	time('Slot Start', 'slotStart', '08:00'),
 	time('Slot End', 'slotEnd', '12:00'),
 ];
