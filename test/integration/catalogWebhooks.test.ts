@@ -327,6 +327,39 @@ describe('Event Webhook → Create, Subscribe, Assign Developer', () => {
 		},
 	);
 
+	it.each([
+		['a step up', '..', 'eventNotificationsPathPrefix'],
+		['a step up inside', '/events/../../admin', 'eventNotificationsPathPrefix'],
+		['an encoded step up', '%2e%2e', 'eventNotificationsPathPrefix'],
+		['a query', '/events?route=', 'eventNotificationsPathPrefix'],
+		['a fragment', '#events', 'eventNotificationsPathPrefix'],
+		['a host', '//other.example', 'eventNotificationsPathPrefix'],
+		['a full URL', 'https://other.example/events', 'eventNotificationsPathPrefix'],
+		['a backslash', '\\events', 'eventNotificationsPathPrefix'],
+		['a step up (Import Path Prefix)', '/catplat/..', 'importPrefix'],
+	])(
+		'a path prefix of the credential stays below the Base URL: %s is refused, nothing sent',
+		async (_, prefix, field) => {
+			await f.close();
+			f = await startFixture({ ratePlan: null }, { [field]: prefix });
+			const result = await f.env.runWorkflow(
+				workflowWithItems([{ url: 'https://example.com/h', secret: SECRET, tenant: 't' }], {
+					...WEBHOOK_CREATE,
+					...(field === 'importPrefix'
+						? { resource: 'import', operation: 'getStatus', reference: 'IMP-1' }
+						: {}),
+				}),
+			);
+			expect(result.status).toBe('error');
+			const label =
+				field === 'importPrefix' ? 'Import Path Prefix' : 'Event Notifications Path Prefix';
+			expect(result.nodeError(NODE)?.message).toMatch(
+				new RegExp(`^The "${label}" field of the credential must be a path such as /`),
+			);
+			expect(f.emulator.requests()).toEqual([]);
+		},
+	);
+
 	it('refuses before the network: no https URL, no header, a bad or repeated header name, an empty or multi-line value (never shown), an event type not NAMESPACE::EVENT_NAME', async () => {
 		// The values come from the items (a value typed into the node is part of the workflow,
 		// which n8n itself stores and logs with its errors).

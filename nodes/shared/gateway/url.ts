@@ -1,4 +1,6 @@
 /** URL building for the login and every API request. */
+import type { INodeProperties } from 'n8n-workflow';
+
 import { credentialField } from '../common/properties';
 import { baseUrlField, GATEWAY_DOMAIN, gatewayBaseUrl } from '../errors/credentialFields';
 import { addressKind } from './address';
@@ -119,6 +121,27 @@ export function baseUrlProblem(baseUrl: string): string | undefined {
 		return `${field} must not contain a user name or password`;
 	}
 	return undefined;
+}
+
+/** A path segment of a service prefix: letters, digits and - . _ ~ (URL-safe as written). */
+const PREFIX_SEGMENT = /^[A-Za-z0-9._~-]+$/;
+
+/**
+ * Checks a service prefix of the credential (`field`): empty, or path segments (PREFIX_SEGMENT)
+ * between single slashes, none "." or "..". So the prefix only adds steps below the Base URL's
+ * path: it never climbs above it, starts a query or fragment, or names a host. Returns what is
+ * wrong, or undefined; never shows the value.
+ */
+export function pathPrefixProblem(
+	prefix: string,
+	field: Pick<INodeProperties, 'displayName' | 'default'>,
+): string | undefined {
+	const text = prefix.trim().replace(/^\/|\/$/g, '');
+	if (text === '') return undefined;
+	const segments = text.split('/');
+	const fits = segments.every((part) => PREFIX_SEGMENT.test(part) && !isDotSegment(part));
+	if (fits) return undefined;
+	return `${credentialField(field)} must be a path such as ${String(field.default)}, or empty: letters, digits and - . _ ~ between single slashes, no "." or ".." step, no ?, #, % or host (it is put after the Base URL's path)`;
 }
 
 /**

@@ -6,6 +6,7 @@ import {
 	NodeOperationError,
 	type ICredentialDataDecryptedObject,
 	type ICredentialsDecrypted,
+	type INodeProperties,
 } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../common/constants';
@@ -17,7 +18,7 @@ import {
 	sandboxOrderPrefixField,
 } from '../errors/credentialFields';
 import type { PrefixSetting } from '../gateway/endpoints';
-import { baseUrlProblem, gatewayScope, projectScope } from '../gateway/url';
+import { baseUrlProblem, gatewayScope, pathPrefixProblem, projectScope } from '../gateway/url';
 import type { RequestContext } from './run';
 
 export interface ConnectionSettings {
@@ -45,6 +46,26 @@ export interface ConnectionSettings {
  */
 const settingsOfRun = new WeakMap<object, Promise<ConnectionSettings>>();
 
+/** The credential's service prefixes (unset: the field's default), each a path below the Base URL. */
+function readPrefixes(
+	ctx: RequestContext,
+	credentials: ICredentialDataDecryptedObject,
+): Record<PrefixSetting, string> {
+	const fields = {
+		sandboxOrderPrefix: sandboxOrderPrefixField,
+		importPrefix: importPrefixField,
+		eventNotificationsPathPrefix: eventNotificationsPathPrefixField,
+	} satisfies Record<PrefixSetting, INodeProperties>;
+	const prefixes = {} as Record<PrefixSetting, string>;
+	for (const [name, field] of Object.entries(fields) as Array<[PrefixSetting, INodeProperties]>) {
+		const value = String(credentials[name] ?? field.default);
+		const problem = pathPrefixProblem(value, field);
+		if (problem) throw new NodeOperationError(ctx.getNode(), problem);
+		prefixes[name] = value;
+	}
+	return prefixes;
+}
+
 async function readSettings(ctx: RequestContext, itemIndex: number): Promise<ConnectionSettings> {
 	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE, itemIndex);
 	const reference = ctx.getNode().credentials?.[CREDENTIAL_TYPE];
@@ -58,13 +79,7 @@ async function readSettings(ctx: RequestContext, itemIndex: number): Promise<Con
 		// The quota belongs to the project (per endpoint); fall back to the key without one.
 		project: projectScope(credentials),
 		requestsPerMinute: Number.isFinite(rpm) && rpm >= 1 ? rpm : requestsPerMinuteField.default,
-		prefixes: {
-			sandboxOrderPrefix: String(credentials.sandboxOrderPrefix ?? sandboxOrderPrefixField.default),
-			importPrefix: String(credentials.importPrefix ?? importPrefixField.default),
-			eventNotificationsPathPrefix: String(
-				credentials.eventNotificationsPathPrefix ?? eventNotificationsPathPrefixField.default,
-			),
-		},
+		prefixes: readPrefixes(ctx, credentials),
 		credential: {
 			id: reference?.id ?? '',
 			name: reference?.name ?? '',
