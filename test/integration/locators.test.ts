@@ -148,6 +148,35 @@ describe('ASN Number', () => {
 		expect(byNr.results.map((r) => r.value)).toEqual([egyptNr]);
 	});
 
+	it('a service that repeats its page token: each country is left at the repeat, so the list ends (never the same token handed back)', async () => {
+		// Every ListShipments answer: a page with the seeded ASN and the token "page-0".
+		const seeded = f.emulator.fbnShipments().find((a) => a.exref_nr === SEEDED_ASN.exref_nr)!;
+		f.emulator.injectFaults({
+			count: 50,
+			operation: 'AsnService_ListShipments',
+			answer: { set: { shipments: [{ asn_nr: seeded.asn_nr }], next_token: 'page-0' } },
+		});
+		f.emulator.clearRequests();
+		// Searching for what no page holds: the five pages of a call end the list.
+		const none = await searchAsns('no such asn', '0:page-0');
+		expect(none).toEqual({ results: [], paginationToken: undefined });
+		expect(sent('AsnService_ListShipments').map((r) => r.query.country_code)).toEqual([
+			'AE',
+			'SA',
+			'SA',
+			'EG',
+			'EG',
+		]);
+		// Scrolling the whole list: each token handed back is new, and the list ends.
+		const tokens: Array<string | undefined> = [];
+		let token: string | undefined;
+		do {
+			token = (await searchAsns(undefined, token)).paginationToken;
+			tokens.push(token);
+		} while (token !== undefined && tokens.length < 10);
+		expect(tokens).toEqual(['0:page-0', '1:', '1:page-0', '2:', '2:page-0', undefined]);
+	});
+
 	it("a saved workflow of today's shape (plain ASN text, typed or an expression) runs unchanged; a value chosen from the list or typed By Number reads the same", async () => {
 		const seeded = f.emulator.fbnShipments().find((a) => a.exref_nr === SEEDED_ASN.exref_nr)!;
 		const path = `/inbound/v1/shipment/${seeded.asn_nr}`;

@@ -117,12 +117,18 @@ async function searchPage(ctx: ILoadOptionsFunctions, cursor: AsnCursor, wanted:
 		)
 		.flatMap((entry) => asnResult(entry) ?? []);
 	const next = typeof answer.next_token === 'string' ? answer.next_token : '';
-	const after: AsnCursor | undefined = next
-		? { country: cursor.country, token: next }
-		: cursor.country + 1 < COUNTRY_CODES.length
-			? { country: cursor.country + 1, token: '' }
-			: undefined;
-	return { results, after };
+	return { results, next };
+}
+
+/**
+ * Where the search goes on after a page of `cursor` that gave `next`: that country's next page,
+ * else (no token, or one this search already asked with: a service repeating its token would
+ * list the same page for ever) the next country's first, else nowhere.
+ */
+function advance(cursor: AsnCursor, next: string, asked: Set<string>): AsnCursor | undefined {
+	if (next && !asked.has(next)) return { country: cursor.country, token: next };
+	if (cursor.country + 1 < COUNTRY_CODES.length) return { country: cursor.country + 1, token: '' };
+	return undefined;
 }
 
 /**
@@ -138,11 +144,15 @@ export async function searchAsns(
 	const wanted = (filter ?? '').trim().toLowerCase();
 	const results: INodeListSearchItems[] = [];
 	let cursor: AsnCursor | undefined = cursorOf(paginationToken);
+	// The tokens of this search's country asked with (from the call's own token on).
+	const asked = new Set<string>();
 	for (let pages = 0; cursor && pages < SEARCH_PAGES_PER_CALL && results.length === 0; pages++) {
 		if (cursor.country >= COUNTRY_CODES.length) return { results };
+		if (cursor.token === '') asked.clear();
+		asked.add(cursor.token);
 		const page: Awaited<ReturnType<typeof searchPage>> = await searchPage(this, cursor, wanted);
 		results.push(...page.results);
-		cursor = page.after;
+		cursor = advance(cursor, page.next, asked);
 	}
 	return { results, paginationToken: cursor ? cursorText(cursor) : undefined };
 }
