@@ -92,6 +92,15 @@ describe('Simplify', () => {
 		expect(await outputs({ ...list, simplify: false }, 1.1)).toEqual(wholeList);
 	});
 
+	it('FBN Shipment → Get Many, Simplify with Include Total: the short form keeps the total, which its schema describes', async () => {
+		const [short] = await outputs(
+			{ ...ASN_LIST, returnAll: false, limit: 1, options: { includeTotal: true } },
+			1.1,
+		);
+		// The fixture checks the item against __schema__/v1.1.0/fbnShipment/getMany.json.
+		expect(short).toMatchObject({ exref_nr: SEEDED_ASN.exref_nr, total_count: 1 });
+	});
+
 	it('FBN Shipment → Get and Get Many: the same flat short form from either (Get’s ASN no longer under `shipment`)', async () => {
 		const [whole] = await outputs(
 			{ resource: 'fbnShipment', operation: 'getMany', countryCode: 'ae', returnAll: true },

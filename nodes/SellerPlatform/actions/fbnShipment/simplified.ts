@@ -24,9 +24,9 @@ const ASN_FIELDS = [
 const fields =
 	'asn_nr, exref_nr, status, country_code, dst_warehouse_code, schedule_date, schedule_slot, expected_qty, qty_received, total_sku_count and created_at';
 
-/** Get Many: each listed ASN header. */
+/** Get Many: each listed ASN header (the Include Total option adds total_count to it too). */
 export const simplifiedAsn: Simplified = {
-	fields,
+	fields: `${fields} (and total_count with the Include Total option)`,
 	shape: (asn: IDataObject) => picked(asn, ASN_FIELDS),
 };
 
