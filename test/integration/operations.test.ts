@@ -486,7 +486,7 @@ describe('import/createBarcode from input items: the Force Sync field', () => {
 		clientReference,
 	});
 
-	it('reads force_sync per item (true, false, "TRUE", " false "), sends it only when true, and refuses any other value naming the item and the field; an empty field name sends none', async () => {
+	it('reads force_sync per item (true, false, "TRUE", " false ", a blank or missing cell: not forced), sends it only when true, and refuses any other value naming the item and the field; an empty field name sends none', async () => {
 		const items = [
 			{ sku: 'A', ean: '11111111', row: { sync: true } },
 			{ sku: 'B', ean: '22222222', row: { sync: false } },
@@ -495,6 +495,7 @@ describe('import/createBarcode from input items: the Force Sync field', () => {
 			{ sku: 'E', ean: '55555555', row: { sync: 'yes' } },
 			{ sku: 'F', ean: '66666666', row: { sync: 1 } },
 			{ sku: 'G', ean: '77777777' },
+			{ sku: 'H', ean: '88888888', row: { sync: '  ' } },
 		];
 		const out = await run(parameters('row.sync', 'force-sync-1'), items, {
 			continueOnFail: true,
@@ -505,8 +506,10 @@ describe('import/createBarcode from input items: the Force Sync field', () => {
 			{ partner_sku: 'B', barcode: '22222222' },
 			{ partner_sku: 'C', barcode: '33333333', force_sync: true },
 			{ partner_sku: 'D', barcode: '44444444' },
+			{ partner_sku: 'G', barcode: '77777777' },
+			{ partner_sku: 'H', barcode: '88888888' },
 		]);
-		expect(out[0].json).toMatchObject({ client_reference: 'force-sync-1', mappings_count: 4 });
+		expect(out[0].json).toMatchObject({ client_reference: 'force-sync-1', mappings_count: 6 });
 		expect(out.slice(1).map((o) => [o.pairedItem, o.json.error])).toEqual([
 			[
 				{ item: 4 },
@@ -515,10 +518,6 @@ describe('import/createBarcode from input items: the Force Sync field', () => {
 			[
 				{ item: 5 },
 				'Input item 5: the field "row.sync" (Force Sync Field) must be true or false, got 1',
-			],
-			[
-				{ item: 6 },
-				'Input item 6: the field "row.sync" (Force Sync Field) must be true or false, got undefined',
 			],
 		]);
 

@@ -82,7 +82,7 @@ export const properties: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. force_sync',
 		description:
-			'Name of the input item field saying whether to override an existing mapping between the same barcode and partner SKU (force_sync of that mapping): true or false, or the text "true" / "false"; any other value fails the item. Leave empty to send no force_sync (dots reach into nested fields).',
+			'Name of the input item field saying whether to override an existing mapping between the same barcode and partner SKU (force_sync of that mapping): true or false, or the text "true" / "false" (a blank or missing value: not forced); any other value fails the item. Leave empty to send no force_sync (dots reach into nested fields).',
 		displayOptions: { show: { source: ['items'], itemsInput: ['fromInputItems'] } },
 	},
 	{

@@ -42,9 +42,15 @@ interface MappingFields {
 	forceSync?: string;
 }
 
-/** The force_sync of input item `i` (only true is sent, as Define Below sends it), or why not. */
+/**
+ * The force_sync of input item `i` (only true is sent, as Define Below sends it), or why not. A
+ * blank cell (no value, or only spaces) says nothing: not forced, as a sheet leaves it.
+ */
 function forceSyncOf(json: IDataObject, i: number, field: string): IDataObject | string {
 	const value = readField(json, field);
+	if (value === undefined || value === null || (typeof value === 'string' && !value.trim())) {
+		return {};
+	}
 	const problem = booleanProblem(
 		value,
 		`Input item ${i}: the field ${inputField(field, 'forceSyncField')}`,
