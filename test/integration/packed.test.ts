@@ -93,10 +93,15 @@ describe('the packed package (npm pack)', () => {
 				'dist/icons/sellerPlatform.dark.svg',
 			]),
 		);
-		// The output schemas n8n's editor previews, beside the node file (one per operation).
+		// The output schemas n8n's editor previews, beside the node file (one per operation and
+		// node version).
 		expect(files.filter((file) => file.includes('/__schema__/'))).toEqual(
-			[...OPERATIONS]
-				.map((name) => `dist/nodes/SellerPlatform/__schema__/v1.0.0/${name}.json`)
+			['v1.0.0', 'v1.1.0']
+				.flatMap((version) =>
+					[...OPERATIONS].map(
+						(name) => `dist/nodes/SellerPlatform/__schema__/${version}/${name}.json`,
+					),
+				)
 				.sort(),
 		);
 		// No sources, tests, emulator or build state.
