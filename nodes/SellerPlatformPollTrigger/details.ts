@@ -1,9 +1,10 @@
 /**
  * Reading the details of listed orders for the poll trigger: GetFbpiOrder for each entry without
  * its list of items, a few at once (the package's pacing still applies to each), within the
- * poll's time budget. A failed read is that order's alone: the others are read on. A stop of the
- * execution ends the poll; once the run can send no more (its circuit breaker or waiting budget),
- * or once the budget has ended, the orders not read yet are left for the next poll.
+ * poll's time budget. An answer that is not the order asked for (another fbpi_order_nr, another
+ * shape) is a failed read. A failed read is that order's alone: the others are read on. A stop
+ * of the execution ends the poll; once the run can send no more (its circuit breaker or waiting
+ * budget), or once the budget has ended, the orders not read yet are left for the next poll.
  */
 import { NodeApiError, type IDataObject, type IPollFunctions, type JsonObject } from 'n8n-workflow';
 
@@ -32,6 +33,11 @@ function runEnded(ctx: IPollFunctions): boolean {
 	}
 }
 
+/** Whether GetFbpiOrder's answer is the order asked for: its number, whatever case or spaces. */
+const isOrder = (answer: IDataObject, orderNr: string) =>
+	typeof answer.fbpi_order_nr === 'string' &&
+	answer.fbpi_order_nr.trim().toUpperCase() === orderNr.trim().toUpperCase();
+
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
@@ -39,11 +45,16 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
  * execution ends the poll (nothing recorded).
  */
 async function readInto(ctx: IPollFunctions, item: Work, outcome: Outcome): Promise<boolean> {
+	const orderNr = String(item.listed.order.fbpi_order_nr);
 	let failed: unknown;
 	try {
-		const order = await readOrder(ctx, String(item.listed.order.fbpi_order_nr));
-		outcome.ready.push({ ...item, listed: { ...item.listed, order } });
-		return false;
+		const order = await readOrder(ctx, orderNr);
+		if (isOrder(order, orderNr)) {
+			outcome.ready.push({ ...item, listed: { ...item.listed, order } });
+			return false;
+		}
+		// Another order, or an answer of another shape: not this order's details.
+		failed = new Error(`The Seller Platform API answered GetFbpiOrder without this order`);
 	} catch (error) {
 		failed = error;
 	}

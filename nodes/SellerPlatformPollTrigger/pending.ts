@@ -69,12 +69,23 @@ function entryOf(order: IDataObject): IDataObject {
 	return { fbpi_order_nr, order_created_at };
 }
 
-/** Keeps the order pending; false when `MAX_PENDING` are already waiting. */
-function keep(state: PollState, { key, createdAt, order }: Listed, attempts: number): boolean {
-	if (!(key in state.pending) && Object.keys(state.pending).length >= MAX_PENDING) return false;
-	const pending: Pending = { createdAt, attempts, order: entryOf(order) };
+/**
+ * Keeps the order pending; otherwise gives why it cannot wait: `MAX_PENDING` are already waiting,
+ * or even its number and time are longer than `MAX_ENTRY_CHARS` (the bound of the static data).
+ */
+function keep(
+	state: PollState,
+	{ key, createdAt, order }: Listed,
+	attempts: number,
+): string | undefined {
+	if (!(key in state.pending) && Object.keys(state.pending).length >= MAX_PENDING)
+		return `More than ${MAX_PENDING} orders wait for their details`;
+	const entry = entryOf(order);
+	if (JSON.stringify(entry).length > MAX_ENTRY_CHARS)
+		return `Its number and creation time are longer than ${MAX_ENTRY_CHARS} characters: it is not kept to read again`;
+	const pending: Pending = { createdAt, attempts, order: entry };
 	state.pending[key] = pending;
-	return true;
+	return undefined;
 }
 
 /** The order as listed, marked: its details could not be read. */
@@ -105,13 +116,13 @@ export function settle(state: PollState, outcome: Outcome): { emit: Listed[]; gi
 	for (const { listed, attempts: before, message } of outcome.failed) {
 		if (!taken(listed)) continue;
 		const attempts = Math.max(before, state.pending[listed.key]?.attempts ?? 0) + 1;
-		if (attempts >= MAX_DETAIL_ATTEMPTS || !keep(state, listed, attempts))
+		if (attempts >= MAX_DETAIL_ATTEMPTS || keep(state, listed, attempts) !== undefined)
 			giveUp(listed, message, attempts);
 	}
 	for (const { listed, attempts } of outcome.unreached) {
 		if (!taken(listed) || listed.key in state.pending) continue;
-		if (!keep(state, listed, attempts))
-			giveUp(listed, `More than ${MAX_PENDING} orders wait for their details`, attempts);
+		const why = keep(state, listed, attempts);
+		if (why !== undefined) giveUp(listed, why, attempts);
 	}
 	emit.sort((a, b) => a.createdAt - b.createdAt || (a.key < b.key ? -1 : 1));
 	return { emit, givenUp };

@@ -18,6 +18,7 @@ import { listWindow, ORDERS_PER_PAGE, pageBudget, toSecond, type PageBudget } fr
 import { settle, workOf, type GivenUp } from './pending';
 import {
 	isNew,
+	listedAgain,
 	LOOKBACK_MS,
 	MAX_PENDING,
 	recordRead,
@@ -143,6 +144,7 @@ export async function newOrders(
 	if (!saved) return await startAfresh(ctx, stream, warehouseCode, now);
 	const budget = pageBudget(ctx, Date.now(), pagesWithRoom(saved));
 	const read = await readOrForget(ctx, warehouseCode, saved, now, budget);
+	for (const listed of read.orders) listedAgain(saved, listed);
 	const fresh = read.orders.filter((listed) => isNew(saved, listed));
 	const outcome = await readDetails(ctx, workOf(saved, fresh), budget);
 	// Recorded at once, after the last request: a poll that fails records nothing, and of two

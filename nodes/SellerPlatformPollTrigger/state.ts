@@ -10,7 +10,8 @@
  *   lists from `LOOKBACK_MS` before it, so late orders and a clock of the service behind or ahead
  *   of n8n's by up to that much are still seen;
  * - `seen`: fbpi_order_nr → creation time (ms) of the orders emitted (or history) at or after the
- *   start of the next window (`readUpTo - LOOKBACK_MS`): those are never emitted again;
+ *   start of the next window (`readUpTo - LOOKBACK_MS`): those are never emitted again; one listed
+ *   again is remembered with the later of its times (`listedAgain`);
  * - `floor`: an order created at or before it is never new. Entries of `seen` older than the next
  *   window are dropped, and `floor` rises to just before that window's start: an order a server
  *   lists although it is older than the window asked (filters shifted or ignored) is not new.
@@ -25,7 +26,8 @@
  *   `next_token` (same filters): a window with more orders than one poll reads still ends.
  * Bound: at most `MAX_SEEN` entries in `seen`, each key at most `MAX_KEY_LENGTH` characters (or a
  * hash); at most `MAX_PENDING` pending orders, each its list entry of at most `MAX_ENTRY_CHARS`
- * characters as JSON (a longer one: its number and creation time only); one token.
+ * characters as JSON (a longer one: its number and creation time only; when even those are
+ * longer, it is not kept but emitted at once, marked); one token.
  */
 import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
@@ -167,6 +169,17 @@ export function startState(
 export function isNew(state: PollState, listed: Listed): boolean {
 	const known = listed.key in state.seen || listed.key in state.pending;
 	return !known && listed.createdAt > state.floor;
+}
+
+/**
+ * An order seen before and listed again is remembered as long as it is listed: its time in `seen`
+ * rises to the listed one when later (a time the trigger cannot read is the listing's, an order
+ * the service lists with a new time), so pruning never forgets an order the service still lists
+ * and the floor does not keep it out.
+ */
+export function listedAgain(state: PollState, listed: Listed): void {
+	const at = state.seen[listed.key];
+	if (at !== undefined && listed.createdAt > at) state.seen[listed.key] = listed.createdAt;
 }
 
 /** Remembers an order as emitted (or history): never new again. */

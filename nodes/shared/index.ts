@@ -30,6 +30,9 @@ export {
 	CREDENTIAL_TYPE,
 	EVENT_TYPE_PATTERN,
 	HEADER_NAME_PATTERN,
+	eventLoopTurns,
+	inputField,
+	isInputField,
 	keyProblem,
 	MAX_TEXT_LENGTH,
 	MAX_TIMER_MS,
@@ -49,8 +52,10 @@ export {
 	USER_AGENT,
 	wait,
 	WHOAMI_PATH,
+	type InputField,
 	type Kind,
 	type NumberRule,
+	type Turns,
 } from './common';
 export {
 	credentialProperties,

@@ -139,6 +139,27 @@ async function startForeignServer() {
 	};
 }
 
+/**
+ * Every host on the internet, as n8n reaches it: n8n runs with HTTPS_PROXY naming this loopback
+ * listener (NO_PROXY: loopback), so each https connection to a host that is not on loopback
+ * arrives here as a CONNECT. It records the host and port asked for and closes the connection:
+ * no TLS handshake with any foreign host can happen without a CONNECT recorded first.
+ */
+async function startForeignHosts() {
+	const connects: string[] = [];
+	const server = createServer((_req, res) => res.writeHead(502).end());
+	server.on('connect', (req, socket) => {
+		connects.push(String(req.url));
+		socket.destroy();
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return {
+		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+		connects,
+		close: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
+	};
+}
+
 async function control<T>(
 	emulator: Emulator,
 	method: string,
@@ -197,6 +218,7 @@ const log = (message: string) => process.stdout.write(`${message}\n`);
 const dataDir = join(tmpdir(), `seller-platform-e2e-n8n-${process.pid}`);
 let emulator: Emulator | undefined;
 let n8n: N8nInstance | undefined;
+let foreignHosts: Awaited<ReturnType<typeof startForeignHosts>> | undefined;
 // Set by beforeAll; every check runs after it.
 let emu: Emulator;
 let n8nInstance: N8nInstance;
@@ -220,6 +242,7 @@ beforeAll(async () => {
 		importStepMs: 50,
 		exportStepMs: 100,
 	});
+	foreignHosts = await startForeignHosts();
 	rmSync(dataDir, { recursive: true, force: true });
 	installedAt = installPackageInto(dataDir);
 	const port = await freePort();
@@ -231,7 +254,12 @@ beforeAll(async () => {
 		dataDir,
 		port,
 		logFile: join(dataDir, 'n8n.log'),
-		env: { N8N_LOG_LEVEL: process.env.N8N_LOG_LEVEL ?? 'debug' },
+		env: {
+			N8N_LOG_LEVEL: process.env.N8N_LOG_LEVEL ?? 'debug',
+			// Check 16: https to any host off loopback goes through the listener that records it.
+			HTTPS_PROXY: foreignHosts.url,
+			NO_PROXY: '127.0.0.1,localhost,::1',
+		},
 	});
 	log(`e2e: n8n ready after ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
@@ -247,6 +275,7 @@ beforeAll(async () => {
 afterAll(async () => {
 	await n8n?.stop().catch((error) => console.error('stopping n8n:', error));
 	await emulator?.close().catch((error) => console.error('closing the emulator:', error));
+	await foreignHosts?.close().catch((error) => console.error('closing the listener:', error));
 	if (!process.env.E2E_KEEP) rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -1736,6 +1765,56 @@ describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 				expect(await client.testCredential(credential, data)).toMatchObject({ status: 'OK' });
 				expect(summary(await requestLog())).toContain('Whoami 200');
 			}
+		},
+	);
+	check(
+		"16. a Base URL on a foreign https host is refused before any connection, the credential's Test included",
+		async () => {
+			const listener = foreignHosts!;
+			const foreign = {
+				...credentialData,
+				gateway: 'custom',
+				baseUrl: 'https://gateway.attacker.example',
+			};
+			const why =
+				'The "Base URL" field of the credential names gateway.attacker.example, which is not a Seller Platform gateway, so nothing was sent.';
+			await control(emu, 'DELETE', '/requests');
+			const tested = await client.testCredential(credential, foreign);
+			expect(tested.status).toEqual('Error');
+			expect(tested.message).toContain(why);
+
+			const saved = await client.createCredential(
+				'Seller Platform (e2e foreign host)',
+				CREDENTIAL_TYPE,
+				foreign,
+			);
+			const wf = await client.createWorkflow(
+				workflow(
+					'e2e: a credential whose Base URL is a foreign host',
+					[
+						manualTrigger(),
+						sellerPlatform('Get PO', saved, {
+							resource: 'purchaseOrder',
+							operation: 'get',
+							poNr: SEEDED_PO.released,
+						}),
+					],
+					[[MANUAL, 'Get PO']],
+				),
+			);
+			const execution = await client.runAndWait(wf);
+			expect(execution.status).toEqual('error');
+			expect(execution.data.resultData.error?.message).toContain(why);
+			// No connection to the foreign host (no CONNECT, so no TLS handshake), none to the gateway.
+			expect(
+				listener.connects.filter((target) => target.startsWith('gateway.attacker.example')),
+			).toEqual([]);
+			expect(await requestLog()).toEqual([]);
+
+			// The listener is on the way: an allowed host under noon.partners is reached through it.
+			const allowed = { ...foreign, baseUrl: 'https://e2e-check.noon.partners' };
+			expect((await client.testCredential(credential, allowed)).status).toEqual('Error');
+			expect(listener.connects).toContain('e2e-check.noon.partners:443');
 		},
 	);
 });

@@ -10,7 +10,10 @@
  * - `wrap`: the answer sits inside these fields, outermost first (`['result']`: `{ result: … }`);
  * - `array`: the answer is a one-element array;
  * - `prefix`: the answer is sent as text, this prefix and then its JSON (`)]}'\n`, an XSSI guard),
- *   with the content type `contentType` (default `application/json; charset=utf-8`).
+ *   with the content type `contentType` (default `application/json; charset=utf-8`);
+ * - `status`: the answer is sent with this HTTP status (a gateway failing after the operation
+ *   ran: `{ status: 502, prefix: 'upstream timeout after issuing ' }` shows a new token in an
+ *   error).
  */
 import { invalidArgument } from './errors';
 import type { AnswerShape } from './types';
@@ -26,7 +29,16 @@ export function validateAnswerShape(answer: unknown): void {
 	if (answer === null || typeof answer !== 'object' || Array.isArray(answer)) {
 		throw invalidArgument('fault answer must be an object');
 	}
-	const { unwrap, omit, set, wrap, array, prefix, contentType } = answer as Record<string, unknown>;
+	const { unwrap, omit, set, wrap, array, prefix, contentType, status } = answer as Record<
+		string,
+		unknown
+	>;
+	if (
+		status !== undefined &&
+		!(Number.isInteger(status) && (status as number) >= 200 && (status as number) <= 599)
+	) {
+		throw invalidArgument('fault answer status must be an HTTP status from 200 to 599');
+	}
 	if (unwrap !== undefined && !(typeof unwrap === 'string' && FIELD.test(unwrap))) {
 		throw invalidArgument('fault answer unwrap must be a field name');
 	}

@@ -825,7 +825,8 @@ export class EmulatorServer implements Emulator {
 				fault?.answer && result.contentType === undefined
 					? reshapeAnswer(result.body, fault.answer)
 					: { body: result.body, contentType: result.contentType };
-			respond(result.status ?? 200, shaped.body, result.headers, shaped.contentType);
+			const status = fault?.answer?.status ?? result.status ?? 200;
+			respond(status, shaped.body, result.headers, shaped.contentType);
 			if (session) this.countTowardsExpiry();
 		} catch (error) {
 			const apiError = toApiError(error);

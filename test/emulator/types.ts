@@ -180,6 +180,8 @@ export interface AnswerShape {
 	prefix?: string;
 	/** Content type of a prefixed answer; default `application/json; charset=utf-8`. */
 	contentType?: string;
+	/** The HTTP status the reshaped answer is sent with (default the operation's own). */
+	status?: number;
 }
 
 /** Where and how an echoing fault repeats the secrets a request carried. */

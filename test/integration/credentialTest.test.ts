@@ -18,6 +18,7 @@ import { createServer } from 'net';
 import type { AddressInfo } from 'net';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
+import { MAX_LOGIN_IDENTITIES, sessions } from '../../dist/nodes/shared/auth/session';
 import { credentialFields, startEmulator, type Emulator } from '../emulator';
 import { createTestEnvironment, type TestEnvironment } from '../helpers';
 
@@ -238,13 +239,114 @@ describe('credential Test with an unreachable Base URL', () => {
 
 describe('credential Test with a plain http:// Base URL on the internet', () => {
 	it('answers Error saying why, and sends nothing in clear text', async () => {
-		saveCredential('cred-1', { baseUrl: 'http://gateway.example.com' });
+		saveCredential('cred-1', { baseUrl: 'http://gateway.noon.partners' });
 
 		const result = await env.testCredential('cred-1');
 
 		const why =
-			'The "Base URL" field of the credential must start with https:// for gateway.example.com: http:// would send the login token and the session in clear text, so it is accepted only for a loopback or private address or a local host name (such as a local emulator)';
+			'The "Base URL" field of the credential must start with https:// for gateway.noon.partners: http:// would send the login token and the session in clear text, so it is accepted only for a loopback or private address or a local host name (such as a local emulator)';
 		expect(result).toEqual({ status: 'Error', message: why });
 		expect(env.logins[0].error?.message).toBe(why);
 	});
+});
+
+/**
+ * A loopback stand-in for every host on the internet: n8n's HTTP client goes through the proxy its
+ * environment names (HTTPS_PROXY, NO_PROXY for the emulator), so any connection to a foreign host
+ * reaches this listener, which counts it and closes it.
+ */
+async function startCountingProxy() {
+	const counted = { connections: 0 };
+	const server = createServer((socket) => {
+		counted.connections++;
+		socket.destroy();
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	const saved = { ...process.env };
+	Object.assign(process.env, {
+		HTTPS_PROXY: `http://127.0.0.1:${port}`,
+		HTTP_PROXY: `http://127.0.0.1:${port}`,
+		NO_PROXY: '127.0.0.1,localhost,::1',
+	});
+	const close = async () => {
+		for (const name of ['HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY']) {
+			if (saved[name] === undefined) delete process.env[name];
+			else process.env[name] = saved[name];
+		}
+		await new Promise<void>((resolve) => server.close(() => resolve()));
+	};
+	return { counted, close };
+}
+
+describe('credential Test with a Base URL on a host that is no gateway', () => {
+	const FOREIGN = 'https://gateway.attacker.example';
+	const why =
+		'The "Base URL" field of the credential names gateway.attacker.example, which is not a Seller Platform gateway, so nothing was sent. The login token, signed with the private key, names no gateway and logs in at the real one wherever it is sent: so it is sent only to a host under noon.partners (the noon and Namshi gateways, any port) or to a loopback or private address or a local host name (a local emulator, a tunnel you run).';
+	let proxy: Awaited<ReturnType<typeof startCountingProxy>>;
+	beforeEach(async () => (proxy = await startCountingProxy()));
+	afterEach(async () => await proxy.close());
+
+	it('refuses a new credential before any connection, saying which hosts get the token and why', async () => {
+		saveCredential('cred-1', { baseUrl: FOREIGN });
+
+		expect(await env.testCredential('cred-1')).toEqual({ status: 'Error', message: why });
+		expect(proxy.counted.connections).toBe(0);
+		expect(emulator.requests()).toHaveLength(0);
+	});
+
+	it('refuses a saved credential whose Base URL an editor changed (its session kept), before any connection', async () => {
+		saveCredential('cred-1');
+		expect((await env.testCredential('cred-1')).status).toBe('OK');
+		const before = emulator.requests().length;
+
+		const result = await env.testCredential('cred-1', { data: { baseUrl: `${FOREIGN}:8443/` } });
+
+		expect(result.status).toBe('Error');
+		expect(result.message).toContain(
+			'names gateway.attacker.example, which is not a Seller Platform gateway',
+		);
+		expect(proxy.counted.connections).toBe(0);
+		expect(emulator.requests()).toHaveLength(before);
+	});
+
+	// The check above can fail: a Base URL that is allowed reaches the stand-in.
+	it('a custom address under noon.partners is accepted: its login reaches the proxy', async () => {
+		saveCredential('cred-1', {
+			gateway: 'custom',
+			baseUrl: 'https://noon-api-gateway.noon.partners',
+		});
+		const result = await env.testCredential('cred-1');
+		expect(result.message).not.toContain('not a Seller Platform gateway');
+		expect(proxy.counted.connections).toBeGreaterThan(0);
+	});
+});
+
+describe('credential Tests with made-up values leave a bounded memory', () => {
+	const DISTINCT = 10_000;
+
+	it(`${DISTINCT} Tests, each with another key ID the service refuses, leave at most ${MAX_LOGIN_IDENTITIES} login identities`, async () => {
+		saveCredential('cred-1');
+		const sizes = () =>
+			Object.entries(sessions).map(([name, map]) => [name, map.size] as [string, number]);
+		for (let start = 0; start < DISTINCT; start += 25) {
+			const batch = Array.from({ length: Math.min(25, DISTINCT - start) }, (_, i) =>
+				env.testCredential('cred-1', { data: { keyId: `made-up-key-${start + i}` } }),
+			);
+			for (const result of await Promise.all(batch)) expect(result.status).toBe('Error');
+		}
+		expect(emulator.stats().logins).toBe(0);
+		expect(loginRequests()).toHaveLength(DISTINCT);
+		for (const [name, size] of sizes()) {
+			expect([name, size <= MAX_LOGIN_IDENTITIES]).toEqual([name, true]);
+		}
+		expect(sessions.lastLoginEnd.size).toBe(MAX_LOGIN_IDENTITIES);
+
+		// The real credential still logs in, and its session is shared as before.
+		expect(await env.testCredential('cred-1')).toEqual({
+			status: 'OK',
+			message: 'Connection successful!',
+		});
+		expect(sessions.newest.size).toBe(1);
+	}, 600_000);
 });

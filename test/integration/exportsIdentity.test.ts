@@ -370,6 +370,51 @@ describe('oauth/createToken', () => {
 		expect(answer.status).toBe(200);
 	});
 
+	it('with Access Token Output "Nowhere", every token field of the answer is removed, not only access_token', async () => {
+		f = await startFixture();
+		const code = f.emulator.issueOAuthCode();
+		const idToken = `eyJhbGciOiJSUzI1NiJ9.${Buffer.from('{"sub":"client-1"}').toString('base64url')}.c2lnbmF0dXJlLW9mLXRlc3Q`;
+		const refreshToken = 'rt_0f3c9a7d2b1e4f6a8c0d5e7b';
+		f.emulator.injectFaults({
+			operation: 'CreateToken',
+			count: 1,
+			answer: { set: { refresh_token: refreshToken, id_token: idToken } },
+		});
+		const result = await f.env.runWorkflow(
+			workflowWithItems([{ code }], CREATE_TOKEN({ options: { accessTokenOutput: 'none' } })),
+		);
+		const [json] = result.json(NODE);
+		const note = '[removed: Access Token Output is Nowhere]';
+		expect(json).toMatchObject({ access_token: note, refresh_token: note, id_token: note });
+		expect(json.project_code).toBe(f.emulator.projectCode);
+		const text = seen(result);
+		for (const token of [refreshToken, idToken]) expect(text).not.toContain(token);
+		expect(text).not.toMatch(/eyJ[\w-]+\./);
+	});
+
+	it('a token the service issued and then echoed in an error (a gateway failing after CreateToken) is masked', async () => {
+		f = await startFixture();
+		// The operation runs (the token is issued), then the gateway answers 502 with the token in
+		// its text: once inside the answer's JSON, once alone.
+		for (const answer of [
+			{ status: 502, prefix: 'upstream timeout after issuing ' },
+			{ status: 502, unwrap: 'access_token', prefix: 'upstream timeout after issuing ' },
+		]) {
+			f.emulator.injectFaults({ operation: 'CreateToken', count: 1, answer });
+			const result = await f.env.runWorkflow(
+				workflowWithItems([{ code: f.emulator.issueOAuthCode() }], CREATE_TOKEN(), {
+					continueOnFail: true,
+				}),
+			);
+			const text = seen(result);
+			expect(text).toContain('upstream timeout after issuing');
+			expect(text).toContain('<redacted>');
+			expect(text).not.toMatch(/eyJ[\w-]+\./);
+			expect(JSON.stringify(f.env.logger.entries)).not.toMatch(/eyJ[\w-]+\./);
+		}
+		expect(sent('CreateToken').map((r) => r.status)).toEqual([502, 502]);
+	});
+
 	it('never shows the client secret or the code a service echoes; refuses blank fields before sending', async () => {
 		f = await startFixture();
 		const code = f.emulator.issueOAuthCode();

@@ -171,6 +171,39 @@ describe('fbnShipment', () => {
 		]);
 	});
 
+	it('create: a reference whose ASN was cancelled fails (nothing will be inbounded under it), never alreadyExisted', async () => {
+		const create = {
+			resource: 'fbnShipment',
+			operation: 'create',
+			exrefNr: 'PO-CANCELLED-1',
+			countryCode: 'ae',
+		};
+		const [made] = await outputs(create);
+		const asnNr = (made.shipment as IDataObject).asn_nr as string;
+		await outputs({
+			resource: 'fbnShipment',
+			operation: 'updateStatus',
+			asnNr,
+			statusAction: 'STATUS_ACTION_CANCEL',
+		});
+		f.emulator.clearRequests();
+
+		const result = await run(create, [{}], { continueOnFail: true });
+		const [out] = result.outputs(NODE);
+		expect(out.json.alreadyExisted).toBeUndefined();
+		expect(out.json.shipment).toBeUndefined();
+		expect(out.json.error).toBe(
+			`The external reference PO-CANCELLED-1 is already used by ASN ${asnNr}, which is ASN_STATUS_CANCELED: nothing will be inbounded under it`,
+		);
+		expect(String((out.json.details as IDataObject).description)).toContain(
+			'Use a new External Reference Number',
+		);
+		expect(sent('AsnService_CreateShipment')).toHaveLength(1);
+		expect(f.emulator.fbnShipments().filter((a) => a.exref_nr === 'PO-CANCELLED-1')).toEqual([
+			expect.objectContaining({ asn_nr: asnNr, status: 'ASN_STATUS_CANCELED' }),
+		]);
+	});
+
 	it('create: an answer lost after the ASN was made is asked again, and that ASN comes back, never a second', async () => {
 		f.emulator.injectFaults({ count: 1, operation: 'AsnService_CreateShipment', lostAnswer: true });
 		const [out] = await outputs({

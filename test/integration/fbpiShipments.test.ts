@@ -257,6 +257,34 @@ describe('fbpiShipment/create', () => {
 		expect(stored()).toHaveLength(1);
 	});
 
+	it('a number taken by this very shipment whose order cannot be read (GetFbpiOrder 404): the item fails saying the shipment matches but whether it was cancelled is not known', async () => {
+		const order = newOrder(2);
+		const number = newShipmentNr();
+		const parameters = createParameters(order.nr, number, order.items.join(','));
+		await outputs(parameters);
+		f.emulator.injectFaults({
+			count: 1,
+			operation: 'GetFbpiOrder',
+			status: 404,
+			message: `FBPI order "${order.nr}" not found`,
+		});
+		const result = await run(parameters, [{}], { continueOnFail: true });
+		const [out] = result.json(NODE);
+		expect(out.alreadyExisted).toBeUndefined();
+		expect(out.error).toBe(
+			`FBPI order "${order.nr}" not found: the shipment with shipment number ${number} (warehouse ${WAREHOUSE}) matches this one, but whether it was cancelled could not be read (GetFbpiOrder)`,
+		);
+		const details = out.details as IDataObject;
+		expect(String(details.description)).toMatch(
+			/^The shipment number .* is already used by a shipment with this order, items and AWBs/,
+		);
+		expect(String(details.description)).toContain('Nothing was created.');
+		expect(requestsOf('CreateShipment').map((r) => r.status)).toEqual([200, 409]);
+		expect(f.emulator.shipments().filter((s) => s.integration_shipment_nr === number)).toHaveLength(
+			1,
+		);
+	});
+
 	it('a number taken by another shipment fails naming it and what differs (continue on fail: an error item)', async () => {
 		const order = newOrder(3);
 		const number = newShipmentNr();

@@ -214,9 +214,9 @@ describe('secrets only on a straight route to the gateway', () => {
 		);
 
 		it('with certificate checks turned off: not sent', async () => {
-			remoteCredential('https://gateway.example.com');
+			remoteCredential('https://gateway.noon.partners');
 			const result = await env.runWorkflow(
-				requestWorkflow(`https://gateway.example.com${PO_PATH}`, helper, { ignoreSsl: true }),
+				requestWorkflow(`https://gateway.noon.partners${PO_PATH}`, helper, { ignoreSsl: true }),
 			);
 			expect(result.nodeError(NODE)?.message).toMatch(
 				/this request with certificate checks turned off \(Ignore SSL Issues\) was not sent$/,

@@ -112,6 +112,21 @@ describe('oauth/exchangeToken', () => {
 		expect(ok.json).toMatchObject({ status: { status_id: 0, status_code: 'OK' } });
 		expect(requestsOf('ExchangeToken')).toHaveLength(2);
 
+		// A long message that the token straddles where the message is cut (500 characters): no
+		// piece of it is kept.
+		const long = { ...status, message: `${'x'.repeat(400)} ${token}` };
+		f.emulator.injectFaults({
+			count: 1,
+			operation: 'ExchangeToken',
+			answer: { set: { status: long } },
+		});
+		const cut = await f.env.runWorkflow(
+			workflowWithItems([{}], parameters, { continueOnFail: true }),
+		);
+		const [cutOut] = cut.json('Seller Platform');
+		expect(cutOut.error).toBe(`${'x'.repeat(400)} <redacted>`);
+		expect(JSON.stringify(cut.outputs('Seller Platform'))).not.toContain(token.slice(0, 60));
+
 		// Without continue on fail, the run fails on it.
 		f.emulator.injectFaults({ count: 1, operation: 'ExchangeToken', answer: { set: { status } } });
 		const stopped = await f.env.runWorkflow(workflowWithItems([{}], parameters));

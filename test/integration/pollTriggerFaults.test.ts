@@ -10,7 +10,11 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { MAX_PAGES_PER_POLL } from '../../dist/nodes/SellerPlatformPollTrigger/listing';
 import { MAX_DETAIL_ATTEMPTS } from '../../dist/nodes/SellerPlatformPollTrigger/pending';
-import { STATE_KEY, type PollState } from '../../dist/nodes/SellerPlatformPollTrigger/state';
+import {
+	MAX_ENTRY_CHARS,
+	STATE_KEY,
+	type PollState,
+} from '../../dist/nodes/SellerPlatformPollTrigger/state';
 import { credentialFields, type Emulator, type FbpiOrderQuirks } from '../emulator';
 import {
 	chain,
@@ -201,6 +205,94 @@ describe('Seller Platform Poll Trigger: an entry whose details cannot be read', 
 		expect(poller.errors).toEqual([]);
 		expect(detailReads(bad)).toBe(MAX_DETAIL_ATTEMPTS);
 		expect(memoryState(poller).pending).toEqual({});
+	});
+});
+
+describe('Seller Platform Poll Trigger: GetFbpiOrder answers another order', () => {
+	it('the answer is not taken for the listed order: it is read again on the next poll and emitted once, whole, under its own number', async () => {
+		const poller = await activate();
+		emulator.setFbpiOrderQuirks({ listWithoutItems: true });
+		const [nr] = addOrders([Date.now() - 1000]);
+		emulator.injectFaults({
+			count: 1,
+			operation: 'GetFbpiOrder',
+			answer: { set: { fbpi_order_nr: 'NAEORD-SOMEONE-ELSES' } },
+		});
+		await poller.poll();
+		expect(poller.emitted).toEqual([]);
+		expect(memoryState(poller).pending[nr]).toMatchObject({ attempts: 1 });
+		await poller.poll();
+		await poller.poll();
+		expect(poller.errors).toEqual([]);
+		expect(started(poller)).toEqual([[nr]]);
+		expect(poller.executions[0].json(POLL_TRIGGER)).toEqual([emulator.fbpiOrder(nr)]);
+
+		// The same number in another case is this order: emitted whole at once.
+		const [other] = addOrders([Date.now() - 1000]);
+		emulator.injectFaults({
+			count: 1,
+			operation: 'GetFbpiOrder',
+			answer: { set: { fbpi_order_nr: ` ${other.toLowerCase()}` } },
+		});
+		await poller.poll();
+		expect(started(poller)).toEqual([[nr], [` ${other.toLowerCase()}`]]);
+		expect(poller.executions[1].json(POLL_TRIGGER)[0].items).toHaveLength(1);
+	});
+});
+
+describe('Seller Platform Poll Trigger: an order the service lists again and again', () => {
+	it('with an order_created_at it cannot read, in every answer (filters ignored): emitted once, also once the lookback has passed', async () => {
+		// Time passes 10 minutes between polls: n8n's clock and the emulator's (one Date.now).
+		const realNow = Date.now;
+		let passed = 0;
+		const clock = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + passed);
+		try {
+			const poller = await activate();
+			const odd = {
+				fbpi_order_nr: `NAEORD-ODD-${warehouses}`,
+				warehouse_code: warehouse,
+				order_created_at: '',
+				items: [],
+			};
+			emulator.injectFaults({
+				count: 1000,
+				operation: 'ListFbpiOrders',
+				answer: { set: { orders: [odd], next_token: '' } },
+			});
+			for (let poll = 0; poll < 5; poll++) {
+				await poller.poll();
+				passed += 10 * 60_000;
+			}
+			expect(poller.errors).toEqual([]);
+			expect(started(poller)).toEqual([[odd.fbpi_order_nr]]);
+		} finally {
+			clock.mockRestore();
+			emulator.clearFaults();
+		}
+	});
+});
+
+describe('Seller Platform Poll Trigger: a huge list entry whose details cannot be read', () => {
+	it('is not kept pending beyond the bound of an entry (static data stays small): emitted once at once, marked, the others as usual', async () => {
+		const poller = await activate();
+		const huge = `N${'9'.repeat(100_000)}`; // an odd number: 100,000 characters
+		emulator.addFbpiOrders({
+			warehouseCode: warehouse,
+			orders: [{ fbpiOrderNr: huge, createdAt: Date.now() - 2000 }],
+		});
+		const [good] = addOrders([Date.now() - 1000]);
+		emulator.setFbpiOrderQuirks({ listWithoutItems: true, unreadable: [huge] });
+		await poller.poll();
+		// Kept pending, it would hold its 100,000 characters in the static data (up to 2,000 such).
+		expect(JSON.stringify(memoryState(poller)).length).toBeLessThan(MAX_ENTRY_CHARS + 1000);
+		expect(JSON.stringify(savedState()).length).toBeLessThan(MAX_ENTRY_CHARS + 1000);
+		for (let poll = 1; poll < MAX_DETAIL_ATTEMPTS + 1; poll++) await poller.poll();
+
+		expect(poller.errors).toEqual([]);
+		expect(started(poller)).toEqual([[huge, good]]);
+		const [marked] = poller.executions[0].json(POLL_TRIGGER);
+		expect(marked).toMatchObject({ fbpi_order_nr: huge, detailsUnavailable: { attempts: 1 } });
+		expect(String((marked.detailsUnavailable as IDataObject).message)).toContain('HTTP 431'); // its path is too long
 	});
 });
 

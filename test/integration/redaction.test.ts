@@ -139,3 +139,30 @@ describe('a secret in any field of the error answer, in any encoding', () => {
 		},
 	);
 });
+
+describe('a secret the service echoes in a successful answer', () => {
+	it('Destination → Update masks the header values it sent, as Event Webhook → Create does', async () => {
+		f = await startFixture({ ratePlan: null });
+		const echoedValue = 'hook-secret-7c1d9e2f';
+		f.emulator.injectFaults({
+			count: 1,
+			operation: 'UpdateDestination',
+			answer: { set: { credentials: { 'X-Key': echoedValue } } },
+		});
+		const result = await f.env.runWorkflow(
+			workflowWithItems([{}], {
+				resource: 'destination',
+				operation: 'update',
+				destinationCode: 'DST-1001',
+				updateFields: { headers: { header: [{ name: 'X-Key', value: echoedValue }] } },
+			}),
+		);
+		const [item] = result.outputs('Seller Platform');
+		expect(item.json.credentials).toEqual({ 'X-Key': '<redacted>' });
+		expect(JSON.stringify(result.run)).not.toContain(echoedValue);
+		expectNothingOf(
+			[echoedValue],
+			JSON.stringify(item.json) + JSON.stringify(f.env.logger.entries),
+		);
+	});
+});

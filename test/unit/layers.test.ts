@@ -47,10 +47,10 @@ const SHARED_ORDER = ['transport', 'auth', 'pacing', 'gateway', 'common', 'error
  */
 const STATEFUL: Record<string, string> = {
 	'nodes/shared/auth/session.ts':
-		'per login identity: one running login, one session, 50 retired ones, 50 first-sent dates; refusals and run logins weak',
+		'the 1000 login identities whose logins ended last: one running login, one session, 50 retired ones each; 50 first-sent dates; refusals and run logins weak',
 	'nodes/shared/auth/login.ts': 'login fingerprints: weak, per decrypted credentials object',
 	'nodes/shared/pacing/limiters.ts':
-		'one limiter per project × endpoint × plan, each one window of starts and 64 round trips',
+		'the 2000 limiters (project × endpoint × plan) used last, each one window of starts and 64 round trips',
 	'nodes/shared/pacing/paced.ts': '429 echoes: weak, per error object',
 	'nodes/shared/transport/run.ts': "per node run: weak, gone with the run's context",
 	'nodes/shared/transport/settings.ts': "per node run: weak, gone with the run's context",

@@ -5,7 +5,12 @@
  */
 import { COMMON_PLAN, ENDPOINTS } from '../../dist/nodes/shared/gateway/endpoints';
 import { projectScope } from '../../dist/nodes/shared/gateway/url';
-import { pacedPlan, RateLimiterRegistry } from '../../dist/nodes/shared/pacing/limiters';
+import {
+	limiters,
+	MAX_LIMITERS,
+	pacedPlan,
+	RateLimiterRegistry,
+} from '../../dist/nodes/shared/pacing/limiters';
 import { PlanLimiter } from '../../dist/nodes/shared/pacing/rateLimiter';
 import { maxInWindow } from '../helpers/sharingModel';
 import { VirtualClock } from '../helpers/virtualTime';
@@ -178,5 +183,21 @@ describe('the quota is the project’s, whatever the Base URL', () => {
 		expect(registry.get(project, 'ListWarehouses', 1500)).not.toBe(
 			registry.get(project, 'GetPurchaseOrder', 1500),
 		);
+	});
+});
+
+describe("the process's limiters have a bound", () => {
+	it('10,000 credentials of made-up projects (and plans) keep the limiters used last, the oldest forgotten', () => {
+		const kept = limiters.get('PRJ-IN-USE', 'GetPurchaseOrder', 1500);
+		const first = limiters.get('made-up-0', 'GetPurchaseOrder', 1500);
+		for (let i = 1; i < 10_000; i++) {
+			limiters.get(`made-up-${i}`, 'GetPurchaseOrder', 1 + (i % 700));
+			// A project in use stays: it is used again and again meanwhile.
+			if (i % 500 === 0) expect(limiters.get('PRJ-IN-USE', 'GetPurchaseOrder', 1500)).toBe(kept);
+		}
+		expect(limiters.size).toBeLessThanOrEqual(MAX_LIMITERS);
+		expect(limiters.get('PRJ-IN-USE', 'GetPurchaseOrder', 1500)).toBe(kept);
+		// The first made-up project's limiter was forgotten: a new one stands in its place.
+		expect(limiters.get('made-up-0', 'GetPurchaseOrder', 1500)).not.toBe(first);
 	});
 });

@@ -208,3 +208,44 @@ describe('a PEM private key, known or not', () => {
 		expect(JSON.stringify(body)).not.toMatch(/PRIVATE KEY|MIIEvQ/);
 	});
 });
+
+describe('a token the package never held: a JWT, a bearer token, a token field', () => {
+	const JWT = `eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.${Buffer.from('{"sub":"k1","iat":1}').toString('base64url')}.sig-Abc_123xyz`;
+
+	it.each([
+		[
+			'a JWT alone',
+			`upstream timeout after issuing ${JWT}`,
+			`upstream timeout after issuing ${MASK}`,
+		],
+		['a JWT in JSON', `{"t":"${JWT}"}`, `{"t":"${MASK}"}`],
+		[
+			'a bearer token',
+			'Authorization: Bearer 9f8e7d6c5b4a3f2e1d0c',
+			`Authorization: Bearer ${MASK}`,
+		],
+		[
+			'an access_token field',
+			'{"access_token":"opaque0token1value2"}',
+			`{"access_token":"${MASK}"}`,
+		],
+		[
+			'a refresh_token form field',
+			'refresh_token=rt-0123456789abc&x=1',
+			`refresh_token=${MASK}&x=1`,
+		],
+	])('%s is masked with no secrets given', (_, text, clean) => {
+		expect(redact(text, [])).toBe(clean);
+		expect(parseErrorBody({ message: text }).message).toBe(clean);
+	});
+
+	it.each([
+		'access_token is not a valid OAuth access token (unknown token)',
+		'access_token expired at 2026-01-01T00:00:00.000Z',
+		'token_type TOKEN_TYPE_BEARER',
+		'Bearer tokens are required for this endpoint',
+		'eyJ alone is no token',
+	])('leaves words alone: %s', (text) => {
+		expect(redact(text, [])).toBe(text);
+	});
+});

@@ -118,19 +118,52 @@ describe('plain http: only for a local Base URL', () => {
 		'http://seller-platform.local',
 		'http://gateway.internal:8443',
 		'https://noon-api-gateway.noon.partners',
-		'https://203.0.113.7',
 	])('accepts %s', (baseUrl) => {
 		expect(baseUrlProblem(baseUrl)).toBeUndefined();
 	});
 
 	it.each([
 		['http://noon-api-gateway.noon.partners', 'noon-api-gateway.noon.partners'],
-		['http://203.0.113.7:8080', '203.0.113.7'],
-		['HTTP://Example.COM/', 'example.com'],
-		['http://localhost.example.com', 'localhost.example.com'],
+		['HTTP://Gateway.Noon.PARTNERS:8080/', 'gateway.noon.partners'],
 	])('refuses %s, naming the host and why', (baseUrl, host) => {
 		expect(baseUrlProblem(baseUrl)).toBe(
 			`The "Base URL" field of the credential must start with https:// for ${host}: http:// would send the login token and the session in clear text, so it is accepted only for a loopback or private address or a local host name (such as a local emulator)`,
+		);
+	});
+});
+
+describe('the login token goes only to the gateway: which Base URL hosts are accepted', () => {
+	const rule =
+		'The login token, signed with the private key, names no gateway and logs in at the real one wherever it is sent: so it is sent only to a host under noon.partners (the noon and Namshi gateways, any port) or to a loopback or private address or a local host name (a local emulator, a tunnel you run).';
+
+	it.each([
+		'https://noon-api-gateway.noon.partners',
+		'https://noon-sandbox-api-gateway.noon.partners/',
+		'https://namshi-api-gateway.noon.partners',
+		'https://NOON-API-GATEWAY.noon.partners.',
+		'https://staging.gateway.noon.partners:8443/base',
+		'https://noon.partners',
+		'https://127.0.0.1:8443',
+		'https://10.1.2.3',
+		'https://emulator:8443',
+		'https://gateway.internal',
+	])('accepts %s', (baseUrl) => {
+		expect(baseUrlProblem(baseUrl)).toBeUndefined();
+	});
+
+	it.each([
+		['https://gateway.example.com', 'gateway.example.com'],
+		['https://203.0.113.7', '203.0.113.7'],
+		['https://[2001:db8::1]:8443', '[2001:db8::1]'],
+		['https://noon.partners.evil.example', 'noon.partners.evil.example'],
+		['https://evilnoon.partners', 'evilnoon.partners'],
+		['https://noon-api-gateway.noon.partners@evil.example', 'evil.example'],
+		['HTTP://Example.COM/', 'example.com'],
+		['http://localhost.example.com', 'localhost.example.com'],
+		['https://evil.example\\.noon.partners', 'evil.example'],
+	])('refuses %s, naming the host, the hosts allowed and why', (baseUrl, host) => {
+		expect(baseUrlProblem(baseUrl)).toBe(
+			`The "Base URL" field of the credential names ${host}, which is not a Seller Platform gateway, so nothing was sent. ${rule}`,
 		);
 	});
 });

@@ -2,10 +2,10 @@
  * The marketplace country of the FBPI, AWB and price operations: the three the reference lists,
  * one options list and one reader (lower case; any other value refused, naming the parameter).
  */
-import type { IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { named, quoted } from '../../shared';
-import { invalidParameter, textParameter } from './parameters';
+import { invalidParameter, textParameter, type ParameterSource } from './parameters';
 
 /** The reference's country codes, in the order messages list them. */
 export const COUNTRY_CODES = ['ae', 'sa', 'eg'];
@@ -30,7 +30,7 @@ export const countryCodeProperty = (description: string): INodeProperties => ({
 
 /** The item's country, lower case, one of COUNTRY_CODES; undefined when optional and unset. */
 export function readCountryCode(
-	ctx: IExecuteFunctions,
+	ctx: ParameterSource,
 	property: INodeProperties,
 	itemIndex: number,
 ): string | undefined {

@@ -3,10 +3,15 @@
  * BatchUpsertLocalPricing): the batch cap, country codes as text (the reference lists no
  * countries for them) and the price and MSRP of a row, at least one of them set.
  */
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { named, quoted } from '../../shared';
-import { invalidParameter, optionalNumberParameter, requiredTextParameter } from './parameters';
+import {
+	invalidParameter,
+	optionalNumberParameter,
+	requiredTextParameter,
+	type ParameterSource,
+} from './parameters';
 
 /**
  * Rows per request. The reference states no cap for Namshi's pricing endpoints; 100 is the
@@ -32,7 +37,7 @@ export const countryTextProperty = (
 
 /** The item's country code: two letters (A to Z, either case), else refused naming the parameter. */
 export function readCountryText(
-	ctx: IExecuteFunctions,
+	ctx: ParameterSource,
 	property: INodeProperties,
 	itemIndex: number,
 ): string {
@@ -74,7 +79,7 @@ export const msrpProperty = amountProperty(
  * none is ("Item 3 sets nothing").
  */
 export function readAmounts(
-	ctx: IExecuteFunctions,
+	ctx: ParameterSource,
 	amounts: Record<string, INodeProperties>,
 	itemIndex: number,
 ): IDataObject {

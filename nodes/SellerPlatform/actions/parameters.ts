@@ -15,6 +15,7 @@ import {
 	booleanProblem,
 	collectionProblem,
 	isDotSegment,
+	isInputField,
 	keyProblem,
 	MAX_TEXT_LENGTH,
 	named,
@@ -31,9 +32,16 @@ import {
 	type NumberRule,
 } from '../../shared';
 
+/**
+ * Where the readers read values: the node's parameters (`IExecuteFunctions`), or, for a batch
+ * operation's Map Automatically, the input item's fields (shapes/batch.ts), each property then an
+ * `InputField` named as the field.
+ */
+export type ParameterSource = Pick<IExecuteFunctions, 'getNode' | 'getNodeParameter'>;
+
 /** A rejected parameter: names it and the rule, before anything is sent. */
 export function invalidParameter(
-	ctx: IExecuteFunctions,
+	ctx: ParameterSource,
 	itemIndex: number,
 	message: string,
 	description?: string,
@@ -50,7 +58,7 @@ export { MAX_TEXT_LENGTH, textProblem };
 
 /** `value` as text, trimmed ('' when unset); throws when it is no text (see `textProblem`). */
 export function checkedText(
-	ctx: IExecuteFunctions,
+	ctx: ParameterSource,
 	itemIndex: number,
 	value: unknown,
 	what: string,
@@ -63,7 +71,7 @@ export function checkedText(
 
 /** An optional text parameter: trimmed, `undefined` when unset or blank (so it is not sent). */
 export function optionalTextParameter(
-	ctx: IExecuteFunctions,
+	ctx: ParameterSource,
 	property: INodeProperties,
 	itemIndex: number,
 ): string | undefined {
@@ -74,7 +82,7 @@ export function optionalTextParameter(
 
 /** A text parameter that may be unset (`undefined`), but not blank when it is set. */
 export function nonBlankTextParameter(
-	ctx: IExecuteFunctions,
+	ctx: ParameterSource,
 	property: INodeProperties,
 	itemIndex: number,
 ): string | undefined {
@@ -90,7 +98,7 @@ export function nonBlankTextParameter(
 
 /** A required text parameter: not empty or blank, checked before any request. */
 export function requiredTextParameter(
-	ctx: IExecuteFunctions,
+	ctx: ParameterSource,
 	property: INodeProperties,
 	itemIndex: number,
 ): string {
@@ -100,15 +108,21 @@ export function requiredTextParameter(
 			ctx,
 			itemIndex,
 			`${named(property)} must not be empty`,
-			`Set "${property.displayName}" to a non-blank value, or map it from the input data with an expression.`,
+			isInputField(property)
+				? fieldAdvice(property)
+				: `Set "${property.displayName}" to a non-blank value, or map it from the input data with an expression.`,
 		);
 	}
 	return text;
 }
 
+/** What to do about a required input field that is blank (Map Automatically). */
+const fieldAdvice = (property: INodeProperties) =>
+	`Give the input item a "${property.name}" field that is not blank.`;
+
 /** A text parameter as its description says: required (see above) or optional. */
 export function textParameter(
-	ctx: IExecuteFunctions,
+	ctx: ParameterSource,
 	property: INodeProperties,
 	itemIndex: number,
 ): string | undefined {
@@ -122,7 +136,7 @@ export function textParameter(
  * (URL parsers would resolve those into another path). Any other character is URL-encoded.
  */
 export function requiredPathParameter(
-	ctx: IExecuteFunctions,
+	ctx: ParameterSource,
 	property: INodeProperties,
 	itemIndex: number,
 ): string {
@@ -143,7 +157,7 @@ export function requiredPathParameter(
  * for: text, not blank, and not a name reserved for objects' prototypes.
  */
 export function binaryFieldOption(
-	ctx: IExecuteFunctions,
+	ctx: ParameterSource,
 	itemIndex: number,
 	options: IDataObject,
 	property: INodeProperties,
@@ -158,7 +172,7 @@ export function binaryFieldOption(
 
 /** A yes/no field: true, false, "true" or "false" (see `parseBoolean`); unset gives `fallback`. */
 export function checkedBoolean(
-	ctx: IExecuteFunctions,
+	ctx: ParameterSource,
 	itemIndex: number,
 	value: unknown,
 	what: string,
@@ -172,7 +186,7 @@ export function checkedBoolean(
 
 /** The yes/no field `property` of a collection's `values`; unset gives its default. */
 export function booleanIn(
-	ctx: IExecuteFunctions,
+	ctx: ParameterSource,
 	itemIndex: number,
 	values: IDataObject,
 	property: INodeProperties,
@@ -184,7 +198,7 @@ export function booleanIn(
 
 /** One of the values of an options parameter; unset gives `fallback`. */
 export function checkedOption<T extends string>(
-	ctx: IExecuteFunctions,
+	ctx: ParameterSource,
 	itemIndex: number,
 	value: unknown,
 	what: string,
@@ -199,7 +213,7 @@ export function checkedOption<T extends string>(
 
 /** The options field `property` of a collection's `values`, one of its values; unset: its default. */
 export function optionIn(
-	ctx: IExecuteFunctions,
+	ctx: ParameterSource,
 	itemIndex: number,
 	values: IDataObject,
 	property: INodeProperties,
@@ -219,7 +233,7 @@ export function optionIn(
 
 /** The options parameter `property` of an item, one of its values. */
 export function optionParameter(
-	ctx: IExecuteFunctions,
+	ctx: ParameterSource,
 	property: INodeProperties,
 	itemIndex: number,
 ): string {
@@ -229,7 +243,7 @@ export function optionParameter(
 
 /** A number under `rule` (see `numberProblem`); unset gives `fallback`. */
 export function checkedNumber(
-	ctx: IExecuteFunctions,
+	ctx: ParameterSource,
 	itemIndex: number,
 	value: unknown,
 	what: string,
@@ -243,7 +257,7 @@ export function checkedNumber(
 
 /** The number field `property` of a collection's `values` under `rule`; unset gives its default. */
 export function numberIn(
-	ctx: IExecuteFunctions,
+	ctx: ParameterSource,
 	itemIndex: number,
 	values: IDataObject,
 	property: INodeProperties,
@@ -260,7 +274,7 @@ export function numberIn(
  * unset (undefined, null, ''), else a number under `rule` and at most `max`, or refused.
  */
 export function optionalNumberParameter(
-	ctx: IExecuteFunctions,
+	ctx: ParameterSource,
 	property: INodeProperties,
 	itemIndex: number,
 	rule: NumberRule & { max?: number },
@@ -282,7 +296,7 @@ export function optionalNumberParameter(
  * `undefined` when unset (undefined, null, ''), else true or false (see `parseBoolean`).
  */
 export function optionalBooleanParameter(
-	ctx: IExecuteFunctions,
+	ctx: ParameterSource,
 	property: INodeProperties,
 	itemIndex: number,
 ): boolean | undefined {
@@ -293,7 +307,7 @@ export function optionalBooleanParameter(
 
 /** Reads a collection parameter (`options`, `updateFields`, …): its fields, `{}` when unset. */
 export function collectionParameter(
-	ctx: IExecuteFunctions,
+	ctx: ParameterSource,
 	property: INodeProperties,
 	itemIndex: number,
 ): IDataObject {
@@ -308,7 +322,7 @@ export function collectionParameter(
  * (`advice` says what to do instead).
  */
 export function collectionTextField(
-	ctx: IExecuteFunctions,
+	ctx: ParameterSource,
 	itemIndex: number,
 	values: IDataObject,
 	field: INodeProperties,
@@ -325,7 +339,7 @@ export function collectionTextField(
 
 /** The entries of a fixedCollection with several values (`headers.header`, …): `[]` when unset. */
 export function checkedList(
-	ctx: IExecuteFunctions,
+	ctx: ParameterSource,
 	itemIndex: number,
 	value: unknown,
 	what: string,
@@ -346,7 +360,7 @@ export function checkedList(
 
 /** The rows of a fixedCollection inside a collection (`fields.headers.header`): a list of entries. */
 export function rowsIn(
-	ctx: IExecuteFunctions,
+	ctx: ParameterSource,
 	itemIndex: number,
 	collection: IDataObject,
 	property: INodeProperties,
@@ -361,7 +375,7 @@ export function rowsIn(
  * needs at least one: a list of entries, else it fails with "<the parameter> needs <needs>".
  */
 export function rowsParameter(
-	ctx: IExecuteFunctions,
+	ctx: ParameterSource,
 	property: INodeProperties,
 	itemIndex: number,
 	none: { needs: string; description?: string },
@@ -380,7 +394,7 @@ export function rowsParameter(
  * required or optional as the description says. Other types get a reader with their first user.
  */
 export function readParameter(
-	ctx: IExecuteFunctions,
+	ctx: ParameterSource,
 	property: INodeProperties,
 	itemIndex: number,
 ): unknown {
@@ -395,7 +409,7 @@ export function readParameter(
  * needs <needs>".
  */
 export function textListParameter(
-	ctx: IExecuteFunctions,
+	ctx: ParameterSource,
 	property: INodeProperties,
 	itemIndex: number,
 	needs: string,
@@ -457,7 +471,7 @@ function jsonValueProblem(value: unknown, path: string, depth: number): string |
  * beyond 2^53, no lone surrogate): it is sent as it says, never changed.
  */
 export function jsonObjectParameter(
-	ctx: IExecuteFunctions,
+	ctx: ParameterSource,
 	property: INodeProperties,
 	itemIndex: number,
 ): IDataObject {
@@ -516,7 +530,7 @@ export function locatorProperty(locator: {
  * never blank (`hint` says how to set it).
  */
 export function locatorParameter(
-	ctx: IExecuteFunctions,
+	ctx: ParameterSource,
 	property: INodeProperties,
 	itemIndex: number,
 	hint: string,
@@ -526,7 +540,8 @@ export function locatorParameter(
 	}) as unknown;
 	const text = checkedText(ctx, itemIndex, value, named(property));
 	if (text === '') {
-		throw invalidParameter(ctx, itemIndex, `${named(property)} must not be empty`, hint);
+		const advice = isInputField(property) ? fieldAdvice(property) : hint;
+		throw invalidParameter(ctx, itemIndex, `${named(property)} must not be empty`, advice);
 	}
 	return text;
 }

@@ -115,13 +115,31 @@ function refuseUnsafeRoute(
 }
 
 /**
+ * What every request the credential signs says about redirects, in the words of both n8n helpers
+ * (`httpRequest*`: `disableFollowRedirect`; the legacy `request*` of the HTTP Request node:
+ * `followRedirect`, `followAllRedirects`): none is followed by n8n, so the session never goes
+ * where a redirect points, and should n8n follow one anyway, it drops the session on another
+ * origin (n8n keeps it by default when it follows redirects itself: with SSRF protection on and
+ * a proxy variable set). The package's own requests follow same-origin redirects themselves
+ * (gateway/url.ts `redirectStep`); a redirect answer reaches the HTTP Request node as it came.
+ */
+const NO_REDIRECTS = {
+	sendCredentialsOnCrossOriginRedirect: false,
+	disableFollowRedirect: true,
+	maxRedirects: 0,
+	followRedirect: false,
+	followAllRedirects: false,
+};
+
+/**
  * The credential's `authenticate`, run by n8n just before every request it sends for us:
  * - a request to any origin but the Base URL's is refused (nothing is sent);
  * - so is a request to the login endpoint, or through a proxy, or with certificate checks off
  *   (unless the Base URL is a loopback emulator): no node but the credential's own login ever gets
  *   a login token, and the session never crosses a route the user can read;
  * - any other request gets the session cookies, unless they were obtained with other credential
- *   values: then none are sent, the service answers 401 and n8n logs in again with the new values.
+ *   values: then none are sent, the service answers 401 and n8n logs in again with the new values;
+ * - no request it signs follows a redirect (`NO_REDIRECTS`).
  */
 export async function authenticateRequest(
 	credentials: ICredentialDataDecryptedObject,
@@ -129,6 +147,7 @@ export async function authenticateRequest(
 ): Promise<IHttpRequestOptions> {
 	const options: IHttpRequestOptions = {
 		...requestOptions,
+		...NO_REDIRECTS,
 		headers: { ...(requestOptions.headers ?? {}) },
 		// The request's deadline, where n8n put the execution's cancel signal alone (abort.ts).
 		abortSignal: signalOf(requestOptions) ?? requestOptions.abortSignal,

@@ -169,13 +169,14 @@ export async function login(
 	credentials: ICredentialDataDecryptedObject,
 	cancel?: AbortSignal,
 ): Promise<IDataObject> {
-	const body = await loginBody(credentials);
 	const baseUrl = requireField(
 		{ ...credentials, baseUrl: gatewayBaseUrl(credentials) },
 		baseUrlField,
 	);
+	// Checked before a token is signed: no token is made for a host that may not get it.
 	const problem = baseUrlProblem(baseUrl);
 	if (problem) throw new SellerPlatformLoginError(problem);
+	const body = await loginBody(credentials);
 	const token = [String(body.token)];
 
 	const limit = deadline(LOGIN_POLICY.timeoutMs, cancel);

@@ -21,8 +21,10 @@ import { login, loginFingerprint } from './login';
 
 /**
  * Logins, per login identity (the fingerprint of base URL, key id, key and project; login.ts
- * `loginFingerprint`). Bound: one entry per identity this process has logged in with, each
- * holding at most one running login, one session and `MAX_RETIRED_SESSIONS` retired ones.
+ * `loginFingerprint`). Bound: the `MAX_LOGIN_IDENTITIES` identities whose logins ended last
+ * (failed ones included; the oldest is forgotten in every map but `inFlight`, which holds running
+ * logins only), each with at most one running login, one session and `MAX_RETIRED_SESSIONS`
+ * retired ones; `MAX_RETIRED_SESSIONS` first-sent dates in all.
  */
 export const sessions = {
 	/** The login running now: callers that arrive meanwhile share it (each may leave on a stop). */
@@ -45,6 +47,27 @@ export const sessions = {
 };
 
 export const MAX_RETIRED_SESSIONS = 50;
+
+/** Login identities remembered (`sessions`): far more than the credentials one n8n uses. */
+export const MAX_LOGIN_IDENTITIES = 1000;
+
+/**
+ * Notes that a login of `identity` ended `now`, as the newest identity; beyond
+ * `MAX_LOGIN_IDENTITIES`, the identity whose login ended longest ago is forgotten (a credential
+ * Test with made-up values, for one, would otherwise leave an entry each).
+ */
+function noteLoginEnd(identity: string, now: number) {
+	sessions.lastLoginEnd.delete(identity);
+	sessions.lastLoginEnd.set(identity, now);
+	for (const oldest of sessions.lastLoginEnd.keys()) {
+		if (sessions.lastLoginEnd.size <= MAX_LOGIN_IDENTITIES) break;
+		sessions.lastLoginEnd.delete(oldest);
+		for (const map of [sessions.newest, sessions.retired, sessions.newestStartedAt]) {
+			map.delete(oldest);
+		}
+		sessions.loginsDone.delete(oldest);
+	}
+}
 
 /** Notes the first time this process sends `session` (the oldest dropped beyond the bound). */
 export function noteSessionSent(session: string, now: number) {
@@ -142,7 +165,7 @@ export async function sharedLogin(
 			return result;
 		} finally {
 			if (sessions.inFlight.get(identity) === shared) sessions.inFlight.delete(identity);
-			sessions.lastLoginEnd.set(identity, Date.now());
+			noteLoginEnd(identity, Date.now());
 		}
 	});
 	sessions.inFlight.set(identity, shared);

@@ -3,6 +3,7 @@
  * description says of a parameter.
  */
 export { MAX_TIMER_MS, wait } from './abort';
+export { eventLoopTurns, TURN_MS, type Turns } from './turns';
 export {
 	CREDENTIAL_TYPE,
 	EVENT_TYPE_PATTERN,
@@ -13,11 +14,14 @@ export {
 } from './constants';
 export {
 	allowedValues,
+	inputField,
+	isInputField,
 	named,
 	optionLabel,
 	propertyIn,
 	quotedName,
 	rowsOf,
+	type InputField,
 	type Kind,
 } from './properties';
 export {

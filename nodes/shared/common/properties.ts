@@ -18,8 +18,28 @@ export function credentialField(property: Pick<INodeProperties, 'displayName'>):
 	return `The "${property.displayName}" field of the credential`;
 }
 
-/** How messages name a property: `The parameter "PO Number" (poNr)`. */
+/**
+ * A property read from a field of the input item rather than from the node's parameters (a batch
+ * operation's Map Automatically): `name` is the field's, as the API names it.
+ */
+export type InputField = INodeProperties & { inputField: true };
+
+/** The input field `field` standing for `property`: its rules, the field's name. */
+export const inputField = (property: INodeProperties, field: string): InputField => ({
+	...property,
+	name: field,
+	inputField: true,
+});
+
+export const isInputField = (property: INodeProperties): property is InputField =>
+	(property as Partial<InputField>).inputField === true;
+
+/**
+ * How messages name a property: `The parameter "PO Number" (poNr)`; an input field by its name:
+ * `The input field "qty"`.
+ */
 export function named(property: INodeProperties, kind: Kind = 'parameter'): string {
+	if (isInputField(property)) return `The input field "${property.name}"`;
 	return `The ${kind} ${quotedName(property)}`;
 }
 

@@ -20,6 +20,13 @@ export const GATEWAYS = {
 	namshi: 'https://namshi-api-gateway.noon.partners',
 } as const;
 
+/**
+ * The gateways' own domain: a custom Base URL may name any host under it (any port). The login
+ * token names no audience, so it logs in at the real gateway wherever it is sent; it goes only to
+ * this domain or to a local host (gateway/url.ts `baseUrlProblem`).
+ */
+export const GATEWAY_DOMAIN = 'noon.partners';
+
 /** The Gateway value that uses the Base URL field. */
 export const CUSTOM_GATEWAY = 'custom';
 
@@ -36,7 +43,8 @@ export const gatewayField = {
 		{
 			name: 'Custom Address (Base URL Below)',
 			value: CUSTOM_GATEWAY,
-			description: 'Any address: the production gateway by default, or a local emulator',
+			description:
+				'A host under noon.partners (the production gateway by default), or a local emulator',
 		},
 		{ name: 'Namshi', value: 'namshi', description: GATEWAYS.namshi },
 		{ name: 'Noon Production', value: 'noon', description: GATEWAYS.noon },
@@ -54,7 +62,7 @@ export const baseUrlField = {
 	default: 'https://noon-api-gateway.noon.partners',
 	required: true,
 	description:
-		'Address of the API gateway, used as it is: the production gateway by default, or another address such as the one the local emulator prints',
+		'Address of the API gateway, used as it is: the production gateway by default, another host under noon.partners, or a loopback, private or local address such as the one the local emulator prints',
 	displayOptions: { show: { gateway: [CUSTOM_GATEWAY] } },
 } satisfies INodeProperties;
 

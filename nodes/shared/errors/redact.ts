@@ -9,7 +9,8 @@
  * A secret of any length is removed. A form shorter than WHOLE_WORD_BELOW characters is removed
  * only where it stands alone (not inside a longer word or number): a one-letter header value would
  * otherwise cut every word holding that letter into pieces, and the holes would spell it out.
- * A PEM private key block is removed always, whoever sent it and whatever the secrets.
+ * A PEM private key block is removed always, whoever sent it and whatever the secrets, and so is
+ * whatever looks like a bearer token or a JWT (`UNHELD_TOKENS`).
  */
 import type { JsonObject } from 'n8n-workflow';
 
@@ -92,9 +93,24 @@ function matchers(secrets: string[]): RegExp[] {
 export const PEM_PRIVATE_KEY =
 	/-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY-----(?:[\s\S]*?-----END \1PRIVATE KEY-----|[\s\S]*$)/g;
 
-/** A function that replaces every form of every secret, and every PEM private key, by `mask`. */
+/**
+ * Tokens the package may never have held, masked wherever they stand (the service may echo one it
+ * issued, such as the access token of a CreateToken that then failed): a JWT (`eyJ…`, three
+ * Base64url parts), the value after `Bearer`, and the value of a field named `…_token`
+ * (`access_token`, `refresh_token`, `id_token`), each with a digit in it (so no word is taken).
+ */
+export const UNHELD_TOKENS = [
+	/eyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]*/g,
+	/(?<=\bbearer\s+)(?=[\w.~+/-]*\d)[\w.~+/-]{8,}=*/giu,
+	/(?<=\b(?:access|refresh|id)_token["']?\s*[:=]\s*["']?)(?=[\w.~+/-]*\d)[\w.~+/-]{8,}=*/giu,
+];
+
+/**
+ * A function that replaces every form of every secret, every PEM private key and every token
+ * that looks like one (`UNHELD_TOKENS`) by `mask`.
+ */
 function redactor(secrets: string[], mask: string): (text: string) => string {
-	const expressions = [...matchers(secrets), PEM_PRIVATE_KEY];
+	const expressions = [...matchers(secrets), PEM_PRIVATE_KEY, ...UNHELD_TOKENS];
 	return (text) => {
 		if (!text) return text;
 		const spans: Array<[number, number]> = [];
@@ -130,8 +146,8 @@ export function redactAndCut(text: string, secrets: string[], max: number, mask 
 }
 
 /**
- * `redact` for every string inside any JSON value (keys included; PEM private keys always); a
- * number that is a secret
+ * `redact` for every string inside any JSON value (keys included; PEM private keys and tokens
+ * always); a number that is a secret
  * (a header value `12345678` echoed as a number) becomes the mask.
  */
 export function redactValue<T>(value: T, secrets: string[], mask = MASK): T {

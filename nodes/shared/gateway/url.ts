@@ -1,6 +1,6 @@
 /** URL building for the login and every API request. */
 import { credentialField } from '../common/properties';
-import { baseUrlField, gatewayBaseUrl } from '../errors/credentialFields';
+import { baseUrlField, GATEWAY_DOMAIN, gatewayBaseUrl } from '../errors/credentialFields';
 import { addressKind } from './address';
 import { ENDPOINTS, type Endpoint, type PrefixSetting } from './endpoints';
 
@@ -67,11 +67,23 @@ export function isLocalHost(hostname: string): boolean {
 	return kind === 'public' && !name.includes(':') && LOCAL_NAME.test(name);
 }
 
+/** Whether `hostname` is the gateways' domain or a host under it (any port). */
+export function isGatewayDomain(hostname: string): boolean {
+	const name = hostname.toLowerCase().replace(/\.$/, '');
+	return name === GATEWAY_DOMAIN || name.endsWith(`.${GATEWAY_DOMAIN}`);
+}
+
+/** Which hosts get the login token, and why, as an error says it. */
+export const TOKEN_HOSTS_RULE = `The login token, signed with the private key, names no gateway and logs in at the real one wherever it is sent: so it is sent only to a host under ${GATEWAY_DOMAIN} (the noon and Namshi gateways, any port) or to a loopback or private address or a local host name (a local emulator, a tunnel you run)`;
+
 /**
- * Checks the credential's Base URL: an https address (http only for a local host: the login token
- * and the session would otherwise cross the internet in clear text) without a user name or
- * password (which would otherwise travel in every request and in error messages). Returns what is
- * wrong, or undefined. Never echoes the value.
+ * Checks the credential's Base URL:
+ * - a host under the gateways' domain or a local host (`isLocalHost`), nothing else: the login
+ *   token would log in at the real gateway from anywhere, so it never goes to another host;
+ * - https (http only for a local host: the login token and the session would otherwise cross the
+ *   internet in clear text);
+ * - no user name or password (which would otherwise travel in every request and in errors).
+ * Returns what is wrong, or undefined. Names the host at most, never the rest of the value.
  */
 export function baseUrlProblem(baseUrl: string): string | undefined {
 	const field = credentialField(baseUrlField);
@@ -84,7 +96,11 @@ export function baseUrlProblem(baseUrl: string): string | undefined {
 	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
 		return `${field} must start with https:// (or http:// for a local emulator)`;
 	}
-	if (url.protocol === 'http:' && !isLocalHost(url.hostname)) {
+	const local = isLocalHost(url.hostname);
+	if (!local && !isGatewayDomain(url.hostname)) {
+		return `${field} names ${url.hostname}, which is not a Seller Platform gateway, so nothing was sent. ${TOKEN_HOSTS_RULE}.`;
+	}
+	if (url.protocol === 'http:' && !local) {
 		return `${field} must start with https:// for ${url.hostname}: http:// would send the login token and the session in clear text, so it is accepted only for a loopback or private address or a local host name (such as a local emulator)`;
 	}
 	if (url.username || url.password) {

@@ -44,6 +44,9 @@ function samePlan(a: RatePlan, b: RatePlan): boolean {
 	);
 }
 
+/** Limiters kept (`RateLimiterRegistry`): far more than the projects and endpoints one n8n uses. */
+export const MAX_LIMITERS = 2000;
+
 /**
  * One limiter per (project, endpoint, plan), shared by every execution in this n8n process
  * (module state lives as long as the loaded package). The quota is the project's: credentials
@@ -53,7 +56,19 @@ function samePlan(a: RatePlan, b: RatePlan): boolean {
 export class RateLimiterRegistry {
 	private readonly limiters = new Map<string, PlanLimiter>();
 
-	constructor(private readonly clock: Clock) {}
+	/**
+	 * `maxLimiters`: the limiters kept, those used last; the one used longest ago is dropped
+	 * beyond it (a run with made-up project codes would otherwise leave one each).
+	 */
+	constructor(
+		private readonly clock: Clock,
+		private readonly maxLimiters = MAX_LIMITERS,
+	) {}
+
+	/** How many limiters are kept. */
+	get size(): number {
+		return this.limiters.size;
+	}
 
 	/** `project`: the credential's project (`projectScope`, gateway/url.ts). */
 	get(project: string, endpoint: Endpoint, requestsPerMinute: number): PlanLimiter {
@@ -61,10 +76,12 @@ export class RateLimiterRegistry {
 		// The plan is part of the key: two credentials of one project with different plans must not
 		// keep replacing each other's limiter (and so forget each other's history).
 		const key = [project, endpoint, plan.requests, plan.burst].join('\u0000');
-		let limiter = this.limiters.get(key);
-		if (!limiter) {
-			limiter = new PlanLimiter(plan, this.clock);
-			this.limiters.set(key, limiter);
+		const limiter = this.limiters.get(key) ?? new PlanLimiter(plan, this.clock);
+		// Kept in the order of use: the first is the one used longest ago.
+		this.limiters.delete(key);
+		this.limiters.set(key, limiter);
+		if (this.limiters.size > this.maxLimiters) {
+			this.limiters.delete(this.limiters.keys().next().value as string);
 		}
 		return limiter;
 	}
@@ -72,7 +89,7 @@ export class RateLimiterRegistry {
 
 /**
  * Rate limiters, keyed (project, endpoint, plan): shared by every execution in this process.
- * Bound: projects × 12 endpoints × plans in use; each limiter keeps at most one window of start
+ * Bound: the `MAX_LIMITERS` (project, endpoint, plan) keys used last; each limiter keeps at most one window of start
  * times, 64 round trips, and while a throttling episode is open the service's last Retry-After (a
  * later run fails at once while it lies beyond the run's waiting budget; a minute after the last
  * refusal one request probes, and an answer without a 429 clears it).

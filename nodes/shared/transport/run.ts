@@ -111,5 +111,5 @@ export function noteLoginIdentity(policy: RunPolicy, data: ICredentialDataDecryp
 /** The logins of the run's credential since its first request (its hints). */
 export function loginsDuringRun(policy: RunPolicy): number {
 	const login = policy.facts.login;
-	return login ? (sessions.loginsDone.get(login.identity) ?? 0) - login.before : 0;
+	return login ? Math.max(0, (sessions.loginsDone.get(login.identity) ?? 0) - login.before) : 0;
 }

@@ -140,7 +140,14 @@ export class OAuthStore {
 			);
 		}
 		if (code.expiresAt <= now) throw invalidArgument('code expired');
-		const token = `${randomBytes(24).toString('base64url')}.${randomBytes(48).toString('base64url')}`;
+		// A JWT, as noon's gateway issues them: header, claims and signature, Base64url.
+		const part = (json: object) => Buffer.from(JSON.stringify(json)).toString('base64url');
+		const claims = {
+			sub: code.clientId,
+			project: code.projectCode,
+			jti: randomBytes(16).toString('hex'),
+		};
+		const token = `${part({ alg: 'RS256', typ: 'JWT' })}.${part(claims)}.${randomBytes(48).toString('base64url')}`;
 		this.tokens.set(token, {
 			workflow: code.workflow,
 			projectCode: code.projectCode,

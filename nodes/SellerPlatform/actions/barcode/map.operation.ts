@@ -4,10 +4,15 @@
  * item, packed into requests (shapes/batch.ts); each row is answered with its own status, so a
  * barcode the service refuses (taken by another SKU, a SKU not in the catalog) is its item's error.
  */
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { named } from '../../../shared';
-import { checkedBoolean, invalidParameter, requiredTextParameter } from '../parameters';
+import {
+	checkedBoolean,
+	invalidParameter,
+	requiredTextParameter,
+	type ParameterSource,
+} from '../parameters';
 import { batchOperation, type KeyField } from '../shapes/batch';
 import { labelOf, partnerSkuProperty } from '../stock/row';
 
@@ -29,12 +34,6 @@ const barcodeProperty = (description: string): INodeProperties => ({
 	description,
 });
 
-const barcode = barcodeProperty(
-	`The barcode (EAN, UPC or ISBN) to map, at most ${MAX_BARCODE_LENGTH} characters. The service creates it when it does not know it yet.`,
-);
-const sku = partnerSkuProperty(
-	`Your SKU the barcode stands for, at most ${MAX_BARCODE_LENGTH} characters: it must already be in your catalog`,
-);
 const forceMap: INodeProperties = {
 	displayName: 'Force Map',
 	name: 'forceMap',
@@ -49,8 +48,19 @@ const BARCODE_KEY: KeyField[] = [
 	{ field: 'barcode', label: 'barcode', parameter: labelOf(barcodeProperty) },
 ];
 
+/** The row's fields by the API's names (shapes/mapping.ts). */
+const fields = {
+	barcode: barcodeProperty(
+		`The barcode (EAN, UPC or ISBN) to map, at most ${MAX_BARCODE_LENGTH} characters. The service creates it when it does not know it yet.`,
+	),
+	partner_sku: partnerSkuProperty(
+		`Your SKU the barcode stands for, at most ${MAX_BARCODE_LENGTH} characters: it must already be in your catalog`,
+	),
+	force_map: forceMap,
+};
+
 /** A required text of at most MAX_BARCODE_LENGTH characters. */
-function shortText(ctx: IExecuteFunctions, property: INodeProperties, itemIndex: number) {
+function shortText(ctx: ParameterSource, property: INodeProperties, itemIndex: number) {
 	const text = requiredTextParameter(ctx, property, itemIndex);
 	if (text.length > MAX_BARCODE_LENGTH) {
 		const message = `${named(property)} must be at most ${MAX_BARCODE_LENGTH} characters, got ${text.length}`;
@@ -59,20 +69,21 @@ function shortText(ctx: IExecuteFunctions, property: INodeProperties, itemIndex:
 	return text;
 }
 
-function readRow(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
+function readRow(ctx: ParameterSource, read: typeof fields, itemIndex: number): IDataObject {
 	const row: IDataObject = {
-		barcode: shortText(ctx, barcode, itemIndex),
-		partner_sku: shortText(ctx, sku, itemIndex),
+		barcode: shortText(ctx, read.barcode, itemIndex),
+		partner_sku: shortText(ctx, read.partner_sku, itemIndex),
 	};
-	const force = ctx.getNodeParameter(forceMap.name, itemIndex, forceMap.default) as unknown;
+	const { force_map: force } = read;
+	const value = ctx.getNodeParameter(force.name, itemIndex, force.default) as unknown;
 	// Sent only when set: left out, the service does not force.
-	if (checkedBoolean(ctx, itemIndex, force, named(forceMap), false)) row.force_map = true;
+	if (checkedBoolean(ctx, itemIndex, value, named(force), false)) row.force_map = true;
 	return row;
 }
 
 export const { description, plan } = batchOperation({
 	show: { resource: 'barcode', operation: 'map' },
-	properties: [barcode, sku, forceMap],
+	fields,
 	rowIs: 'a barcode and the SKU it stands for',
 	endpoint: 'SkuBarcodeMap',
 	maxRows: MAX_BARCODE_ROWS,

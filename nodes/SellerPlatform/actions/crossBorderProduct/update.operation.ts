@@ -4,7 +4,7 @@
  * optional (the reference requires only the partner SKU). The output is the row sent, once the
  * service answered it OK.
  */
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { collectionProblem, named, parseNumber } from '../../../shared';
 import {
@@ -13,6 +13,7 @@ import {
 	nonBlankTextParameter,
 	optionalNumberParameter,
 	requiredTextParameter,
+	type ParameterSource,
 } from '../parameters';
 import { batchOperation } from '../shapes/batch';
 import { partnerSkuProperty, TRANSFER_PRICE_KEY } from '../transferPrice/row';
@@ -32,7 +33,6 @@ const centimetres = (name: string, displayName: string): INodeProperties => ({
 	description: `The ${name} of the item in centimetres, above 0`,
 });
 
-const sku = partnerSkuProperty('Your SKU whose product to create or update');
 const dimensions: INodeProperties = {
 	displayName: 'Dimensions',
 	name: 'dimensionsCm',
@@ -82,8 +82,21 @@ const hsCode: INodeProperties = {
 		'The Harmonized System code of the item for customs, sent as written. Leave empty to keep the current one.',
 };
 
+/** The row's fields by the API's names (shapes/mapping.ts). */
+const fields = {
+	partner_sku: partnerSkuProperty('Your SKU whose product to create or update'),
+	dimensions_cm: dimensions,
+	vm_weight_cm: vmWeight,
+	actual_weight_kg: actualWeight,
+	hs_code: hsCode,
+};
+
 /** The dimensions, when added: length, width and height, each a number above 0. */
-function readDimensions(ctx: IExecuteFunctions, itemIndex: number): IDataObject | undefined {
+function readDimensions(
+	ctx: ParameterSource,
+	dimensions: INodeProperties,
+	itemIndex: number,
+): IDataObject | undefined {
 	const added = ctx.getNodeParameter(dimensions.name, itemIndex, {}) as IDataObject | null;
 	const value = added?.dimensions;
 	if (value === undefined || value === null) return undefined;
@@ -102,13 +115,13 @@ function readDimensions(ctx: IExecuteFunctions, itemIndex: number): IDataObject 
 	return sizes;
 }
 
-function readRow(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
-	const row: IDataObject = { partner_sku: requiredTextParameter(ctx, sku, itemIndex) };
+function readRow(ctx: ParameterSource, read: typeof fields, itemIndex: number): IDataObject {
+	const row: IDataObject = { partner_sku: requiredTextParameter(ctx, read.partner_sku, itemIndex) };
 	const values = {
-		dimensions_cm: readDimensions(ctx, itemIndex),
-		vm_weight_cm: optionalNumberParameter(ctx, vmWeight, itemIndex, {}),
-		actual_weight_kg: optionalNumberParameter(ctx, actualWeight, itemIndex, {}),
-		hs_code: nonBlankTextParameter(ctx, hsCode, itemIndex),
+		dimensions_cm: readDimensions(ctx, read.dimensions_cm, itemIndex),
+		vm_weight_cm: optionalNumberParameter(ctx, read.vm_weight_cm, itemIndex, {}),
+		actual_weight_kg: optionalNumberParameter(ctx, read.actual_weight_kg, itemIndex, {}),
+		hs_code: nonBlankTextParameter(ctx, read.hs_code, itemIndex),
 	};
 	for (const [field, value] of Object.entries(values)) if (value !== undefined) row[field] = value;
 	return row;
@@ -116,7 +129,7 @@ function readRow(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 
 export const { description, plan } = batchOperation({
 	show: { resource: 'crossBorderProduct', operation: 'update' },
-	properties: [sku, dimensions, vmWeight, actualWeight, hsCode],
+	fields,
 	rowIs: 'a SKU and what to set',
 	endpoint: 'BatchUpsertProduct',
 	maxRows: MAX_PRODUCT_ROWS,

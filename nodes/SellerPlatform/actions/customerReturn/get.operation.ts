@@ -31,13 +31,15 @@ const KEY: KeyField[] = [{ field: 'order_nr', label: 'order', parameter: orderNr
 
 export const { description, plan } = batchOperation({
 	show: { resource: 'customerReturn', operation: 'get' },
-	properties: [orderNr],
+	fields: { order_nr: orderNr },
 	rowIs: 'an order number',
 	endpoint: 'BatchGetCustomerReturnOrders',
 	maxRows: MAX_RETURN_ORDERS,
 	key: KEY,
 	repeatedKey: 'share',
-	row: (ctx, itemIndex) => ({ order_nr: requiredTextParameter(ctx, orderNr, itemIndex) }),
+	row: (ctx, read, itemIndex) => ({
+		order_nr: requiredTextParameter(ctx, read.order_nr, itemIndex),
+	}),
 	bodyOf: (rows) => ({ order_nrs: rows.map((row) => row.order_nr) }),
 	grouped: (answers: IDataObject[], sent: IDataObject) => ({
 		order_nr: sent.order_nr,

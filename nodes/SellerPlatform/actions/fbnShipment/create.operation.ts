@@ -41,7 +41,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. PO-2026-0042',
 		description:
-			'Your own reference for the shipment (exref_nr), e.g. a purchase order number: unique per shipment type in your account. Creating again with the same reference answers the ASN made before (alreadyExisted: true once it has items or has moved past Created); a reference already used for another country fails.',
+			'Your own reference for the shipment (exref_nr), e.g. a purchase order number: unique per shipment type in your account. Creating again with the same reference answers the ASN made before (alreadyExisted: true once it has items or has moved past Created); a reference already used for another country, or whose ASN was cancelled or expired, fails.',
 	},
 	fbnCountryProperty('The country of the noon warehouses the stock goes to'),
 ];

@@ -9,6 +9,9 @@
  * comparable with ours). An ASN with items, or past Created, was made before: it is flagged
  * `alreadyExisted`. A draft untouched since it was made cannot be told from a new one and comes
  * without the flag.
+ *
+ * An ASN answered Canceled or Expired holds the reference, but nothing will be inbounded under
+ * it: the item fails (a new reference is needed), never a success.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
@@ -36,6 +39,9 @@ function differences(asn: IDataObject, asked: IDataObject): string[] {
 	);
 }
 
+/** Statuses of an ASN under which nothing will be inbounded any more. */
+const ENDED = ['ASN_STATUS_CANCELED', 'ASN_STATUS_EXPIRED'];
+
 /** An ASN with items, or past Created, was made before this request. */
 const madeBefore = (asn: IDataObject) =>
 	asn.status !== 'ASN_STATUS_CREATED' ||
@@ -58,6 +64,21 @@ function takenError(
 	});
 }
 
+function endedError(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	asn: IDataObject,
+	asked: IDataObject,
+) {
+	const status = text(asn.status);
+	const message = `The external reference ${text(asked.exref_nr)} is already used by ASN ${text(asn.asn_nr)}, which is ${status}: nothing will be inbounded under it`;
+	const description = `The service answers the ASN already made under an external reference and shipment type instead of making a new one, and that ASN is ${status}. Nothing was created. Use a new External Reference Number for this shipment; to see the existing ASN, use FBN Shipment → Get.`;
+	return answerError(ctx, ENDPOINT, itemIndex, message, {
+		description,
+		context: { existingAsn: text(asn.asn_nr), status },
+	});
+}
+
 /** The output of CreateShipment's answer: the ASN asked for, or the item's error. */
 export function answeredAsn(
 	ctx: IExecuteFunctions,
@@ -70,6 +91,8 @@ export function answeredAsn(
 	const asked = request.body ?? {};
 	if (differences(asn as IDataObject, asked).length)
 		throw takenError(ctx, itemIndex, asn as IDataObject, asked);
+	if (ENDED.includes(text((asn as IDataObject).status)))
+		throw endedError(ctx, itemIndex, asn as IDataObject, asked);
 	if (!madeBefore(asn as IDataObject)) return { json: answer };
 	const note = `the ASN already existed under this external reference (alreadyExisted: true): it has items or has moved past Created since it was made; nothing was created again`;
 	return { json: { ...answer, alreadyExisted: true }, notes: [note] };

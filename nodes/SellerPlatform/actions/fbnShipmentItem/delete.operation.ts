@@ -14,17 +14,17 @@ import {
 	withShipment,
 } from './row';
 
-const sku = partnerSkuProperty('Your SKU to take off the ASN');
+const fields = { asn_nr: asn, partner_sku: partnerSkuProperty('Your SKU to take off the ASN') };
 
 export const { description, plan } = batchOperation({
 	show: { resource: 'fbnShipmentItem', operation: 'delete' },
-	properties: [asn, sku],
+	fields,
 	rowIs: 'an ASN and a SKU',
 	endpoint: 'AsnService_DeleteShipmentItems',
 	maxRows: MAX_ASN_ITEMS,
 	key: ITEM_KEY,
 	repeatedKey: 'share',
-	row: (ctx, itemIndex) => readItemKey(ctx, sku, itemIndex),
+	row: readItemKey,
 	leftOutAdvice: 'Read the ASN’s items back with FBN Shipment Item → Get Many.',
 	pathOf,
 	bodyOf: (rows) => ({ partner_skus: rows.map((row) => row.partner_sku) }),

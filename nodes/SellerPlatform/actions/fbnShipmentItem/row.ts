@@ -4,9 +4,9 @@
  * several requests, as the reference asks). The answer is the ASN after the change: each item's
  * output is its row with that ASN (`shipment`).
  */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { requiredPathParameter, requiredTextParameter } from '../parameters';
+import { requiredPathParameter, requiredTextParameter, type ParameterSource } from '../parameters';
 import type { KeyField } from '../shapes/batch';
 import { partnerSkuProperty } from '../stock/row';
 import { asnNrProperty } from '../fbnShipment/asn';
@@ -22,13 +22,13 @@ export const ITEM_KEY: KeyField[] = [
 
 /** The row's key: the ASN (a path segment) and the SKU. */
 export function readItemKey(
-	ctx: IExecuteFunctions,
-	sku: ReturnType<typeof partnerSkuProperty>,
+	ctx: ParameterSource,
+	fields: { asn_nr: INodeProperties; partner_sku: INodeProperties },
 	itemIndex: number,
 ): IDataObject {
 	return {
-		asn_nr: requiredPathParameter(ctx, asn, itemIndex),
-		partner_sku: requiredTextParameter(ctx, sku, itemIndex),
+		asn_nr: requiredPathParameter(ctx, fields.asn_nr, itemIndex),
+		partner_sku: requiredTextParameter(ctx, fields.partner_sku, itemIndex),
 	};
 }
 

@@ -4,9 +4,14 @@
  * ASN packed into requests of at most 1000; the same ASN and SKU twice in a run is refused
  * (which quantity should win is not the node's to guess).
  */
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { optionParameter, optionalNumberParameter, invalidParameter } from '../parameters';
+import {
+	optionParameter,
+	optionalNumberParameter,
+	invalidParameter,
+	type ParameterSource,
+} from '../parameters';
 import { named } from '../../../shared';
 import { batchOperation } from '../shapes/batch';
 import {
@@ -22,7 +27,6 @@ import {
 /** The largest quantity the service takes (a 32-bit integer). */
 const MAX_QUANTITY = 2_147_483_647;
 
-const sku = partnerSkuProperty('Your SKU to send, one eligible for FBN (see FBN Catalog Item)');
 const quantity: INodeProperties = {
 	displayName: 'Quantity',
 	name: 'quantity',
@@ -57,23 +61,31 @@ function withoutAsn(row: IDataObject): IDataObject {
 	return item;
 }
 
-function readRow(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
-	const row = readItemKey(ctx, sku, itemIndex);
-	const qty = optionalNumberParameter(ctx, quantity, itemIndex, {
+/** The row's fields by the API's names (shapes/mapping.ts). */
+const fields = {
+	asn_nr: asn,
+	partner_sku: partnerSkuProperty('Your SKU to send, one eligible for FBN (see FBN Catalog Item)'),
+	qty: quantity,
+	storage_type: storageType,
+};
+
+function readRow(ctx: ParameterSource, read: typeof fields, itemIndex: number): IDataObject {
+	const row = readItemKey(ctx, read, itemIndex);
+	const qty = optionalNumberParameter(ctx, read.qty, itemIndex, {
 		whole: true,
 		min: 1,
 		max: MAX_QUANTITY,
 	});
 	if (qty === undefined) {
-		const message = `${named(quantity)} must be a whole number from 1, got nothing`;
+		const message = `${named(read.qty)} must be a whole number from 1, got nothing`;
 		throw invalidParameter(ctx, itemIndex, message, 'To take a SKU off the ASN, use Delete.');
 	}
-	return { ...row, qty, storage_type: optionParameter(ctx, storageType, itemIndex) };
+	return { ...row, qty, storage_type: optionParameter(ctx, read.storage_type, itemIndex) };
 }
 
 export const { description, plan } = batchOperation({
 	show: { resource: 'fbnShipmentItem', operation: 'upsert' },
-	properties: [asn, sku, quantity, storageType],
+	fields,
 	rowIs: 'an ASN, a SKU and its quantity',
 	endpoint: 'AsnService_UpdateShipmentItems',
 	maxRows: MAX_ASN_ITEMS,

@@ -10,7 +10,9 @@
  * GetShipment's answer has no status (the reference gives it the order, the AWBs and the items
  * only). The reference says that CancelShipment cancels every item of the shipment: so a shipment
  * is cancelled when each of its items is cancelled in its order (GetFbpiOrder, mp_status
- * CANCELLED). Its number stays taken, and nothing will be shipped under it: the item fails.
+ * CANCELLED). Its number stays taken, and nothing will be shipped under it: the item fails. When
+ * that order cannot be read, the item fails too, saying that the shipment matches but its state
+ * is not known (never a bare error of the read).
  */
 import type { IDataObject, IExecuteFunctions, NodeApiError } from 'n8n-workflow';
 
@@ -88,7 +90,7 @@ async function cancelledItems(
 			itemIndex,
 		});
 	} catch (error) {
-		throw asNodeError(ctx, error, itemIndex);
+		throw unknownStateError(asNodeError(ctx, error, itemIndex), request);
 	}
 	const wanted = new Set(request.items.map((item) => item.mp_item_nr));
 	const items = entries(order.items).filter((item) => wanted.has(itemText(item))) as IDataObject[];
@@ -107,6 +109,24 @@ function keptRefusal(refused: NodeApiError, request: ShipmentRequest, note: stri
 
 const numberNamed = (request: ShipmentRequest) =>
 	`shipment number ${request.integration_shipment_nr} (warehouse ${request.warehouse_code})`;
+
+/**
+ * The failed read of the order (its message, HTTP code and status_code kept), saying that a
+ * shipment like this one holds the number but whether it was cancelled is not known.
+ */
+function unknownStateError(failed: Error, request: ShipmentRequest) {
+	const named = numberNamed(request);
+	failed.message = `${failed.message}: the shipment with ${named} matches this one, but whether it was cancelled could not be read (GetFbpiOrder)`;
+	const note = `The ${named} is already used by a shipment with this order, items and AWBs (made by an earlier run whose answer was lost, or cancelled since). Reading order ${request.fbpi_order_nr} to tell failed, so this item is not reported as alreadyExisted. Nothing was created. Run again to check; to see the shipment, use FBPI Shipment → Get.`;
+	const withNote = failed as NodeApiError;
+	withNote.description = withNote.description ? `${note}\n\n${withNote.description}` : note;
+	const { integration_shipment_nr, warehouse_code } = request;
+	if (withNote.context)
+		Object.assign(withNote.context, {
+			existingShipment: { warehouse_code, integration_shipment_nr },
+		});
+	return failed;
+}
 
 /** The refusal naming the number and what differs. */
 function takenError(refused: NodeApiError, request: ShipmentRequest, found: string[]) {

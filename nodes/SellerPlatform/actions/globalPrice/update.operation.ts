@@ -3,7 +3,7 @@
  * for one source and destination country (Namshi's BatchUpsertGlobalPricing: creates the price
  * when there is none). The output is the row sent, once the service answered it OK.
  */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import {
 	amountProperty,
@@ -13,7 +13,7 @@ import {
 	readAmounts,
 	readCountryText,
 } from '../namshiPrice';
-import { requiredTextParameter } from '../parameters';
+import { requiredTextParameter, type ParameterSource } from '../parameters';
 import { batchOperation, type KeyField } from '../shapes/batch';
 import { partnerSkuProperty } from '../stock/row';
 
@@ -43,18 +43,27 @@ const KEY: KeyField[] = [
 	},
 ];
 
-function readRow(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
+/** The row's fields by the API's names (shapes/mapping.ts). */
+const fields = {
+	partner_sku: sku,
+	source_country_code: source,
+	destination_country_code: destination,
+	price,
+	msrp,
+};
+
+function readRow(ctx: ParameterSource, read: typeof fields, itemIndex: number): IDataObject {
 	return {
-		partner_sku: requiredTextParameter(ctx, sku, itemIndex),
-		source_country_code: readCountryText(ctx, source, itemIndex),
-		destination_country_code: readCountryText(ctx, destination, itemIndex),
-		...readAmounts(ctx, { price, msrp }, itemIndex),
+		partner_sku: requiredTextParameter(ctx, read.partner_sku, itemIndex),
+		source_country_code: readCountryText(ctx, read.source_country_code, itemIndex),
+		destination_country_code: readCountryText(ctx, read.destination_country_code, itemIndex),
+		...readAmounts(ctx, { price: read.price, msrp: read.msrp }, itemIndex),
 	};
 }
 
 export const { description, plan } = batchOperation({
 	show: { resource: 'globalPrice', operation: 'update' },
-	properties: [sku, source, destination, price, msrp],
+	fields,
 	rowIs: 'a SKU, its source and destination countries and what to set',
 	endpoint: 'BatchUpsertGlobalPricing',
 	maxRows: MAX_NAMSHI_PRICE_ROWS,

@@ -3,7 +3,7 @@
  * (Namshi's BatchUpsertLocalPricing: creates the price when there is none). The output is the row
  * sent, once the service answered it OK.
  */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import {
 	amountProperty,
@@ -13,7 +13,7 @@ import {
 	readAmounts,
 	readCountryText,
 } from '../namshiPrice';
-import { requiredTextParameter } from '../parameters';
+import { requiredTextParameter, type ParameterSource } from '../parameters';
 import { batchOperation, type KeyField } from '../shapes/batch';
 import { partnerSkuProperty } from '../stock/row';
 
@@ -31,17 +31,20 @@ const KEY: KeyField[] = [
 	{ field: 'country_code', label: 'country', parameter: country.displayName, anyCase: true },
 ];
 
-function readRow(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
+/** The row's fields by the API's names (shapes/mapping.ts). */
+const fields = { partner_sku: sku, country_code: country, price, msrp };
+
+function readRow(ctx: ParameterSource, read: typeof fields, itemIndex: number): IDataObject {
 	return {
-		partner_sku: requiredTextParameter(ctx, sku, itemIndex),
-		country_code: readCountryText(ctx, country, itemIndex),
-		...readAmounts(ctx, { price, msrp }, itemIndex),
+		partner_sku: requiredTextParameter(ctx, read.partner_sku, itemIndex),
+		country_code: readCountryText(ctx, read.country_code, itemIndex),
+		...readAmounts(ctx, { price: read.price, msrp: read.msrp }, itemIndex),
 	};
 }
 
 export const { description, plan } = batchOperation({
 	show: { resource: 'localPrice', operation: 'update' },
-	properties: [sku, country, price, msrp],
+	fields,
 	rowIs: 'a SKU, a country and what to set',
 	endpoint: 'BatchUpsertLocalPricing',
 	maxRows: MAX_NAMSHI_PRICE_ROWS,

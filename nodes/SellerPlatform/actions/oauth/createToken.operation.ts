@@ -2,7 +2,8 @@
  * OAuth → Create Token: trades an authorization code and the client's ID and secret for an access
  * token (CreateToken, never repeated: the code is spent). The client secret and the code are
  * secrets in every error (the request layer removes them from what the service echoes); the
- * token is a secret too, in the output only as the "Access Token Output" option says.
+ * tokens of the answer (access, refresh, ID) are secrets too, in the output only as the "Access
+ * Token Output" option says.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
@@ -71,7 +72,8 @@ const tokenOutputOptions: INodeProperties[] = [
 			{
 				name: 'Nowhere',
 				value: 'none',
-				description: 'Removed from the output; the rest of the answer stays',
+				description:
+					'Every token of the answer (access_token, refresh_token, id_token…) removed from the output; the rest of the answer stays',
 			},
 		],
 		default: 'json',
@@ -85,14 +87,24 @@ function readTokenOutput(ctx: IExecuteFunctions, itemIndex: number): string {
 	return optionIn(ctx, itemIndex, readOptions(ctx, itemIndex), tokenOutput, 'option');
 }
 
-/** The answer, without any trace of the token unless the option keeps it in the JSON. */
+/** A field of the answer that holds a token: `access_token`, `refresh_token`, `id_token`, `token`… */
+const TOKEN_FIELD = /(^|_)token$/i;
+
+/** The values of every token field of `value`, at any depth. */
+function tokensIn(value: unknown): string[] {
+	if (!value || typeof value !== 'object') return [];
+	return Object.entries(value).flatMap(([name, inner]) =>
+		TOKEN_FIELD.test(name) && typeof inner === 'string' && inner ? [inner] : tokensIn(inner),
+	);
+}
+
+/** The answer, without any trace of a token unless the option keeps them in the JSON. */
 function placeToken(answer: IDataObject, keep: string): TaskOutput {
 	if (keep === 'json') return { json: answer };
 	const placeholder = `[removed: ${tokenOutput.displayName} is ${optionLabel(tokenOutput, 'none')}]`;
-	const token = answer.access_token;
-	const json =
-		typeof token === 'string' && token ? redactValue(answer, [token], placeholder) : answer;
-	return { json: { ...json, access_token: placeholder } };
+	const json = redactValue(answer, tokensIn(answer), placeholder);
+	json.access_token = placeholder;
+	return { json };
 }
 
 export const { description, plan } = bodyFromFields<string>({

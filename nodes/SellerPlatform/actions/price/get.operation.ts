@@ -8,17 +8,19 @@ import {
 	readPriceKey,
 } from './row';
 
-const sku = partnerSkuProperty('Your SKU whose price to read');
-const country = countryCodeProperty('The marketplace country of the price');
+const fields = {
+	partner_sku: partnerSkuProperty('Your SKU whose price to read'),
+	country_code: countryCodeProperty('The marketplace country of the price'),
+};
 
 export const { description, plan } = batchOperation({
 	show: { resource: 'price', operation: 'get' },
-	properties: [sku, country],
+	fields,
 	rowIs: 'a SKU and a country',
 	endpoint: 'BatchGetPricing',
 	maxRows: MAX_PRICE_ROWS,
 	key: PRICE_KEY,
 	repeatedKey: 'share',
-	row: (ctx, itemIndex) => readPriceKey(ctx, { sku, country }, itemIndex),
+	row: readPriceKey,
 	leftOutAdvice: 'Nothing was read for this row: run it again.',
 });

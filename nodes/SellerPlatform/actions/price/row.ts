@@ -2,10 +2,10 @@
  * What the price operations share: the batch cap, the row's key (partner SKU + country) and the
  * parameters that name a row, read for each input item.
  */
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { countryCodeProperty, readCountryCode } from '../country';
-import { requiredTextParameter } from '../parameters';
+import { requiredTextParameter, type ParameterSource } from '../parameters';
 import type { KeyField } from '../shapes/batch';
 import { labelOf, partnerSkuProperty } from '../stock/row';
 
@@ -31,11 +31,11 @@ export { countryCodeProperty };
 
 /** The row's key fields: the SKU and the country (lower case, one of ae, sa, eg). */
 export function readPriceKey(
-	ctx: IExecuteFunctions,
-	properties: { sku: INodeProperties; country: INodeProperties },
+	ctx: ParameterSource,
+	fields: { partner_sku: INodeProperties; country_code: INodeProperties },
 	itemIndex: number,
 ): IDataObject {
-	const partnerSku = requiredTextParameter(ctx, properties.sku, itemIndex);
-	const country = readCountryCode(ctx, properties.country, itemIndex);
+	const partnerSku = requiredTextParameter(ctx, fields.partner_sku, itemIndex);
+	const country = readCountryCode(ctx, fields.country_code, itemIndex);
 	return { partner_sku: partnerSku, country_code: country };
 }

@@ -3,10 +3,15 @@
  * (BatchUpsertPricing: creates the price when there is none). The output is the answer's row
  * with the values sent.
  */
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { named } from '../../../shared';
-import { invalidParameter, optionalBooleanParameter, optionalNumberParameter } from '../parameters';
+import {
+	invalidParameter,
+	optionalBooleanParameter,
+	optionalNumberParameter,
+	type ParameterSource,
+} from '../parameters';
 import { amountProperty, msrpProperty } from '../namshiPrice';
 import { batchOperation } from '../shapes/batch';
 import {
@@ -17,10 +22,6 @@ import {
 	readPriceKey,
 } from './row';
 
-const sku = partnerSkuProperty('Your SKU whose price to set');
-const country = countryCodeProperty('The marketplace country the price applies in');
-const price = amountProperty('price', 'Price', "The selling price, in the country's currency");
-const msrp = msrpProperty;
 const isActive: INodeProperties = {
 	displayName: 'Is Active',
 	name: 'isActive',
@@ -35,18 +36,27 @@ const isActive: INodeProperties = {
 		'Whether the SKU is sold in the country. By expression: true or false (or the text "true" / "false").',
 };
 
-function readRow(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
-	const row = readPriceKey(ctx, { sku, country }, itemIndex);
+/** The row's fields by the API's names (shapes/mapping.ts). */
+const fields = {
+	partner_sku: partnerSkuProperty('Your SKU whose price to set'),
+	country_code: countryCodeProperty('The marketplace country the price applies in'),
+	price: amountProperty('price', 'Price', "The selling price, in the country's currency"),
+	msrp: msrpProperty,
+	is_active: isActive,
+};
+
+function readRow(ctx: ParameterSource, read: typeof fields, itemIndex: number): IDataObject {
+	const row = readPriceKey(ctx, read, itemIndex);
 	const values = {
-		price: optionalNumberParameter(ctx, price, itemIndex, {}),
-		msrp: optionalNumberParameter(ctx, msrp, itemIndex, {}),
-		is_active: optionalBooleanParameter(ctx, isActive, itemIndex),
+		price: optionalNumberParameter(ctx, read.price, itemIndex, {}),
+		msrp: optionalNumberParameter(ctx, read.msrp, itemIndex, {}),
+		is_active: optionalBooleanParameter(ctx, read.is_active, itemIndex),
 	};
 	if (Object.values(values).every((value) => value === undefined)) {
 		throw invalidParameter(
 			ctx,
 			itemIndex,
-			`Item ${itemIndex} sets nothing: ${named(price)}, ${named(msrp)} and ${named(isActive)} are all empty`,
+			`Item ${itemIndex} sets nothing: ${named(read.price)}, ${named(read.msrp)} and ${named(read.is_active)} are all empty`,
 			'Set the price, the MSRP, whether the SKU is active, or several of them.',
 		);
 	}
@@ -56,7 +66,7 @@ function readRow(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 
 export const { description, plan } = batchOperation({
 	show: { resource: 'price', operation: 'update' },
-	properties: [sku, country, price, msrp, isActive],
+	fields,
 	rowIs: 'a SKU, a country and what to set',
 	endpoint: 'BatchUpsertPricing',
 	maxRows: MAX_PRICE_ROWS,

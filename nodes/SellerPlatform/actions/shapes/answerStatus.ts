@@ -25,8 +25,11 @@ export interface StatusFailure {
 const isObject = (value: unknown): value is IDataObject =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** The status, when it says the request (or row) failed: its code, id and message. */
-export function failureOf(status: unknown): StatusFailure | undefined {
+/**
+ * The status, when it says the request (or row) failed: its code, id and message, the message
+ * without `secrets` before it is cut (a cut must not keep the first characters of one).
+ */
+export function failureOf(status: unknown, secrets: string[] = []): StatusFailure | undefined {
 	// An absent status is the zero status (OK): proto3 JSON may leave zero values out.
 	if (status === undefined || status === null) return undefined;
 	if (!isObject(status)) return { message: 'the answer has a status the node cannot read' };
@@ -34,7 +37,8 @@ export function failureOf(status: unknown): StatusFailure | undefined {
 	const code = typeof status.status_code === 'string' ? status.status_code : undefined;
 	const failed = (id !== undefined && id !== 0) || (!!code && code.toUpperCase() !== 'OK');
 	if (!failed) return undefined;
-	const text = typeof status.message === 'string' ? status.message.trim() : '';
+	const text =
+		typeof status.message === 'string' ? redactValue(status.message, secrets).trim() : '';
 	const message = text.length > 500 ? `${text.slice(0, 500)}…` : text;
 	return { code, id, message, details: status.details };
 }

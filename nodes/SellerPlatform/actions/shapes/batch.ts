@@ -19,6 +19,14 @@
  * The run's hints say how many rows went in how many requests, and how many the service refused
  * or left out.
  *
+ * How an item becomes its row is the user's choice (`mappingMode`, n8n's own convention): Map Each
+ * Field Below (`defineBelow`, the default and what saved workflows have) reads the parameters,
+ * mapped by hand or by expressions; Map Automatically (`autoMapInputData`) reads the input item's
+ * own fields, named as the API names them (`fields`' keys), under the same rules and messages,
+ * which then name the field. Other fields of the item (a sheet's other columns) are ignored.
+ * Long loops (reading the rows) give the event loop its turn (common/turns.ts): a run of 100,000
+ * rows does not hold n8n's webhooks, editor or health checks.
+ *
  * Endpoints whose path names what the rows belong to (an FBN ASN's items) say so with `pathOf`:
  * rows of different paths never share a request. Where the answer speaks of the request as a
  * whole rather than row by row (the ASN after the change), `wholeAnswer` makes each row's output
@@ -31,8 +39,14 @@ import type {
 	NodeExecutionHint,
 } from 'n8n-workflow';
 
-import { apiRequest, quoted, type Endpoint } from '../../../shared';
-import { invalidParameter } from '../parameters';
+import {
+	apiRequest,
+	eventLoopTurns,
+	quoted,
+	type Endpoint,
+	type InputField,
+} from '../../../shared';
+import { invalidParameter, optionParameter, type ParameterSource } from '../parameters';
 import {
 	asNodeError,
 	throwUnlessContinueOnFail,
@@ -42,6 +56,13 @@ import {
 } from '../runner';
 import { answerError, failureCode, failureOf } from './answerStatus';
 import { describe, type Declaration } from './declaration';
+import {
+	inputFields,
+	MAPPING_MODE,
+	mappingModeProperty,
+	mappingProperties,
+	type RowFields,
+} from './mapping';
 
 /** One field of a row's key, and how messages name it. */
 export interface KeyField {
@@ -53,7 +74,16 @@ export interface KeyField {
 	anyCase?: boolean;
 }
 
-export interface BatchDeclaration extends Declaration {
+export interface BatchDeclaration<F extends RowFields = RowFields> extends Omit<
+	Declaration,
+	'properties'
+> {
+	/**
+	 * The row's fields by the API's names (`qty`), each with the parameter that gives it under Map
+	 * Each Field Below, in the order the node shows them; under Map Automatically, the input
+	 * item's field of that name, under that parameter's rules.
+	 */
+	fields: F;
 	endpoint: Endpoint;
 	/** The most rows one request carries. */
 	maxRows: number;
@@ -63,8 +93,11 @@ export interface BatchDeclaration extends Declaration {
 	key: KeyField[];
 	/** Two items with one key: one row answers both (reads), or the later is refused (writes). */
 	repeatedKey: 'share' | 'refuse';
-	/** Reads and checks an item's row (the body's entry); throws, naming the parameter, to refuse. */
-	row(ctx: IExecuteFunctions, itemIndex: number): IDataObject;
+	/**
+	 * Reads and checks an item's row (the body's entry) from `source` with `fields` (the
+	 * parameters, or the input item's fields: see `fields`); throws, naming the one read, to refuse.
+	 */
+	row(source: ParameterSource, fields: F, itemIndex: number): IDataObject;
 	/** What a user can do about a row the answer left out (the error's description). */
 	leftOutAdvice: string;
 	/**
@@ -155,15 +188,66 @@ export function describeRow(fields: KeyField[], row: IDataObject): string {
 	return fields.map(({ field, label }) => `${label} ${quoted(keyText(row[field]))}`).join(', ');
 }
 
+/** Where a run reads its rows: the parameters, or the input items' fields (as `mappingMode` says). */
+interface RowReading {
+	source: ParameterSource;
+	fields: RowFields;
+}
+
+/**
+ * The input items' fields as a source of values: the field the reader asks for (a parameter's
+ * name is its field's under Map Automatically), never n8n's `getNodeParameter`. A required field
+ * the item lacks is refused, naming it (never its parameter's default).
+ */
+function itemFields(ctx: IExecuteFunctions, fields: Record<string, InputField>): ParameterSource {
+	const node = ctx.getNode();
+	const items = ctx.getInputData();
+	const names = Object.keys(fields);
+	const source: ParameterSource = {
+		getNode: () => node,
+		getNodeParameter: ((name: string, itemIndex: number, fallback?: unknown) => {
+			const { json } = items[itemIndex];
+			const value = Object.prototype.hasOwnProperty.call(json, name) ? json[name] : undefined;
+			const property = fields[name];
+			if (value !== undefined) return asParameter(property, value);
+			if (!property.required) return fallback;
+			throw invalidParameter(
+				source,
+				itemIndex,
+				`Item ${itemIndex} has no field "${name}"`,
+				`Map Automatically reads each row from the input item's fields ${names.join(', ')}: add the field (a column of that name), or choose Map Each Field Below.`,
+			);
+		}) as ParameterSource['getNodeParameter'],
+	};
+	return source;
+}
+
+/** An item's field as its parameter would hold it: a fixedCollection's fields are in its group. */
+function asParameter(property: INodeProperties, value: unknown): unknown {
+	const group = property.type === 'fixedCollection' ? property.options?.[0]?.name : undefined;
+	return group === undefined ? value : { [group]: value };
+}
+
 /** Reads every item's row; refused items aside, repeated keys shared or refused. */
-function readRows(ctx: IExecuteFunctions, declaration: BatchDeclaration, itemCount: number) {
+async function readRows(
+	ctx: IExecuteFunctions,
+	declaration: BatchDeclaration,
+	reading: RowReading,
+	itemCount: number,
+) {
 	const rows: Row[] = [];
 	const refused: Planned[] = [];
 	const byKey: KeyIndex = new Map();
-	for (let item = 0; item < itemCount; item++) {
+	const { source, fields } = reading;
+	const turns = eventLoopTurns();
+	// One function for every row (no closure per row): it adds the row being read.
+	let body: IDataObject = {};
+	let item = 0;
+	const add = (): Row => rows[rows.push({ body, item }) - 1];
+	for (; item < itemCount; item++) {
+		if (turns.due()) await turns.pause();
 		try {
-			const body = declaration.row(ctx, item);
-			const add = () => rows[rows.push({ body, item }) - 1];
+			body = declaration.row(source, fields, item);
 			const first = rowAt(byKey, declaration.key, body, add);
 			if (!first) continue;
 			if (declaration.repeatedKey === 'share') (first.shared ??= []).push(item);
@@ -354,16 +438,6 @@ function groupedOutcome(
 	return { item, output: { json: grouped(answers, row.body) } };
 }
 
-/** The notice above the parameters: one row per input item, packed into requests. */
-function batchNotice({ rowIs, maxRows }: BatchDeclaration): INodeProperties {
-	return {
-		displayName: `Each input item is one row (${rowIs}): map the fields below from the item with expressions. Rows are sent in requests of at most ${maxRows}; each item gets its own output item, or its own error.`,
-		name: 'batchNotice',
-		type: 'notice',
-		default: '',
-	};
-}
-
 /** The rows in requests: of at most `maxRows`, rows of one path together, in input order. */
 function chunksOf(declaration: BatchDeclaration, rows: Row[]): Row[][] {
 	const { pathOf, maxRows } = declaration;
@@ -403,15 +477,59 @@ function outcomesOf(
 	return outcomes;
 }
 
-export function batchOperation(declaration: BatchDeclaration): Operation {
+/** Where this run reads its rows, as the run's `mappingMode` says (read once, from item 0). */
+function rowReading(
+	ctx: IExecuteFunctions,
+	declaration: BatchDeclaration,
+	mapped: Record<string, InputField>,
+): RowReading {
+	const mode = optionParameter(ctx, mappingModeProperty, 0);
+	if (mode === MAPPING_MODE.autoMapInputData)
+		return { source: itemFields(ctx, mapped), fields: mapped };
+	return { source: ctx, fields: declaration.fields };
+}
+
+/** Each chunk of rows as a task: one request, each of its items its own outcome. */
+function tasksOf(
+	ctx: IExecuteFunctions,
+	declaration: BatchDeclaration,
+	chunks: Row[][],
+	tally: Tally,
+): Planned[] {
 	const { endpoint, pathOf, bodyOf } = declaration;
+	return chunks.map((chunk) => {
+		const items = itemsOf(chunk);
+		const send = async () => {
+			tally.requests++;
+			tally.rows += chunk.length;
+			try {
+				const sent = chunk.map((row) => row.body);
+				const body = bodyOf ? bodyOf(sent) : { items: sent };
+				const pathParams = pathOf?.(chunk[0].body);
+				const itemIndex = items[0];
+				const answer = await apiRequest.call(ctx, endpoint, { pathParams, body, itemIndex });
+				return { outcomes: outcomesOf(ctx, declaration, chunk, answer, tally) };
+			} catch (error) {
+				throw asNodeError(ctx, error, items[0]);
+			} finally {
+				if (--tally.requestsLeft === 0) addBatchHints(ctx, declaration, tally);
+			}
+		};
+		return { items, eachItem: true, send };
+	});
+}
+
+export function batchOperation<F extends RowFields>(declaration: BatchDeclaration<F>): Operation {
+	const mapped = inputFields(declaration.fields);
 	return {
 		description: describe({
 			...declaration,
-			properties: [batchNotice(declaration), ...declaration.properties],
+			properties: mappingProperties(declaration.fields, declaration),
 		}),
 		async plan(this: IExecuteFunctions, itemCount: number): Promise<Planned[]> {
-			const { rows, refused } = readRows(this, declaration, itemCount);
+			if (itemCount === 0) return [];
+			const reading = rowReading(this, declaration, mapped);
+			const { rows, refused } = await readRows(this, declaration, reading, itemCount);
 			const chunks = chunksOf(declaration, rows);
 			const tally: Tally = {
 				requestsLeft: chunks.length,
@@ -422,28 +540,7 @@ export function batchOperation(declaration: BatchDeclaration): Operation {
 				leftOut: 0,
 				unmatched: 0,
 			};
-			const planned: Planned[] = [...refused];
-			for (const chunk of chunks) {
-				const items = itemsOf(chunk);
-				const send = async () => {
-					tally.requests++;
-					tally.rows += chunk.length;
-					try {
-						const sent = chunk.map((row) => row.body);
-						const body = bodyOf ? bodyOf(sent) : { items: sent };
-						const pathParams = pathOf?.(chunk[0].body);
-						const itemIndex = items[0];
-						const answer = await apiRequest.call(this, endpoint, { pathParams, body, itemIndex });
-						return { outcomes: outcomesOf(this, declaration, chunk, answer, tally) };
-					} catch (error) {
-						throw asNodeError(this, error, items[0]);
-					} finally {
-						if (--tally.requestsLeft === 0) addBatchHints(this, declaration, tally);
-					}
-				};
-				planned.push({ items, eachItem: true, send });
-			}
-			return planned;
+			return [...refused, ...tasksOf(this, declaration, chunks, tally)];
 		},
 	};
 }

@@ -5,7 +5,7 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { apiRequest, secretsIn, type Endpoint } from '../../../shared';
+import { apiRequest, redactValue, secretsIn, type Endpoint } from '../../../shared';
 import { readWaitSettings, type WaitSettings } from '../options';
 import { perItem, type Operation, type Task, type TaskOutput } from '../runner';
 import { pollUntilFinal } from '../wait';
@@ -23,7 +23,10 @@ export interface RequestDeclaration<Extra = undefined> extends Declaration {
 	endpoint: Endpoint;
 	/** Reads and checks an item's parameters; throws (naming the parameter) to refuse the item. */
 	read(ctx: IExecuteFunctions, itemIndex: number): ItemRequest<Extra>;
-	/** The output of an answer; without it, the answer as it is. */
+	/**
+	 * The output of an answer; without it, the answer as it is, less the secrets the request
+	 * carried (header values a service echoes: Destination → Update).
+	 */
 	output?(
 		ctx: IExecuteFunctions,
 		answer: IDataObject,
@@ -69,10 +72,11 @@ export function requestOperation<Extra = undefined>(
 				...task?.(request),
 				send: async () => {
 					const answer = await fetchUntil(this, endpoint, request, itemIndex, wait);
-					const failure = answerStatus ? failureOf(answer[answerStatus]) : undefined;
-					if (failure)
-						throw statusError(this, endpoint, itemIndex, failure, secretsIn(request.body));
-					return output ? await output(this, answer, request, itemIndex) : { json: answer };
+					const secrets = secretsIn(request.body);
+					const failure = answerStatus ? failureOf(answer[answerStatus], secrets) : undefined;
+					if (failure) throw statusError(this, endpoint, itemIndex, failure, secrets);
+					if (output) return await output(this, answer, request, itemIndex);
+					return { json: secrets.length ? redactValue(answer, secrets) : answer };
 				},
 			};
 		}),

@@ -8,17 +8,19 @@ import {
 	warehouseCodeProperty,
 } from './row';
 
-const warehouse = warehouseCodeProperty('The warehouse whose stock to read');
-const sku = partnerSkuProperty('Your SKU whose stock in the warehouse to read');
+const fields = {
+	warehouse_code: warehouseCodeProperty('The warehouse whose stock to read'),
+	partner_sku: partnerSkuProperty('Your SKU whose stock in the warehouse to read'),
+};
 
 export const { description, plan } = batchOperation({
 	show: { resource: 'stock', operation: 'get' },
-	properties: [warehouse, sku],
+	fields,
 	rowIs: 'a warehouse and a SKU',
 	endpoint: 'GetStock',
 	maxRows: MAX_STOCK_ROWS,
 	key: STOCK_KEY,
 	repeatedKey: 'share',
-	row: (ctx, itemIndex) => readStockKey(ctx, { warehouse, sku }, itemIndex),
+	row: readStockKey,
 	leftOutAdvice: 'Nothing was read for this row: run it again.',
 });

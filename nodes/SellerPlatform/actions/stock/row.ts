@@ -2,9 +2,9 @@
  * What the stock operations share: the batch cap, the row's key (warehouse + partner SKU) and the
  * parameters that name a row, read for each input item.
  */
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { requiredTextParameter } from '../parameters';
+import { requiredTextParameter, type ParameterSource } from '../parameters';
 import type { KeyField } from '../shapes/batch';
 import { readWarehouseCode, warehouseCodeProperty } from '../warehouse/warehouseCode';
 
@@ -36,13 +36,13 @@ export const STOCK_KEY: KeyField[] = [
 
 /** The row's key fields: the warehouse and the SKU, both required. */
 export function readStockKey(
-	ctx: IExecuteFunctions,
-	properties: { warehouse: INodeProperties; sku: INodeProperties },
+	ctx: ParameterSource,
+	fields: { warehouse_code: INodeProperties; partner_sku: INodeProperties },
 	itemIndex: number,
 ): IDataObject {
 	return {
-		warehouse_code: readWarehouseCode(ctx, properties.warehouse, itemIndex),
-		partner_sku: requiredTextParameter(ctx, properties.sku, itemIndex),
+		warehouse_code: readWarehouseCode(ctx, fields.warehouse_code, itemIndex),
+		partner_sku: requiredTextParameter(ctx, fields.partner_sku, itemIndex),
 	};
 }
 

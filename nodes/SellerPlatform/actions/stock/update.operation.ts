@@ -2,10 +2,15 @@
  * Stock → Update: sets the quantity and/or the processing time of each input item's warehouse
  * and partner SKU (UpdateStock). The output is the answer's row with the values sent.
  */
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { named } from '../../../shared';
-import { invalidParameter, nonBlankTextParameter, optionalNumberParameter } from '../parameters';
+import {
+	invalidParameter,
+	nonBlankTextParameter,
+	optionalNumberParameter,
+	type ParameterSource,
+} from '../parameters';
 import { batchOperation } from '../shapes/batch';
 import {
 	MAX_STOCK_ROWS,
@@ -18,8 +23,6 @@ import {
 /** The largest quantity the service takes (a 32-bit integer). */
 export const MAX_QUANTITY = 2_147_483_647;
 
-const warehouse = warehouseCodeProperty('The warehouse whose stock to set');
-const sku = partnerSkuProperty('Your SKU whose stock in the warehouse to set');
 const quantity: INodeProperties = {
 	displayName: 'Quantity',
 	name: 'quantity',
@@ -38,18 +41,26 @@ const processingTime: INodeProperties = {
 		'How long the warehouse needs to prepare the item for shipping, sent as text as you give it (the service defines no format for it). Leave empty to keep the current one.',
 };
 
-function readRow(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
-	const row = readStockKey(ctx, { warehouse, sku }, itemIndex);
-	const qty = optionalNumberParameter(ctx, quantity, itemIndex, {
+/** The row's fields by the API's names (shapes/mapping.ts). */
+const fields = {
+	warehouse_code: warehouseCodeProperty('The warehouse whose stock to set'),
+	partner_sku: partnerSkuProperty('Your SKU whose stock in the warehouse to set'),
+	qty: quantity,
+	processing_time: processingTime,
+};
+
+function readRow(ctx: ParameterSource, read: typeof fields, itemIndex: number): IDataObject {
+	const row = readStockKey(ctx, read, itemIndex);
+	const qty = optionalNumberParameter(ctx, read.qty, itemIndex, {
 		whole: true,
 		max: MAX_QUANTITY,
 	});
-	const time = nonBlankTextParameter(ctx, processingTime, itemIndex);
+	const time = nonBlankTextParameter(ctx, read.processing_time, itemIndex);
 	if (qty === undefined && time === undefined) {
 		throw invalidParameter(
 			ctx,
 			itemIndex,
-			`Item ${itemIndex} sets nothing: ${named(quantity)} and ${named(processingTime)} are both empty`,
+			`Item ${itemIndex} sets nothing: ${named(read.qty)} and ${named(read.processing_time)} are both empty`,
 			'Set the quantity, the processing time, or both.',
 		);
 	}
@@ -60,7 +71,7 @@ function readRow(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 
 export const { description, plan } = batchOperation({
 	show: { resource: 'stock', operation: 'update' },
-	properties: [warehouse, sku, quantity, processingTime],
+	fields,
 	rowIs: 'a warehouse, a SKU and what to set',
 	endpoint: 'UpdateStock',
 	maxRows: MAX_STOCK_ROWS,

@@ -6,16 +6,18 @@ import { requiredTextParameter } from '../parameters';
 import { batchOperation } from '../shapes/batch';
 import { MAX_TRANSFER_PRICE_ROWS, partnerSkuProperty, TRANSFER_PRICE_KEY } from './row';
 
-const sku = partnerSkuProperty('Your SKU whose transfer price to read');
+const fields = { partner_sku: partnerSkuProperty('Your SKU whose transfer price to read') };
 
 export const { description, plan } = batchOperation({
 	show: { resource: 'transferPrice', operation: 'get' },
-	properties: [sku],
+	fields,
 	rowIs: 'a SKU',
 	endpoint: 'BatchGetTransferPrice',
 	maxRows: MAX_TRANSFER_PRICE_ROWS,
 	key: TRANSFER_PRICE_KEY,
 	repeatedKey: 'share',
-	row: (ctx, itemIndex) => ({ partner_sku: requiredTextParameter(ctx, sku, itemIndex) }),
+	row: (ctx, read, itemIndex) => ({
+		partner_sku: requiredTextParameter(ctx, read.partner_sku, itemIndex),
+	}),
 	leftOutAdvice: 'Nothing was read for this row: run it again.',
 });

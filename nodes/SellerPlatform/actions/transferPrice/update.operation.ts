@@ -3,7 +3,7 @@
  * of each input item's partner SKU (cross-border BatchUpsertTransferPrice). The output is the row
  * sent, once the service answered it OK.
  */
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { named } from '../../../shared';
 import { amountProperty } from '../namshiPrice';
@@ -12,11 +12,11 @@ import {
 	optionalBooleanParameter,
 	optionalNumberParameter,
 	requiredTextParameter,
+	type ParameterSource,
 } from '../parameters';
 import { batchOperation } from '../shapes/batch';
 import { MAX_TRANSFER_PRICE_ROWS, partnerSkuProperty, TRANSFER_PRICE_KEY } from './row';
 
-const sku = partnerSkuProperty('Your SKU whose transfer price to set');
 const transferPrice = amountProperty(
 	'transferPriceUsd',
 	'Transfer Price (USD)',
@@ -41,18 +41,26 @@ const isActive: INodeProperties = {
 		'Whether the pricing of the SKU is active. By expression: true or false (or the text "true" / "false").',
 };
 
-function readRow(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
-	const row: IDataObject = { partner_sku: requiredTextParameter(ctx, sku, itemIndex) };
+/** The row's fields by the API's names (shapes/mapping.ts). */
+const fields = {
+	partner_sku: partnerSkuProperty('Your SKU whose transfer price to set'),
+	transfer_price_usd: transferPrice,
+	msrp_usd: msrp,
+	is_active: isActive,
+};
+
+function readRow(ctx: ParameterSource, read: typeof fields, itemIndex: number): IDataObject {
+	const row: IDataObject = { partner_sku: requiredTextParameter(ctx, read.partner_sku, itemIndex) };
 	const values = {
-		transfer_price_usd: optionalNumberParameter(ctx, transferPrice, itemIndex, {}),
-		msrp_usd: optionalNumberParameter(ctx, msrp, itemIndex, {}),
-		is_active: optionalBooleanParameter(ctx, isActive, itemIndex),
+		transfer_price_usd: optionalNumberParameter(ctx, read.transfer_price_usd, itemIndex, {}),
+		msrp_usd: optionalNumberParameter(ctx, read.msrp_usd, itemIndex, {}),
+		is_active: optionalBooleanParameter(ctx, read.is_active, itemIndex),
 	};
 	if (Object.values(values).every((value) => value === undefined)) {
 		throw invalidParameter(
 			ctx,
 			itemIndex,
-			`Item ${itemIndex} sets nothing: ${named(transferPrice)}, ${named(msrp)} and ${named(isActive)} are all empty`,
+			`Item ${itemIndex} sets nothing: ${named(read.transfer_price_usd)}, ${named(read.msrp_usd)} and ${named(read.is_active)} are all empty`,
 			'Set the transfer price, the MSRP, whether the pricing is active, or several of them.',
 		);
 	}
@@ -62,7 +70,7 @@ function readRow(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 
 export const { description, plan } = batchOperation({
 	show: { resource: 'transferPrice', operation: 'update' },
-	properties: [sku, transferPrice, msrp, isActive],
+	fields,
 	rowIs: 'a SKU and what to set',
 	endpoint: 'BatchUpsertTransferPrice',
 	maxRows: MAX_TRANSFER_PRICE_ROWS,

@@ -3,9 +3,9 @@
  * that offers the project's warehouses (the node's `searchWarehouses` list search) or takes a
  * code typed or mapped by expression. Read like any required text (parameters.ts).
  */
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import { locatorParameter, locatorProperty } from '../parameters';
+import { locatorParameter, locatorProperty, type ParameterSource } from '../parameters';
 
 /** The node's list-search method that lists the warehouses (SellerPlatform.node.ts `methods`). */
 export const WAREHOUSE_SEARCH_METHOD = 'searchWarehouses';
@@ -24,7 +24,7 @@ export function warehouseCodeProperty(description: string): INodeProperties {
 
 /** The item's warehouse code: the chosen or typed value, trimmed, never blank. */
 export function readWarehouseCode(
-	ctx: IExecuteFunctions,
+	ctx: ParameterSource,
 	property: INodeProperties,
 	itemIndex: number,
 ): string {

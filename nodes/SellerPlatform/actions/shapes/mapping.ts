@@ -1,0 +1,95 @@
+/**
+ * How a batch operation (shapes/batch.ts) makes each input item its row: the `mappingMode`
+ * parameter, in n8n's own convention (its resource mapper in Google Sheets, Airtable, Postgres:
+ * "Map Automatically" and mapping each field by hand, `autoMapInputData` and `defineBelow`).
+ * - Map Each Field Below (`defineBelow`, the default: a saved workflow without the parameter has
+ *   it): the parameters, mapped by hand or by expressions.
+ * - Map Automatically (`autoMapInputData`): the input item's own fields, named as the API names
+ *   them (the keys of the operation's `fields`), listed in the editor's notice; each read under
+ *   its parameter's rules, and named in messages as the field.
+ */
+import type { INodeProperties } from 'n8n-workflow';
+
+import { inputField, type InputField } from '../../../shared';
+
+/** A batch row's fields by the API's names, each with the parameter that gives it. */
+export type RowFields = Record<string, INodeProperties>;
+
+export const MAPPING_MODE = {
+	defineBelow: 'defineBelow',
+	autoMapInputData: 'autoMapInputData',
+} as const;
+
+export const mappingModeProperty: INodeProperties = {
+	displayName: 'Mapping Column Mode',
+	name: 'mappingMode',
+	type: 'options',
+	options: [
+		{
+			name: 'Map Automatically',
+			value: MAPPING_MODE.autoMapInputData,
+			description:
+				"Read each row from the input item's own fields, named as the API names them (a sheet's columns)",
+		},
+		{
+			name: 'Map Each Field Below',
+			value: MAPPING_MODE.defineBelow,
+			description: 'Set the value of each field, by hand or with an expression',
+		},
+	],
+	// A literal: n8n's lint reads it. Saved workflows without the parameter have it.
+	default: 'defineBelow',
+	description: 'How each input item becomes a row',
+};
+
+/** The input fields standing for `fields`' parameters under Map Automatically. */
+export function inputFields(fields: RowFields): Record<string, InputField> {
+	const mapped: Record<string, InputField> = {};
+	for (const [field, property] of Object.entries(fields))
+		mapped[field] = inputField(property, field);
+	return mapped;
+}
+
+/** The fields as the notice lists them: `warehouse_code (required), qty`. */
+const fieldList = (fields: RowFields) =>
+	Object.entries(fields)
+		.map(([field, property]) => (property.required ? `${field} (required)` : field))
+		.join(', ');
+
+const shownIn = (mode: string) => ({ show: { [mappingModeProperty.name]: [mode] } });
+
+/**
+ * The mode, the notice of each mode (one row per input item, packed into requests), then the
+ * parameters, shown under Map Each Field Below.
+ */
+export function mappingProperties(
+	fields: RowFields,
+	{ rowIs, maxRows }: { rowIs: string; maxRows: number },
+): INodeProperties[] {
+	const requests = `Rows are sent in requests of at most ${maxRows}; each item gets its own output item, or its own error.`;
+	const defineBelow = shownIn(MAPPING_MODE.defineBelow);
+	return [
+		mappingModeProperty,
+		{
+			displayName: `Each input item is one row (${rowIs}): map the fields below from the item with expressions. ${requests}`,
+			name: 'batchNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: defineBelow,
+		},
+		{
+			displayName: `Each input item is one row (${rowIs}), read from its fields named as the API names them: ${fieldList(fields)}. Other fields are ignored; rename columns with an Edit Fields node if needed. ${requests}`,
+			name: 'autoMapNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: shownIn(MAPPING_MODE.autoMapInputData),
+		},
+		...Object.values(fields).map((property) => ({
+			...property,
+			displayOptions: {
+				...property.displayOptions,
+				show: { ...property.displayOptions?.show, ...defineBelow.show },
+			},
+		})),
+	];
+}
