@@ -69,6 +69,8 @@ export interface MeasuredShare {
 	share: number;
 	/** Whether the 429 says that others used the rest of the window (`SHARING.othersEvidence`). */
 	others: boolean;
+	/** Whether the share is this process's part of a 10 s window that the 429 said was full. */
+	window?: boolean;
 }
 
 /** The plan's windows, as the limiter counts them (with its margin). */
@@ -80,11 +82,13 @@ interface PlanWindows {
 
 /**
  * What this process used of the plan before a 429 at `now` that pauses it `pauseMs`, from its
- * `starts` (oldest first). Its share: its rate in the last 10 s (over less when it began sending
- * later; its pauses count as time it used nothing), and when the 429 may be a 10 s window's (a
- * pause shorter than 10 s: such a gateway asks to wait until its window ends), at most what it
- * sent of that window (since 11 s before the pause ends), whose rest the others used. Whether others used the plan: it sent a part
- * of the 10 s window or of the minute (the larger), not (nearly) all of it.
+ * `starts` (oldest first). When the 429 may be a 10 s window's (a pause shorter than 10 s: such a
+ * gateway asks to wait until its window ends), its share is its part of that window, whose rest
+ * the others used: the parts of the processes that share the plan add up to the whole window, so
+ * each takes its own part again, whatever it learnt before (`window`). Otherwise its rate in the
+ * last 10 s (over less when it began sending later; its pauses count as time it used nothing).
+ * Whether others used the plan: it sent a part of the 10 s window or of the minute (the larger),
+ * not (nearly) all of it.
  */
 export function measureShare(
 	windows: PlanWindows,
@@ -92,22 +96,26 @@ export function measureShare(
 	at: { now: number; busySince: number; pauseMs: number },
 ): MeasuredShare {
 	const { plan, windowMs, tenth } = windows;
+	const tenthWindow = at.pauseMs < tenth.windowMs;
+	// That window ends when the pause does, or up to a second before (Retry-After counts whole
+	// seconds): counted from a window before the pause's end, the part misses at most the first
+	// second of the window (the processes' parts add up to a little less than the plan, never to
+	// more), and nothing of the window before it.
+	const since = at.now + at.pauseMs - tenth.windowMs;
+	let sent = 0;
+	for (let i = starts.length - 1; i >= 0 && starts[i] > since; i--) sent++;
+	const ofTenth = tenthWindow ? sent / tenth.limit : 0;
 	let inTenth = 0;
 	for (let i = starts.length - 1; i >= 0 && starts[i] > at.now - tenth.windowMs; i--) inTenth++;
 	const span = Math.min(tenth.windowMs, Math.max(1000, at.now - at.busySince));
-	const rate = (inTenth * windowMs) / (span * plan);
-	const tenthWindow = at.pauseMs < tenth.windowMs;
-	// That window ends when the pause does, or up to a second before (Retry-After counts whole
-	// seconds): what this process sent before it began is no part of it.
-	const windowStart = at.now + at.pauseMs - 1000 - tenth.windowMs;
-	let ofWindow = 0;
-	for (let i = starts.length - 1; i >= 0 && starts[i] > windowStart; i--) ofWindow++;
-	const ofTenth = tenthWindow ? Math.min(inTenth, ofWindow) / tenth.limit : 0;
 	const part = Math.max(ofTenth, starts.length / plan);
 	const { from, to } = SHARING.othersEvidence;
+	// Its part of the window, unless it sent (nearly) all of it: then it filled it alone.
+	const window = tenthWindow && ofTenth < to;
 	return {
-		share: tenthWindow ? Math.min(rate, ofTenth) : rate,
+		share: window ? ofTenth : (inTenth * windowMs) / (span * plan),
 		others: part >= from && part <= to,
+		window,
 	};
 }
 
@@ -164,10 +172,11 @@ export class ShareController {
 
 	/**
 	 * A throttling episode began at `now`; `measured` is the share this process used just before.
-	 * The share drops to `beta` times the lowest of the measured share, the allowed one and, when
-	 * the episode ends a probe above the plateau, the level learnt before it; and stays
-	 * there until `ended`. When the 429 says that others used the rest of the window, the way
-	 * back is the longest (`maxRecoveryMs`), as after sharing that has lasted that long.
+	 * The share drops to `beta` times its part of the full 10 s window (`measured.window`), else
+	 * times the lowest of the measured share, the allowed one and, when the episode ends a probe
+	 * above the plateau, the level learnt before it; and stays there until `ended`. When the 429
+	 * says that others used the rest of the window, the way back is the longest (`maxRecoveryMs`),
+	 * as after sharing that has lasted that long.
 	 */
 	congestion(now: number, measured: MeasuredShare): void {
 		// A period of throttling ends when episodes stop for a while, or when the share was whole
@@ -179,7 +188,9 @@ export class ShareController {
 		}
 		this.lastEpisode = now;
 		const learnt = failedProbe(this.curve, now) ?? 1;
-		const share = Math.min(this.share(now), measured.share, learnt);
+		const share = measured.window
+			? measured.share
+			: Math.min(this.share(now), measured.share, learnt);
 		const used = Math.min(1, Math.max(SHARING.minShare, share));
 		const wMax = SHARING.plateau * used;
 		const drop = Math.max(0, wMax - Math.max(SHARING.minShare, SHARING.beta * used));
@@ -225,6 +236,7 @@ export class Episodes {
 	private open?: { pausedUntil: number; backAt: number; probe?: object };
 	/** When the last episode ended: 429s to requests granted before it are stale echoes. */
 	private lastEnd = -Infinity;
+	private lastBegan = -Infinity;
 	/** Called when the probe's answer is in (or it was abandoned): the next caller may go. */
 	onProbeDone: () => void = () => {};
 
@@ -245,6 +257,11 @@ export class Episodes {
 
 	get active(): boolean {
 		return this.open !== undefined;
+	}
+
+	/** When the last episode began (its first 429; -Infinity: none yet). */
+	get beganAt(): number {
+		return this.lastBegan;
 	}
 
 	/** A probe is out: the others wait for its answer. */
@@ -273,6 +290,7 @@ export class Episodes {
 		if (granted < this.lastEnd) return 'echo';
 		const open = this.open;
 		if (!open) {
+			this.lastBegan = now;
 			this.open = { pausedUntil: pause.until, backAt: pause.backAt };
 			if (evidence) this.controller.congestion(now, measured());
 			return 'new';
