@@ -35,16 +35,18 @@ export const SHARING = {
 	 * The curve flattens at this much of the share measured before the episode: the processes
 	 * together overflowed the plan there, so each settles a little below it, then probes upward.
 	 */
-	plateau: 0.95,
+	plateau: 0.96,
 	/** The share never goes below this. */
 	minShare: 0.02,
 	/** The way back after a lone episode: whole again this long after it ended. */
 	loneRecoveryMs: 20_000,
 	/**
 	 * The way back after any episode, however long the throttling lasted: whole again at most this
-	 * long after it ended (so at least 90 % of the plan from the 30th second).
+	 * long after it ended (so at least 90 % of the plan from the 30th second). Not shorter: while
+	 * others share the plan, each way back ends in a probe that brings the next 429 (about one per
+	 * process and way back, the 429s to its requests in flight included).
 	 */
-	maxRecoveryMs: 28_000,
+	maxRecoveryMs: 30_000,
 	/**
 	 * The share reaches the plateau at this part of the way back, and probes above it in the rest:
 	 * processes that share the plan meet the next 429 late, about once per way back each.
@@ -53,7 +55,7 @@ export const SHARING = {
 	/** Episodes less than this apart belong to one period of throttling... */
 	periodGapMs: 90_000,
 	/** ...unless the share was back at this much of the plan before the next one. */
-	whole: 0.95,
+	whole: 0.97,
 	/**
 	 * A 429 that comes while this process had sent between these shares of the plan's window
 	 * (of its 10 s or of its minute, the larger) says that others used the rest: the episode is
@@ -98,9 +100,9 @@ export function measureShare(
 	const { plan, windowMs, tenth } = windows;
 	const tenthWindow = at.pauseMs < tenth.windowMs;
 	// That window ends when the pause does, or up to a second before (Retry-After counts whole
-	// seconds): counted from a window before the pause's end, the part misses at most the first
-	// second of the window (the processes' parts add up to a little less than the plan, never to
-	// more), and nothing of the window before it.
+	// seconds): counted from a window (with the margin) before the pause's end, the part misses at
+	// most the first second of the window and takes at most the margin of the one before (the
+	// parts of the processes add up to a little less than the window, not to more).
 	const since = at.now + at.pauseMs - tenth.windowMs;
 	let sent = 0;
 	for (let i = starts.length - 1; i >= 0 && starts[i] > since; i--) sent++;
