@@ -1,7 +1,11 @@
 /* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 import fc from 'fast-check';
 
-import { SHARING, ShareController } from '../../dist/nodes/shared/pacing/rateController';
+import {
+	measureShare,
+	SHARING,
+	ShareController,
+} from '../../dist/nodes/shared/pacing/rateController';
 import { PACING, PlanLimiter, type Slot } from '../../dist/nodes/shared/pacing/rateLimiter';
 import { FakeClock } from '../helpers/fakeClock';
 import { GatewayModelServer, maxInWindow, startProcess } from '../helpers/sharingModel';
@@ -294,6 +298,57 @@ describe('PlanLimiter: recurring episodes mean sharing (rule 3)', () => {
 	);
 });
 
+describe('PlanLimiter: sharing holds whatever the jitter', () => {
+	it.each([
+		[3, 11],
+		[3, 12],
+		[3, 13],
+		[4, 11],
+		[4, 12],
+		[4, 13],
+	])(
+		'%i processes against 10 s windows (jitter seed %i) take >= 90%% of the plan together over 300 s, with <= 1%% 429s',
+		async (count, seed) => {
+			const clock = new VirtualClock(7_000);
+			const gateway = new GatewayModelServer(1500, 60_000, 'strict');
+			const processes = Array.from({ length: count }, (_, id) =>
+				startProcess(clock, gateway, { id, plan: 1500, jitterMs: 10, seed: seed * 100 + id }),
+			);
+			await clock.advance(300_000);
+			processes.forEach((process) => process.stop());
+			const accepted = gateway.arrivals.filter((a) => a.status === 200).length;
+			// Before: 0.86-0.89 of the plan in most seeds for 3 processes (each episode's cut kept
+			// the level learnt before, and the share's 10 s window still held the starts of the full
+			// window, so the window after each episode was about 70 % full).
+			expect(accepted / 300 / 25).toBeGreaterThanOrEqual(0.9);
+			expect(1 - accepted / gateway.arrivals.length).toBeLessThanOrEqual(0.01);
+		},
+	);
+
+	it("takes its part of the full 10 s window as its share: the parts of two processes add up to the window, whatever the Retry-After's rounding", () => {
+		const limiter = new PlanLimiter(1500, new VirtualClock());
+		// Two processes at 12.5/s each in the window before, then at 25/s each from 10 s, when the
+		// gateway's fixed window began: it is full (250) at 15 s, 5 s before it ends.
+		const starts = (offset: number) => [
+			...Array.from({ length: 125 }, (_, i) => offset + i * 80),
+			...Array.from({ length: 125 }, (_, i) => 10_000 + offset + i * 40),
+		];
+		for (const roundedUpMs of [0, 400, 900]) {
+			const at = { now: 15_000, busySince: 0, pauseMs: 5_000 + roundedUpMs };
+			const parts = [0, 20].map((offset) => measureShare(limiter, starts(offset), at));
+			const sum = parts[0].share + parts[1].share;
+			// Never more than the window (before: up to 1.2, counted from 11 s before the pause's end,
+			// the window before too); less by at most what they sent in its first 0.9 s (the rounding).
+			expect(sum).toBeLessThanOrEqual(1.01);
+			expect(sum).toBeGreaterThanOrEqual(1 - (roundedUpMs * 50) / 1000 / 250 - 0.01);
+			for (const part of parts) {
+				expect(part.window).toBe(true);
+				expect(part.others).toBe(true);
+			}
+		}
+	});
+});
+
 describe('PlanLimiter: the plan is a ceiling (rule 4)', () => {
 	it('never starts more than the plan in any 60 s nor a sixth of it in any 10 s, whatever the answers', async () => {
 		await fc.assert(
@@ -418,7 +473,7 @@ describe('PlanLimiter: state that outlives a run (issue 26)', () => {
 		expect(perSecond(times[0], times[0] + 5000) / 25).toBeGreaterThanOrEqual(0.85);
 	});
 
-	it.each([0, 2500, 5000, 7500])(
+	it.each([0, 1250, 2500, 3750, 5000, 6250, 7500, 8750])(
 		'two processes starting together against 10 s windows (phase %i ms) stay at <= 1%% 429 over 60 s at 100 ms (14)',
 		async (phase) => {
 			const clock = new VirtualClock(phase);
@@ -610,7 +665,9 @@ describe('PlanLimiter: the controller over any sequence (model)', () => {
 					await settle(clock, run);
 				}
 			}),
-			{ numRuns: 12 },
+			// A fixed seed (the model's jitter is seeded too): the same sequences in every run, so a
+			// failure reproduces.
+			{ numRuns: 12, seed: 20_261_128 },
 		);
 	}, 300_000);
 });
