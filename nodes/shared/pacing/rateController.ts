@@ -26,7 +26,10 @@
  * A 429 also tells how much the others use when this process had sent only a part of the window
  * that overflowed (`measureShare`): its share drops to that part at once (processes that start
  * together settle near their share after the first episode, not after several), and the episode
- * is sharing from the start: the way back takes `maxRecoveryMs`.
+ * is sharing from the start: the way back takes `maxRecoveryMs`. After a 429 from a full 10 s
+ * window the share is that part again at every episode, not the lowest level learnt so far: the
+ * parts of the processes add up to the window, so together they keep taking (nearly) the plan,
+ * where a level that only went down left a tenth of it unused.
  */
 export const SHARING = {
 	/** After an episode the share is this much of the share measured before it (CUBIC's beta). */

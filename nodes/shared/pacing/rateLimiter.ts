@@ -19,7 +19,9 @@ export type { ThrottleKind };
  *   divisor of N that is at most 60) and at most N/k requests start in any sliding slice; within
  *   a slice, starts are at least 90% of the slice's even spacing apart;
  * - takes only its share of the plan (rateController.ts) in the 10 s windows and the slices: the
- *   share learnt from 429 answers, whole unless the service said otherwise;
+ *   share learnt from 429 answers, whole unless the service said otherwise (its 10 s window
+ *   counted from the last episode's first 429: the window that was full then is over when the
+ *   pause is);
  * - dates each request at the moment it was granted, or at the end of a login it had to wait for
  *   (it left after that): a request's dating never depends on the latency or its jitter;
  * - measures round trips, from which the node sizes its requests in flight (Little's law:
