@@ -16,6 +16,21 @@ import { VirtualClock } from './virtualTime';
 
 export type GatewayModel = 'sliding' | 'strict';
 
+/**
+ * A seeded source of numbers in [0, 1) (mulberry32): the model's jitter and the Retry-After's
+ * jittered minimum, the same in every run for the same seed (a failure reproduces).
+ */
+export function seededRandom(seed: number): () => number {
+	let state = seed >>> 0;
+	return () => {
+		state = (state + 0x6d2b79f5) >>> 0;
+		let t = state;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}
+
 /** The gateway: `limit` per `windowMs` sliding, and in `strict` also `limit/6` per fixed sixth. */
 export class GatewayModelServer {
 	private accepted: number[] = [];
@@ -80,11 +95,14 @@ export function startProcess(
 		latencyMs?: number;
 		jitterMs?: number;
 		limiter?: PlanLimiter;
+		/** Seeds the jitter (default: the process's id). */
+		seed?: number;
 	},
 ): ModelProcess {
 	const limiter = options.limiter ?? new PlanLimiter(options.plan, clock);
 	const latency = options.latencyMs ?? 50;
 	const jitter = options.jitterMs ?? 0;
+	const random = seededRandom(options.seed ?? options.id + 1);
 	let remaining = options.items ?? Infinity;
 	let stopped = false;
 	let active = 0;
@@ -100,12 +118,12 @@ export function startProcess(
 			if (pause > 0) await clock.sleep(pause);
 			const slot = await limiter.acquire();
 			const retryAfter = gateway.take(clock.now(), options.id);
-			await clock.sleep(latency + (Math.random() * 2 - 1) * jitter);
+			await clock.sleep(latency + (random() * 2 - 1) * jitter);
 			if (retryAfter === undefined) {
 				slot.finished(undefined, 'answered');
 				return;
 			}
-			const delay = rateLimitDelay(retryAfter * 1000, attempt);
+			const delay = rateLimitDelay(retryAfter * 1000, attempt, random);
 			limiter.rateLimited(slot, delay);
 			slot.finished(undefined, 'answered');
 			await clock.sleep(delay);

@@ -5,21 +5,31 @@
  * The design follows CUBIC as the AWS SDKs' adaptive retry mode uses it (botocore
  * `retries/adaptive.py`, `throttling.py`): a congestion event (one throttling episode, however many
  * 429 answers it brings) takes the share to `beta` times the share measured before it (`wMax`);
- * after the episode the share grows back along `wMax + C·(t − K)³`: fast at first, flat near
- * `wMax` (where the others left room last time), then faster again (probing for more).
+ * after the episode the share grows back along a cubic: up to a plateau near `wMax` (where the
+ * others left room last time), flat there for most of the way back, then faster (probing for more).
  *
- * What a lone episode and recurring ones tell apart is time: episodes less than `periodGapMs`
- * apart form one period of throttling, and the longer it has lasted, the longer the way back.
- * `C` and `K` are set so that the share is whole again `horizon` after the episode ended, where
- * the horizon is the period's duration so far, at least `loneRecoveryMs` (a lone episode is
- * forgotten within seconds: a gateway hiccup, a short burst of another tool) and at most
- * `maxRecoveryMs` (others have shared the plan for minutes: the share stays near what they leave
- * for most of that time, and is whole again within it once they stop).
+ * The way back is short whatever came before: a 429 says how much room there was then, not how
+ * long the others (or a gateway that allows less than the plan) stay. The share is whole again
+ * `horizon` after the episode ended: `loneRecoveryMs` after a lone episode (a gateway hiccup, a
+ * short burst of another tool), at most `maxRecoveryMs` after episodes that recur or say that
+ * others share the plan. Sharing holds because the others are still there at the end of the
+ * plateau: the probe above it brings the next 429 (one per process about every `maxRecoveryMs`),
+ * which cuts the share to what is left again. When they have gone, nothing cuts it: the plan is
+ * back within `maxRecoveryMs` of the last episode, however long it lasted and however low it went
+ * (a longer way back after long throttling held a process at a fraction of the plan for minutes
+ * after the others, or the gateway's cut, had gone).
+ *
+ * Episodes less than `periodGapMs` apart form one period of throttling: episodes recur (`recurring`:
+ * others use the plan, for the run's hints), and the way back is the period's duration so far,
+ * between `loneRecoveryMs` and `maxRecoveryMs`.
  *
  * A 429 also tells how much the others use when this process had sent only a part of the window
  * that overflowed (`measureShare`): its share drops to that part at once (processes that start
  * together settle near their share after the first episode, not after several), and the episode
- * is sharing from the start: the way back takes at least `sharedRecoveryMs`.
+ * is sharing from the start: the way back takes `maxRecoveryMs`. After a 429 from a full 10 s
+ * window the share is that part again at every episode, not the lowest level learnt so far: the
+ * parts of the processes add up to the window, so together they keep taking (nearly) the plan,
+ * where a level that only went down left a tenth of it unused.
  */
 export const SHARING = {
 	/** After an episode the share is this much of the share measured before it (CUBIC's beta). */
@@ -28,17 +38,27 @@ export const SHARING = {
 	 * The curve flattens at this much of the share measured before the episode: the processes
 	 * together overflowed the plan there, so each settles a little below it, then probes upward.
 	 */
-	plateau: 0.95,
+	plateau: 0.96,
 	/** The share never goes below this. */
 	minShare: 0.02,
 	/** The way back after a lone episode: whole again this long after it ended. */
 	loneRecoveryMs: 20_000,
-	/** The way back after long sharing: whole again at most this long after the last episode. */
-	maxRecoveryMs: 100_000,
+	/**
+	 * The way back after any episode, however long the throttling lasted: whole again at most this
+	 * long after it ended (so at least 90 % of the plan from the 30th second). Not shorter: while
+	 * others share the plan, each way back ends in a probe that brings the next 429 (about one per
+	 * process and way back, the 429s to its requests in flight included).
+	 */
+	maxRecoveryMs: 30_000,
+	/**
+	 * The share reaches the plateau at this part of the way back, and probes above it in the rest:
+	 * processes that share the plan meet the next 429 late, about once per way back each.
+	 */
+	plateauAt: 0.75,
 	/** Episodes less than this apart belong to one period of throttling... */
 	periodGapMs: 90_000,
 	/** ...unless the share was back at this much of the plan before the next one. */
-	whole: 0.95,
+	whole: 0.97,
 	/**
 	 * A 429 that comes while this process had sent between these shares of the plan's window
 	 * (of its 10 s or of its minute, the larger) says that others used the rest: the episode is
@@ -46,8 +66,6 @@ export const SHARING = {
 	 * another tool when a run starts; above the upper one this process filled the window itself).
 	 */
 	othersEvidence: { from: 0.1, to: 0.9 },
-	/** The way back after an episode that says others share the plan: at least this long. */
-	sharedRecoveryMs: 60_000,
 };
 
 /** What this process used of the plan before a 429 (`measureShare`). */
@@ -56,6 +74,8 @@ export interface MeasuredShare {
 	share: number;
 	/** Whether the 429 says that others used the rest of the window (`SHARING.othersEvidence`). */
 	others: boolean;
+	/** Whether the share is this process's part of a 10 s window that the 429 said was full. */
+	window?: boolean;
 }
 
 /** The plan's windows, as the limiter counts them (with its margin). */
@@ -67,11 +87,13 @@ interface PlanWindows {
 
 /**
  * What this process used of the plan before a 429 at `now` that pauses it `pauseMs`, from its
- * `starts` (oldest first). Its share: its rate in the last 10 s (over less when it began sending
- * later; its pauses count as time it used nothing), and when the 429 may be a 10 s window's (a
- * pause shorter than 10 s: such a gateway asks to wait until its window ends), at most what it
- * sent of that window, whose rest the others used. Whether others used the plan: it sent a part
- * of the 10 s window or of the minute (the larger), not (nearly) all of it.
+ * `starts` (oldest first). When the 429 may be a 10 s window's (a pause shorter than 10 s: such a
+ * gateway asks to wait until its window ends), its share is its part of that window, whose rest
+ * the others used: the parts of the processes that share the plan add up to the whole window, so
+ * each takes its own part again, whatever it learnt before (`window`). Otherwise its rate in the
+ * last 10 s (over less when it began sending later; its pauses count as time it used nothing).
+ * Whether others used the plan: it sent a part of the 10 s window or of the minute (the larger),
+ * not (nearly) all of it.
  */
 export function measureShare(
 	windows: PlanWindows,
@@ -79,27 +101,61 @@ export function measureShare(
 	at: { now: number; busySince: number; pauseMs: number },
 ): MeasuredShare {
 	const { plan, windowMs, tenth } = windows;
+	const tenthWindow = at.pauseMs < tenth.windowMs;
+	// That window ends when the pause does, or up to a second before (Retry-After counts whole
+	// seconds): counted from a window (with the margin) before the pause's end, the part misses at
+	// most the first second of the window and takes at most the margin of the one before (the
+	// parts of the processes add up to a little less than the window, not to more).
+	const since = at.now + at.pauseMs - tenth.windowMs;
+	let sent = 0;
+	for (let i = starts.length - 1; i >= 0 && starts[i] > since; i--) sent++;
+	const ofTenth = tenthWindow ? sent / tenth.limit : 0;
 	let inTenth = 0;
 	for (let i = starts.length - 1; i >= 0 && starts[i] > at.now - tenth.windowMs; i--) inTenth++;
 	const span = Math.min(tenth.windowMs, Math.max(1000, at.now - at.busySince));
-	const rate = (inTenth * windowMs) / (span * plan);
-	const tenthWindow = at.pauseMs < tenth.windowMs;
-	const ofTenth = tenthWindow ? inTenth / tenth.limit : 0;
 	const part = Math.max(ofTenth, starts.length / plan);
 	const { from, to } = SHARING.othersEvidence;
+	// Its part of the window, unless it sent (nearly) all of it: then it filled it alone.
+	const window = tenthWindow && ofTenth < to;
 	return {
-		share: tenthWindow ? Math.min(rate, ofTenth) : rate,
+		share: window ? ofTenth : (inTenth * windowMs) / (span * plan),
 		others: part >= from && part <= to,
+		window,
 	};
 }
 
-/** A share's curve after an episode: `wMax + c·(t − k)³`, t in seconds since the episode ended. */
+/**
+ * A share's curve after an episode, t in seconds since it ended: `wMax − drop·((k − t)/k)³` up to
+ * the plateau at `k`, then `wMax + (1 − wMax)·((t − k)/(horizon − k))³`, whole at `horizon`.
+ */
 interface Curve {
+	/** The share the episode said there was room for (`wMax` is the plateau below it). */
+	used: number;
 	wMax: number;
-	c: number;
+	drop: number;
 	k: number;
+	horizon: number;
 	/** When the episode ended and the growth began (undefined: still in the episode). */
 	from?: number;
+}
+
+/** The share on `curve` at `now`. */
+function curveShare(curve: Curve, now: number): number {
+	const t = curve.from === undefined ? 0 : Math.max(0, now - curve.from) / 1000;
+	const { wMax, drop, k, horizon } = curve;
+	if (t < k) return wMax - drop * ((k - t) / k) ** 3;
+	return wMax + ((1 - wMax) * (Math.min(t, horizon) - k) ** 3) / (horizon - k) ** 3;
+}
+
+/**
+ * The level `curve` learnt, when an episode at `now` ends its probe above the plateau (the share
+ * not whole yet): the room is what it was, the probe found no more (the processes that probed
+ * together measure more than their part). Otherwise undefined: nothing to keep.
+ */
+function failedProbe(curve: Curve | undefined, now: number): number | undefined {
+	if (curve?.from === undefined) return undefined;
+	const t = (now - curve.from) / 1000;
+	return t >= curve.k && t < curve.horizon ? curve.used : undefined;
 }
 
 export class ShareController {
@@ -109,11 +165,8 @@ export class ShareController {
 
 	/** The share of the plan at `now`. */
 	share(now: number): number {
-		const curve = this.curve;
-		if (!curve) return 1;
-		const t = curve.from === undefined ? 0 : Math.max(0, now - curve.from) / 1000;
-		const value = curve.wMax + curve.c * (t - curve.k) ** 3;
-		return Math.min(1, Math.max(SHARING.minShare, value));
+		if (!this.curve) return 1;
+		return Math.min(1, Math.max(SHARING.minShare, curveShare(this.curve, now)));
 	}
 
 	/** The horizon of the way back for an episode at `now` (ms), see the top of the file. */
@@ -124,9 +177,11 @@ export class ShareController {
 
 	/**
 	 * A throttling episode began at `now`; `measured` is the share this process used just before.
-	 * The share drops to `beta` times the lower of the measured and the allowed share, and stays
-	 * there until `ended`. When the 429 says that others used the rest of the window, the way
-	 * back takes at least `sharedRecoveryMs`, as after sharing that has lasted that long.
+	 * The share drops to `beta` times its part of the full 10 s window (`measured.window`), else
+	 * times the lowest of the measured share, the allowed one and, when the episode ends a probe
+	 * above the plateau, the level learnt before it; and stays there until `ended`. When the 429
+	 * says that others used the rest of the window, the way back is the longest (`maxRecoveryMs`),
+	 * as after sharing that has lasted that long.
 	 */
 	congestion(now: number, measured: MeasuredShare): void {
 		// A period of throttling ends when episodes stop for a while, or when the share was whole
@@ -134,18 +189,18 @@ export class ShareController {
 		const whole = this.share(now) >= SHARING.whole;
 		if (whole || now - this.lastEpisode > SHARING.periodGapMs) this.periodStart = now;
 		if (measured.others) {
-			this.periodStart = Math.min(this.periodStart, now - SHARING.sharedRecoveryMs);
+			this.periodStart = Math.min(this.periodStart, now - SHARING.maxRecoveryMs);
 		}
 		this.lastEpisode = now;
-		const share = Math.min(this.share(now), measured.share);
+		const learnt = failedProbe(this.curve, now) ?? 1;
+		const share = measured.window
+			? measured.share
+			: Math.min(this.share(now), measured.share, learnt);
 		const used = Math.min(1, Math.max(SHARING.minShare, share));
 		const wMax = SHARING.plateau * used;
 		const drop = Math.max(0, wMax - Math.max(SHARING.minShare, SHARING.beta * used));
-		// share(0) = wMax − drop and share(horizon) = 1: cbrt(c)·(horizon − k) = cbrt(1 − wMax),
-		// cbrt(c)·k = cbrt(drop).
-		const seconds = this.horizon(now) / 1000;
-		const root = (Math.cbrt(drop) + Math.cbrt(1 - wMax)) / seconds;
-		this.curve = { wMax, c: root ** 3, k: root > 0 ? Math.cbrt(drop) / root : 0 };
+		const horizon = this.horizon(now) / 1000;
+		this.curve = { used, wMax, drop, k: SHARING.plateauAt * horizon, horizon };
 	}
 
 	/** The episode ended at `now` (a request after it was answered): the share grows from here. */
@@ -186,6 +241,7 @@ export class Episodes {
 	private open?: { pausedUntil: number; backAt: number; probe?: object };
 	/** When the last episode ended: 429s to requests granted before it are stale echoes. */
 	private lastEnd = -Infinity;
+	private lastBegan = -Infinity;
 	/** Called when the probe's answer is in (or it was abandoned): the next caller may go. */
 	onProbeDone: () => void = () => {};
 
@@ -206,6 +262,11 @@ export class Episodes {
 
 	get active(): boolean {
 		return this.open !== undefined;
+	}
+
+	/** When the last episode began (its first 429; -Infinity: none yet). */
+	get beganAt(): number {
+		return this.lastBegan;
 	}
 
 	/** A probe is out: the others wait for its answer. */
@@ -234,6 +295,7 @@ export class Episodes {
 		if (granted < this.lastEnd) return 'echo';
 		const open = this.open;
 		if (!open) {
+			this.lastBegan = now;
 			this.open = { pausedUntil: pause.until, backAt: pause.backAt };
 			if (evidence) this.controller.congestion(now, measured());
 			return 'new';

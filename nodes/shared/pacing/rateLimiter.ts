@@ -19,7 +19,9 @@ export type { ThrottleKind };
  *   divisor of N that is at most 60) and at most N/k requests start in any sliding slice; within
  *   a slice, starts are at least 90% of the slice's even spacing apart;
  * - takes only its share of the plan (rateController.ts) in the 10 s windows and the slices: the
- *   share learnt from 429 answers, whole unless the service said otherwise;
+ *   share learnt from 429 answers, whole unless the service said otherwise (its 10 s window
+ *   counted from the last episode's first 429: the window that was full then is over when the
+ *   pause is);
  * - dates each request at the moment it was granted, or at the end of a login it had to wait for
  *   (it left after that): a request's dating never depends on the latency or its jitter;
  * - measures round trips, from which the node sizes its requests in flight (Little's law:
@@ -251,17 +253,25 @@ export class PlanLimiter {
 		if (this.episodes.probing) return Infinity;
 		const share = this.share(now);
 		const sliceLimit = Math.max(1, Math.ceil(this.slice.limit * share));
+		const shareOfTenth = Math.max(1, Math.floor(this.tenth.limit * share));
 		const spacing = (PACING.spacing * this.slice.windowMs) / sliceLimit;
 		let wait = Math.max(this.episodes.pausedUntil, this.lastGrant + spacing) - now;
+		// The share's 10 s window counts from the last episode's first 429: the window that was full
+		// then is over when its pause is (the 429's Retry-After), and the share was cut to what is
+		// left of the next one. The whole sixth of the plan counts every start.
+		const cut = this.episodes.beganAt;
 		const limits = [
-			{ limit: this.plan, windowMs: this.windowMs },
-			{ limit: this.burst.limit, windowMs: this.burst.windowMs },
-			{ limit: Math.max(1, Math.floor(this.tenth.limit * share)), windowMs: this.tenth.windowMs },
-			{ limit: sliceLimit, windowMs: this.slice.windowMs },
+			{ limit: this.plan, windowMs: this.windowMs, since: -Infinity },
+			{ limit: this.burst.limit, windowMs: this.burst.windowMs, since: -Infinity },
+			{ limit: this.tenth.limit, windowMs: this.tenth.windowMs, since: -Infinity },
+			{ limit: shareOfTenth, windowMs: this.tenth.windowMs, since: cut },
+			{ limit: sliceLimit, windowMs: this.slice.windowMs, since: -Infinity },
 		];
-		for (const { limit, windowMs } of limits) {
+		for (const { limit, windowMs, since } of limits) {
 			if (this.starts.length < limit) continue;
-			wait = Math.max(wait, this.starts[this.starts.length - limit] + windowMs - now);
+			const start = this.starts[this.starts.length - limit];
+			if (start < since) continue;
+			wait = Math.max(wait, start + windowMs - now);
 		}
 		return Math.max(0, wait);
 	}
