@@ -157,7 +157,11 @@ describe('export/getStatus', () => {
 	});
 
 	it('waits until the export is complete, then downloads the file without the session cookie', async () => {
-		const added = f.emulator.addExport();
+		// Pending for 20 steps of 30 ms from now: still pending when the run's first status request
+		// comes on a loaded machine, so the node has to wait.
+		const added = f.emulator.addExport({
+			states: [...Array<'PENDING'>(20).fill('PENDING'), 'RUNNING', 'COMPLETE'],
+		});
 		const [out] = await run({
 			resource: 'export',
 			operation: 'getStatus',
