@@ -25,8 +25,6 @@ export const STORAGE_TYPES = [
 	'STORAGE_TYPE_BULKY',
 ] as const;
 export type StorageType = (typeof STORAGE_TYPES)[number];
-/** The destination countries that have FBN warehouses here. */
-export const FBN_COUNTRIES = ['AE', 'SA', 'EG'] as const;
 export const SLOT_DAYS = 5;
 export const DAILY_SLOTS = [
 	{ start: '08:00', end: '12:00' },
