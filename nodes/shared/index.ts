@@ -5,7 +5,7 @@
  * it, never one before it; files inside nodes/shared import each other directly, never through an
  * index.ts):
  *
- *   transport -> auth -> pacing -> gateway -> common -> errors
+ *   transport -> auth -> pacing -> gateway -> common -> errors -> credential
  *
  * - transport/: the request pipeline (request.ts), the registry of node runs (run.ts), the
  *   connection settings of a run (settings.ts), export downloads (download.ts) and their node
@@ -16,8 +16,10 @@
  * - gateway/: the endpoint table, URLs, which addresses a download may reach, reading answers;
  * - common/: waits that end on a stop, values, the package's constants, what a description says
  *   of a parameter (its label, name, allowed values, rows);
- * - errors/: the errors the user reads, the service's error bodies, redaction of secrets, the
- *   credential's fields (credentialFields.ts: here because messages of every folder name them).
+ * - errors/: the errors the user reads, the service's error bodies, redaction of secrets;
+ * - credential/: the credential's form (fields.ts: labels and defaults, at the bottom because
+ *   messages of every folder name them), its gateways and the address it talks to, the documented
+ *   rate plans (plan.ts: the endpoint table's plans, the Requests per Minute default).
  *
  * The settings the shared layer enforces are declared here once, label and default, and the nodes
  * and the credential list them: each message reads the label it names from its declaration.
@@ -62,13 +64,10 @@ export {
 	GATEWAY_BASE_URL_EXPRESSION,
 	gatewayBaseUrl,
 	keyIdField,
-	PEM_PRIVATE_KEY,
 	privateKeyField,
 	projectCodeField,
-	redactSent,
-	redactValue,
-	secretsIn,
-} from './errors';
+} from './credential';
+export { PEM_PRIVATE_KEY, redactSent, redactValue, secretsIn } from './errors';
 export { addressForLog, gatewayScope, isDotSegment, type Endpoint } from './gateway';
 export { PACING, stopAfterFailuresOption, waitingBudgetOption } from './pacing';
 export {

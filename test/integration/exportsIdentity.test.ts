@@ -16,7 +16,7 @@ import {
 	SEEDED_OAUTH_CLIENT,
 	type RequestLogEntry,
 } from '../emulator';
-import { gatewayBaseUrl } from '../../dist/nodes/shared/errors/credentialFields';
+import { gatewayBaseUrl } from '../../dist/nodes/shared/credential/baseUrl';
 import { listSearch } from '../helpers';
 import { CREDENTIAL_ID, startFixture, workflowWithItems, type Fixture } from './fixture';
 

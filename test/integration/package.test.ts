@@ -99,7 +99,7 @@ describe('the package as n8n loads it', () => {
 			password: true,
 		});
 		// The private key too (n8n's credential-password-field lint rule cannot see the fields:
-		// they are declared in nodes/shared/errors/credentialFields.ts).
+		// they are declared in nodes/shared/credential/fields.ts).
 		expect(credential.properties.find((p) => p.name === 'privateKey')?.typeOptions).toMatchObject({
 			password: true,
 		});

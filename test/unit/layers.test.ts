@@ -7,7 +7,7 @@
  *          \               |                    /
  *           -------->  nodes/shared/index.ts  <--
  *                              |
- *   transport -> auth -> pacing -> gateway -> common -> errors      (the folders of nodes/shared/)
+ *   transport -> auth -> pacing -> gateway -> common -> errors -> credential   (nodes/shared/'s folders)
  *
  * - The credential and both nodes import the shared layer through nodes/shared/index.ts only;
  *   neither the credential nor the trigger reaches into the action node, nor the reverse.
@@ -39,7 +39,16 @@ const PRODUCT = [...sourceFiles('credentials'), ...sourceFiles('nodes')];
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
 
 /** The folders of nodes/shared/, in the one direction their imports go: each imports only later ones. */
-const SHARED_ORDER = ['transport', 'auth', 'pacing', 'gateway', 'common', 'errors'];
+const SHARED_ORDER = [
+	'transport',
+	'auth',
+	'pacing',
+	'gateway',
+	'common',
+	'errors',
+	// Last: messages of every folder (errors/ too) name the credential's fields; it imports none.
+	'credential',
+];
 
 /**
  * The modules that hold state beyond one node run, with its bound. Each declaration of module

@@ -3,7 +3,8 @@
  * Each endpoint's documented rate plan (gateway/endpoints.ts), paced per endpoint and per project
  * (pacing/limiters.ts, pacing/rateLimiter.ts), on virtual time.
  */
-import { COMMON_PLAN, ENDPOINTS } from '../../dist/nodes/shared/gateway/endpoints';
+import { COMMON_PLAN } from '../../dist/nodes/shared/credential/plan';
+import { ENDPOINTS } from '../../dist/nodes/shared/gateway/endpoints';
 import { projectScope } from '../../dist/nodes/shared/gateway/url';
 import {
 	limiters,

@@ -7,7 +7,8 @@ import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-wo
 
 import { signalOf } from '../common/abort';
 import { LOGIN_PATH } from '../common/constants';
-import { baseUrlField, gatewayBaseUrl } from '../errors/credentialFields';
+import { gatewayBaseUrl } from '../credential/baseUrl';
+import { baseUrlField } from '../credential/fields';
 import { SellerPlatformLoginError } from '../errors/errors';
 import { addressKind } from '../gateway/address';
 import { baseUrlProblem, joinUrl, requestTarget } from '../gateway/url';

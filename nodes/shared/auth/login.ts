@@ -15,7 +15,8 @@ import {
 
 import { deadline, ExecutionStopped, wait, withinDeadline, type Deadline } from '../common/abort';
 import { LOGIN_PATH, USER_AGENT } from '../common/constants';
-import { baseUrlField, gatewayBaseUrl } from '../errors/credentialFields';
+import { gatewayBaseUrl } from '../credential/baseUrl';
+import { baseUrlField } from '../credential/fields';
 import { parseErrorBody } from '../errors/errorBody';
 import { SellerPlatformLoginError } from '../errors/errors';
 import { AnswerTooLarge, readCapped } from '../gateway/answer';

@@ -7,7 +7,7 @@ import { createPrivateKey, randomUUID, sign, type KeyObject } from 'crypto';
 import type { ICredentialDataDecryptedObject, IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { credentialField } from '../common/properties';
-import { keyIdField, privateKeyField } from '../errors/credentialFields';
+import { keyIdField, privateKeyField } from '../credential/fields';
 import { SellerPlatformLoginError } from '../errors/errors';
 
 const PEM_HINT =

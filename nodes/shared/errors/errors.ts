@@ -12,7 +12,7 @@ import {
 	privateKeyField,
 	projectCodeField,
 	requestsPerMinuteField,
-} from './credentialFields';
+} from '../credential/fields';
 import { cleanErrorBody, parseErrorBody, type ServiceErrorBody } from './errorBody';
 import { redact, redactAndCut } from './redact';
 

@@ -1,13 +1,2 @@
-/**
- * errors/: the service's errors as the user reads them, error bodies, redaction of secrets, and the
- * credential's fields that messages name.
- */
-export {
-	credentialProperties,
-	GATEWAY_BASE_URL_EXPRESSION,
-	gatewayBaseUrl,
-	keyIdField,
-	privateKeyField,
-	projectCodeField,
-} from './credentialFields';
+/** errors/: the service's errors as the user reads them, error bodies, redaction of secrets. */
 export { PEM_PRIVATE_KEY, redactSent, redactValue, secretsIn } from './redact';

@@ -6,7 +6,7 @@
  * refuses a node's own `lookup` in `agentOptions`; n8n's SSRF protection
  * (`N8N_SSRF_PROTECTION_ENABLED=true`) checks the address a name resolves to when it connects.
  */
-import { baseUrlField } from '../errors/credentialFields';
+import { baseUrlField } from '../credential/fields';
 
 /** What an address is, for the rules below. */
 export type AddressKind = 'public' | 'loopback' | 'private' | 'link-local' | 'reserved';

@@ -5,7 +5,7 @@
  * deflate and brotli on the way), read here up to `MAX_ANSWER_BYTES` of decoded bytes: beyond,
  * the request is aborted, its connection closed and the rest never read.
  */
-import { baseUrlField } from '../errors/credentialFields';
+import { baseUrlField } from '../credential/fields';
 import { PolicyStop } from '../errors/errors';
 
 /** Largest answer of the API or the login read, in decoded bytes (after gzip). */

@@ -3,90 +3,10 @@
  * its documented rate plan.
  */
 import { LOGIN_PATH, WHOAMI_PATH } from '../common/constants';
-import { requestsPerMinuteField } from '../errors/credentialFields';
-
-export type Endpoint =
-	| 'Login'
-	| 'Whoami'
-	| 'ExchangeToken'
-	| 'GetExportStatus'
-	| 'GetPurchaseOrder'
-	| 'GetFbpiOrderCustomerData'
-	| 'GetFbpiOrder'
-	| 'ListFbpiOrders'
-	| 'UpdateOrder'
-	| 'CreateSandboxOrder'
-	| 'CreateBarcodeImport'
-	| 'GetImportStatus'
-	| 'CreateCredential'
-	| 'UpdateDestination'
-	| 'ListWarehouses'
-	| 'CreateShipment'
-	| 'GetShipment'
-	| 'CancelShipment'
-	| 'AddShipmentCourierAwbs'
-	| 'GetNoonLogisticsAWBs'
-	| 'GetStock'
-	| 'UpdateStock'
-	| 'BatchGetPricing'
-	| 'BatchUpsertPricing'
-	// --- issue 29: catalog, offers, event webhooks and schemas ---
-	| 'SkuBarcodeMap'
-	| 'GetProductOffers'
-	| 'CreateWebhook'
-	| 'CreateSubscription'
-	| 'AssignDeveloperToWebhook'
-	| 'GetEventSchema'
-	// --- Customer returns, Namshi and cross-border prices (issue 29) ---
-	| 'BatchGetCustomerReturnOrders'
-	| 'BatchUpsertGlobalPricing'
-	| 'BatchUpsertLocalPricing'
-	| 'BatchUpsertProduct'
-	| 'BatchGetTransferPrice'
-	| 'BatchUpsertTransferPrice'
-	// Issue 29, exports and identity.
-	| 'CreateExport'
-	| 'GetExportCategoryList'
-	| 'RemoveCredentials'
-	| 'CreateToken'
-	// --- FBN inbound (ASNs), the reference's operation ids -------------------------------------
-	| 'AsnService_CreateShipment'
-	| 'AsnService_GetShipment'
-	| 'AsnService_ListShipments'
-	| 'AsnService_UpdateShipment'
-	| 'AsnService_UpdateShipmentStatus'
-	| 'AsnService_ListShipmentItems'
-	| 'AsnService_UpdateShipmentItems'
-	| 'AsnService_DeleteShipmentItems'
-	| 'AsnService_GetSlotAvailability'
-	| 'AsnService_ScheduleShipment'
-	| 'AsnService_ListEligibleItems';
+import { COMMON_PLAN, type RatePlan } from '../credential/plan';
 
 /** Credential fields that hold the service prefix of the paths the spec writes without one. */
 export type PrefixSetting = 'sandboxOrderPrefix' | 'importPrefix' | 'eventNotificationsPathPrefix';
-
-/**
- * An operation's rate plan as the reference documents it, per project: at most `requests` in any
- * `windowSeconds` (`x-max-requests` per `x-time-window`) and at most `burst` in any
- * `burstWindowSeconds` (`x-burst` per `x-burst-time-window`).
- */
-export interface RatePlan {
-	requests: number;
-	windowSeconds: number;
-	burst: number;
-	burstWindowSeconds: number;
-}
-
-/**
- * The plan of almost every operation: 1500 per 60 s, burst 1500 per 60 s (the seed spec gives
- * its operations this plan too). The credential's Requests per Minute stands for it (its default).
- */
-export const COMMON_PLAN: RatePlan = Object.freeze({
-	requests: requestsPerMinuteField.default,
-	windowSeconds: 60,
-	burst: requestsPerMinuteField.default,
-	burstWindowSeconds: 60,
-});
 
 export interface EndpointSpec {
 	method: 'GET' | 'POST' | 'PUT';
@@ -138,7 +58,7 @@ const FBN_INBOUND_ENDPOINTS = {
 	AsnService_ListEligibleItems: fbn('GET', '/catalog/items', true),
 } satisfies Record<string, EndpointSpec>;
 
-export const ENDPOINTS: Record<Endpoint, EndpointSpec> = {
+const ENDPOINT_TABLE = {
 	// Login is sent by auth/login.ts (its own repeats), outside the limiter. Whoami is sent by the
 	// credential's Test (after the login, outside the limiter), by Session → Who Am I and by the
 	// User Code list of API Credential → Remove (both paced as any request).
@@ -286,7 +206,7 @@ export const ENDPOINTS: Record<Endpoint, EndpointSpec> = {
 		plan: COMMON_PLAN,
 	},
 
-	// --- issue 29: catalog, offers, event webhooks and schemas ---
+	// --- Catalog, offers, event webhooks and event schemas ---
 	// Barcode → Map (actions/barcode): rows of a batch. An upsert of mappings: the same rows again
 	// leave the same mappings (a barcode already mapped to the row's SKU stays so), safe to repeat.
 	SkuBarcodeMap: {
@@ -335,7 +255,7 @@ export const ENDPOINTS: Record<Endpoint, EndpointSpec> = {
 		repeatable: true,
 		plan: COMMON_PLAN,
 	},
-	// --- Customer returns, Namshi and cross-border prices (issue 29) ---
+	// --- Customer returns, Namshi and cross-border prices ---
 	// Batches of rows as above: a read, and upserts that set absolute values (a repeat leaves the
 	// same state), so each is safe to repeat.
 	BatchGetCustomerReturnOrders: {
@@ -375,7 +295,7 @@ export const ENDPOINTS: Record<Endpoint, EndpointSpec> = {
 		repeatable: true,
 		plan: COMMON_PLAN,
 	},
-	// --- Issue 29: exports and identity ---------------------------------------------------------
+	// --- Exports and identity ------------------------------------------------------------------
 	// Each call starts a new export: never repeated (a lost answer would start a second one).
 	CreateExport: {
 		method: 'POST',
@@ -405,7 +325,12 @@ export const ENDPOINTS: Record<Endpoint, EndpointSpec> = {
 		plan: COMMON_PLAN,
 	},
 	...FBN_INBOUND_ENDPOINTS,
-};
+} satisfies Record<string, EndpointSpec>;
+
+/** An endpoint's name: a key of the table (the one list of the names). */
+export type Endpoint = keyof typeof ENDPOINT_TABLE;
+
+export const ENDPOINTS: Readonly<Record<Endpoint, EndpointSpec>> = ENDPOINT_TABLE;
 
 /**
  * Whether the endpoint's requests carry a JSON body: every method but GET. The reference defines

@@ -2,7 +2,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { credentialField } from '../common/properties';
-import { baseUrlField, GATEWAY_DOMAIN, gatewayBaseUrl } from '../errors/credentialFields';
+import { gatewayBaseUrl } from '../credential/baseUrl';
+import { baseUrlField } from '../credential/fields';
+import { GATEWAY_DOMAIN } from '../credential/gateways';
 import { addressKind } from './address';
 import { ENDPOINTS, type Endpoint, type PrefixSetting } from './endpoints';
 

@@ -5,7 +5,8 @@
  * (rateController.ts). docs/queue-mode.md ("Running in n8n queue mode") says what follows.
  */
 import { wait } from '../common/abort';
-import { COMMON_PLAN, ENDPOINTS, type Endpoint, type RatePlan } from '../gateway/endpoints';
+import { COMMON_PLAN, type RatePlan } from '../credential/plan';
+import { ENDPOINTS, type Endpoint } from '../gateway/endpoints';
 import { PlanLimiter, type Clock } from './rateLimiter';
 
 /**

@@ -1,4 +1,4 @@
-import type { RatePlan } from '../gateway/endpoints';
+import type { RatePlan } from '../credential/plan';
 import { Episodes, measureShare, ShareController, type ThrottleKind } from './rateController';
 import { RoundTrips } from './roundTrips';
 

@@ -15,7 +15,8 @@ import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 
 import { deadline, withinDeadline } from '../common/abort';
 import { CREDENTIAL_TYPE, USER_AGENT } from '../common/constants';
-import { baseUrlField, gatewayBaseUrl } from '../errors/credentialFields';
+import { gatewayBaseUrl } from '../credential/baseUrl';
+import { baseUrlField } from '../credential/fields';
 import { apiError, PolicyStop } from '../errors/errors';
 import { DOWNLOAD_RULES, downloadTargetProblem } from '../gateway/address';
 import { baseUrlProblem, gatewayScope } from '../gateway/url';

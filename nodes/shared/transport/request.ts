@@ -15,7 +15,7 @@ import { loginFingerprint, LoginTimedOut } from '../auth/login';
 import { adoptSession, loginGate, loginHelper, sharedLogin } from '../auth/session';
 import { deadline, DeadlineExceeded, withinDeadline, withSignal } from '../common/abort';
 import { CREDENTIAL_TYPE, USER_AGENT } from '../common/constants';
-import { baseUrlField, projectCodeField } from '../errors/credentialFields';
+import { baseUrlField, projectCodeField } from '../credential/fields';
 import { apiError, classify, PolicyStop } from '../errors/errors';
 import { cookieSecrets, secretsIn } from '../errors/redact';
 import { readCapped, readErrorBody } from '../gateway/answer';

@@ -10,13 +10,13 @@ import {
 } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../common/constants';
+import { gatewayBaseUrl } from '../credential/baseUrl';
 import {
 	eventNotificationsPathPrefixField,
-	gatewayBaseUrl,
 	importPrefixField,
 	requestsPerMinuteField,
 	sandboxOrderPrefixField,
-} from '../errors/credentialFields';
+} from '../credential/fields';
 import type { PrefixSetting } from '../gateway/endpoints';
 import { baseUrlProblem, gatewayScope, pathPrefixProblem, projectScope } from '../gateway/url';
 import type { RequestContext } from './run';

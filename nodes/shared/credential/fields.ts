@@ -1,8 +1,8 @@
 /**
  * The fields of the Seller Platform API credential, each with its label and default: the
  * credential lists them (`credentialProperties`), the shared layer reads their defaults, and every
- * message that names a field reads its label here. They live in errors/, the folder every other
- * folder may import, because messages of every folder name them (errors.ts too).
+ * message that names a field reads its label here (errors/errors.ts too, hence this folder's place
+ * at the bottom of the shared layer).
  *
  * n8n's credential lint rules read a credential class's own `properties` only, so they no longer
  * see these fields (the node-parameter rules of nodes/ do); test/integration/package.test.ts
@@ -10,25 +10,8 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-/**
- * The documented gateways (api-field-notes.md, noon-api-map.md): the same paths and bodies on
- * each. The Gateway field offers them by these names; `custom` is the Base URL field.
- */
-export const GATEWAYS = {
-	noon: 'https://noon-api-gateway.noon.partners',
-	noonSandbox: 'https://noon-sandbox-api-gateway.noon.partners',
-	namshi: 'https://namshi-api-gateway.noon.partners',
-} as const;
-
-/**
- * The gateways' own domain: a custom Base URL may name any host under it (any port). The login
- * token names no audience, so it logs in at the real gateway wherever it is sent; it goes only to
- * this domain or to a local host (gateway/url.ts `baseUrlProblem`).
- */
-export const GATEWAY_DOMAIN = 'noon.partners';
-
-/** The Gateway value that uses the Base URL field. */
-export const CUSTOM_GATEWAY = 'custom';
+import { CUSTOM_GATEWAY, GATEWAYS } from './gateways';
+import { COMMON_PLAN } from './plan';
 
 /**
  * Which gateway the credential talks to. Its default is the Base URL field, so a credential saved
@@ -59,32 +42,12 @@ export const baseUrlField = {
 	displayName: 'Base URL',
 	name: 'baseUrl',
 	type: 'string',
-	default: 'https://noon-api-gateway.noon.partners',
+	default: GATEWAYS.noon,
 	required: true,
 	description:
 		'Address of the API gateway, used as it is: the production gateway by default, another host under noon.partners, or a loopback, private or local address such as the one the local emulator prints',
 	displayOptions: { show: { gateway: [CUSTOM_GATEWAY] } },
 } satisfies INodeProperties;
-
-/**
- * The address a credential talks to: the chosen gateway's, or, for a custom address (and for a
- * credential saved without a Gateway), its Base URL as it is (trimmed).
- */
-export function gatewayBaseUrl(credentials: Record<string, unknown>): string {
-	const gateway = credentials[gatewayField.name];
-	if (typeof gateway === 'string' && Object.hasOwn(GATEWAYS, gateway)) {
-		return GATEWAYS[gateway as keyof typeof GATEWAYS];
-	}
-	return String(credentials[baseUrlField.name] ?? '').trim();
-}
-
-/**
- * The same rule as an n8n expression on `$credentials`, for the credential's Test request (n8n
- * evaluates its `baseURL`; the trailing slashes are cut there).
- */
-export const GATEWAY_BASE_URL_EXPRESSION = `={{ ${Object.entries(GATEWAYS)
-	.map(([name, url]) => `$credentials.${gatewayField.name} === "${name}" ? "${url}" : `)
-	.join('')}String($credentials.${baseUrlField.name} ?? "").trim().replace(/\\/+$/, "") }}`;
 
 export const keyIdField = {
 	displayName: 'Key ID',
@@ -153,13 +116,13 @@ export const eventNotificationsPathPrefixField = {
 		"Service prefix put before /v1/create-webhook, /v1/create-subscription and /v1/webhook/assign-developer (Event Webhook → Create, Subscribe, Assign Developer). The default gives /event-notifications/v1/create-webhook, the form of the seed spec's event-notifications paths; leave it empty for /v1/create-webhook, the form of the service's reference file. Change it only if the gateway routes the event webhooks elsewhere.",
 } satisfies INodeProperties;
 
-/** The spec's rate plan: 1500 requests per 60 s, per endpoint (the spec's "operation"). */
+/** The common rate plan's requests per 60 s, per endpoint (the spec's "operation"). */
 export const requestsPerMinuteField = {
 	displayName: 'Requests per Minute',
 	name: 'requestsPerMinute',
 	type: 'number',
 	typeOptions: { minValue: 1 },
-	default: 1500,
+	default: COMMON_PLAN.requests,
 	description:
 		'Rate plan of the project, per operation. The nodes pace their requests to stay under it, shared by every workflow of this n8n.',
 } satisfies INodeProperties;
