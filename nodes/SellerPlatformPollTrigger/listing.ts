@@ -6,7 +6,7 @@
  */
 import { NodeApiError, type IDataObject, type IPollFunctions, type JsonObject } from 'n8n-workflow';
 
-import { apiRequest } from '../shared';
+import { apiRequest, pages } from '../shared';
 import { orderKey, type Listed } from './state';
 
 /** Orders in one page of ListFbpiOrders (the reference's page size). */
@@ -123,11 +123,18 @@ export interface WindowListing {
 	unnamed: number;
 }
 
+/** Whether the budget (pages, time, room for new orders) lets the poll ask for another page. */
+function mayAsk(budget: PageBudget): boolean {
+	const full = budget.room !== undefined && budget.room.orders <= 0;
+	return budget.pages > 0 && Date.now() <= budget.until && !full;
+}
+
 /**
  * The orders of the window, every page from `startToken` (the first without one); `complete`
  * false when the budget ended first, or the room: the orders read until then are given, and
  * `token` is where the listing goes on (with the same window, as the service asks). A page with
  * more new orders than the room is given up to the room, and listed again from its own token.
+ * A token the service gave before in the listing fails the poll (the shared page loop).
  */
 export async function listWindow(
 	ctx: IPollFunctions,
@@ -139,32 +146,31 @@ export async function listWindow(
 	const body: IDataObject = { warehouse_code: warehouseCode };
 	if (window.after !== undefined) body.created_after = timestamp(window.after);
 	if (window.before !== undefined) body.created_before = timestamp(window.before);
-	const orders: Listed[] = [];
-	const tokens = new Set<string>();
-	let token = startToken;
-	let unnamed = 0;
-	do {
-		const full = budget.room !== undefined && budget.room.orders <= 0;
-		if (budget.pages <= 0 || Date.now() > budget.until || full)
-			return { orders, complete: false, token, unnamed };
+	const fetchPage = async (token: string) => {
+		if (!mayAsk(budget)) return undefined;
 		budget.pages--;
 		const query = token ? { next_token: token } : undefined;
-		const answer = await apiRequest.call(ctx, 'ListFbpiOrders', { body, query });
-		if (!Array.isArray(answer.orders)) {
+		return await apiRequest.call(ctx, 'ListFbpiOrders', { body, query });
+	};
+	const orders: Listed[] = [];
+	let unnamed = 0;
+	let token = startToken;
+	let ended = false;
+	for await (const page of pages(ctx, { endpoint: 'ListFbpiOrders', fetchPage, from: token })) {
+		if (!Array.isArray(page.answer.orders)) {
 			throw oddAnswer(
 				ctx,
 				'The Seller Platform API answered ListFbpiOrders without a list of orders',
 			);
 		}
-		const page = takePage(answer.orders, budget.room);
-		orders.push(...page.orders);
-		unnamed += page.unnamed;
-		if (page.cut) return { orders, complete: false, token, unnamed };
-		token = typeof answer.next_token === 'string' ? answer.next_token : '';
-		if (tokens.has(token)) {
-			throw oddAnswer(ctx, 'The Seller Platform API gave a next_token of ListFbpiOrders twice');
-		}
-		tokens.add(token);
-	} while (token);
-	return { orders, complete: true, token: '', unnamed };
+		const taken = takePage(page.answer.orders, budget.room);
+		orders.push(...taken.orders);
+		unnamed += taken.unnamed;
+		if (taken.cut) return { orders, complete: false, token: page.token, unnamed };
+		token = page.next;
+		ended = page.next === '';
+	}
+	return ended
+		? { orders, complete: true, token: '', unnamed }
+		: { orders, complete: false, token, unnamed };
 }

@@ -9,7 +9,8 @@
  *
  * - transport/: the request pipeline (request.ts), the registry of node runs (run.ts), the
  *   connection settings of a run (settings.ts), export downloads (download.ts) and their node
- *   options (downloadOptions.ts), the warehouse list of the editor (warehouses.ts);
+ *   options (downloadOptions.ts), the pages of a list that follows next_token (pages.ts), the
+ *   warehouse list of the editor (warehouses.ts);
  * - auth/: the login token, the login, the session shared between requests, `authenticate`;
  * - pacing/: the rate plan's limiters, the run's limits (waiting budget, circuit breaker) and
  *   their node options (options.ts), pacing and repeats, download slots;
@@ -77,6 +78,7 @@ export {
 	downloadTimeoutOption,
 	loginsDuringRun,
 	maxFileSizeOption,
+	pages,
 	pollRun,
 	runPolicy,
 	searchWarehouses,

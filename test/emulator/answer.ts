@@ -13,7 +13,10 @@
  *   with the content type `contentType` (default `application/json; charset=utf-8`);
  * - `status`: the answer is sent with this HTTP status (a gateway failing after the operation
  *   ran: `{ status: 502, prefix: 'upstream timeout after issuing ' }` shows a new token in an
- *   error).
+ *   error);
+ * - `repeatToken`: a page of a list asked for with a token (`next_token` in the query or the body)
+ *   gives that same token as its `next_token`: a service stuck on one page (the first page, asked
+ *   without one, keeps its own token, so the next request carries a token the list issued).
  */
 import { invalidArgument } from './errors';
 import type { AnswerShape } from './types';
@@ -29,10 +32,8 @@ export function validateAnswerShape(answer: unknown): void {
 	if (answer === null || typeof answer !== 'object' || Array.isArray(answer)) {
 		throw invalidArgument('fault answer must be an object');
 	}
-	const { unwrap, omit, set, wrap, array, prefix, contentType, status } = answer as Record<
-		string,
-		unknown
-	>;
+	const { unwrap, omit, set, wrap, array, prefix, contentType, status, repeatToken } =
+		answer as Record<string, unknown>;
 	if (
 		status !== undefined &&
 		!(Number.isInteger(status) && (status as number) >= 200 && (status as number) <= 599)
@@ -52,6 +53,8 @@ export function validateAnswerShape(answer: unknown): void {
 	}
 	if (array !== undefined && typeof array !== 'boolean')
 		throw invalidArgument('fault answer array must be a boolean');
+	if (repeatToken !== undefined && typeof repeatToken !== 'boolean')
+		throw invalidArgument('fault answer repeatToken must be a boolean');
 	if (prefix !== undefined && typeof prefix !== 'string')
 		throw invalidArgument('fault answer prefix must be a string');
 	if (contentType !== undefined && !(typeof contentType === 'string' && contentType)) {
@@ -59,12 +62,26 @@ export function validateAnswerShape(answer: unknown): void {
 	}
 }
 
-/** The operation's answer reshaped; `contentType` set when it is sent as raw text. */
+/** The page token a request carried: `next_token` of its query, else of its JSON body. */
+export function askedToken(query: URLSearchParams, body: unknown): string | undefined {
+	const fromBody =
+		body && typeof body === 'object' ? (body as Record<string, unknown>).next_token : undefined;
+	const token = query.get('next_token') ?? fromBody;
+	return typeof token === 'string' && token !== '' ? token : undefined;
+}
+
+/**
+ * The operation's answer reshaped; `contentType` set when it is sent as raw text. `asked`: the
+ * page token the request carried (`repeatToken`).
+ */
 export function reshapeAnswer(
 	body: unknown,
 	shape: AnswerShape,
+	asked?: string,
 ): { body: unknown; contentType?: string } {
 	let answer = body;
+	if (shape.repeatToken && asked !== undefined && answer && typeof answer === 'object')
+		answer = { ...(answer as object), next_token: asked };
 	if (shape.unwrap !== undefined) answer = (answer as Record<string, unknown>)?.[shape.unwrap];
 	if (shape.omit && answer && typeof answer === 'object') {
 		answer = { ...(answer as object) };

@@ -38,7 +38,7 @@ import {
 } from './delivery';
 import { ApiError, codeForHttpStatus, invalidArgument, toApiError } from './errors';
 import { echoAnswer } from './echo';
-import { reshapeAnswer } from './answer';
+import { askedToken, reshapeAnswer } from './answer';
 import { FaultQueue } from './faults';
 import { sendHuge } from './huge';
 import { hang, trickle } from './slow';
@@ -823,7 +823,7 @@ export class EmulatorServer implements Emulator {
 			// An `answer` fault: the operation's own answer, in another shape (answer.ts).
 			const shaped =
 				fault?.answer && result.contentType === undefined
-					? reshapeAnswer(result.body, fault.answer)
+					? reshapeAnswer(result.body, fault.answer, askedToken(query, checked.body))
 					: { body: result.body, contentType: result.contentType };
 			const status = fault?.answer?.status ?? result.status ?? 200;
 			respond(status, shaped.body, result.headers, shaped.contentType);

@@ -192,6 +192,11 @@ export interface AnswerShape {
 	contentType?: string;
 	/** The HTTP status the reshaped answer is sent with (default the operation's own). */
 	status?: number;
+	/**
+	 * A page asked for with a token answers that token again as its `next_token` (a list stuck on
+	 * one page); a first page, asked without one, keeps its own.
+	 */
+	repeatToken?: boolean;
 }
 
 /** Where and how an echoing fault repeats the secrets a request carried. */

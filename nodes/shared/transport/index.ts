@@ -1,9 +1,10 @@
 /**
  * transport/: the request pipeline, the registry of node runs, connection settings, downloads and
- * their node options, the warehouse list of the editor.
+ * their node options, the pages of a list, the warehouse list of the editor.
  */
 export { downloadFile } from './download';
 export { downloadTimeoutOption, maxFileSizeOption } from './downloadOptions';
+export { pages } from './pages';
 export { apiRequest } from './request';
 export { loginsDuringRun, pollRun, runPolicy, setRunLimits, suggestedConcurrency } from './run';
 export { connectionSettings } from './settings';

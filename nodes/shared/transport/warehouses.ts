@@ -12,6 +12,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
 import { loginFingerprint } from '../auth/login';
+import { pages } from './pages';
 import { apiRequest } from './request';
 import type { RequestContext } from './run';
 import { connectionSettings } from './settings';
@@ -66,17 +67,20 @@ function entriesOf(answer: IDataObject): WarehouseEntry[] {
 	});
 }
 
-/** Every warehouse of the credential, page after page (at most `maxPages`). */
+/**
+ * Every warehouse of the credential, page after page (at most `maxPages`; a token the service
+ * gave before fails the read, pages.ts).
+ */
 async function readWarehouses(ctx: RequestContext): Promise<WarehouseEntry[]> {
 	const entries: WarehouseEntry[] = [];
-	let token = '';
-	for (let page = 0; page < WAREHOUSE_LISTS.maxPages; page++) {
+	let asked = 0;
+	const fetchPage = async (token: string) => {
+		if (asked++ >= WAREHOUSE_LISTS.maxPages) return undefined;
 		const body: IDataObject = token ? { next_token: token } : {};
-		const answer = await apiRequest.call(ctx, 'ListWarehouses', { body });
+		return await apiRequest.call(ctx, 'ListWarehouses', { body });
+	};
+	for await (const { answer } of pages(ctx, { endpoint: 'ListWarehouses', fetchPage })) {
 		entries.push(...entriesOf(answer));
-		const next = typeof answer.next_token === 'string' ? answer.next_token : '';
-		if (next === '' || next === token) break;
-		token = next;
 	}
 	return entries;
 }

@@ -24,14 +24,22 @@
  * - `simplified` (optional): the Simplify parameter and each entry's short form (simplify.ts).
  *
  * Bounded: at most `maxPages` pages per item and the Timeout option for all of an item's pages
- * (checked before each page after the first; each request has its own time-out besides); a stop of the execution
- * ends it before the next page. A token the service gave before in the same listing fails the
- * item (the pages would go round in a loop). The first entry's output carries a note with the
- * pages read (the run's hints, hints.ts).
+ * (checked before each page after the first; each request has its own time-out besides); a stop
+ * of the execution ends it before the next page. A token the service gave before in the same
+ * listing fails the item (the shared layer's page loop: the pages would go round in a loop). The
+ * first entry's output carries a note with the pages read (the run's hints, hints.ts).
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { apiRequest, named, propertyIn, quotedName, shown, type Endpoint } from '../../../shared';
+import {
+	apiRequest,
+	named,
+	pages,
+	propertyIn,
+	quotedName,
+	shown,
+	type Endpoint,
+} from '../../../shared';
 import {
 	booleanIn,
 	checkedBoolean,
@@ -150,7 +158,7 @@ function readTimeoutMs(ctx: IExecuteFunctions, itemIndex: number): number {
 	return numberIn(ctx, itemIndex, options, listTimeoutOption, 'option', rule) * 1000;
 }
 
-/** The page's entries and next token, or an error naming what the answer lacks. */
+/** The page's entries (its next token checked), or an error naming what the answer lacks. */
 function pageOf(declaration: ListDeclaration, answer: IDataObject) {
 	const entries = answer[declaration.entries];
 	const token = answer.next_token;
@@ -163,7 +171,7 @@ function pageOf(declaration: ListDeclaration, answer: IDataObject) {
 	if (entry !== undefined) throw odd(`an entry is ${shown(entry)}`);
 	if (token !== undefined && token !== null && typeof token !== 'string')
 		throw odd(`"next_token" is ${shown(token)}`);
-	return { entries: entries as IDataObject[], next: typeof token === 'string' ? token : '' };
+	return { entries: entries as IDataObject[] };
 }
 
 /** The answer's count of all entries (`declaration.total`), when it is a whole number from 0. */
@@ -215,7 +223,7 @@ interface PageState {
 	noun: string;
 }
 
-/** Reads the pages of one item's list until its end or the limit. */
+/** Reads the pages of one item's list until its end or the limit (pages.ts follows the tokens). */
 async function readList(
 	ctx: IExecuteFunctions,
 	declaration: ListDeclaration,
@@ -223,35 +231,22 @@ async function readList(
 	itemIndex: number,
 ) {
 	const state: PageState = { listing, pages: 0, started: Date.now(), noun: declaration.noun };
-	const tokens = new Set<string>();
 	const entries: IDataObject[] = [];
-	let token: string | undefined;
 	let total: number | undefined;
-	do {
+	const fetchPage = async (token: string) => {
 		checkMayGoOn(ctx, itemIndex, state);
 		const wanted = listing.limit - entries.length;
-		const { pathParams, body, query } = pageRequest(declaration, listing.request, token, wanted);
-		const answer = await apiRequest.call(ctx, declaration.endpoint, {
-			pathParams,
-			body,
-			query,
-			itemIndex,
-		});
-		const pages = ++state.pages;
+		const request = pageRequest(declaration, listing.request, token || undefined, wanted);
+		return await apiRequest.call(ctx, declaration.endpoint, { ...request, itemIndex });
+	};
+	const walk = { endpoint: declaration.endpoint, fetchPage, itemIndex };
+	for await (const { answer } of pages(ctx, walk)) {
+		state.pages++;
 		const page = pageOf(declaration, answer);
 		total = totalOf(declaration, answer);
 		entries.push(...page.entries.slice(0, listing.limit - entries.length));
-		if (page.next !== '' && tokens.has(page.next)) {
-			throw invalidParameter(
-				ctx,
-				itemIndex,
-				`The service repeated a page token (next_token) after ${pages} pages: the list would never end`,
-				`${declaration.endpoint} gave a next_token it had given before, so following it would read the same pages again. No ${declaration.noun} are returned; try again later.`,
-			);
-		}
-		tokens.add(page.next);
-		token = page.next === '' ? undefined : page.next;
-	} while (token !== undefined && entries.length < listing.limit);
+		if (entries.length >= listing.limit) break;
+	}
 	return { entries, pages: state.pages, total };
 }
 
