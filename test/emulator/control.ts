@@ -193,7 +193,7 @@ const CONTROL_ROUTES = compileRoutes<ControlRoute>([
 		handler: (c, body) => (c.injectRowFaults(body as RowFaultSpec), OK),
 	},
 	{ method: 'DELETE', path: '/__control/row-faults', handler: (c) => (c.clearRowFaults(), OK) },
-	// --- Namshi and cross-border prices (issue 29): kind is global, local, products or transfer.
+	// --- Namshi and cross-border prices: kind is global, local, products or transfer.
 	{
 		method: 'GET',
 		path: '/__control/cross-border/{kind}',
@@ -210,7 +210,7 @@ const CONTROL_ROUTES = compileRoutes<ControlRoute>([
 		path: '/__control/exports',
 		handler: (c, body) => c.addExport((body ?? {}) as AddExportOptions),
 	},
-	// Issue 29: `{ workflow?, projectCode?, ttlMs? }` → `{ code }`; `{ states }` of created exports.
+	// OAuth and exports: `{ workflow?, projectCode?, ttlMs? }` → `{ code }`; `{ states }` of created exports.
 	{
 		method: 'POST',
 		path: '/__control/oauth/codes',
@@ -263,7 +263,7 @@ const CONTROL_ROUTES = compileRoutes<ControlRoute>([
 		path: '/__control/deliveries/wait',
 		handler: (c, body) => c.waitForDeliveries((body ?? {}) as WaitForDeliveriesOptions),
 	},
-	// --- issue 29: catalog, offers, event webhooks ---
+	// --- Catalog, offers, event webhooks ---
 	{
 		method: 'GET',
 		path: '/__control/products',

@@ -40,7 +40,7 @@ export function carriedSecrets(cookieHeader: string | undefined, body: ParsedBod
 		values.push(token, accessToken, ...Object.values(credentials?.values ?? {}));
 		// An event webhook's credentials are the header map itself (CreateWebhook).
 		if (credentials && typeof credentials === 'object') values.push(...Object.values(credentials));
-		// CreateToken (issue 29): the client secret and the authorization code that goes with it.
+		// CreateToken: the client secret and the authorization code that goes with it.
 		const { client_secret: clientSecret, code } = body.value as Record<string, any>;
 		if (clientSecret !== undefined) values.push(clientSecret, code);
 	}

@@ -40,7 +40,7 @@ import {
 import { listWarehouses } from './handlers/warehouses';
 import { FBN_INBOUND_ENDPOINTS } from './handlers/fbnInbound';
 import { STOCK_PRICE_ENDPOINTS } from './handlers/stockPrices';
-// --- issue 29: catalog, offers, event webhooks and schemas ---
+// --- Catalog, offers, event webhooks and event schemas ---
 import { CATALOG_ENDPOINTS } from './handlers/catalog';
 import { EVENT_WEBHOOK_ENDPOINTS } from './handlers/webhooks';
 import { CROSS_BORDER_ENDPOINTS } from './handlers/crossBorder';
@@ -109,7 +109,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
 		handler: createCredential,
 	},
 
-	// --- Issue 29: identity (RemoveCredentials, CreateToken) -----------------------------------------
+	// --- Identity (RemoveCredentials, CreateToken) -------------------------------------------------
 	{
 		operation: 'RemoveCredentials',
 		method: 'POST',
@@ -131,7 +131,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
 	},
 
 	// --- impex --------------------------------------------------------------------------------------
-	// Issue 29: CreateExport (an export that goes through the states) and the category list.
+	// Exports: CreateExport (an export that goes through the states) and the category list.
 	{
 		operation: 'CreateExport',
 		method: 'POST',
@@ -377,10 +377,10 @@ export const ENDPOINTS: readonly Endpoint[] = [
 	// --- stock, pricing (batches of rows, each answered with its own status) ------------------------
 	...STOCK_PRICE_ENDPOINTS,
 
-	// --- issue 29: catalog, offers, event webhooks and schemas -----------------------------------
+	// --- Catalog, offers, event webhooks and event schemas -------------------------------------
 	...CATALOG_ENDPOINTS,
 	...EVENT_WEBHOOK_ENDPOINTS,
-	// --- customer returns, Namshi and cross-border prices (batches of rows, issue 29) ---------------
+	// --- customer returns, Namshi and cross-border prices (batches of rows) ---------------
 	...CROSS_BORDER_ENDPOINTS,
 	// --- FBN inbound (ASNs; every entry requires X-Project) ------------------------------------
 	...FBN_INBOUND_ENDPOINTS,

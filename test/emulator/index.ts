@@ -65,7 +65,7 @@ export {
 	SEEDED_FBPI_ORDER_TABLE,
 	SEEDED_FBPI_ORDERS,
 	SEEDED_OAUTH_TOKENS,
-	// Issue 29.
+	// Export categories, the OAuth client, warehouses and their fulfillment systems.
 	EXPORT_CATEGORIES,
 	SEEDED_OAUTH_CLIENT,
 	SEEDED_WAREHOUSES,
@@ -144,7 +144,7 @@ export {
 } from './state/imports';
 export type { OAuthExchangeResult } from './state/oauth';
 export { MAX_BATCH_ROWS, PRICE_COUNTRIES } from './handlers/stockPrices';
-// --- issue 29: catalog, offers, event webhooks and schemas ---
+// --- Catalog, offers, event webhooks and event schemas ---
 export {
 	SEEDED_BARCODE,
 	SEEDED_DEVELOPERS,
@@ -159,7 +159,7 @@ export { MAX_BARCODE_LENGTH } from './handlers/catalog';
 export { EVENT_SCHEMAS } from './handlers/webhooks';
 export type { BarcodeMapping } from './state/catalog';
 export type { WebhookDeveloper, WebhookSubscription } from './state/webhooks';
-// Customer returns, Namshi and cross-border prices (issue 29).
+// Customer returns, Namshi and cross-border prices.
 export { MAX_TRANSFER_PRICE_ROWS } from './handlers/crossBorder';
 export {
 	CROSS_BORDER_KINDS,

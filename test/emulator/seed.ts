@@ -614,7 +614,7 @@ export const SEEDED_DESTINATION_TABLE: readonly DestinationSeed[] = [
 /** At most this many destinations per project. */
 export const MAX_DESTINATIONS_PER_PROJECT = 5;
 
-// --- issue 29: catalog products and their offers (GetProductOffers, SkuBarcodeMap) ------------------
+// --- Catalog products and their offers (GetProductOffers, SkuBarcodeMap) -------------------------
 
 /** Seeded products of every project by role (partner SKUs), for tests to reference. */
 export const SEEDED_PRODUCTS = {
@@ -720,12 +720,12 @@ export const SEEDED_PRODUCT_TABLE: readonly Product[] = [
 	},
 ];
 
-// --- issue 29: developers a seller authorised (AssignDeveloperToWebhook) -----------------------------
+// --- Developers a seller authorised (AssignDeveloperToWebhook) ------------------------------------
 
 /** Developer codes every project has authorised. */
 export const SEEDED_DEVELOPERS = { authorized: 'DEV-1001', second: 'DEV-1002' } as const;
 
-// --- Customer returns (Namshi, issue 29) ------------------------------------------------------
+// --- Customer returns (Namshi) -------------------------------------------------------------------
 
 /** One returned item of a customer order, as BatchGetCustomerReturnOrders answers it. */
 export interface CustomerReturnItem {
@@ -791,7 +791,7 @@ export function customerReturnsOf(orderNr: string): CustomerReturnItem[] {
 		status: i === 0 ? 'received' : 'in_transit',
 	}));
 }
-// --- Issue 29: export categories (GetExportCategoryList, CreateExport) and an OAuth client -----
+// --- Export categories (GetExportCategoryList, CreateExport) and an OAuth client ----------------
 
 /** How a category describes one of its parameters (GetExportCategoryList `params`). */
 export interface ExportParamSpec {

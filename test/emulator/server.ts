@@ -91,7 +91,7 @@ import {
 import type { AddFbpiOrdersOptions, FbpiOrder, FbpiOrderQuirks } from './state/fbpiOrders';
 import type { ImportStatusRecord } from './state/imports';
 import type { PriceRecord, RowFaultSpec, StockRecord } from './state/stockPrices';
-// --- issue 29: catalog, offers, event webhooks ---
+// --- Catalog, offers, event webhooks ---
 import type { Product } from './seed';
 import type { BarcodeMapping } from './state/catalog';
 import type { WebhookDeveloper, WebhookSubscription } from './state/webhooks';
@@ -593,7 +593,7 @@ export class EmulatorServer implements Emulator {
 		this.state.stockPrices.clearRowFaults();
 	}
 
-	// --- issue 29: catalog, offers, event webhooks ---
+	// --- Catalog, offers, event webhooks ---
 
 	products(projectCode?: string): Product[] {
 		return this.state.catalog.listProducts(projectCode ?? this.projectCode);
@@ -615,7 +615,7 @@ export class EmulatorServer implements Emulator {
 		return this.state.webhooks.listDevelopers(projectCode ?? this.projectCode);
 	}
 
-	// --- Namshi and cross-border prices (issue 29) -------------------------------------------------
+	// --- Namshi and cross-border prices -------------------------------------------------------------
 
 	crossBorder<K extends CrossBorderKind>(
 		kind: K,
@@ -689,7 +689,7 @@ export class EmulatorServer implements Emulator {
 		}
 	}
 
-	// --- Issue 29: exports and identity ---
+	// --- Exports and identity ---
 
 	issueOAuthCode(options: IssueOAuthCodeOptions = {}): string {
 		return this.state.oauth.issueCode(options, this.projectCode, Date.now());

@@ -25,7 +25,7 @@ import { ImportStore } from './state/imports';
 import { OAuthStore } from './state/oauth';
 import { ShipmentStore } from './state/shipments';
 import { StockPriceStore } from './state/stockPrices';
-// --- issue 29: catalog, offers, event webhooks ---
+// --- Catalog, offers, event webhooks ---
 import { CatalogStore } from './state/catalog';
 import { WebhookStore } from './state/webhooks';
 import { CrossBorderStore } from './state/crossBorder';
@@ -139,7 +139,7 @@ export class EmulatorState {
 	readonly fbn = new FbnInboundStore();
 	/** Stock and prices of the batch endpoints, per project (and the row faults tests queue). */
 	readonly stockPrices = new StockPriceStore();
-	// --- issue 29: catalog, offers, event webhooks ---
+	// --- Catalog, offers, event webhooks ---
 	/** Products with their offers and the barcodes mapped to them, per project. */
 	readonly catalog = new CatalogStore();
 	/** Event webhooks: destinations (above) with subscription codes and developers. */

@@ -363,7 +363,7 @@ export interface EmulatorControls {
 	 */
 	injectRowFaults(spec: RowFaultSpec): void;
 	clearRowFaults(): void;
-	// --- Namshi and cross-border prices (issue 29) ---
+	// --- Namshi and cross-border prices ---
 	/**
 	 * Records of a project (default the emulator's) of one kind, in the order they were first set:
 	 * `global` and `local` (Namshi's prices), `products` and `transfer` (cross-border).
@@ -400,7 +400,7 @@ export interface EmulatorControls {
 	 */
 	waitForDeliveries(options?: WaitForDeliveriesOptions): Promise<DeliveryRecord[]>;
 
-	// --- issue 29: catalog, offers, event webhooks ---
+	// --- Catalog, offers, event webhooks ---
 	/** Products of a project's catalog (default the emulator's) with their offers. */
 	products(projectCode?: string): Product[];
 	/** Adds products (or replaces those of the same partner SKU) to a project's catalog. */
@@ -411,7 +411,7 @@ export interface EmulatorControls {
 	webhookSubscriptions(projectCode?: string): WebhookSubscription[];
 	/** Developers assigned to webhooks (AssignDeveloperToWebhook) in a project. */
 	webhookDevelopers(projectCode?: string): WebhookDeveloper[];
-	// --- Issue 29: exports and identity ---
+	// --- Exports and identity ---
 	/**
 	 * An authorization code for the seeded OAuth client (SEEDED_OAUTH_CLIENT), as the consent
 	 * redirect brings it: CreateToken takes it once, and the token it gives runs `workflow`

@@ -1,5 +1,5 @@
 /**
- * The catalog and offer endpoints (issue 29): SkuBarcodeMap, a batch of rows each answered with
+ * The catalog and offer endpoints: SkuBarcodeMap, a batch of rows each answered with
  * its own status (a SKU not in the catalog: NOT_FOUND; a barcode mapped to another SKU without
  * force_map: ALREADY_EXISTS), and GetProductOffers, a read of the seeded products.
  */

@@ -58,7 +58,7 @@ export async function createCredential({
 	};
 }
 
-// --- Issue 29: RemoveCredentials -----------------------------------------------------------------
+// --- Identity: RemoveCredentials -----------------------------------------------------------------
 
 export interface RemoveCredentialsBody {
 	user_code: string;

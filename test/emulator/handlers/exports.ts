@@ -42,7 +42,7 @@ function generatedCsv(size: number): Readable {
 	});
 }
 
-// --- Issue 29: CreateExport and GetExportCategoryList -------------------------------------------
+// --- Exports: CreateExport and GetExportCategoryList ---------------------------------------------
 
 export interface CreateExportBody {
 	export_category_code: string;

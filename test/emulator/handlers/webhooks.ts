@@ -1,5 +1,5 @@
 /**
- * The event webhook endpoints (issue 29), under the event-notifications prefix the seed gives its
+ * The event webhook endpoints, under the event-notifications prefix the seed gives its
  * destination update (configurable: `prefixes.eventNotifications`, '' for the reference file's
  * bare `/v1/create-webhook`), and the event schemas (their reference gives no prefix). A webhook is a
  * destination of the emulator (state/webhooks.ts).

@@ -13,7 +13,7 @@ export type BatchOperation =
 	| 'UpdateStock'
 	| 'BatchGetPricing'
 	| 'BatchUpsertPricing'
-	// Customer returns, Namshi and cross-border prices (handlers/crossBorder.ts, issue 29).
+	// Customer returns, Namshi and cross-border prices (handlers/crossBorder.ts).
 	| 'BatchGetCustomerReturnOrders'
 	| 'BatchUpsertGlobalPricing'
 	| 'BatchUpsertLocalPricing'
@@ -25,7 +25,7 @@ export const BATCH_OPERATIONS: readonly BatchOperation[] = [
 	'UpdateStock',
 	'BatchGetPricing',
 	'BatchUpsertPricing',
-	// Customer returns, Namshi and cross-border prices (issue 29).
+	// Customer returns, Namshi and cross-border prices.
 	'BatchGetCustomerReturnOrders',
 	'BatchUpsertGlobalPricing',
 	'BatchUpsertLocalPricing',
