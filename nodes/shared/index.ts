@@ -81,6 +81,7 @@ export {
 	pollRun,
 	runPolicy,
 	searchWarehouses,
+	sessionSecrets,
 	setRunLimits,
 	suggestedConcurrency,
 } from './transport';

@@ -43,6 +43,8 @@ import {
 	apiRequest,
 	eventLoopTurns,
 	quoted,
+	redactValue,
+	sessionSecrets,
 	type Endpoint,
 	type InputField,
 } from '../../../shared';
@@ -285,6 +287,8 @@ interface Tally {
 	failed: number;
 	leftOut: number;
 	unmatched: number;
+	/** The run's session cookies: a row's failure status must not show them, should it echo one. */
+	secrets: string[];
 }
 
 const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -353,14 +357,14 @@ function outcomeOf(
 	tally: Tally,
 ): ItemOutcome {
 	if (!answer) return leftOut(ctx, declaration, row, item, tally);
-	const failure = failureOf(answer.status);
+	const failure = failureOf(answer.status, tally.secrets);
 	if (failure) {
 		tally.failed++;
 		const named = `item ${item} (${describeRow(declaration.key, row.body)})`;
 		const said = failure.message || 'no reason given';
 		const code = failureCode(failure);
 		const message = `The service refused the row of ${named}: ${said}${code ? ` (${code})` : ''}`;
-		const details = failure.details;
+		const details = redactValue(failure.details, tally.secrets);
 		return {
 			item,
 			error: rowError(ctx, declaration.endpoint, item, message, {
@@ -521,6 +525,8 @@ function tasksOf(
 				const pathParams = pathOf?.(chunk[0].body);
 				const itemIndex = items[0];
 				const answer = await apiRequest.call(ctx, endpoint, { pathParams, body, itemIndex });
+				for (const secret of await sessionSecrets(ctx, itemIndex))
+					if (!tally.secrets.includes(secret)) tally.secrets.push(secret);
 				return { outcomes: outcomesOf(ctx, declaration, chunk, answer, tally) };
 			} catch (error) {
 				throw asNodeError(ctx, error, items[0]);
@@ -552,6 +558,7 @@ export function batchOperation<F extends RowFields>(declaration: BatchDeclaratio
 				failed: 0,
 				leftOut: 0,
 				unmatched: 0,
+				secrets: [],
 			};
 			return [...refused, ...tasksOf(this, declaration, chunks, tally)];
 		},
