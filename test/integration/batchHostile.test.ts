@@ -83,3 +83,34 @@ describe('a row failure status that echoes the session', () => {
 		for (const value of values) expect(seen).not.toContain(value);
 	});
 });
+
+describe('an answer that speaks of one row twice', () => {
+	it('makes that item an error whatever the order of its answers (a refusal never passes as a success), the other rows as answered', async () => {
+		answerWith([
+			answerRow('S-0', OK),
+			answerRow('S-1', refused('no stock location')),
+			answerRow('S-0', refused('no stock location')),
+			answerRow('S-2', OK),
+			answerRow('S-1', OK),
+			answerRow('NOT-SENT', OK),
+		]);
+		const result = await f.env.runWorkflow(
+			workflowWithItems(stockRows(3), STOCK_AUTO, { continueOnFail: true }),
+		);
+		const out = result.outputs(NODE);
+		expect(out.map((o) => o.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		for (const item of [0, 1]) {
+			expect(out[item].json.error).toBe(
+				`The service's answer gave the row of item ${item} (warehouse "WH-DXB-01", SKU "S-${item}") more than once: which of its answers holds is unknown`,
+			);
+		}
+		expect(out[2].json).toEqual({ warehouse_code: DXB, partner_sku: 'S-2', qty: 2 });
+		const hints = (result.run.data.resultData.runData[NODE]?.[0]?.hints ?? []).map(
+			(hint) => hint.message,
+		);
+		expect(hints).toContain(
+			"The service refused 0 rows (a failure status) and left 0 rows out of its answers and answered 2 rows more than once; each is its item's error",
+		);
+		expect(hints).toContain("1 row of the service's answers matched no row sent and was ignored");
+	});
+});

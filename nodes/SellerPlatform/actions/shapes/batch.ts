@@ -286,6 +286,8 @@ interface Tally {
 	refusedBefore: number;
 	failed: number;
 	leftOut: number;
+	/** Rows the answers gave more than once (not `grouped`): each is its item's error. */
+	repeated: number;
 	unmatched: number;
 	/** The run's session cookies: a row's failure status must not show them, should it echo one. */
 	secrets: string[];
@@ -310,11 +312,14 @@ function addBatchHints(ctx: IExecuteFunctions, declaration: BatchDeclaration, ta
 			`Sent ${count(tally.rows, 'row')} in ${count(tally.requests, 'request')} of at most ${declaration.maxRows} rows each${refusedBefore}`,
 		),
 	];
-	if (tally.failed || tally.leftOut) {
+	if (tally.failed || tally.leftOut || tally.repeated) {
+		const repeated = tally.repeated
+			? ` and answered ${count(tally.repeated, 'row')} more than once`
+			: '';
 		hints.push(
 			hint(
 				'warning',
-				`The service refused ${count(tally.failed, 'row')} (a failure status) and left ${count(tally.leftOut, 'row')} out of its answers; each is its item's error`,
+				`The service refused ${count(tally.failed, 'row')} (a failure status) and left ${count(tally.leftOut, 'row')} out of its answers${repeated}; each is its item's error`,
 			),
 		);
 	}
@@ -343,6 +348,24 @@ function leftOut(
 	tally.leftOut++;
 	const named = `item ${item} (${describeRow(declaration.key, row.body)})`;
 	const message = `The service's answer left out the row of ${named}`;
+	const description = declaration.leftOutAdvice;
+	return { item, error: rowError(ctx, declaration.endpoint, item, message, { description }) };
+}
+
+/**
+ * The outcome of an item whose row the answer gave more than once: its error, whatever each
+ * answer said (the first is no more true than the last: a refusal must not pass as a success).
+ */
+function answeredTwice(
+	ctx: IExecuteFunctions,
+	declaration: BatchDeclaration,
+	row: Row,
+	item: number,
+	tally: Tally,
+): ItemOutcome {
+	tally.repeated++;
+	const named = `item ${item} (${describeRow(declaration.key, row.body)})`;
+	const message = `The service's answer gave the row of ${named} more than once: which of its answers holds is unknown`;
 	const description = declaration.leftOutAdvice;
 	return { item, error: rowError(ctx, declaration.endpoint, item, message, { description }) };
 }
@@ -407,15 +430,19 @@ function matchAnswer(
 	const { grouped } = declaration;
 	// Per row sent: its answer row (`grouped`: every answer row of its key).
 	const answers = new Map<Row, IDataObject | IDataObject[]>();
+	// Rows answered more than once (not `grouped`): their items' errors.
+	const repeated = new Set<Row>();
 	for (const entry of rows as unknown[]) {
 		const row = isObject(entry) ? rowAt(index, declaration.key, entry) : undefined;
 		const found = row && answers.get(row);
-		if (!row || (found && !grouped)) tally.unmatched++;
+		if (!row) tally.unmatched++;
+		else if (found && !grouped) repeated.add(row);
 		else if (found) (found as IDataObject[]).push(entry as IDataObject);
 		else answers.set(row, grouped ? [entry as IDataObject] : (entry as IDataObject));
 	}
 	const outcomes: ItemOutcome[] = [];
 	const outcome = (row: Row, item: number) => {
+		if (repeated.has(row)) return answeredTwice(ctx, declaration, row, item, tally);
 		const found = answers.get(row);
 		return grouped
 			? groupedOutcome(ctx, declaration, grouped, row, item, found as IDataObject[], tally)
@@ -557,6 +584,7 @@ export function batchOperation<F extends RowFields>(declaration: BatchDeclaratio
 				refusedBefore: refused.length,
 				failed: 0,
 				leftOut: 0,
+				repeated: 0,
 				unmatched: 0,
 				secrets: [],
 			};
