@@ -5,6 +5,7 @@
  * echoes never shows a secret; an answer that speaks of one row twice never turns a refusal into a
  * success; the Mapping Column Mode of each item is read as it says.
  */
+import fc from 'fast-check';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { SEEDED_WAREHOUSES } from '../emulator';
@@ -112,5 +113,64 @@ describe('an answer that speaks of one row twice', () => {
 			"The service refused 0 rows (a failure status) and left 0 rows out of its answers and answered 2 rows more than once; each is its item's error",
 		);
 		expect(hints).toContain("1 row of the service's answers matched no row sent and was ignored");
+	});
+});
+
+describe('Mapping Column Mode given by an expression', () => {
+	it('property: each item is read as its own mode says, whatever the first item says, or refused naming the parameter (any JSON value)', async () => {
+		const mode = fc.oneof(
+			fc.constantFrom(AUTO, 'defineBelow'),
+			fc.constantFrom(AUTO, 'defineBelow'),
+			fc.jsonValue({ maxDepth: 1 }),
+			fc.constantFrom(' autoMapInputData', 'AUTOMAPINPUTDATA', 'defineBelow ', '', 0, 1, true),
+		);
+		const parameters: INodeParameters = {
+			resource: 'stock',
+			operation: 'update',
+			mappingMode: '={{ $json.mode }}',
+			warehouseCode: { __rl: true, mode: 'id', value: '={{ $json.wh }}' },
+			partnerSku: '={{ $json.sku }}',
+			quantity: '={{ $json.n }}',
+		};
+		let run = 0;
+		await fc.assert(
+			fc.asyncProperty(fc.array(mode, { minLength: 1, maxLength: 12 }), async (modes) => {
+				run++;
+				// The item's own fields say one row, the parameters' expressions another.
+				const items = modes.map((m, i) => ({
+					mode: m,
+					warehouse_code: DXB,
+					partner_sku: `F-${run}-${i}`,
+					qty: 1,
+					wh: DXB,
+					sku: `P-${run}-${i}`,
+					n: 2,
+				}));
+				const result = await f.env.runWorkflow(
+					workflowWithItems(items, parameters, { continueOnFail: true }),
+				);
+				const out = result.outputs(NODE);
+				expect(out.map((o) => o.pairedItem)).toEqual(items.map((_, item) => ({ item })));
+				modes.forEach((m, i) => {
+					if (m === AUTO)
+						expect(out[i].json).toEqual({
+							warehouse_code: DXB,
+							partner_sku: `F-${run}-${i}`,
+							qty: 1,
+						});
+					else if (m === 'defineBelow')
+						expect(out[i].json).toEqual({
+							warehouse_code: DXB,
+							partner_sku: `P-${run}-${i}`,
+							qty: 2,
+						});
+					else
+						expect(out[i].json.error).toMatch(
+							/^The parameter "Mapping Column Mode" \(mappingMode\) must be one of "autoMapInputData", "defineBelow", got /,
+						);
+				});
+			}),
+			{ numRuns: 25, seed: 3636 },
+		);
 	});
 });

@@ -234,13 +234,12 @@ function asParameter(property: INodeProperties, value: unknown): unknown {
 async function readRows(
 	ctx: IExecuteFunctions,
 	declaration: BatchDeclaration,
-	reading: RowReading,
+	readingOf: (item: number) => RowReading,
 	itemCount: number,
 ) {
 	const rows: Row[] = [];
 	const refused: Planned[] = [];
 	const byKey: KeyIndex = new Map();
-	const { source, fields } = reading;
 	const turns = eventLoopTurns();
 	// One function for every row (no closure per row): it adds the row being read.
 	let body: IDataObject = {};
@@ -249,6 +248,7 @@ async function readRows(
 	for (; item < itemCount; item++) {
 		if (turns.due()) await turns.pause();
 		try {
+			const { source, fields } = readingOf(item);
 			body = declaration.row(source, fields, item);
 			const first = rowAt(byKey, declaration.key, body, add);
 			if (!first) continue;
@@ -521,16 +521,26 @@ function outcomesOf(
 	return outcomes;
 }
 
-/** Where this run reads its rows, as the run's `mappingMode` says (read once, from item 0). */
-function rowReading(
+/**
+ * Where each item's row is read, as its `mappingMode` says: read once (from item 0) when the
+ * parameter is set; per item when an expression gives it (each item read as its own mode says,
+ * or refused).
+ */
+function rowReadings(
 	ctx: IExecuteFunctions,
 	declaration: BatchDeclaration,
 	mapped: Record<string, InputField>,
-): RowReading {
-	const mode = optionParameter(ctx, mappingModeProperty, 0);
-	if (mode === MAPPING_MODE.autoMapInputData)
-		return { source: itemFields(ctx, mapped), fields: mapped };
-	return { source: ctx, fields: declaration.fields };
+): (item: number) => RowReading {
+	const auto: RowReading = { source: itemFields(ctx, mapped), fields: mapped };
+	const below: RowReading = { source: ctx, fields: declaration.fields };
+	const readingOf = (item: number) =>
+		optionParameter(ctx, mappingModeProperty, item) === MAPPING_MODE.autoMapInputData
+			? auto
+			: below;
+	const saved = ctx.getNode().parameters[mappingModeProperty.name];
+	if (typeof saved === 'string' && saved.startsWith('=')) return readingOf;
+	const once = readingOf(0);
+	return () => once;
 }
 
 /** Each chunk of rows as a task: one request, each of its items its own outcome. */
@@ -574,8 +584,8 @@ export function batchOperation<F extends RowFields>(declaration: BatchDeclaratio
 		}),
 		async plan(this: IExecuteFunctions, itemCount: number): Promise<Planned[]> {
 			if (itemCount === 0) return [];
-			const reading = rowReading(this, declaration, mapped);
-			const { rows, refused } = await readRows(this, declaration, reading, itemCount);
+			const readingOf = rowReadings(this, declaration, mapped);
+			const { rows, refused } = await readRows(this, declaration, readingOf, itemCount);
 			const chunks = chunksOf(declaration, rows);
 			const tally: Tally = {
 				requestsLeft: chunks.length,
