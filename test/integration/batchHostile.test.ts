@@ -174,3 +174,26 @@ describe('Mapping Column Mode given by an expression', () => {
 		);
 	});
 });
+
+describe('stopping the execution while the rows are read', () => {
+	it('ends the reading of 20,000 rows mapped by expressions within a moment, having sent nothing', async () => {
+		const items = Array.from({ length: 20_000 }, (_, i) => ({ wh: DXB, sku: `S-${i}`, qty: i }));
+		const parameters: INodeParameters = {
+			resource: 'stock',
+			operation: 'update',
+			warehouseCode: { __rl: true, mode: 'id', value: '={{ $json.wh }}' },
+			partnerSku: '={{ $json.sku }}',
+			quantity: '={{ $json.qty }}',
+		};
+		const started = await f.env.startExecution(workflowWithItems(items, parameters));
+		// Reading them takes seconds (20 s and more on a loaded machine): the stop comes during it.
+		await new Promise((resolve) => setTimeout(resolve, 1500));
+		const stoppedAt = Date.now();
+		started.cancel();
+		const result = await started.finished;
+		expect(result.nodeError(NODE)?.message).toBe('The execution was stopped');
+		// Before: the run ended when every row was read (24 s after the stop here, idle).
+		expect(Date.now() - stoppedAt).toBeLessThan(3000);
+		expect(f.emulator.requests().filter((r) => r.operation === 'UpdateStock')).toHaveLength(0);
+	}, 120_000);
+});

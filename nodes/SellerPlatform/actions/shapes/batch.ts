@@ -47,6 +47,7 @@ import {
 	sessionSecrets,
 	type Endpoint,
 	type InputField,
+	type Turns,
 } from '../../../shared';
 import { invalidParameter, optionParameter, type ParameterSource } from '../parameters';
 import {
@@ -230,6 +231,17 @@ function asParameter(property: INodeProperties, value: unknown): unknown {
 	return group === undefined ? value : { [group]: value };
 }
 
+/**
+ * A turn of the event loop while the rows are read; a stop of the execution ends the reading
+ * there (100,000 rows by expressions take seconds: nothing would be sent, but n8n waited for them).
+ */
+async function pauseUnlessStopped(ctx: IExecuteFunctions, turns: Turns, item: number) {
+	await turns.pause();
+	// The same message as a stop during a request (the shared layer's).
+	if (ctx.getExecutionCancelSignal?.()?.aborted)
+		throw invalidParameter(ctx, item, 'The execution was stopped');
+}
+
 /** Reads every item's row; refused items aside, repeated keys shared or refused. */
 async function readRows(
 	ctx: IExecuteFunctions,
@@ -246,7 +258,7 @@ async function readRows(
 	let item = 0;
 	const add = (): Row => rows[rows.push({ body, item }) - 1];
 	for (; item < itemCount; item++) {
-		if (turns.due()) await turns.pause();
+		if (turns.due()) await pauseUnlessStopped(ctx, turns, item);
 		try {
 			const { source, fields } = readingOf(item);
 			body = declaration.row(source, fields, item);
