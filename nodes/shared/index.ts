@@ -82,6 +82,7 @@ export {
 	pollRun,
 	runPolicy,
 	searchWarehouses,
+	sessionSecrets,
 	setRunLimits,
 	suggestedConcurrency,
 } from './transport';

@@ -5,7 +5,7 @@
 export { downloadFile } from './download';
 export { downloadTimeoutOption, maxFileSizeOption } from './downloadOptions';
 export { pages } from './pages';
-export { apiRequest } from './request';
+export { apiRequest, sessionSecrets } from './request';
 export { loginsDuringRun, pollRun, runPolicy, setRunLimits, suggestedConcurrency } from './run';
 export { connectionSettings } from './settings';
 export { searchWarehouses } from './warehouses';

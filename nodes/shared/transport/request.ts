@@ -244,6 +244,15 @@ export async function apiRequest(
 	}
 }
 
+/**
+ * The session cookies of the run's credential (each value and the whole header): what a
+ * successful answer that speaks of a failure (a batch row's status) must not show, should the
+ * service echo them.
+ */
+export async function sessionSecrets(ctx: RequestContext, itemIndex = 0): Promise<string[]> {
+	return cookieSecrets((await connectionSettings(ctx, itemIndex)).data.sessionCookie);
+}
+
 /** `url` with the query parameters appended (none: as it is). */
 function withQuery(url: string, query?: Record<string, string>): string {
 	const search = new URLSearchParams(query ?? {}).toString();

@@ -43,8 +43,11 @@ import {
 	apiRequest,
 	eventLoopTurns,
 	quoted,
+	redactValue,
+	sessionSecrets,
 	type Endpoint,
 	type InputField,
+	type Turns,
 } from '../../../shared';
 import { invalidParameter, optionParameter, type ParameterSource } from '../parameters';
 import {
@@ -228,25 +231,36 @@ function asParameter(property: INodeProperties, value: unknown): unknown {
 	return group === undefined ? value : { [group]: value };
 }
 
+/**
+ * A turn of the event loop while the rows are read; a stop of the execution ends the reading
+ * there (100,000 rows by expressions take seconds: nothing would be sent, but n8n waited for them).
+ */
+async function pauseUnlessStopped(ctx: IExecuteFunctions, turns: Turns, item: number) {
+	await turns.pause();
+	// The same message as a stop during a request (the shared layer's).
+	if (ctx.getExecutionCancelSignal?.()?.aborted)
+		throw invalidParameter(ctx, item, 'The execution was stopped');
+}
+
 /** Reads every item's row; refused items aside, repeated keys shared or refused. */
 async function readRows(
 	ctx: IExecuteFunctions,
 	declaration: BatchDeclaration,
-	reading: RowReading,
+	readingOf: (item: number) => RowReading,
 	itemCount: number,
 ) {
 	const rows: Row[] = [];
 	const refused: Planned[] = [];
 	const byKey: KeyIndex = new Map();
-	const { source, fields } = reading;
 	const turns = eventLoopTurns();
 	// One function for every row (no closure per row): it adds the row being read.
 	let body: IDataObject = {};
 	let item = 0;
 	const add = (): Row => rows[rows.push({ body, item }) - 1];
 	for (; item < itemCount; item++) {
-		if (turns.due()) await turns.pause();
+		if (turns.due()) await pauseUnlessStopped(ctx, turns, item);
 		try {
+			const { source, fields } = readingOf(item);
 			body = declaration.row(source, fields, item);
 			const first = rowAt(byKey, declaration.key, body, add);
 			if (!first) continue;
@@ -284,7 +298,11 @@ interface Tally {
 	refusedBefore: number;
 	failed: number;
 	leftOut: number;
+	/** Rows the answers gave more than once (not `grouped`): each is its item's error. */
+	repeated: number;
 	unmatched: number;
+	/** The run's session cookies: a row's failure status must not show them, should it echo one. */
+	secrets: string[];
 }
 
 const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -306,11 +324,14 @@ function addBatchHints(ctx: IExecuteFunctions, declaration: BatchDeclaration, ta
 			`Sent ${count(tally.rows, 'row')} in ${count(tally.requests, 'request')} of at most ${declaration.maxRows} rows each${refusedBefore}`,
 		),
 	];
-	if (tally.failed || tally.leftOut) {
+	if (tally.failed || tally.leftOut || tally.repeated) {
+		const repeated = tally.repeated
+			? ` and answered ${count(tally.repeated, 'row')} more than once`
+			: '';
 		hints.push(
 			hint(
 				'warning',
-				`The service refused ${count(tally.failed, 'row')} (a failure status) and left ${count(tally.leftOut, 'row')} out of its answers; each is its item's error`,
+				`The service refused ${count(tally.failed, 'row')} (a failure status) and left ${count(tally.leftOut, 'row')} out of its answers${repeated}; each is its item's error`,
 			),
 		);
 	}
@@ -343,6 +364,24 @@ function leftOut(
 	return { item, error: rowError(ctx, declaration.endpoint, item, message, { description }) };
 }
 
+/**
+ * The outcome of an item whose row the answer gave more than once: its error, whatever each
+ * answer said (the first is no more true than the last: a refusal must not pass as a success).
+ */
+function answeredTwice(
+	ctx: IExecuteFunctions,
+	declaration: BatchDeclaration,
+	row: Row,
+	item: number,
+	tally: Tally,
+): ItemOutcome {
+	tally.repeated++;
+	const named = `item ${item} (${describeRow(declaration.key, row.body)})`;
+	const message = `The service's answer gave the row of ${named} more than once: which of its answers holds is unknown`;
+	const description = declaration.leftOutAdvice;
+	return { item, error: rowError(ctx, declaration.endpoint, item, message, { description }) };
+}
+
 /** One item's outcome from its answer row (or from its absence). */
 function outcomeOf(
 	ctx: IExecuteFunctions,
@@ -353,14 +392,14 @@ function outcomeOf(
 	tally: Tally,
 ): ItemOutcome {
 	if (!answer) return leftOut(ctx, declaration, row, item, tally);
-	const failure = failureOf(answer.status);
+	const failure = failureOf(answer.status, tally.secrets);
 	if (failure) {
 		tally.failed++;
 		const named = `item ${item} (${describeRow(declaration.key, row.body)})`;
 		const said = failure.message || 'no reason given';
 		const code = failureCode(failure);
 		const message = `The service refused the row of ${named}: ${said}${code ? ` (${code})` : ''}`;
-		const details = failure.details;
+		const details = redactValue(failure.details, tally.secrets);
 		return {
 			item,
 			error: rowError(ctx, declaration.endpoint, item, message, {
@@ -403,15 +442,19 @@ function matchAnswer(
 	const { grouped } = declaration;
 	// Per row sent: its answer row (`grouped`: every answer row of its key).
 	const answers = new Map<Row, IDataObject | IDataObject[]>();
+	// Rows answered more than once (not `grouped`): their items' errors.
+	const repeated = new Set<Row>();
 	for (const entry of rows as unknown[]) {
 		const row = isObject(entry) ? rowAt(index, declaration.key, entry) : undefined;
 		const found = row && answers.get(row);
-		if (!row || (found && !grouped)) tally.unmatched++;
+		if (!row) tally.unmatched++;
+		else if (found && !grouped) repeated.add(row);
 		else if (found) (found as IDataObject[]).push(entry as IDataObject);
 		else answers.set(row, grouped ? [entry as IDataObject] : (entry as IDataObject));
 	}
 	const outcomes: ItemOutcome[] = [];
 	const outcome = (row: Row, item: number) => {
+		if (repeated.has(row)) return answeredTwice(ctx, declaration, row, item, tally);
 		const found = answers.get(row);
 		return grouped
 			? groupedOutcome(ctx, declaration, grouped, row, item, found as IDataObject[], tally)
@@ -490,16 +533,26 @@ function outcomesOf(
 	return outcomes;
 }
 
-/** Where this run reads its rows, as the run's `mappingMode` says (read once, from item 0). */
-function rowReading(
+/**
+ * Where each item's row is read, as its `mappingMode` says: read once (from item 0) when the
+ * parameter is set; per item when an expression gives it (each item read as its own mode says,
+ * or refused).
+ */
+function rowReadings(
 	ctx: IExecuteFunctions,
 	declaration: BatchDeclaration,
 	mapped: Record<string, InputField>,
-): RowReading {
-	const mode = optionParameter(ctx, mappingModeProperty, 0);
-	if (mode === MAPPING_MODE.autoMapInputData)
-		return { source: itemFields(ctx, mapped), fields: mapped };
-	return { source: ctx, fields: declaration.fields };
+): (item: number) => RowReading {
+	const auto: RowReading = { source: itemFields(ctx, mapped), fields: mapped };
+	const below: RowReading = { source: ctx, fields: declaration.fields };
+	const readingOf = (item: number) =>
+		optionParameter(ctx, mappingModeProperty, item) === MAPPING_MODE.autoMapInputData
+			? auto
+			: below;
+	const saved = ctx.getNode().parameters[mappingModeProperty.name];
+	if (typeof saved === 'string' && saved.startsWith('=')) return readingOf;
+	const once = readingOf(0);
+	return () => once;
 }
 
 /** Each chunk of rows as a task: one request, each of its items its own outcome. */
@@ -521,6 +574,8 @@ function tasksOf(
 				const pathParams = pathOf?.(chunk[0].body);
 				const itemIndex = items[0];
 				const answer = await apiRequest.call(ctx, endpoint, { pathParams, body, itemIndex });
+				for (const secret of await sessionSecrets(ctx, itemIndex))
+					if (!tally.secrets.includes(secret)) tally.secrets.push(secret);
 				return { outcomes: outcomesOf(ctx, declaration, chunk, answer, tally) };
 			} catch (error) {
 				throw asNodeError(ctx, error, items[0]);
@@ -541,8 +596,8 @@ export function batchOperation<F extends RowFields>(declaration: BatchDeclaratio
 		}),
 		async plan(this: IExecuteFunctions, itemCount: number): Promise<Planned[]> {
 			if (itemCount === 0) return [];
-			const reading = rowReading(this, declaration, mapped);
-			const { rows, refused } = await readRows(this, declaration, reading, itemCount);
+			const readingOf = rowReadings(this, declaration, mapped);
+			const { rows, refused } = await readRows(this, declaration, readingOf, itemCount);
 			const chunks = chunksOf(declaration, rows);
 			const tally: Tally = {
 				requestsLeft: chunks.length,
@@ -551,7 +606,9 @@ export function batchOperation<F extends RowFields>(declaration: BatchDeclaratio
 				refusedBefore: refused.length,
 				failed: 0,
 				leftOut: 0,
+				repeated: 0,
 				unmatched: 0,
+				secrets: [],
 			};
 			return [...refused, ...tasksOf(this, declaration, chunks, tally)];
 		},
