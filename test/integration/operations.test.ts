@@ -13,7 +13,7 @@ import {
 	SEEDED_PO,
 	SEEDED_WAREHOUSES,
 } from '../emulator';
-import { GET_PO, startFixture, workflowWithItems, type Fixture } from './fixture';
+import { CREDENTIAL_ID, GET_PO, startFixture, workflowWithItems, type Fixture } from './fixture';
 
 let f: Fixture;
 beforeAll(async () => {
@@ -134,6 +134,27 @@ describe('oauth/exchangeToken', () => {
 		expect(stopped.nodeError('Seller Platform')?.message).toBe(
 			'workflow issue-credentials failed for <redacted>',
 		);
+	});
+	it('a failing status that echoes the session cookie shows none of it', async () => {
+		const parameters = {
+			resource: 'oauth',
+			operation: 'exchangeToken',
+			accessToken: SEEDED_OAUTH_TOKENS.issuesCredentials,
+		};
+		await run(parameters); // logs in: the credential holds the session from then on
+		const cookie = String(f.env.credentialData(CREDENTIAL_ID).sessionCookie);
+		const value = cookie.split('; ')[0].split('=')[1];
+		const status = {
+			status_id: 9,
+			status_code: 'FAILED_PRECONDITION',
+			message: `session ${cookie} refused`,
+			details: [{ session: value }],
+		};
+		f.emulator.injectFaults({ count: 1, operation: 'ExchangeToken', answer: { set: { status } } });
+		const [failed] = await run(parameters, [{}], { continueOnFail: true });
+		expect(failed.json.error).toBe('session <redacted> refused');
+		expect(value.length).toBeGreaterThan(8);
+		expect(JSON.stringify(failed.json)).not.toContain(value);
 	});
 });
 

@@ -5,7 +5,7 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { apiRequest, redactSent, secretsIn, type Endpoint } from '../../../shared';
+import { apiRequest, redactSent, secretsIn, sessionSecrets, type Endpoint } from '../../../shared';
 import { readWaitSettings, type WaitSettings } from '../options';
 import { perItem, type Operation, type Task, type TaskOutput } from '../runner';
 import { pollUntilFinal } from '../wait';
@@ -73,11 +73,15 @@ export function requestOperation<Extra = undefined>(
 				...task?.(request),
 				send: async () => {
 					const answer = await fetchUntil(this, endpoint, request, itemIndex, wait);
-					const secrets = secretsIn(request.body);
+					const sent = secretsIn(request.body);
+					// A status that speaks of a failure may echo the session too: mask both.
+					const secrets = answerStatus
+						? [...sent, ...(await sessionSecrets(this, itemIndex))]
+						: sent;
 					const failure = answerStatus ? failureOf(answer[answerStatus], secrets) : undefined;
 					if (failure) throw statusError(this, endpoint, itemIndex, failure, secrets);
 					if (output) return await output(this, answer, request, itemIndex);
-					return { json: secrets.length ? redactSent(answer, secrets) : answer };
+					return { json: sent.length ? redactSent(answer, sent) : answer };
 				},
 			};
 		}),
