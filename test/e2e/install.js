@@ -5,7 +5,7 @@
  *
  *   node test/e2e/install.js [--n8n 2|1|all] [--force]
  *
- * - `installs/n8n-2/`: n8n 2.40.7 on Node 24 (and playwright-core for the screenshots). The default.
+ * - `installs/n8n-2/`: n8n 2.41.1 on Node 24 (and playwright-core for the screenshots). The default.
  * - `installs/n8n-1/`: n8n 1.123.81, the newest 1.x, on Node 22.
  *
  * For each: `npm ci --ignore-scripts` (n8n's tree has packages whose install scripts download

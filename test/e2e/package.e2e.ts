@@ -1,6 +1,6 @@
 /* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
- * End-to-end tests: the built package inside a real n8n (2.40.7 on Node 24, or with E2E_N8N=1
+ * End-to-end tests: the built package inside a real n8n (2.41.1 on Node 24, or with E2E_N8N=1
  * 1.123.81 on Node 22: test/e2e/installs/), driven
  * through n8n's REST API on loopback as a user's automation would, against the emulator. Jest runs
  * them (test/e2e/jest.config.js), one named test per check, in order, on one n8n.

@@ -37,7 +37,14 @@ import type { ResultsFile } from '../bench/run';
 import { startEmulator, STRICT_FIXED_WINDOWS, type Emulator, type RateModel } from '../emulator';
 import { validateRatePlan } from '../emulator/ratePlan';
 import { N8nClient, outputOf, type StoredWorkflow, type WorkflowNode } from './lib/client';
-import { freePort, installPackageInto, REPO_ROOT, startN8n, type N8nInstance } from './lib/n8n';
+import {
+	freePort,
+	installPackageInto,
+	n8nInstall,
+	REPO_ROOT,
+	startN8n,
+	type N8nInstance,
+} from './lib/n8n';
 import { queueEnvironment, startServices, type Services } from './lib/services';
 import { sleep, waitFor } from './lib/wait';
 import {
@@ -382,6 +389,12 @@ async function fourExecutions(scenario: string, model: RateModel, size: number) 
 	return round;
 }
 
+/** The version of the 2.x install the cluster runs (installs/n8n-2), as its package.json says. */
+function installedN8nVersion(): string {
+	const manifest = join(n8nInstall(2).dir, 'node_modules', 'n8n', 'package.json');
+	return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
+}
+
 /** The figures to test/bench/queue-results.json, and the benchmark report. */
 function writeResults() {
 	writeFileSync(
@@ -389,7 +402,7 @@ function writeResults() {
 		`${JSON.stringify(
 			{
 				date: new Date().toISOString(),
-				n8n: '2.40.7 (main + 2 workers + 1 webhook process, Postgres, Redis)',
+				n8n: `${installedN8nVersion()} (main + 2 workers + 1 webhook process, Postgres, Redis)`,
 				run: FULL ? 'full (npm run bench -- queue)' : 'CI (npm run test:e2e:queue)',
 				emulator: { latencyMs: 50, ratePlan: planOf('sliding'), strictIn: 'scenario1s' },
 				credentialRequestsPerMinute: PLAN,

@@ -1,6 +1,6 @@
 /* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
- * A real n8n (2.40.7 on Node 24, or 1.123.81 on Node 22: test/e2e/installs/, see install.js) with this
+ * A real n8n (2.41.1 on Node 24, or 1.123.81 on Node 22: test/e2e/installs/, see install.js) with this
  * package installed from its npm tarball the way n8n installs community packages: in
  * `<data>/.n8n/nodes/node_modules`.
  */
@@ -24,7 +24,7 @@ export const PACKAGE_NAME = 'n8n-nodes-seller-platform';
 
 export type N8nMajor = 1 | 2;
 /**
- * The n8n the e2e suite runs: `E2E_N8N=1` for n8n 1.123 (Node 22), else n8n 2.40.7 (Node 24). Each
+ * The n8n the e2e suite runs: `E2E_N8N=1` for n8n 1.123 (Node 22), else n8n 2.41.1 (Node 24). Each
  * has its own install folder and lock file (test/e2e/installs/n8n-<major>, see install.js).
  */
 export const N8N_MAJOR: N8nMajor = (() => {
