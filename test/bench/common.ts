@@ -216,6 +216,8 @@ export interface MemorySample {
 	t: number;
 	rss: number;
 	heapUsed: number;
+	/** The process's CPU time so far (user + system, all threads), ms. */
+	cpuMs: number;
 }
 
 /** Runs in a worker thread: samples the process's RSS even while the main event loop is blocked. */
@@ -240,6 +242,25 @@ parentPort.on('message', (message) => {
 });
 `;
 
+/** `PerformanceObserver` gc entries' `detail.kind`, by name. */
+const GC_KINDS: Record<number, string> = {
+	[constants.NODE_PERFORMANCE_GC_MAJOR]: 'mark-compact',
+	[constants.NODE_PERFORMANCE_GC_MINOR]: 'scavenge',
+	[constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental marking',
+	[constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak callbacks',
+};
+
+function gcTotals(gcs: Array<{ ms: number; kind: string }>) {
+	const totals: Record<string, { count: number; ms: number; longestMs: number }> = {};
+	for (const { ms, kind } of gcs) {
+		const total = (totals[kind] ??= { count: 0, ms: 0, longestMs: 0 });
+		total.count++;
+		total.ms = Math.round(total.ms + ms);
+		total.longestMs = Math.max(total.longestMs, Math.round(ms));
+	}
+	return totals;
+}
+
 /**
  * Samples memory every `intervalMs`: `process.memoryUsage()` (rss, heapUsed) on this event loop,
  * and the process's rss from a worker thread too, which keeps sampling while this loop is blocked
@@ -256,18 +277,29 @@ export async function createMemorySampler(intervalMs = 50) {
 			const started = performance.now();
 			/** Heap in use right after each major GC (mark-sweep-compact): the live heap, no garbage. */
 			const liveAfterGc: number[] = [];
-			const gcObserver = new PerformanceObserver((list) => {
-				for (const entry of list.getEntries()) {
-					const kind = (entry as { detail?: { kind?: number } }).detail?.kind;
+			/** Every GC of the run: its start (ms from the first sample), its pause, its kind. */
+			const gcs: Array<{ at: number; ms: number; kind: string }> = [];
+			const record = (entries: Array<{ startTime: number; duration: number }>) => {
+				for (const entry of entries) {
+					const kind = (entry as { detail?: { kind?: number } }).detail?.kind ?? 0;
 					if (kind === constants.NODE_PERFORMANCE_GC_MAJOR)
 						liveAfterGc.push(process.memoryUsage().heapUsed);
+					const at = entry.startTime - started;
+					gcs.push({ at, ms: entry.duration, kind: GC_KINDS[kind] ?? `kind ${kind}` });
 				}
-			});
+			};
+			const gcObserver = new PerformanceObserver((list) => record(list.getEntries()));
 			gcObserver.observe({ entryTypes: ['gc'] });
 			const startedAt = Date.now();
 			const sample = () => {
 				const { rss, heapUsed } = process.memoryUsage();
-				samples.push({ t: performance.now() - started, rss, heapUsed });
+				const { user, system } = process.cpuUsage();
+				samples.push({
+					t: performance.now() - started,
+					rss,
+					heapUsed,
+					cpuMs: (user + system) / 1000,
+				});
 			};
 			worker.postMessage('start');
 			sample();
@@ -275,6 +307,7 @@ export async function createMemorySampler(intervalMs = 50) {
 			return {
 				async stop() {
 					clearInterval(timer);
+					record(gcObserver.takeRecords());
 					gcObserver.disconnect();
 					sample();
 					const [fromWorker] = (
@@ -282,12 +315,28 @@ export async function createMemorySampler(intervalMs = 50) {
 					)[0] as [{ peak: number; samples: number }];
 					await worker.terminate();
 					let maxGap = 0;
-					const longGaps: Array<{ fromMs: number; gapMs: number }> = [];
+					/**
+					 * Each gap's CPU time (the whole process's: near the gap, the loop ran; far under it,
+					 * the machine gave the process no core) and GC pauses by kind (the rest: JavaScript).
+					 */
+					const longGaps: Array<{
+						fromMs: number;
+						gapMs: number;
+						cpuMs: number;
+						gc: Record<string, number>;
+					}> = [];
 					for (let i = 1; i < samples.length; i++) {
-						const gap = samples[i].t - samples[i - 1].t;
-						maxGap = Math.max(maxGap, gap);
-						if (gap >= 4 * intervalMs)
-							longGaps.push({ fromMs: Math.round(samples[i - 1].t), gapMs: Math.round(gap) });
+						const [from, to] = [samples[i - 1].t, samples[i].t];
+						maxGap = Math.max(maxGap, to - from);
+						if (to - from < 4 * intervalMs) continue;
+						// The GC pauses inside the gap, ms by kind: the rest of it is JavaScript.
+						const gc: Record<string, number> = {};
+						for (const { at, ms, kind } of gcs) {
+							const inside = Math.min(to, at + ms) - Math.max(from, at);
+							if (inside > 0) gc[kind] = Math.round((gc[kind] ?? 0) + inside);
+						}
+						const cpuMs = Math.round(samples[i].cpuMs - samples[i - 1].cpuMs);
+						longGaps.push({ fromMs: Math.round(from), gapMs: Math.round(to - from), cpuMs, gc });
 					}
 					const mainPeakRss = Math.max(...samples.map((s) => s.rss));
 					return {
@@ -297,11 +346,15 @@ export async function createMemorySampler(intervalMs = 50) {
 						/** The most heap in use after a major GC (live objects), or NaN without one. */
 						peakLiveHeap: liveAfterGc.length ? Math.max(...liveAfterGc) : NaN,
 						majorGcs: liveAfterGc.length,
+						/** GC pauses of the run by kind: count and total ms. */
+						gcTotals: gcTotals(gcs),
 						samples: samples.length,
 						workerSamples: fromWorker.samples,
 						peakRss: Math.max(mainPeakRss, fromWorker.peak),
 						mainThreadPeakRss: mainPeakRss,
 						peakHeapUsed: Math.max(...samples.map((s) => s.heapUsed)),
+						/** Every sample (`t`: ms from the first). */
+						series: samples,
 						maxSampleGapMs: maxGap,
 						longGaps,
 					};
