@@ -68,6 +68,17 @@ export function pollHealthz(baseUrl: string, everyMs = 100, timeoutMs = 10_000) 
 	};
 }
 
+/**
+ * The requests sent from `from` until `to` (epoch ms), each with the part of its wait before
+ * `to`: how long n8n kept it waiting while something (a node's run) went on. What n8n does
+ * after `to` (saving the execution's data, say) is not counted.
+ */
+export function sentWithin(samples: HealthzSample[], from: number, to: number): HealthzSample[] {
+	return samples
+		.filter((s) => s.sentAt >= from && s.sentAt < to)
+		.map((s) => ({ ...s, ms: Math.min(s.ms, to - s.sentAt) }));
+}
+
 /** The figures of a poll: how many, how many answered 200, the slowest, the median, the 99th percentile. */
 export function healthzFigures(samples: HealthzSample[]): HealthzFigures {
 	const times = samples.map((s) => s.ms).sort((a, b) => a - b);
