@@ -44,6 +44,7 @@ import {
 	type WorkflowNode,
 } from './lib/client';
 import { startFakeOpenAi, type FakeOpenAi } from './lib/fakeOpenAi';
+import { healthzFigures, pollHealthz, sentWithin, type HealthzSample } from './lib/healthz';
 import { sleep, waitFor } from './lib/wait';
 import {
 	freePort,
@@ -1130,6 +1131,106 @@ async function expectNoLoginThroughTheNode(httpRequest: WorkflowNode): Promise<v
 	expect(JSON.stringify(execution)).not.toMatch(/set-cookie/i);
 }
 
+// --- check 19: n8n answers while a 20,000-row batch runs --------------------------------------------
+
+const BIG_STOCK_ROWS = 20_000;
+const BIG_STOCK_NODE = 'Update stock';
+/** Issue 36: /healthz every 100 ms, none slower than 500 ms; a trigger delivery answered within 1 s. */
+const HEALTHZ_EVERY_MS = 100;
+const HEALTHZ_LIMIT_MS = 500;
+const DELIVERY_LIMIT_MS = 1_000;
+/**
+ * The run's pace: the credential's Requests per Minute (600: at most 100 requests in any 10 s)
+ * and the emulator's latency make the 200 requests of 100 rows last about 20 s.
+ */
+const BIG_STOCK_PER_MINUTE = 600;
+const BIG_STOCK_LATENCY = { ms: 50, jitterMs: 25 };
+
+/**
+ * Manual trigger → 20,000 rows with the columns named as the API names them → Stock → Update
+ * with Map Automatically (each item's own fields are its row).
+ */
+const bigStockWorkflow = (paced: StoredCredential) =>
+	workflow(
+		`e2e: ${BIG_STOCK_ROWS} stock rows`,
+		[
+			manualTrigger(),
+			code(
+				'Stock rows',
+				`return Array.from({ length: ${BIG_STOCK_ROWS} }, (_, i) => ({ json: { warehouse_code: '${SEEDED_WAREHOUSES.dubai}', partner_sku: 'SKU-HZ-' + String(i + 1).padStart(5, '0'), qty: i % 97 } }));`,
+			),
+			sellerPlatform(BIG_STOCK_NODE, paced, {
+				resource: 'stock',
+				operation: 'update',
+				mappingMode: 'autoMapInputData',
+			}),
+		],
+		[
+			[MANUAL, 'Stock rows'],
+			['Stock rows', BIG_STOCK_NODE],
+		],
+	);
+
+/** UpdateStock requests the emulator has received so far. */
+const updateStockRequests = async () => (await stats(emu)).byOperation.UpdateStock ?? 0;
+
+/** A delivery of the emulator to a destination, as `GET /__control/deliveries` lists it. */
+type Delivery = {
+	message_id: string;
+	outcome: string;
+	attempts: Array<{ at: string; status?: number; error?: string; duration_ms: number }>;
+};
+
+/**
+ * Publishes an FBPI::ORDER_SYNC event (the emulator delivers it to the destination, as noon
+ * does) and waits for its first delivery attempt to end; with the UpdateStock requests received
+ * by then.
+ */
+async function deliverOrderSync(code: string) {
+	const published = await control<{
+		message_id: string;
+		deliveries: Array<{ destination_code: string }>;
+	}>(emu, 'POST', '/events', {
+		event_type: 'FBPI::ORDER_SYNC',
+		payload: { order_nr: SEEDED_FBPI_ORDERS.dubai },
+	});
+	expect(published.deliveries.map((d) => d.destination_code)).toContain(code);
+	const delivery = await waitFor(
+		'the delivery to be answered',
+		async () => {
+			const all = await control<Delivery[]>(emu, 'GET', `/deliveries?destinationCode=${code}`);
+			const found = all.find((d) => d.message_id === published.message_id);
+			return found?.attempts.length ? found : undefined;
+		},
+		10_000,
+		20,
+	);
+	return { delivery, updatesByThen: await updateStockRequests() };
+}
+
+/** The trigger workflow's execution for the delivery: a production run that succeeded. */
+async function expectDeliveryRan(trigger: StoredWorkflow, before: number): Promise<void> {
+	const runId = await waitFor('the trigger workflow to run for the delivery', async () => {
+		const runs = await client.executions(trigger.id);
+		return runs.length > before ? runs[0].id : undefined;
+	});
+	const run = await client.waitForExecution(runId);
+	expectSucceeded(run);
+	expect(run.mode).toEqual('webhook');
+}
+
+/** Waits for an execution to end, reading its status only (not its 20,000 items' data). */
+const executionEnded = async (workflowId: string, id: string) =>
+	await waitFor(
+		`execution ${id} to end`,
+		async () => {
+			const listed = (await client.executions(workflowId)).find((e) => e.id === id);
+			return listed && !['new', 'running', 'waiting'].includes(listed.status) ? listed : undefined;
+		},
+		300_000,
+		250,
+	);
+
 describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 	check(
 		'1. n8n loads the package: both nodes, the AI tool n8n makes of the action node and the credential type are known',
@@ -1990,5 +2091,97 @@ describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 			});
 			expect(got).not.toHaveProperty('asn_nr');
 		},
+	);
+
+	check(
+		'19. while a 20,000-row Stock → Update (Map Automatically) runs in a manual execution, n8n answers GET /healthz every 100 ms, none slower than 500 ms, and a Seller Platform Trigger delivery within 1 s',
+		async () => {
+			const trigger = example('new-orders-customer-data.json');
+			const code = SEEDED_DESTINATIONS.active;
+			const paced = await client.createCredential(
+				`Seller Platform (e2e: ${BIG_STOCK_PER_MINUTE} a minute)`,
+				CREDENTIAL_TYPE,
+				{ ...credentialData, requestsPerMinute: BIG_STOCK_PER_MINUTE },
+			);
+			const wf = await client.createWorkflow(bigStockWorkflow(paced));
+			await client.activate(trigger.id);
+			await control(emu, 'POST', '/latency', BIG_STOCK_LATENCY);
+			try {
+				await productionDestination(code);
+				const triggerRunsBefore = (await client.executions(trigger.id)).length;
+				const updatesBefore = await updateStockRequests();
+				const healthz = pollHealthz(n8nInstance.baseUrl, HEALTHZ_EVERY_MS);
+				let samples: HealthzSample[] = [];
+				let sent: Awaited<ReturnType<typeof deliverOrderSync>>;
+				let executionId: string;
+				try {
+					executionId = await client.run(wf);
+					// Mid-run: a third of the 200 requests sent, the node busy for several seconds more.
+					await waitFor(
+						'a third of the UpdateStock requests',
+						async () => ((await updateStockRequests()) - updatesBefore >= 70 ? true : undefined),
+						120_000,
+						50,
+					);
+					sent = await deliverOrderSync(code);
+					await executionEnded(wf.id, executionId);
+				} finally {
+					samples = await healthz.stop();
+				}
+				const execution = await client.waitForExecution(executionId);
+				expectSucceeded(execution);
+				expect(outputOf(execution, BIG_STOCK_NODE)).toHaveLength(BIG_STOCK_ROWS);
+				expect((await updateStockRequests()) - updatesBefore).toEqual(BIG_STOCK_ROWS / 100);
+
+				const stock = execution.data.resultData.runData[BIG_STOCK_NODE][0];
+				const stockEnd = stock.startTime + stock.executionTime;
+				const attempt = sent.delivery.attempts[0];
+				const attemptAt = Date.parse(attempt.at);
+				const duringRun = sentWithin(samples, stock.startTime, stockEnd);
+				const run = healthzFigures(duringRun);
+				const all = healthzFigures(samples);
+				const afterRun = healthzFigures(samples.filter((s) => s.sentAt + s.ms > stockEnd));
+				const seconds = (ms: number) => (ms / 1000).toFixed(1);
+				const executionMs = Date.parse(execution.stoppedAt!) - Date.parse(execution.startedAt);
+				log(
+					`e2e: ${BIG_STOCK_ROWS} rows in ${BIG_STOCK_ROWS / 100} requests; Stock → Update ran ${seconds(stockEnd - stock.startTime)} s (the execution ${seconds(executionMs)} s). /healthz while it ran: ${run.count} requests, ${run.ok} answered 200, slowest ${run.slowestMs} ms (sent ${seconds(run.slowestSentAt - stock.startTime)} s after the node started), median ${run.medianMs} ms, 99th percentile ${run.p99Ms} ms, largest gap between sends ${run.largestSendGapMs} ms. The trigger delivery: HTTP ${attempt.status} in ${attempt.duration_ms} ms, sent ${seconds(attemptAt - stock.startTime)} s after the node started and ${seconds(stockEnd - attemptAt)} s before it ended (${sent.updatesByThen - updatesBefore} of ${BIG_STOCK_ROWS / 100} UpdateStock requests received by then). The whole poll, from before the run until n8n listed the execution as ended: ${all.count} requests, slowest ${all.slowestMs} ms (sent ${seconds(all.slowestSentAt - stock.startTime)} s after the node started); answered after the node's end: ${afterRun.count}, slowest ${afterRun.slowestMs} ms (n8n's own work once the node has returned: saving the execution's data)`,
+				);
+
+				// The delivery: one attempt, answered 2xx within 1 s, while the node was running.
+				expect(sent.delivery.attempts).toHaveLength(1);
+				expect(attempt.status).toBeGreaterThanOrEqual(200);
+				expect(attempt.status).toBeLessThan(300);
+				expect(attempt.duration_ms).toBeLessThanOrEqual(DELIVERY_LIMIT_MS);
+				expect(attemptAt).toBeGreaterThan(stock.startTime);
+				expect(attemptAt + attempt.duration_ms).toBeLessThan(stockEnd);
+				expect(sent.updatesByThen - updatesBefore).toBeLessThan(BIG_STOCK_ROWS / 100);
+				await expectDeliveryRan(trigger, triggerRunsBefore);
+
+				// /healthz: polled from before the node's start until after its end, every request
+				// answered 200; while the node ran, one sent about every 100 ms, none kept waiting long.
+				expect(samples[0].sentAt).toBeLessThanOrEqual(stock.startTime);
+				expect(samples[samples.length - 1].sentAt).toBeGreaterThanOrEqual(stockEnd);
+				expect(samples.filter((s) => s.status !== 200)).toEqual([]);
+				expect(run.count).toBeGreaterThanOrEqual(
+					Math.floor((0.9 * (stockEnd - stock.startTime)) / HEALTHZ_EVERY_MS),
+				);
+				expect(
+					duringRun
+						.filter((s) => s.ms > HEALTHZ_LIMIT_MS)
+						.map(
+							(s) =>
+								`waited ${Math.round(s.ms)} ms, sent ${s.sentAt - stock.startTime} ms after the node started`,
+						),
+				).toEqual([]);
+			} finally {
+				await control(emu, 'POST', '/latency', { ms: 0, jitterMs: 0 });
+				await client.deactivate(trigger.id);
+				await waitFor(`destination ${code} to be deactivated`, async () => {
+					const current = await destination(emu, code);
+					return current && !current.is_active ? current : undefined;
+				});
+			}
+		},
+		600_000,
 	);
 });
