@@ -1,39 +1,18 @@
 /**
- * The marketplace country of the FBPI, AWB and price operations: the three the reference lists,
- * one options list and one reader (lower case; any other value refused, naming the parameter).
- * Where the reference leaves the country free text (FBN, Namshi prices), any two-letter code
+ * Reading the marketplace country (its parameters: nodes/shared/parameters/country.ts): one of
+ * the three the reference lists (lower case; any other value refused, naming the parameter), or,
+ * where the reference leaves the country free text (FBN, Namshi prices), any two-letter code
  * (`readTwoLetterCountry`).
  */
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import { named, quoted } from '../../shared';
+import { COUNTRY_CODES, named, quoted } from '../../shared';
 import {
 	invalidParameter,
 	requiredTextParameter,
 	textParameter,
 	type ParameterSource,
 } from './parameters';
-
-/** The reference's country codes, in the order messages list them. */
-export const COUNTRY_CODES = ['ae', 'sa', 'eg'];
-
-/** The countries as the editor lists them (by name). */
-export const COUNTRY_OPTIONS: INodePropertyOptions[] = [
-	{ name: 'Egypt', value: 'eg' },
-	{ name: 'Saudi Arabia', value: 'sa' },
-	{ name: 'United Arab Emirates', value: 'ae' },
-];
-
-/** A required Country Code (United Arab Emirates by default). */
-export const countryCodeProperty = (description: string): INodeProperties => ({
-	displayName: 'Country Code',
-	name: 'countryCode',
-	type: 'options',
-	options: COUNTRY_OPTIONS,
-	required: true,
-	default: 'ae',
-	description,
-});
 
 /** The item's country, lower case, one of COUNTRY_CODES; undefined when optional and unset. */
 export function readCountryCode(
@@ -68,4 +47,13 @@ export function readTwoLetterCountry(
 		);
 	}
 	return code;
+}
+
+/** The item's FBN destination country, upper case (`AE`): any two letters. */
+export function readFbnCountry(
+	ctx: ParameterSource,
+	property: INodeProperties,
+	itemIndex: number,
+): string {
+	return readTwoLetterCountry(ctx, property, itemIndex).toUpperCase();
 }

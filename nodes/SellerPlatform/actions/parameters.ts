@@ -508,50 +508,6 @@ export function jsonObjectParameter(
 }
 
 /**
- * A resource locator: from the node's list search `searchListMethod`, or typed (mode `id`, "By
- * Code" unless `typedLabel` says otherwise). Required unless `optional`; `dependsOn` as n8n's
- * own dependent pickers (Google Sheets' sheet on its document). A plain string saved
- * before the parameter was a locator is read as it is (n8n's `extractValue` passes it through).
- */
-export function locatorProperty(locator: {
-	displayName: string;
-	name: string;
-	description: string;
-	searchListMethod: string;
-	searchable: boolean;
-	example: string;
-	typedLabel?: string;
-	optional?: boolean;
-	/** Parameters the list depends on (e.g. `asnNr.value`): the editor lists anew when they change. */
-	dependsOn?: string[];
-}): INodeProperties {
-	const { displayName, name, description, searchListMethod, searchable, example } = locator;
-	return {
-		displayName,
-		name,
-		type: 'resourceLocator',
-		required: !locator.optional,
-		default: { mode: 'list', value: '' },
-		description,
-		...(locator.dependsOn ? { typeOptions: { loadOptionsDependsOn: locator.dependsOn } } : {}),
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: searchable ? { searchListMethod, searchable } : { searchListMethod },
-			},
-			{
-				displayName: locator.typedLabel ?? 'By Code',
-				name: 'id',
-				type: 'string',
-				placeholder: `e.g. ${example}`,
-			},
-		],
-	};
-}
-
-/**
  * A resource locator's value (chosen from its list, or typed by ID), trimmed; a required one is
  * never blank (`hint` says how to set it).
  */
@@ -567,4 +523,40 @@ export function locatorParameter(
 		throw invalidParameter(ctx, itemIndex, `${named(property)} must not be empty`, advice);
 	}
 	return text;
+}
+
+/** The item's Warehouse Code (nodes/shared/parameters): chosen or typed, trimmed, never blank. */
+export function readWarehouseCode(
+	ctx: ParameterSource,
+	property: INodeProperties,
+	itemIndex: number,
+): string {
+	const hint = `Choose a warehouse from the list, or set "${property.displayName}" by code (or map it with an expression).`;
+	return locatorParameter(ctx, property, itemIndex, hint);
+}
+
+/**
+ * The amounts of a price row (fields by API name → their properties): the ones set, or refused
+ * when none is ("Item 3 sets nothing").
+ */
+export function readAmounts(
+	ctx: ParameterSource,
+	amounts: Record<string, INodeProperties>,
+	itemIndex: number,
+): IDataObject {
+	const values: IDataObject = {};
+	for (const [field, property] of Object.entries(amounts)) {
+		const value = optionalNumberParameter(ctx, property, itemIndex, {});
+		if (value !== undefined) values[field] = value;
+	}
+	if (Object.keys(values).length === 0) {
+		const names = Object.values(amounts).map((property) => named(property));
+		throw invalidParameter(
+			ctx,
+			itemIndex,
+			`Item ${itemIndex} sets nothing: ${names.join(' and ')} are both empty`,
+			'Set the price, the MSRP, or both.',
+		);
+	}
+	return values;
 }

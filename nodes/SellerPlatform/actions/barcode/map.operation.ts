@@ -6,7 +6,7 @@
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { named } from '../../../shared';
+import { labelOf, named, partnerSkuProperty } from '../../../shared';
 import {
 	checkedBoolean,
 	invalidParameter,
@@ -14,7 +14,6 @@ import {
 	type ParameterSource,
 } from '../parameters';
 import { batchOperation, type KeyField } from '../shapes/batch';
-import { labelOf, partnerSkuProperty } from '../stock/row';
 
 /**
  * Rows per request. The reference states no cap for SkuBarcodeMap; 100 is the package's

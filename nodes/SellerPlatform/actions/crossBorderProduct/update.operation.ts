@@ -6,7 +6,13 @@
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { collectionProblem, named, parseNumber } from '../../../shared';
+import {
+	collectionProblem,
+	named,
+	parseNumber,
+	PARTNER_SKU_KEY,
+	partnerSkuProperty,
+} from '../../../shared';
 import {
 	checkedNumber,
 	invalidParameter,
@@ -16,7 +22,6 @@ import {
 	type ParameterSource,
 } from '../parameters';
 import { batchOperation } from '../shapes/batch';
-import { partnerSkuProperty, TRANSFER_PRICE_KEY } from '../transferPrice/row';
 
 /**
  * Rows per request. The reference states no cap for this endpoint (only for its sibling transfer
@@ -133,7 +138,7 @@ export const { description, plan } = batchOperation({
 	rowIs: 'a SKU and what to set',
 	endpoint: 'BatchUpsertProduct',
 	maxRows: MAX_PRODUCT_ROWS,
-	key: TRANSFER_PRICE_KEY,
+	key: [PARTNER_SKU_KEY],
 	repeatedKey: 'refuse',
 	row: readRow,
 	leftOutAdvice:

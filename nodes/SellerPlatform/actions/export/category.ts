@@ -12,8 +12,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { apiRequest } from '../../../shared';
-import { locatorParameter, locatorProperty } from '../parameters';
+import { apiRequest, locatorProperty } from '../../../shared';
+import { locatorParameter } from '../parameters';
 
 /** The node's list-search method that lists the export categories (SellerPlatform.node.ts). */
 export const EXPORT_CATEGORY_SEARCH_METHOD = 'searchExportCategories';

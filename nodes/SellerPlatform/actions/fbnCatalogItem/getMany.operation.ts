@@ -5,10 +5,13 @@
  */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { propertyIn } from '../../../shared';
+import { fbnCountryProperty, propertyIn } from '../../../shared';
+import { readFbnCountry } from '../country';
 import { collectionParameter, collectionTextField } from '../parameters';
 import { listOperation, listProperties } from '../shapes/list';
-import { FBN_PAGE_SIZE, fbnCountryProperty, readFbnCountry } from '../fbnShipment/asn';
+
+/** The most catalog items a page holds (the reference's maximum `page_size`). */
+const PAGE_SIZE = 1000;
 
 const properties: INodeProperties[] = [
 	fbnCountryProperty('The destination country the items must be eligible for'),
@@ -52,7 +55,7 @@ export const { description, plan } = listOperation({
 	entries: 'items',
 	token: 'query',
 	noun: 'catalog items',
-	pageSize: FBN_PAGE_SIZE.catalog,
+	pageSize: PAGE_SIZE,
 	total: {
 		field: 'total_count',
 		counts: 'the eligible items across all pages, the SKU filter applied',

@@ -11,10 +11,10 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { propertyIn } from '../../../shared';
+import { fbnCountryProperty, propertyIn } from '../../../shared';
+import { readFbnCountry } from '../country';
 import { optionParameter } from '../parameters';
 import { bodyFromFields } from '../shapes/bodyFromFields';
-import { fbnCountryProperty, readFbnCountry } from './asn';
 import { answeredAsn } from './existingAsn';
 
 const properties: INodeProperties[] = [

@@ -4,10 +4,11 @@
  */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { propertyIn } from '../../../shared';
+import { fbnCountryProperty, propertyIn } from '../../../shared';
+import { readFbnCountry } from '../country';
 import { collectionParameter, optionIn } from '../parameters';
 import { listOperation, listProperties } from '../shapes/list';
-import { ASN_STATUS_OPTIONS, FBN_PAGE_SIZE, fbnCountryProperty, readFbnCountry } from './asn';
+import { ASN_PAGE_SIZE, ASN_STATUS_OPTIONS } from './asn';
 import { simplifiedAsn } from './simplified';
 
 const properties: INodeProperties[] = [
@@ -51,7 +52,7 @@ export const { description, plan } = listOperation({
 	entries: 'shipments',
 	token: 'query',
 	noun: 'ASNs',
-	pageSize: FBN_PAGE_SIZE.shipments,
+	pageSize: ASN_PAGE_SIZE,
 	total: {
 		field: 'total_count',
 		counts: 'the number of ASNs across all pages, as the service counts them',

@@ -7,10 +7,9 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { DateTime } from 'luxon';
 
-import { named, propertyIn, quoted } from '../../../shared';
+import { asnNrProperty, named, propertyIn, quoted } from '../../../shared';
 import { invalidParameter, requiredTextParameter } from '../parameters';
 import { bodyFromFields } from '../shapes/bodyFromFields';
-import { asnNrProperty } from './asn';
 import { slotPickerProperty } from './slotPickers';
 
 const time = (displayName: string, name: 'slotStart' | 'slotEnd', example: string) =>

@@ -4,10 +4,9 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { propertyIn } from '../../../shared';
+import { asnNrProperty, propertyIn } from '../../../shared';
 import { jsonObjectParameter } from '../parameters';
 import { bodyFromFields } from '../shapes/bodyFromFields';
-import { asnNrProperty } from './asn';
 
 const properties: INodeProperties[] = [
 	asnNrProperty('The number of the ASN to update (asn_nr)'),

@@ -5,10 +5,9 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { propertyIn } from '../../../shared';
+import { asnNrProperty, propertyIn } from '../../../shared';
 import { optionParameter } from '../parameters';
 import { bodyFromFields } from '../shapes/bodyFromFields';
-import { asnNrProperty } from './asn';
 
 const properties: INodeProperties[] = [
 	asnNrProperty('The number of the ASN to move on (asn_nr)'),

@@ -12,17 +12,9 @@ import {
 	invalidParameter,
 	type ParameterSource,
 } from '../parameters';
-import { named } from '../../../shared';
+import { named, partnerSkuProperty } from '../../../shared';
 import { batchOperation } from '../shapes/batch';
-import {
-	asn,
-	ITEM_KEY,
-	MAX_ASN_ITEMS,
-	partnerSkuProperty,
-	pathOf,
-	readItemKey,
-	withShipment,
-} from './row';
+import { asn, ITEM_KEY, MAX_ASN_ITEMS, pathOf, readItemKey, withShipment } from './row';
 
 /** The largest quantity the service takes (a 32-bit integer). */
 const MAX_QUANTITY = 2_147_483_647;

@@ -1,7 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { allowedValues, propertyIn, quoted, quotedName, rowsOf } from '../../../shared';
-import { COUNTRY_OPTIONS, readCountryCode } from '../country';
+import {
+	allowedValues,
+	COUNTRY_OPTIONS,
+	propertyIn,
+	quoted,
+	quotedName,
+	rowsOf,
+} from '../../../shared';
+import { readCountryCode } from '../country';
 import { checkedText, invalidParameter, rowsParameter } from '../parameters';
 import { createWithKey } from '../shapes/createWithKey';
 

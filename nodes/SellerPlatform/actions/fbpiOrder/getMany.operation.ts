@@ -6,10 +6,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { DateTime } from 'luxon';
 
-import { named, propertyIn, quotedName, shown } from '../../../shared';
-import { collectionParameter, invalidParameter } from '../parameters';
+import { named, propertyIn, quotedName, shown, warehouseCodeProperty } from '../../../shared';
+import { collectionParameter, invalidParameter, readWarehouseCode } from '../parameters';
 import { listOperation, listProperties } from '../shapes/list';
-import { readWarehouseCode, warehouseCodeProperty } from '../warehouse/warehouseCode';
 import { simplifiedOrder } from './simplified';
 
 const warehouseCode = warehouseCodeProperty('The warehouse whose orders are listed');

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { named, propertyIn } from '../../../shared';
-import { countryCodeProperty, readCountryCode } from '../country';
+import { countryCodeProperty, named, propertyIn } from '../../../shared';
+import { readCountryCode } from '../country';
 import { checkedNumber, invalidParameter } from '../parameters';
 import { bodyFromFields } from '../shapes/bodyFromFields';
 

@@ -4,9 +4,14 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { propertyIn, quoted, quotedName, rowsOf } from '../../../shared';
-import { checkedText, invalidParameter, requiredTextParameter, rowsParameter } from '../parameters';
-import { readWarehouseCode, warehouseCodeProperty } from '../warehouse/warehouseCode';
+import { propertyIn, quoted, quotedName, rowsOf, warehouseCodeProperty } from '../../../shared';
+import {
+	checkedText,
+	invalidParameter,
+	readWarehouseCode,
+	requiredTextParameter,
+	rowsParameter,
+} from '../parameters';
 
 export const shipmentNrProperty: INodeProperties = {
 	displayName: 'Integration Shipment Number',

@@ -11,12 +11,12 @@ import {
 	MAX_NAMSHI_PRICE_ROWS,
 	msrpProperty,
 	NAMSHI_AMOUNT_NOTE,
-	readAmounts,
-} from '../namshiPrice';
+	PARTNER_SKU_KEY,
+	partnerSkuProperty,
+} from '../../../shared';
 import { readTwoLetterCountry } from '../country';
-import { requiredTextParameter, type ParameterSource } from '../parameters';
+import { readAmounts, requiredTextParameter, type ParameterSource } from '../parameters';
 import { batchOperation, type KeyField } from '../shapes/batch';
-import { partnerSkuProperty } from '../stock/row';
 
 const sku = partnerSkuProperty('Your SKU whose local price to set');
 const country = countryTextProperty(
@@ -32,7 +32,7 @@ const price = amountProperty(
 const msrp = msrpProperty();
 
 const KEY: KeyField[] = [
-	{ field: 'partner_sku', label: 'SKU', parameter: sku.displayName },
+	PARTNER_SKU_KEY,
 	{ field: 'country_code', label: 'country', parameter: country.displayName, anyCase: true },
 ];
 

@@ -4,10 +4,10 @@
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { countryCodeProperty, readCountryCode } from '../country';
+import { countryCodeProperty, labelOf, PARTNER_SKU_KEY } from '../../../shared';
+import { readCountryCode } from '../country';
 import { requiredTextParameter, type ParameterSource } from '../parameters';
 import type { KeyField } from '../shapes/batch';
-import { labelOf, partnerSkuProperty } from '../stock/row';
 
 /**
  * Rows per request. The reference states no cap for the pricing endpoints; 100 is the package's
@@ -16,7 +16,7 @@ import { labelOf, partnerSkuProperty } from '../stock/row';
 export const MAX_PRICE_ROWS = 100;
 
 export const PRICE_KEY: KeyField[] = [
-	{ field: 'partner_sku', label: 'SKU', parameter: labelOf(partnerSkuProperty) },
+	PARTNER_SKU_KEY,
 	{
 		field: 'country_code',
 		label: 'country',
@@ -24,10 +24,6 @@ export const PRICE_KEY: KeyField[] = [
 		anyCase: true,
 	},
 ];
-
-export { partnerSkuProperty };
-
-export { countryCodeProperty };
 
 /** The row's key fields: the SKU and the country (lower case, one of ae, sa, eg). */
 export function readPriceKey(

@@ -5,22 +5,21 @@
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { named } from '../../../shared';
+import {
+	amountProperty,
+	countryCodeProperty,
+	msrpProperty,
+	named,
+	partnerSkuProperty,
+} from '../../../shared';
 import {
 	invalidParameter,
 	optionalBooleanParameter,
 	optionalNumberParameter,
 	type ParameterSource,
 } from '../parameters';
-import { amountProperty, msrpProperty } from '../namshiPrice';
 import { batchOperation } from '../shapes/batch';
-import {
-	countryCodeProperty,
-	MAX_PRICE_ROWS,
-	partnerSkuProperty,
-	PRICE_KEY,
-	readPriceKey,
-} from './row';
+import { MAX_PRICE_ROWS, PRICE_KEY, readPriceKey } from './row';
 
 const isActive: INodeProperties = {
 	displayName: 'Is Active',

@@ -4,7 +4,7 @@
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { named } from '../../../shared';
+import { named, partnerSkuProperty, warehouseCodeProperty } from '../../../shared';
 import {
 	invalidParameter,
 	nonBlankTextParameter,
@@ -12,13 +12,7 @@ import {
 	type ParameterSource,
 } from '../parameters';
 import { batchOperation } from '../shapes/batch';
-import {
-	MAX_STOCK_ROWS,
-	partnerSkuProperty,
-	readStockKey,
-	STOCK_KEY,
-	warehouseCodeProperty,
-} from './row';
+import { MAX_STOCK_ROWS, readStockKey, STOCK_KEY } from './row';
 
 /** The largest quantity the service takes (a 32-bit integer). */
 export const MAX_QUANTITY = 2_147_483_647;

@@ -2,9 +2,10 @@
  * Transfer Price → Get: the transfer price, MSRP (both in US dollars) and active state of each
  * input item's partner SKU (cross-border BatchGetTransferPrice).
  */
+import { partnerSkuProperty } from '../../../shared';
 import { requiredTextParameter } from '../parameters';
 import { batchOperation } from '../shapes/batch';
-import { MAX_TRANSFER_PRICE_ROWS, partnerSkuProperty, TRANSFER_PRICE_KEY } from './row';
+import { MAX_TRANSFER_PRICE_ROWS, TRANSFER_PRICE_KEY } from './row';
 
 const fields = { partner_sku: partnerSkuProperty('Your SKU whose transfer price to read') };
 

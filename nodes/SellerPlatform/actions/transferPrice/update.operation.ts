@@ -5,8 +5,7 @@
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { named } from '../../../shared';
-import { amountProperty } from '../namshiPrice';
+import { amountProperty, named, partnerSkuProperty } from '../../../shared';
 import {
 	invalidParameter,
 	optionalBooleanParameter,
@@ -15,7 +14,7 @@ import {
 	type ParameterSource,
 } from '../parameters';
 import { batchOperation } from '../shapes/batch';
-import { MAX_TRANSFER_PRICE_ROWS, partnerSkuProperty, TRANSFER_PRICE_KEY } from './row';
+import { MAX_TRANSFER_PRICE_ROWS, TRANSFER_PRICE_KEY } from './row';
 
 const transferPrice = amountProperty(
 	'transferPriceUsd',
