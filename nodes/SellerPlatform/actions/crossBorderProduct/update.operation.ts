@@ -14,11 +14,11 @@ import {
 	partnerSkuProperty,
 } from '../../../shared';
 import {
-	checkedNumber,
+	checkNumber,
 	invalidParameter,
-	nonBlankTextParameter,
-	optionalNumberParameter,
-	requiredTextParameter,
+	readNonBlankText,
+	readOptionalNumber,
+	readRequiredText,
 	type ParameterSource,
 } from '../parameters';
 import { batchOperation } from '../shapes/batch';
@@ -115,18 +115,18 @@ function readDimensions(
 			const hint = 'Set all three dimensions, or remove Dimensions to leave them as they are.';
 			throw invalidParameter(ctx, itemIndex, `${what} must be set`, hint);
 		}
-		sizes[side.name] = checkedNumber(ctx, itemIndex, given, what, { aboveMin: true }, 0) + 0;
+		sizes[side.name] = checkNumber(ctx, itemIndex, given, what, { aboveMin: true }, 0) + 0;
 	}
 	return sizes;
 }
 
 function readRow(ctx: ParameterSource, read: typeof fields, itemIndex: number): IDataObject {
-	const row: IDataObject = { partner_sku: requiredTextParameter(ctx, read.partner_sku, itemIndex) };
+	const row: IDataObject = { partner_sku: readRequiredText(ctx, read.partner_sku, itemIndex) };
 	const values = {
 		dimensions_cm: readDimensions(ctx, read.dimensions_cm, itemIndex),
-		vm_weight_cm: optionalNumberParameter(ctx, read.vm_weight_cm, itemIndex, {}),
-		actual_weight_kg: optionalNumberParameter(ctx, read.actual_weight_kg, itemIndex, {}),
-		hs_code: nonBlankTextParameter(ctx, read.hs_code, itemIndex),
+		vm_weight_cm: readOptionalNumber(ctx, read.vm_weight_cm, itemIndex, {}),
+		actual_weight_kg: readOptionalNumber(ctx, read.actual_weight_kg, itemIndex, {}),
+		hs_code: readNonBlankText(ctx, read.hs_code, itemIndex),
 	};
 	for (const [field, value] of Object.entries(values)) if (value !== undefined) row[field] = value;
 	return row;

@@ -6,8 +6,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { fbnCountryProperty, propertyIn } from '../../../shared';
-import { readFbnCountry } from '../country';
-import { collectionParameter, collectionTextField } from '../parameters';
+import { readCollection, readFbnCountry, readTextField } from '../parameters';
 import { listOperation, listProperties } from '../shapes/list';
 
 /** The most catalog items a page holds (the reference's maximum `page_size`). */
@@ -41,9 +40,9 @@ const partnerSku = propertyIn(filters.options as INodeProperties[], 'partnerSku'
 
 function readQuery(ctx: IExecuteFunctions, itemIndex: number): Record<string, string> {
 	const query: Record<string, string> = { country_code: readFbnCountry(ctx, country, itemIndex) };
-	const values = collectionParameter(ctx, filters, itemIndex);
+	const values = readCollection(ctx, filters, itemIndex);
 	const advice = 'Give part of a SKU, or remove the filter to list every eligible item.';
-	const text = collectionTextField(ctx, itemIndex, values, partnerSku, advice);
+	const text = readTextField(ctx, itemIndex, values, partnerSku, advice);
 	if (text !== undefined) query['search.partner_sku'] = text;
 	return query;
 }

@@ -12,8 +12,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { fbnCountryProperty, propertyIn } from '../../../shared';
-import { readFbnCountry } from '../country';
-import { optionParameter } from '../parameters';
+import { readFbnCountry, readOption } from '../parameters';
 import { bodyFromFields } from '../shapes/bodyFromFields';
 import { answeredAsn } from './existingAsn';
 
@@ -54,7 +53,7 @@ export const { description, plan } = bodyFromFields({
 	endpoint: 'AsnService_CreateShipment',
 	properties,
 	body: {
-		shipment_type: (ctx, itemIndex) => optionParameter(ctx, shipmentType, itemIndex),
+		shipment_type: (ctx, itemIndex) => readOption(ctx, shipmentType, itemIndex),
 		exref_nr: 'exrefNr',
 		country_code: (ctx, itemIndex) => readFbnCountry(ctx, country, itemIndex),
 	},

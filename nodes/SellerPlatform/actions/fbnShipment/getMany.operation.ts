@@ -5,8 +5,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { fbnCountryProperty, propertyIn } from '../../../shared';
-import { readFbnCountry } from '../country';
-import { collectionParameter, optionIn } from '../parameters';
+import { readCollection, readFbnCountry, readOptionField } from '../parameters';
 import { listOperation, listProperties } from '../shapes/list';
 import { ASN_PAGE_SIZE, ASN_STATUS_OPTIONS } from './asn';
 import { simplifiedAsn } from './simplified';
@@ -39,9 +38,9 @@ const status = propertyIn(filters.options as INodeProperties[], 'status');
 
 function readQuery(ctx: IExecuteFunctions, itemIndex: number): Record<string, string> {
 	const query: Record<string, string> = { country_code: readFbnCountry(ctx, country, itemIndex) };
-	const values = collectionParameter(ctx, filters, itemIndex);
+	const values = readCollection(ctx, filters, itemIndex);
 	if (status.name in values)
-		query['filter.status'] = optionIn(ctx, itemIndex, values, status, 'field');
+		query['filter.status'] = readOptionField(ctx, itemIndex, values, status, 'field');
 	return query;
 }
 

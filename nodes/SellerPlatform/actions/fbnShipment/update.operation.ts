@@ -5,7 +5,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { asnNrProperty, propertyIn } from '../../../shared';
-import { jsonObjectParameter } from '../parameters';
+import { readJsonObject } from '../parameters';
 import { bodyFromFields } from '../shapes/bodyFromFields';
 
 const properties: INodeProperties[] = [
@@ -28,5 +28,5 @@ export const { description, plan } = bodyFromFields({
 	endpoint: 'AsnService_UpdateShipment',
 	properties,
 	path: { asn_nr: 'asnNr' },
-	body: { misc: (ctx, itemIndex) => jsonObjectParameter(ctx, misc, itemIndex) },
+	body: { misc: (ctx, itemIndex) => readJsonObject(ctx, misc, itemIndex) },
 });

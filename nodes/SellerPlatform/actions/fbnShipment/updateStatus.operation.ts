@@ -6,7 +6,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { asnNrProperty, propertyIn } from '../../../shared';
-import { optionParameter } from '../parameters';
+import { readOption } from '../parameters';
 import { bodyFromFields } from '../shapes/bodyFromFields';
 
 const properties: INodeProperties[] = [
@@ -44,5 +44,5 @@ export const { description, plan } = bodyFromFields({
 	endpoint: 'AsnService_UpdateShipmentStatus',
 	properties,
 	path: { asn_nr: 'asnNr' },
-	body: { action: (ctx, itemIndex) => optionParameter(ctx, action, itemIndex) },
+	body: { action: (ctx, itemIndex) => readOption(ctx, action, itemIndex) },
 });

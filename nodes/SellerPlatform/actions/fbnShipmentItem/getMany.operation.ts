@@ -3,7 +3,7 @@
  * followed (shapes/list.ts, at most 1000 per page). Each output item is one SKU of the ASN.
  */
 import { asnNrProperty, propertyIn } from '../../../shared';
-import { requiredPathParameter } from '../parameters';
+import { readPathSegment } from '../parameters';
 import { listOperation, listProperties } from '../shapes/list';
 
 /** The most items a page holds (the reference's maximum `page_size`). */
@@ -28,6 +28,6 @@ export const { description, plan } = listOperation({
 		counts: 'the distinct SKUs on the ASN, across all pages',
 	},
 	read: (ctx, itemIndex) => ({
-		pathParams: { asn_nr: requiredPathParameter(ctx, asn, itemIndex) },
+		pathParams: { asn_nr: readPathSegment(ctx, asn, itemIndex) },
 	}),
 });

@@ -7,7 +7,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { asnNrProperty, PARTNER_SKU_KEY } from '../../../shared';
-import { requiredPathParameter, requiredTextParameter, type ParameterSource } from '../parameters';
+import { readPathSegment, readRequiredText, type ParameterSource } from '../parameters';
 import type { KeyField } from '../shapes/batch';
 
 /** Items one upsert or delete request carries at most (the reference's cap). */
@@ -27,8 +27,8 @@ export function readItemKey(
 	itemIndex: number,
 ): IDataObject {
 	return {
-		asn_nr: requiredPathParameter(ctx, fields.asn_nr, itemIndex),
-		partner_sku: requiredTextParameter(ctx, fields.partner_sku, itemIndex),
+		asn_nr: readPathSegment(ctx, fields.asn_nr, itemIndex),
+		partner_sku: readRequiredText(ctx, fields.partner_sku, itemIndex),
 	};
 }
 

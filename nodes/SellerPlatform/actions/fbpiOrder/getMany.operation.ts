@@ -7,7 +7,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { DateTime } from 'luxon';
 
 import { named, propertyIn, quotedName, shown, warehouseCodeProperty } from '../../../shared';
-import { collectionParameter, invalidParameter, readWarehouseCode } from '../parameters';
+import { readCollection, invalidParameter, readWarehouseCode } from '../parameters';
 import { listOperation, listProperties } from '../shapes/list';
 import { simplifiedOrder } from './simplified';
 
@@ -83,7 +83,7 @@ const serviceTime = (time: DateTime) => time.toFormat("yyyy-MM-dd'T'HH:mm:ss'Z'"
 /** The body: the warehouse and the time range, after ≤ before. */
 function readFilters(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const body: IDataObject = { warehouse_code: readWarehouseCode(ctx, warehouseCode, itemIndex) };
-	const filters = collectionParameter(ctx, filtersProperty, itemIndex);
+	const filters = readCollection(ctx, filtersProperty, itemIndex);
 	const after = readTime(ctx, itemIndex, filters, createdAfter);
 	const before = readTime(ctx, itemIndex, filters, createdBefore);
 	if (after && before && after > before) {

@@ -6,11 +6,11 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { propertyIn, quoted, quotedName, rowsOf, warehouseCodeProperty } from '../../../shared';
 import {
-	checkedText,
+	checkText,
 	invalidParameter,
 	readWarehouseCode,
-	requiredTextParameter,
-	rowsParameter,
+	readRequiredText,
+	readRows,
 } from '../parameters';
 
 export const shipmentNrProperty: INodeProperties = {
@@ -42,7 +42,7 @@ export function readShipmentKey(
 ): ShipmentKey {
 	return {
 		warehouse_code: readWarehouseCode(ctx, propertyIn(properties, 'warehouseCode'), itemIndex),
-		integration_shipment_nr: requiredTextParameter(ctx, shipmentNrProperty, itemIndex),
+		integration_shipment_nr: readRequiredText(ctx, shipmentNrProperty, itemIndex),
 	};
 }
 
@@ -94,7 +94,7 @@ export function readAwbs(
 	property: INodeProperties,
 	itemIndex: number,
 ): CourierAwb[] {
-	const rows = rowsParameter(ctx, property, itemIndex, {
+	const rows = readRows(ctx, property, itemIndex, {
 		needs: 'at least one AWB',
 		description: 'Add an AWB with its courier and number (Generate AWBs hands out noon numbers).',
 	});
@@ -104,7 +104,7 @@ export function readAwbs(
 		const where = `AWB ${position + 1} of ${quotedName(property)}`;
 		const value = (name: string) => {
 			const field = propertyIn(fields, name);
-			const text = checkedText(ctx, itemIndex, row[name], `The ${field.displayName} of ${where}`);
+			const text = checkText(ctx, itemIndex, row[name], `The ${field.displayName} of ${where}`);
 			if (text === '') {
 				throw invalidParameter(ctx, itemIndex, `The ${field.displayName} of ${where} is empty`);
 			}

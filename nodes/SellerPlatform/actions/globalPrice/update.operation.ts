@@ -14,8 +14,12 @@ import {
 	PARTNER_SKU_KEY,
 	partnerSkuProperty,
 } from '../../../shared';
-import { readTwoLetterCountry } from '../country';
-import { readAmounts, requiredTextParameter, type ParameterSource } from '../parameters';
+import {
+	type ParameterSource,
+	readAmounts,
+	readRequiredText,
+	readTwoLetterCountry,
+} from '../parameters';
 import { batchOperation, type KeyField } from '../shapes/batch';
 
 const sku = partnerSkuProperty('Your SKU whose global price to set');
@@ -59,7 +63,7 @@ const fields = {
 
 function readRow(ctx: ParameterSource, read: typeof fields, itemIndex: number): IDataObject {
 	return {
-		partner_sku: requiredTextParameter(ctx, read.partner_sku, itemIndex),
+		partner_sku: readRequiredText(ctx, read.partner_sku, itemIndex),
 		source_country_code: readTwoLetterCountry(ctx, read.source_country_code, itemIndex),
 		destination_country_code: readTwoLetterCountry(ctx, read.destination_country_code, itemIndex),
 		...readAmounts(ctx, { price: read.price, msrp: read.msrp }, itemIndex),

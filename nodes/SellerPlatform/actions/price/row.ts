@@ -5,8 +5,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { countryCodeProperty, labelOf, PARTNER_SKU_KEY } from '../../../shared';
-import { readCountryCode } from '../country';
-import { requiredTextParameter, type ParameterSource } from '../parameters';
+import { type ParameterSource, readCountryCode, readRequiredText } from '../parameters';
 import type { KeyField } from '../shapes/batch';
 
 /**
@@ -31,7 +30,7 @@ export function readPriceKey(
 	fields: { partner_sku: INodeProperties; country_code: INodeProperties },
 	itemIndex: number,
 ): IDataObject {
-	const partnerSku = requiredTextParameter(ctx, fields.partner_sku, itemIndex);
+	const partnerSku = readRequiredText(ctx, fields.partner_sku, itemIndex);
 	const country = readCountryCode(ctx, fields.country_code, itemIndex);
 	return { partner_sku: partnerSku, country_code: country };
 }

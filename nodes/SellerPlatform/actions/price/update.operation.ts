@@ -14,8 +14,8 @@ import {
 } from '../../../shared';
 import {
 	invalidParameter,
-	optionalBooleanParameter,
-	optionalNumberParameter,
+	readOptionalBoolean,
+	readOptionalNumber,
 	type ParameterSource,
 } from '../parameters';
 import { batchOperation } from '../shapes/batch';
@@ -48,9 +48,9 @@ const fields = {
 function readRow(ctx: ParameterSource, read: typeof fields, itemIndex: number): IDataObject {
 	const row = readPriceKey(ctx, read, itemIndex);
 	const values = {
-		price: optionalNumberParameter(ctx, read.price, itemIndex, {}),
-		msrp: optionalNumberParameter(ctx, read.msrp, itemIndex, {}),
-		is_active: optionalBooleanParameter(ctx, read.is_active, itemIndex),
+		price: readOptionalNumber(ctx, read.price, itemIndex, {}),
+		msrp: readOptionalNumber(ctx, read.msrp, itemIndex, {}),
+		is_active: readOptionalBoolean(ctx, read.is_active, itemIndex),
 	};
 	if (Object.values(values).every((value) => value === undefined)) {
 		throw invalidParameter(

@@ -46,7 +46,7 @@ import {
 	type Endpoint,
 	type InputField,
 } from '../../../shared';
-import { invalidParameter, optionParameter, type ParameterSource } from '../parameters';
+import { invalidParameter, readOption, type ParameterSource } from '../parameters';
 import {
 	asNodeError,
 	throwUnlessContinueOnFail,
@@ -496,7 +496,7 @@ function rowReading(
 	declaration: BatchDeclaration,
 	mapped: Record<string, InputField>,
 ): RowReading {
-	const mode = optionParameter(ctx, mappingModeProperty, 0);
+	const mode = readOption(ctx, mappingModeProperty, 0);
 	if (mode === MAPPING_MODE.autoMapInputData)
 		return { source: itemFields(ctx, mapped), fields: mapped };
 	return { source: ctx, fields: declaration.fields };

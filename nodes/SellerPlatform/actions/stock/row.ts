@@ -5,7 +5,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { labelOf, PARTNER_SKU_KEY, warehouseCodeProperty } from '../../../shared';
-import { readWarehouseCode, requiredTextParameter, type ParameterSource } from '../parameters';
+import { readWarehouseCode, readRequiredText, type ParameterSource } from '../parameters';
 import type { KeyField } from '../shapes/batch';
 
 /**
@@ -28,6 +28,6 @@ export function readStockKey(
 ): IDataObject {
 	return {
 		warehouse_code: readWarehouseCode(ctx, fields.warehouse_code, itemIndex),
-		partner_sku: requiredTextParameter(ctx, fields.partner_sku, itemIndex),
+		partner_sku: readRequiredText(ctx, fields.partner_sku, itemIndex),
 	};
 }

@@ -3,7 +3,7 @@
  * input item's partner SKU (cross-border BatchGetTransferPrice).
  */
 import { partnerSkuProperty } from '../../../shared';
-import { requiredTextParameter } from '../parameters';
+import { readRequiredText } from '../parameters';
 import { batchOperation } from '../shapes/batch';
 import { MAX_TRANSFER_PRICE_ROWS, TRANSFER_PRICE_KEY } from './row';
 
@@ -18,7 +18,7 @@ export const { description, plan } = batchOperation({
 	key: TRANSFER_PRICE_KEY,
 	repeatedKey: 'share',
 	row: (ctx, read, itemIndex) => ({
-		partner_sku: requiredTextParameter(ctx, read.partner_sku, itemIndex),
+		partner_sku: readRequiredText(ctx, read.partner_sku, itemIndex),
 	}),
 	leftOutAdvice: 'Nothing was read for this row: run it again.',
 });

@@ -1,18 +1,14 @@
 /**
- * Reading the marketplace country (its parameters: nodes/shared/parameters/country.ts): one of
- * the three the reference lists (lower case; any other value refused, naming the parameter), or,
- * where the reference leaves the country free text (FBN, Namshi prices), any two-letter code
- * (`readTwoLetterCountry`).
+ * The marketplace country (its parameters: nodes/shared/parameters/country.ts): one of the three
+ * the reference lists (lower case; any other value refused, naming the parameter), or, where the
+ * reference leaves the country free text (FBN, Namshi prices), any two-letter code
+ * (`readTwoLetterCountry`), upper case for FBN (`readFbnCountry`).
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { COUNTRY_CODES, named, quoted } from '../../shared';
-import {
-	invalidParameter,
-	requiredTextParameter,
-	textParameter,
-	type ParameterSource,
-} from './parameters';
+import { COUNTRY_CODES, named, quoted } from '../../../shared';
+import { invalidParameter, type ParameterSource } from './source';
+import { readRequiredText, readText } from './text';
 
 /** The item's country, lower case, one of COUNTRY_CODES; undefined when optional and unset. */
 export function readCountryCode(
@@ -20,7 +16,7 @@ export function readCountryCode(
 	property: INodeProperties,
 	itemIndex: number,
 ): string | undefined {
-	const code = textParameter(ctx, property, itemIndex)?.toLowerCase();
+	const code = readText(ctx, property, itemIndex)?.toLowerCase();
 	if (code !== undefined && !COUNTRY_CODES.includes(code)) {
 		const message = `${named(property)} must be one of ${COUNTRY_CODES.join(', ')}, got ${quoted(code)}`;
 		throw invalidParameter(ctx, itemIndex, message);
@@ -37,7 +33,7 @@ export function readTwoLetterCountry(
 	property: INodeProperties,
 	itemIndex: number,
 ): string {
-	const code = requiredTextParameter(ctx, property, itemIndex);
+	const code = readRequiredText(ctx, property, itemIndex);
 	if (!/^[A-Za-z]{2}$/.test(code)) {
 		throw invalidParameter(
 			ctx,
