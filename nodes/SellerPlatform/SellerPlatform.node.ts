@@ -56,7 +56,7 @@ export class SellerPlatform implements INodeType {
 	};
 
 	methods = {
-		// The list of every Warehouse Code (actions/warehouse/warehouseCode.ts).
+		// The list of every Warehouse Code (nodes/shared/parameters/warehouseCode.ts).
 		// The export categories of Export → Create (actions/export/category.ts) and the session's user
 		// for API Credential → Create and Remove (actions/apiCredential/userCode.ts), the ASNs of the
 		// FBN operations (actions/fbnShipment/asn.ts), and what Get Slots offers for FBN Shipment →

@@ -34,7 +34,7 @@ export class SellerPlatformPollTrigger implements INodeType {
 	};
 
 	methods = {
-		// The list of its Warehouse Code, as the action node's (actions/warehouse/warehouseCode.ts).
+		// The list of its Warehouse Code, as the action node's (nodes/shared/parameters/warehouseCode.ts).
 		listSearch: { searchWarehouses },
 	};
 

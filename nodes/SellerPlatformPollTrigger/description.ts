@@ -4,7 +4,7 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { warehouseCodeProperty } from '../SellerPlatform/actions/warehouse/warehouseCode';
+import { warehouseCodeProperty } from '../shared';
 
 export const NEW_FBPI_ORDER = 'newFbpiOrder';
 

@@ -5,8 +5,10 @@
  * it, never one before it; files inside nodes/shared import each other directly, never through an
  * index.ts):
  *
- *   transport -> auth -> pacing -> gateway -> common -> errors -> credential
+ *   parameters -> transport -> auth -> pacing -> gateway -> common -> errors -> credential
  *
+ * - parameters/: the parameters several resources or both nodes declare, each once (Warehouse
+ *   Code, Partner SKU, the country, the amounts of prices, the ASN Number, the resource locator);
  * - transport/: the request pipeline (request.ts), the registry of node runs (run.ts), the
  *   connection settings of a run (settings.ts), export downloads (download.ts) and their node
  *   options (downloadOptions.ts), the pages of a list that follows next_token (pages.ts), the
@@ -71,6 +73,23 @@ export {
 export { PEM_PRIVATE_KEY, redactSent, redactValue, secretsIn } from './errors';
 export { addressForLog, gatewayScope, isDotSegment, type Endpoint } from './gateway';
 export { PACING, stopAfterFailuresOption, waitingBudgetOption } from './pacing';
+export {
+	amountProperty,
+	asnNrProperty,
+	COUNTRY_CODES,
+	COUNTRY_OPTIONS,
+	countryCodeProperty,
+	countryTextProperty,
+	fbnCountryProperty,
+	labelOf,
+	locatorProperty,
+	MAX_NAMSHI_PRICE_ROWS,
+	msrpProperty,
+	NAMSHI_AMOUNT_NOTE,
+	PARTNER_SKU_KEY,
+	partnerSkuProperty,
+	warehouseCodeProperty,
+} from './parameters';
 export {
 	apiRequest,
 	connectionSettings,

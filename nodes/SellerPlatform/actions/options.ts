@@ -19,7 +19,7 @@ import {
 	suggestedConcurrency,
 	waitingBudgetOption,
 } from '../../shared';
-import { booleanIn, collectionParameter, numberIn } from './parameters';
+import { readBooleanField, readCollection, readNumberField } from './parameters';
 
 /** 0: automatic (the default). */
 export const AUTO_CONCURRENCY = 0;
@@ -92,7 +92,7 @@ const optionsProperty = {
 
 /** The fields of an item's `options` collection, `{}` when unset. */
 export function readOptions(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
-	return collectionParameter(ctx, optionsProperty, itemIndex);
+	return readCollection(ctx, optionsProperty, itemIndex);
 }
 
 /** The `options` collection of an operation (the reliability options included). */
@@ -120,11 +120,11 @@ export interface WaitSettings {
 /** The wait options of one item, each checked for that item before anything is sent. */
 export function readWaitSettings(ctx: IExecuteFunctions, itemIndex: number): WaitSettings {
 	const options = readOptions(ctx, itemIndex);
-	const enabled = booleanIn(ctx, itemIndex, options, waitForCompletionOption, 'option');
-	const interval = numberIn(ctx, itemIndex, options, pollIntervalOption, 'option', {
+	const enabled = readBooleanField(ctx, itemIndex, options, waitForCompletionOption, 'option');
+	const interval = readNumberField(ctx, itemIndex, options, pollIntervalOption, 'option', {
 		min: MIN_POLL_INTERVAL_SECONDS,
 	});
-	const timeout = numberIn(ctx, itemIndex, options, timeoutOption, 'option', {
+	const timeout = readNumberField(ctx, itemIndex, options, timeoutOption, 'option', {
 		min: 0,
 		aboveMin: true,
 	});
@@ -158,7 +158,7 @@ function concurrencyOf(ctx: IExecuteFunctions, options: IDataObject, set: number
 export function readRunOptions(ctx: IExecuteFunctions): { concurrency: () => number } {
 	const options = readOptions(ctx, 0);
 	const number = (property: INodeProperties, whole: boolean) =>
-		numberIn(ctx, 0, options, property, 'option', { whole });
+		readNumberField(ctx, 0, options, property, 'option', { whole });
 	const concurrency = number(concurrencyOption, true);
 	const budget = number(waitingBudgetOption, false);
 	const failures = number(stopAfterFailuresOption, true);

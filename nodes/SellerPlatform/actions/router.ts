@@ -3,46 +3,46 @@ import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } f
 
 import { quoted, shown } from '../../shared';
 import * as apiCredential from './apiCredential';
+import * as barcode from './barcode';
+import * as crossBorderProduct from './crossBorderProduct';
+import * as customerReturn from './customerReturn';
 import * as destination from './destination';
+import * as eventSchema from './eventSchema';
+import * as eventWebhook from './eventWebhook';
 import * as exportResource from './export';
-import * as fbpiOrder from './fbpiOrder';
-// FBN inbound (issue 29)
 import * as fbnCatalogItem from './fbnCatalogItem';
 import * as fbnShipment from './fbnShipment';
 import * as fbnShipmentItem from './fbnShipmentItem';
+import * as fbpiOrder from './fbpiOrder';
 import * as fbpiShipment from './fbpiShipment';
+import * as globalPrice from './globalPrice';
 import * as importResource from './import';
+import * as localPrice from './localPrice';
 import * as oauth from './oauth';
+import * as offer from './offer';
 import * as price from './price';
 import * as purchaseOrder from './purchaseOrder';
+import type { Resource } from './resource';
+import { runOperation } from './runner';
 import * as session from './session';
 import * as stock from './stock';
-import * as warehouse from './warehouse';
-// Customer returns, Namshi and cross-border prices (issue 29).
-import * as crossBorderProduct from './crossBorderProduct';
-import * as customerReturn from './customerReturn';
-import * as globalPrice from './globalPrice';
-import * as localPrice from './localPrice';
 import * as transferPrice from './transferPrice';
-import type { Resource } from './resource';
-// --- issue 29: catalog, offers, event webhooks and schemas ---
-import * as barcode from './barcode';
-import * as eventSchema from './eventSchema';
-import * as eventWebhook from './eventWebhook';
-import * as offer from './offer';
-import { runOperation } from './runner';
+import * as warehouse from './warehouse';
 
 /** The resources of the node, each with its operations (names per the package's contract). */
 export const resources: Record<string, Resource> = {
+	// Access and setup: API credentials, webhook destinations, exports.
 	apiCredential,
 	destination,
 	export: exportResource,
+	// Fulfilled by partner (FBPI): orders and their shipments.
 	fbpiOrder,
 	fbpiShipment,
-	// FBN inbound (issue 29)
+	// Fulfilled by noon (FBN) inbound: ASNs, their items, the catalog items that may be sent.
 	fbnShipment,
 	fbnShipmentItem,
 	fbnCatalogItem,
+	// Barcode imports, tokens, noon prices, purchase orders, the session, stock, warehouses.
 	import: importResource,
 	oauth,
 	price,
@@ -50,12 +50,12 @@ export const resources: Record<string, Resource> = {
 	session,
 	stock,
 	warehouse,
-	// --- issue 29: catalog, offers, event webhooks and schemas ---
+	// Catalog (barcodes, offers) and events (their schemas, webhooks).
 	barcode,
 	eventSchema,
 	eventWebhook,
 	offer,
-	// Customer returns, Namshi and cross-border prices (issue 29).
+	// Customer returns; Namshi's global and local prices; cross-border products and prices.
 	crossBorderProduct,
 	customerReturn,
 	globalPrice,

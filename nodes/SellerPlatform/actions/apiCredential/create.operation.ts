@@ -4,11 +4,11 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { named, optionLabel, propertyIn, quoted, quotedName, shown } from '../../../shared';
 import { readOptions } from '../options';
 import {
-	binaryFieldOption,
-	checkedText,
+	readBinaryPropertyField,
+	checkText,
 	invalidParameter,
-	nonBlankTextParameter,
-	optionIn,
+	readNonBlankText,
+	readOptionField,
 } from '../parameters';
 import type { TaskOutput } from '../runner';
 import { bodyFromFields } from '../shapes/bodyFromFields';
@@ -113,8 +113,8 @@ type KeyOutput = 'json' | 'binary' | 'none';
 function readOwner(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const user = propertyIn(properties, 'userCode');
 	const channel = propertyIn(properties, 'channelIdentifier');
-	const userCode = nonBlankTextParameter(ctx, user, itemIndex);
-	const channelIdentifier = nonBlankTextParameter(ctx, channel, itemIndex);
+	const userCode = readNonBlankText(ctx, user, itemIndex);
+	const channelIdentifier = readNonBlankText(ctx, channel, itemIndex);
 	if (!userCode && !channelIdentifier) {
 		const message = `Set ${quotedName(user)} or ${quotedName(channel)}: at least one is required`;
 		throw invalidParameter(ctx, itemIndex, message);
@@ -127,7 +127,7 @@ function readWhitelistedIps(ctx: IExecuteFunctions, itemIndex: number): string[]
 	const property = propertyIn(properties, 'whitelistedIps');
 	const what = named(property);
 	const value = ctx.getNodeParameter(property.name, itemIndex, property.default);
-	const ips = checkedText(ctx, itemIndex, value, what)
+	const ips = checkText(ctx, itemIndex, value, what)
 		.split(/[\s,;]+/)
 		.filter(Boolean);
 	if (ips.length > MAX_WHITELISTED_IPS) {
@@ -153,7 +153,7 @@ function readExpiresAt(ctx: IExecuteFunctions, itemIndex: number): string | unde
 			? DateTime.fromJSDate(expiresAt)
 			: DateTime.isDateTime(expiresAt)
 				? expiresAt
-				: DateTime.fromISO(checkedText(ctx, itemIndex, expiresAt, what), {
+				: DateTime.fromISO(checkText(ctx, itemIndex, expiresAt, what), {
 						zone: ctx.getTimezone(),
 					});
 	if (!parsed.isValid) {
@@ -175,9 +175,15 @@ interface KeyPlace {
 /** Where the new private key goes ("Private Key Output"), and the file's field for `binary`. */
 function readKeyOutput(ctx: IExecuteFunctions, itemIndex: number): KeyPlace {
 	const options = readOptions(ctx, itemIndex);
-	const keyOutput = optionIn(ctx, itemIndex, options, keyOutputOption, 'option') as KeyOutput;
+	const keyOutput = readOptionField(
+		ctx,
+		itemIndex,
+		options,
+		keyOutputOption,
+		'option',
+	) as KeyOutput;
 	const binaryPropertyName =
-		keyOutput === 'binary' ? binaryFieldOption(ctx, itemIndex, options, keyFileField) : '';
+		keyOutput === 'binary' ? readBinaryPropertyField(ctx, itemIndex, options, keyFileField) : '';
 	return { keyOutput, binaryPropertyName };
 }
 

@@ -6,7 +6,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { named, shown } from '../../../shared';
-import { checkedText, invalidParameter } from '../parameters';
+import { checkText, invalidParameter } from '../parameters';
 import { bodyFromFields } from '../shapes/bodyFromFields';
 import { readUserCode, userCodeProperty } from './userCode';
 
@@ -32,7 +32,7 @@ function readKeyId(ctx: IExecuteFunctions, itemIndex: number): string | undefine
 	const raw = ctx.getNode().parameters[keyId.name];
 	if (raw === undefined || raw === null || raw === '') return undefined;
 	const value = ctx.getNodeParameter(keyId.name, itemIndex, '') as unknown;
-	const text = checkedText(ctx, itemIndex, value, named(keyId));
+	const text = checkText(ctx, itemIndex, value, named(keyId));
 	if (text === '') {
 		throw invalidParameter(
 			ctx,

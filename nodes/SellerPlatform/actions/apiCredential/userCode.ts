@@ -10,8 +10,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { apiRequest } from '../../../shared';
-import { locatorParameter, locatorProperty } from '../parameters';
+import { apiRequest, locatorProperty } from '../../../shared';
+import { readLocator } from '../parameters';
 
 /** The node's list-search method that offers the session's user (SellerPlatform.node.ts). */
 export const USER_CODE_SEARCH_METHOD = 'searchUserCodes';
@@ -33,7 +33,7 @@ export function readUserCode(
 	property: INodeProperties,
 	itemIndex: number,
 ): string {
-	return locatorParameter(
+	return readLocator(
 		ctx,
 		property,
 		itemIndex,

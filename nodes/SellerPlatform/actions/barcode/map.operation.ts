@@ -6,15 +6,14 @@
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { named } from '../../../shared';
+import { labelOf, named, partnerSkuProperty } from '../../../shared';
 import {
-	checkedBoolean,
+	checkBoolean,
 	invalidParameter,
-	requiredTextParameter,
+	readRequiredText,
 	type ParameterSource,
 } from '../parameters';
 import { batchOperation, type KeyField } from '../shapes/batch';
-import { labelOf, partnerSkuProperty } from '../stock/row';
 
 /**
  * Rows per request. The reference states no cap for SkuBarcodeMap; 100 is the package's
@@ -61,7 +60,7 @@ const fields = {
 
 /** A required text of at most MAX_BARCODE_LENGTH characters. */
 function shortText(ctx: ParameterSource, property: INodeProperties, itemIndex: number) {
-	const text = requiredTextParameter(ctx, property, itemIndex);
+	const text = readRequiredText(ctx, property, itemIndex);
 	if (text.length > MAX_BARCODE_LENGTH) {
 		const message = `${named(property)} must be at most ${MAX_BARCODE_LENGTH} characters, got ${text.length}`;
 		throw invalidParameter(ctx, itemIndex, message);
@@ -77,7 +76,7 @@ function readRow(ctx: ParameterSource, read: typeof fields, itemIndex: number): 
 	const { force_map: force } = read;
 	const value = ctx.getNodeParameter(force.name, itemIndex, force.default) as unknown;
 	// Sent only when set: left out, the service does not force.
-	if (checkedBoolean(ctx, itemIndex, value, named(force), false)) row.force_map = true;
+	if (checkBoolean(ctx, itemIndex, value, named(force), false)) row.force_map = true;
 	return row;
 }
 

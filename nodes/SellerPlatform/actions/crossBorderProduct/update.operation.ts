@@ -6,17 +6,22 @@
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { collectionProblem, named, parseNumber } from '../../../shared';
 import {
-	checkedNumber,
+	collectionProblem,
+	named,
+	parseNumber,
+	PARTNER_SKU_KEY,
+	partnerSkuProperty,
+} from '../../../shared';
+import {
+	checkNumber,
 	invalidParameter,
-	nonBlankTextParameter,
-	optionalNumberParameter,
-	requiredTextParameter,
+	readNonBlankText,
+	readOptionalNumber,
+	readRequiredText,
 	type ParameterSource,
 } from '../parameters';
 import { batchOperation } from '../shapes/batch';
-import { partnerSkuProperty, TRANSFER_PRICE_KEY } from '../transferPrice/row';
 
 /**
  * Rows per request. The reference states no cap for this endpoint (only for its sibling transfer
@@ -110,18 +115,18 @@ function readDimensions(
 			const hint = 'Set all three dimensions, or remove Dimensions to leave them as they are.';
 			throw invalidParameter(ctx, itemIndex, `${what} must be set`, hint);
 		}
-		sizes[side.name] = checkedNumber(ctx, itemIndex, given, what, { aboveMin: true }, 0) + 0;
+		sizes[side.name] = checkNumber(ctx, itemIndex, given, what, { aboveMin: true }, 0) + 0;
 	}
 	return sizes;
 }
 
 function readRow(ctx: ParameterSource, read: typeof fields, itemIndex: number): IDataObject {
-	const row: IDataObject = { partner_sku: requiredTextParameter(ctx, read.partner_sku, itemIndex) };
+	const row: IDataObject = { partner_sku: readRequiredText(ctx, read.partner_sku, itemIndex) };
 	const values = {
 		dimensions_cm: readDimensions(ctx, read.dimensions_cm, itemIndex),
-		vm_weight_cm: optionalNumberParameter(ctx, read.vm_weight_cm, itemIndex, {}),
-		actual_weight_kg: optionalNumberParameter(ctx, read.actual_weight_kg, itemIndex, {}),
-		hs_code: nonBlankTextParameter(ctx, read.hs_code, itemIndex),
+		vm_weight_cm: readOptionalNumber(ctx, read.vm_weight_cm, itemIndex, {}),
+		actual_weight_kg: readOptionalNumber(ctx, read.actual_weight_kg, itemIndex, {}),
+		hs_code: readNonBlankText(ctx, read.hs_code, itemIndex),
 	};
 	for (const [field, value] of Object.entries(values)) if (value !== undefined) row[field] = value;
 	return row;
@@ -133,7 +138,7 @@ export const { description, plan } = batchOperation({
 	rowIs: 'a SKU and what to set',
 	endpoint: 'BatchUpsertProduct',
 	maxRows: MAX_PRODUCT_ROWS,
-	key: TRANSFER_PRICE_KEY,
+	key: [PARTNER_SKU_KEY],
 	repeatedKey: 'refuse',
 	row: readRow,
 	leftOutAdvice:

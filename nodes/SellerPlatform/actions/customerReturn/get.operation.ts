@@ -8,7 +8,7 @@
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { requiredTextParameter } from '../parameters';
+import { readRequiredText } from '../parameters';
 import { batchOperation, type KeyField } from '../shapes/batch';
 
 /**
@@ -38,7 +38,7 @@ export const { description, plan } = batchOperation({
 	key: KEY,
 	repeatedKey: 'share',
 	row: (ctx, read, itemIndex) => ({
-		order_nr: requiredTextParameter(ctx, read.order_nr, itemIndex),
+		order_nr: readRequiredText(ctx, read.order_nr, itemIndex),
 	}),
 	bodyOf: (rows) => ({ order_nrs: rows.map((row) => row.order_nr) }),
 	grouped: (answers: IDataObject[], sent: IDataObject) => ({

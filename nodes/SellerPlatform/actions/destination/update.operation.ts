@@ -11,12 +11,12 @@ import {
 	rowsOf,
 } from '../../../shared';
 import {
-	booleanIn,
-	checkedBoolean,
-	checkedText,
-	collectionParameter,
+	readBooleanField,
+	checkBoolean,
+	checkText,
+	readCollection,
 	invalidParameter,
-	rowsIn,
+	readRowsField,
 } from '../parameters';
 import { bodyFromFields } from '../shapes/bodyFromFields';
 
@@ -147,7 +147,7 @@ const eventTypeValues = rowsOf(eventTypesField).fields;
 /** An https:// address for the destination, or '' when the field is unset. */
 function readUrl(ctx: IExecuteFunctions, itemIndex: number, fields: IDataObject): string {
 	const what = named(field('url'), 'field');
-	const url = checkedText(ctx, itemIndex, fields.url, what);
+	const url = checkText(ctx, itemIndex, fields.url, what);
 	if (url === '') return url;
 	let parsed: URL | undefined;
 	try {
@@ -165,7 +165,7 @@ function readUrl(ctx: IExecuteFunctions, itemIndex: number, fields: IDataObject)
 /** One header of "Headers": a valid HTTP header name, not a reserved key, and a text value. */
 function readHeader(ctx: IExecuteFunctions, itemIndex: number, header: IDataObject) {
 	const what = `A header name in ${headersField}`;
-	const name = checkedText(ctx, itemIndex, header.name, what);
+	const name = checkText(ctx, itemIndex, header.name, what);
 	if (!HEADER_NAME_PATTERN.test(name)) {
 		const message = `The header name ${quoted(name)} in ${headersField} is not a valid HTTP header name`;
 		throw invalidParameter(ctx, itemIndex, message);
@@ -173,7 +173,7 @@ function readHeader(ctx: IExecuteFunctions, itemIndex: number, header: IDataObje
 	const reserved = keyProblem(name, what);
 	if (reserved) throw invalidParameter(ctx, itemIndex, reserved);
 	const where = `The value of the header "${name}" in ${headersField}`;
-	checkedText(ctx, itemIndex, header.value, where);
+	checkText(ctx, itemIndex, header.value, where);
 	return {
 		name,
 		value: header.value === undefined || header.value === null ? '' : String(header.value),
@@ -187,7 +187,7 @@ function readHeaders(
 	fields: IDataObject,
 	removeAll: boolean,
 ): IDataObject | undefined {
-	const headers = rowsIn(ctx, itemIndex, fields, field('headers'), 'field');
+	const headers = readRowsField(ctx, itemIndex, fields, field('headers'), 'field');
 	if (headers.length && removeAll) {
 		const message = `Set either ${headersField} or ${quotedName(field('removeAllHeaders'))}, not both`;
 		throw invalidParameter(ctx, itemIndex, message);
@@ -204,34 +204,34 @@ function readHeaders(
 
 /** The event types to subscribe or unsubscribe, each NAMESPACE::EVENT_NAME. */
 function readEventTypes(ctx: IExecuteFunctions, itemIndex: number, fields: IDataObject) {
-	const entries = rowsIn(ctx, itemIndex, fields, eventTypesField, 'field');
+	const entries = readRowsField(ctx, itemIndex, fields, eventTypesField, 'field');
 	const inField = `in ${quotedName(eventTypesField)}`;
 	const subscribed = propertyIn(eventTypeValues, 'isActive');
 	return entries.map((entry) => {
-		const eventType = checkedText(ctx, itemIndex, entry.eventType, `An event type ${inField}`);
+		const eventType = checkText(ctx, itemIndex, entry.eventType, `An event type ${inField}`);
 		if (!EVENT_TYPE_PATTERN.test(eventType)) {
 			const message = `The event type ${quoted(eventType)} ${inField} must have the form NAMESPACE::EVENT_NAME, e.g. FBPI::ORDER_SYNC`;
 			throw invalidParameter(ctx, itemIndex, message);
 		}
 		const what = `${quotedName(subscribed)} of the event type "${eventType}" ${inField}`;
 		const fallback = subscribed.default as boolean;
-		const isActive = checkedBoolean(ctx, itemIndex, entry.isActive, what, fallback);
+		const isActive = checkBoolean(ctx, itemIndex, entry.isActive, what, fallback);
 		return { event_type: eventType, is_active: isActive };
 	});
 }
 /** The update's body: only the fields the user set. */
 function readUpdate(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
-	const fields = collectionParameter(ctx, updateFields, itemIndex);
+	const fields = readCollection(ctx, updateFields, itemIndex);
 	const body: IDataObject = {};
 	if (fields.destinationName !== undefined) {
 		const what = named(field('destinationName'), 'field');
-		const name = checkedText(ctx, itemIndex, fields.destinationName, what);
+		const name = checkText(ctx, itemIndex, fields.destinationName, what);
 		if (name) body.destination_name = name;
 	}
 	if (fields.isActive !== undefined) {
-		body.is_active = booleanIn(ctx, itemIndex, fields, field('isActive'), 'field');
+		body.is_active = readBooleanField(ctx, itemIndex, fields, field('isActive'), 'field');
 	}
-	const removeAll = booleanIn(ctx, itemIndex, fields, field('removeAllHeaders'), 'field');
+	const removeAll = readBooleanField(ctx, itemIndex, fields, field('removeAllHeaders'), 'field');
 	const url = readUrl(ctx, itemIndex, fields);
 	if (url) body.url = url;
 	const headers = readHeaders(ctx, itemIndex, fields, removeAll);

@@ -7,7 +7,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { named, quoted, redactValue } from '../../../shared';
-import { invalidParameter, requiredTextParameter } from '../parameters';
+import { invalidParameter, readRequiredText } from '../parameters';
 import { bodyFromFields } from '../shapes/bodyFromFields';
 import { headersProperty, maskedHeaders, readHeaders } from './headers';
 
@@ -23,7 +23,7 @@ const urlProperty: INodeProperties = {
 
 /** An https:// address. */
 function readUrl(ctx: IExecuteFunctions, itemIndex: number): string {
-	const url = requiredTextParameter(ctx, urlProperty, itemIndex);
+	const url = readRequiredText(ctx, urlProperty, itemIndex);
 	let protocol: string | undefined;
 	try {
 		protocol = new URL(url).protocol;

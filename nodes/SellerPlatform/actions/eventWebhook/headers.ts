@@ -7,7 +7,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { HEADER_NAME_PATTERN, keyProblem, quoted, quotedName, textProblem } from '../../../shared';
-import { checkedText, invalidParameter, rowsParameter } from '../parameters';
+import { checkText, invalidParameter, readRows } from '../parameters';
 
 /** How the output shows a header value. */
 export const MASKED_HEADER_VALUE = '****';
@@ -72,7 +72,7 @@ function headerValue(ctx: IExecuteFunctions, itemIndex: number, value: unknown, 
 
 /** The headers as the request's `credentials` map: each name once (in any case), a valid name. */
 export function readHeaders(ctx: IExecuteFunctions, itemIndex: number): Record<string, string> {
-	const rows = rowsParameter(ctx, headersProperty, itemIndex, {
+	const rows = readRows(ctx, headersProperty, itemIndex, {
 		needs: 'at least one header',
 		description:
 			'Add a header, e.g. a secret your server checks, so that it can tell these deliveries from anyone else’s requests.',
@@ -81,7 +81,7 @@ export function readHeaders(ctx: IExecuteFunctions, itemIndex: number): Record<s
 	const headers = Object.create(null) as Record<string, string>;
 	const seen = new Set<string>();
 	for (const row of rows as IDataObject[]) {
-		const name = checkedText(ctx, itemIndex, row.name, `A header name in ${field}`);
+		const name = checkText(ctx, itemIndex, row.name, `A header name in ${field}`);
 		if (!HEADER_NAME_PATTERN.test(name)) {
 			const message = `The header name ${quoted(name)} in ${field} is not a valid HTTP header name`;
 			throw invalidParameter(ctx, itemIndex, message);

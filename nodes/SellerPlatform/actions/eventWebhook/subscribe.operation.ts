@@ -5,7 +5,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { EVENT_TYPE_PATTERN, named, quoted } from '../../../shared';
-import { invalidParameter, requiredTextParameter } from '../parameters';
+import { invalidParameter, readRequiredText } from '../parameters';
 import { bodyFromFields } from '../shapes/bodyFromFields';
 import { webhookCodeProperty } from './webhookCode';
 
@@ -21,7 +21,7 @@ const eventType: INodeProperties = {
 };
 
 function readEventType(ctx: IExecuteFunctions, itemIndex: number): string {
-	const value = requiredTextParameter(ctx, eventType, itemIndex);
+	const value = readRequiredText(ctx, eventType, itemIndex);
 	if (!EVENT_TYPE_PATTERN.test(value)) {
 		const message = `${named(eventType)} must have the form NAMESPACE::EVENT_NAME (capital letters, digits and _), e.g. FBPI::ORDER_SYNC, got ${quoted(value)}`;
 		throw invalidParameter(ctx, itemIndex, message);

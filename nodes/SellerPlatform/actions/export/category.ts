@@ -12,8 +12,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { apiRequest } from '../../../shared';
-import { locatorParameter, locatorProperty } from '../parameters';
+import { apiRequest, locatorProperty } from '../../../shared';
+import { readLocator } from '../parameters';
 
 /** The node's list-search method that lists the export categories (SellerPlatform.node.ts). */
 export const EXPORT_CATEGORY_SEARCH_METHOD = 'searchExportCategories';
@@ -30,7 +30,7 @@ export const exportCategoryProperty: INodeProperties = locatorProperty({
 
 /** The item's category code: chosen or typed, trimmed, never blank. */
 export function readExportCategory(ctx: IExecuteFunctions, itemIndex: number): string {
-	return locatorParameter(
+	return readLocator(
 		ctx,
 		exportCategoryProperty,
 		itemIndex,

@@ -11,7 +11,7 @@ import {
 
 import { apiRequest } from '../../../shared';
 import { readWaitSettings, waitOptions, type WaitSettings } from '../options';
-import { jsonObjectParameter } from '../parameters';
+import { readJsonObject } from '../parameters';
 import type { TaskOutput } from '../runner';
 import { bodyFromFields } from '../shapes/bodyFromFields';
 import { pollUntilFinal } from '../wait';
@@ -78,7 +78,7 @@ export const { description, plan } = bodyFromFields<Waiting>({
 	options: [...waitOptions, ...downloadOptions],
 	body: {
 		export_category_code: readExportCategory,
-		params: (ctx, itemIndex) => jsonObjectParameter(ctx, paramsProperty, itemIndex),
+		params: (ctx, itemIndex) => readJsonObject(ctx, paramsProperty, itemIndex),
 	},
 	after: readWaiting,
 	task: () => ({

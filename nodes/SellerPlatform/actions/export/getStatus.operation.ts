@@ -10,7 +10,7 @@ import {
 	propertyIn,
 } from '../../../shared';
 import { readOptions } from '../options';
-import { binaryFieldOption, booleanIn, invalidParameter } from '../parameters';
+import { readBinaryPropertyField, readBooleanField, invalidParameter } from '../parameters';
 import type { TaskOutput } from '../runner';
 import { bodyFromFields } from '../shapes/bodyFromFields';
 import { normaliseStatus } from '../wait';
@@ -81,9 +81,9 @@ function positiveOption(
 export function readDownload(ctx: IExecuteFunctions, itemIndex: number): Download {
 	const options = readOptions(ctx, itemIndex);
 	const option = (name: string) => propertyIn(downloadOptions, name);
-	const wanted = booleanIn(ctx, itemIndex, options, option('download'), 'option');
+	const wanted = readBooleanField(ctx, itemIndex, options, option('download'), 'option');
 	const field = wanted
-		? binaryFieldOption(ctx, itemIndex, options, option('binaryPropertyName'))
+		? readBinaryPropertyField(ctx, itemIndex, options, option('binaryPropertyName'))
 		: undefined;
 	const maxMegabytes = positiveOption(ctx, itemIndex, options, 'maxFileSizeMb', {
 		fits: Number.isFinite,

@@ -5,10 +5,12 @@
  */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { propertyIn } from '../../../shared';
-import { collectionParameter, collectionTextField } from '../parameters';
+import { fbnCountryProperty, propertyIn } from '../../../shared';
+import { readCollection, readFbnCountry, readTextField } from '../parameters';
 import { listOperation, listProperties } from '../shapes/list';
-import { FBN_PAGE_SIZE, fbnCountryProperty, readFbnCountry } from '../fbnShipment/asn';
+
+/** The most catalog items a page holds (the reference's maximum `page_size`). */
+const PAGE_SIZE = 1000;
 
 const properties: INodeProperties[] = [
 	fbnCountryProperty('The destination country the items must be eligible for'),
@@ -38,9 +40,9 @@ const partnerSku = propertyIn(filters.options as INodeProperties[], 'partnerSku'
 
 function readQuery(ctx: IExecuteFunctions, itemIndex: number): Record<string, string> {
 	const query: Record<string, string> = { country_code: readFbnCountry(ctx, country, itemIndex) };
-	const values = collectionParameter(ctx, filters, itemIndex);
+	const values = readCollection(ctx, filters, itemIndex);
 	const advice = 'Give part of a SKU, or remove the filter to list every eligible item.';
-	const text = collectionTextField(ctx, itemIndex, values, partnerSku, advice);
+	const text = readTextField(ctx, itemIndex, values, partnerSku, advice);
 	if (text !== undefined) query['search.partner_sku'] = text;
 	return query;
 }
@@ -52,7 +54,7 @@ export const { description, plan } = listOperation({
 	entries: 'items',
 	token: 'query',
 	noun: 'catalog items',
-	pageSize: FBN_PAGE_SIZE.catalog,
+	pageSize: PAGE_SIZE,
 	total: {
 		field: 'total_count',
 		counts: 'the eligible items across all pages, the SKU filter applied',

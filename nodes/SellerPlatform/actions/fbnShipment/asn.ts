@@ -1,65 +1,20 @@
 /**
- * What the FBN inbound operations share: the ASN number, the destination country (free text in
- * the reference, "e.g. AE, SA": the marketplace countries of country.ts offered in the list, any
- * two-letter code from an expression, sent in upper case as the reference writes them), the ASN
- * statuses, and the page sizes the reference documents for its lists.
+ * The ASNs of the FBN shipment operations: their statuses, the page size of their list, and the
+ * list search of the ASN Number (`searchAsns`; the parameter itself is nodes/shared/parameters,
+ * shared with the FBN item operations).
  */
 import type {
 	IDataObject,
-	IExecuteFunctions,
 	ILoadOptionsFunctions,
 	INodeListSearchItems,
 	INodeListSearchResult,
-	INodeProperties,
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { apiRequest } from '../../../shared';
-import { COUNTRY_CODES, countryCodeProperty, readTwoLetterCountry } from '../country';
-import { locatorProperty } from '../parameters';
+import { apiRequest, COUNTRY_CODES } from '../../../shared';
 
-/** The most entries a page of each FBN list holds (the reference's maximum `page_size`). */
-export const FBN_PAGE_SIZE = { shipments: 200, items: 1000, catalog: 1000 };
-
-/** Items one upsert or delete request carries at most (the reference's cap). */
-export const MAX_ASN_ITEMS = 1000;
-
-/** The node's list-search method that lists the ASNs (SellerPlatform.node.ts `methods`). */
-export const ASN_SEARCH_METHOD = 'searchAsns';
-
-/**
- * The ASN Number: a resource locator offering the ASNs of the marketplace countries (`searchAsns`)
- * or taking a number typed or mapped by expression. Read as one path segment (parameters.ts
- * `requiredPathParameter`); a plain string saved before it was a locator is read as it is.
- */
-export const asnNrProperty = (description: string): INodeProperties =>
-	locatorProperty({
-		displayName: 'ASN Number',
-		name: 'asnNr',
-		description,
-		searchListMethod: ASN_SEARCH_METHOD,
-		searchable: true,
-		example: 'ASN-AE-000123',
-		typedLabel: 'By Number',
-	});
-
-/**
- * The destination country: the marketplace countries listed (the values saved workflows hold),
- * any other two-letter code from an expression.
- */
-export const fbnCountryProperty = (description: string): INodeProperties =>
-	countryCodeProperty(
-		`${description}. Any other two-letter ISO 3166-1 code (e.g. KW) can be given with an expression; it is sent in upper case.`,
-	);
-
-/** The item's destination country, upper case (`AE`): any two letters. */
-export function readFbnCountry(
-	ctx: IExecuteFunctions,
-	property: INodeProperties,
-	itemIndex: number,
-): string {
-	return readTwoLetterCountry(ctx, property, itemIndex).toUpperCase();
-}
+/** The most ASNs a page of their list holds (the reference's maximum `page_size`). */
+export const ASN_PAGE_SIZE = 200;
 
 /** The statuses of an ASN, as a filter offers them (the unspecified one is no status). */
 export const ASN_STATUS_OPTIONS: INodePropertyOptions[] = [
@@ -105,7 +60,7 @@ function asnResult(entry: IDataObject): INodeListSearchItems | undefined {
 async function searchPage(ctx: ILoadOptionsFunctions, cursor: AsnCursor, wanted: string) {
 	const query: Record<string, string> = {
 		country_code: COUNTRY_CODES[cursor.country].toUpperCase(),
-		page_size: String(FBN_PAGE_SIZE.shipments),
+		page_size: String(ASN_PAGE_SIZE),
 	};
 	if (cursor.token) query.next_token = cursor.token;
 	const answer = await apiRequest.call(ctx, 'AsnService_ListShipments', { query });

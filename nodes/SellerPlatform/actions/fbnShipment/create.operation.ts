@@ -11,10 +11,9 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { propertyIn } from '../../../shared';
-import { optionParameter } from '../parameters';
+import { fbnCountryProperty, propertyIn } from '../../../shared';
+import { readFbnCountry, readOption } from '../parameters';
 import { bodyFromFields } from '../shapes/bodyFromFields';
-import { fbnCountryProperty, readFbnCountry } from './asn';
 import { answeredAsn } from './existingAsn';
 
 const properties: INodeProperties[] = [
@@ -54,7 +53,7 @@ export const { description, plan } = bodyFromFields({
 	endpoint: 'AsnService_CreateShipment',
 	properties,
 	body: {
-		shipment_type: (ctx, itemIndex) => optionParameter(ctx, shipmentType, itemIndex),
+		shipment_type: (ctx, itemIndex) => readOption(ctx, shipmentType, itemIndex),
 		exref_nr: 'exrefNr',
 		country_code: (ctx, itemIndex) => readFbnCountry(ctx, country, itemIndex),
 	},

@@ -1,6 +1,6 @@
 /** FBN Shipment → Get: an ASN's header (status, schedule, quantities) by its number. */
+import { asnNrProperty } from '../../../shared';
 import { simplifiedReadByPath } from '../shapes/simplify';
-import { asnNrProperty } from './asn';
 import { simplifiedAsnAnswer } from './simplified';
 
 export const { description, plan } = simplifiedReadByPath({

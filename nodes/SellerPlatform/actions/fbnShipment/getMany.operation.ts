@@ -4,10 +4,10 @@
  */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { propertyIn } from '../../../shared';
-import { collectionParameter, optionIn } from '../parameters';
+import { fbnCountryProperty, propertyIn } from '../../../shared';
+import { readCollection, readFbnCountry, readOptionField } from '../parameters';
 import { listOperation, listProperties } from '../shapes/list';
-import { ASN_STATUS_OPTIONS, FBN_PAGE_SIZE, fbnCountryProperty, readFbnCountry } from './asn';
+import { ASN_PAGE_SIZE, ASN_STATUS_OPTIONS } from './asn';
 import { simplifiedAsn } from './simplified';
 
 const properties: INodeProperties[] = [
@@ -38,9 +38,9 @@ const status = propertyIn(filters.options as INodeProperties[], 'status');
 
 function readQuery(ctx: IExecuteFunctions, itemIndex: number): Record<string, string> {
 	const query: Record<string, string> = { country_code: readFbnCountry(ctx, country, itemIndex) };
-	const values = collectionParameter(ctx, filters, itemIndex);
+	const values = readCollection(ctx, filters, itemIndex);
 	if (status.name in values)
-		query['filter.status'] = optionIn(ctx, itemIndex, values, status, 'field');
+		query['filter.status'] = readOptionField(ctx, itemIndex, values, status, 'field');
 	return query;
 }
 
@@ -51,7 +51,7 @@ export const { description, plan } = listOperation({
 	entries: 'shipments',
 	token: 'query',
 	noun: 'ASNs',
-	pageSize: FBN_PAGE_SIZE.shipments,
+	pageSize: ASN_PAGE_SIZE,
 	total: {
 		field: 'total_count',
 		counts: 'the number of ASNs across all pages, as the service counts them',

@@ -6,8 +6,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { asnNrProperty } from '../../../shared';
 import { readByPath } from '../shapes/readByPath';
-import { asnNrProperty } from './asn';
 import { slotsOf, type Slot } from './slots';
 
 /** The first free slot of all (slots.ts orders them), or null when there is none. */

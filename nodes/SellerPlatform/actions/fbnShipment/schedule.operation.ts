@@ -7,10 +7,9 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { DateTime } from 'luxon';
 
-import { named, propertyIn, quoted } from '../../../shared';
-import { invalidParameter, requiredTextParameter } from '../parameters';
+import { asnNrProperty, named, propertyIn, quoted } from '../../../shared';
+import { invalidParameter, readRequiredText } from '../parameters';
 import { bodyFromFields } from '../shapes/bodyFromFields';
-import { asnNrProperty } from './asn';
 import { slotPickerProperty } from './slotPickers';
 
 const time = (displayName: string, name: 'slotStart' | 'slotEnd', example: string) =>
@@ -49,7 +48,7 @@ const start = propertyIn(properties, 'slotStart');
 const end = propertyIn(properties, 'slotEnd');
 
 function readDate(ctx: IExecuteFunctions, itemIndex: number): string {
-	const text = requiredTextParameter(ctx, date, itemIndex);
+	const text = readRequiredText(ctx, date, itemIndex);
 	if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || !DateTime.fromISO(text).isValid) {
 		const message = `${named(date)} must be a date written YYYY-MM-DD, got ${quoted(text)}`;
 		throw invalidParameter(ctx, itemIndex, message);
@@ -58,7 +57,7 @@ function readDate(ctx: IExecuteFunctions, itemIndex: number): string {
 }
 
 function readTime(ctx: IExecuteFunctions, itemIndex: number, property: INodeProperties) {
-	const text = requiredTextParameter(ctx, property, itemIndex);
+	const text = readRequiredText(ctx, property, itemIndex);
 	if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(text)) {
 		const message = `${named(property)} must be a time written HH:MM (00:00 to 23:59), got ${quoted(text)}`;
 		throw invalidParameter(ctx, itemIndex, message);

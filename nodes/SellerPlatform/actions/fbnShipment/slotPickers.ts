@@ -13,8 +13,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { apiRequest } from '../../../shared';
-import { locatorProperty } from '../parameters';
+import { apiRequest, locatorProperty } from '../../../shared';
 import { slotsOf, warehouseNames, type Slot } from './slots';
 
 /** The node's list-search methods (SellerPlatform.node.ts `methods`), by picker. */

@@ -4,10 +4,9 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { propertyIn } from '../../../shared';
-import { jsonObjectParameter } from '../parameters';
+import { asnNrProperty, propertyIn } from '../../../shared';
+import { readJsonObject } from '../parameters';
 import { bodyFromFields } from '../shapes/bodyFromFields';
-import { asnNrProperty } from './asn';
 
 const properties: INodeProperties[] = [
 	asnNrProperty('The number of the ASN to update (asn_nr)'),
@@ -29,5 +28,5 @@ export const { description, plan } = bodyFromFields({
 	endpoint: 'AsnService_UpdateShipment',
 	properties,
 	path: { asn_nr: 'asnNr' },
-	body: { misc: (ctx, itemIndex) => jsonObjectParameter(ctx, misc, itemIndex) },
+	body: { misc: (ctx, itemIndex) => readJsonObject(ctx, misc, itemIndex) },
 });

@@ -5,10 +5,9 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { propertyIn } from '../../../shared';
-import { optionParameter } from '../parameters';
+import { asnNrProperty, propertyIn } from '../../../shared';
+import { readOption } from '../parameters';
 import { bodyFromFields } from '../shapes/bodyFromFields';
-import { asnNrProperty } from './asn';
 
 const properties: INodeProperties[] = [
 	asnNrProperty('The number of the ASN to move on (asn_nr)'),
@@ -45,5 +44,5 @@ export const { description, plan } = bodyFromFields({
 	endpoint: 'AsnService_UpdateShipmentStatus',
 	properties,
 	path: { asn_nr: 'asnNr' },
-	body: { action: (ctx, itemIndex) => optionParameter(ctx, action, itemIndex) },
+	body: { action: (ctx, itemIndex) => readOption(ctx, action, itemIndex) },
 });

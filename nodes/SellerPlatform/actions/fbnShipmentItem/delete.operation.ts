@@ -3,16 +3,9 @@
  * row per input item, rows of one ASN packed into requests of at most 1000 SKUs; the same ASN
  * and SKU twice in a run is sent once and answers both items.
  */
+import { partnerSkuProperty } from '../../../shared';
 import { batchOperation } from '../shapes/batch';
-import {
-	asn,
-	ITEM_KEY,
-	MAX_ASN_ITEMS,
-	partnerSkuProperty,
-	pathOf,
-	readItemKey,
-	withShipment,
-} from './row';
+import { asn, ITEM_KEY, MAX_ASN_ITEMS, pathOf, readItemKey, withShipment } from './row';
 
 const fields = { asn_nr: asn, partner_sku: partnerSkuProperty('Your SKU to take off the ASN') };
 

@@ -6,18 +6,18 @@
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { requiredPathParameter, requiredTextParameter, type ParameterSource } from '../parameters';
+import { asnNrProperty, PARTNER_SKU_KEY } from '../../../shared';
+import { readPathSegment, readRequiredText, type ParameterSource } from '../parameters';
 import type { KeyField } from '../shapes/batch';
-import { partnerSkuProperty } from '../stock/row';
-import { asnNrProperty } from '../fbnShipment/asn';
 
-export { MAX_ASN_ITEMS } from '../fbnShipment/asn';
+/** Items one upsert or delete request carries at most (the reference's cap). */
+export const MAX_ASN_ITEMS = 1000;
 
 export const asn = asnNrProperty('The number of the ASN, in status Created (asn_nr)');
 
 export const ITEM_KEY: KeyField[] = [
 	{ field: 'asn_nr', label: 'ASN', parameter: asn.displayName },
-	{ field: 'partner_sku', label: 'SKU', parameter: partnerSkuProperty('').displayName },
+	PARTNER_SKU_KEY,
 ];
 
 /** The row's key: the ASN (a path segment) and the SKU. */
@@ -27,8 +27,8 @@ export function readItemKey(
 	itemIndex: number,
 ): IDataObject {
 	return {
-		asn_nr: requiredPathParameter(ctx, fields.asn_nr, itemIndex),
-		partner_sku: requiredTextParameter(ctx, fields.partner_sku, itemIndex),
+		asn_nr: readPathSegment(ctx, fields.asn_nr, itemIndex),
+		partner_sku: readRequiredText(ctx, fields.partner_sku, itemIndex),
 	};
 }
 
@@ -43,5 +43,3 @@ export const withShipment =
 		...extra,
 		shipment: answer.shipment,
 	});
-
-export { partnerSkuProperty };

@@ -7,22 +7,14 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import {
-	optionParameter,
-	optionalNumberParameter,
+	readOption,
+	readOptionalNumber,
 	invalidParameter,
 	type ParameterSource,
 } from '../parameters';
-import { named } from '../../../shared';
+import { named, partnerSkuProperty } from '../../../shared';
 import { batchOperation } from '../shapes/batch';
-import {
-	asn,
-	ITEM_KEY,
-	MAX_ASN_ITEMS,
-	partnerSkuProperty,
-	pathOf,
-	readItemKey,
-	withShipment,
-} from './row';
+import { asn, ITEM_KEY, MAX_ASN_ITEMS, pathOf, readItemKey, withShipment } from './row';
 
 /** The largest quantity the service takes (a 32-bit integer). */
 const MAX_QUANTITY = 2_147_483_647;
@@ -71,7 +63,7 @@ const fields = {
 
 function readRow(ctx: ParameterSource, read: typeof fields, itemIndex: number): IDataObject {
 	const row = readItemKey(ctx, read, itemIndex);
-	const qty = optionalNumberParameter(ctx, read.qty, itemIndex, {
+	const qty = readOptionalNumber(ctx, read.qty, itemIndex, {
 		whole: true,
 		min: 1,
 		max: MAX_QUANTITY,
@@ -80,7 +72,7 @@ function readRow(ctx: ParameterSource, read: typeof fields, itemIndex: number): 
 		const message = `${named(read.qty)} must be a whole number from 1, got nothing`;
 		throw invalidParameter(ctx, itemIndex, message, 'To take a SKU off the ASN, use Delete.');
 	}
-	return { ...row, qty, storage_type: optionParameter(ctx, read.storage_type, itemIndex) };
+	return { ...row, qty, storage_type: readOption(ctx, read.storage_type, itemIndex) };
 }
 
 export const { description, plan } = batchOperation({

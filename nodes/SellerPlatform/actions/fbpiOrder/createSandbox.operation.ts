@@ -1,8 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { allowedValues, propertyIn, quoted, quotedName, rowsOf } from '../../../shared';
-import { COUNTRY_OPTIONS, readCountryCode } from '../country';
-import { checkedText, invalidParameter, rowsParameter } from '../parameters';
+import {
+	allowedValues,
+	COUNTRY_OPTIONS,
+	propertyIn,
+	quoted,
+	quotedName,
+	rowsOf,
+} from '../../../shared';
+import { checkText, invalidParameter, readCountryCode, readRows } from '../parameters';
 import { createWithKey } from '../shapes/createWithKey';
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 10;
@@ -86,19 +92,19 @@ export const ITEM_STATUSES = allowedValues(statusField);
 
 /** The order's items: at least one, each with a known status and an optional Partner SKU. */
 function readItems(ctx: IExecuteFunctions, itemIndex: number): IDataObject[] {
-	const raw = rowsParameter(ctx, itemsParameter, itemIndex, {
+	const raw = readRows(ctx, itemsParameter, itemIndex, {
 		needs: 'at least one item',
 		description: 'Add an item with the status it should be created in.',
 	});
 	return raw.map((entry, position) => {
 		const where = `item ${position + 1} of ${quotedName(itemsParameter)}`;
-		const status = checkedText(ctx, itemIndex, entry.status, `The status of ${where}`);
+		const status = checkText(ctx, itemIndex, entry.status, `The status of ${where}`);
 		if (!ITEM_STATUSES.includes(status)) {
 			const message = `Item ${position + 1} of ${quotedName(itemsParameter)} has the status ${quoted(status)}, but it must be one of ${ITEM_STATUSES.join(', ')}`;
 			throw invalidParameter(ctx, itemIndex, message);
 		}
 		const sku = `The ${partnerSkuField.displayName} of ${where}`;
-		const partnerSku = checkedText(ctx, itemIndex, entry.partnerSku, sku);
+		const partnerSku = checkText(ctx, itemIndex, entry.partnerSku, sku);
 		return partnerSku ? { status, partner_sku: partnerSku } : { status };
 	});
 }

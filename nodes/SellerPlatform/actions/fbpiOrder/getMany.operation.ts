@@ -6,10 +6,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { DateTime } from 'luxon';
 
-import { named, propertyIn, quotedName, shown } from '../../../shared';
-import { collectionParameter, invalidParameter } from '../parameters';
+import { named, propertyIn, quotedName, shown, warehouseCodeProperty } from '../../../shared';
+import { readCollection, invalidParameter, readWarehouseCode } from '../parameters';
 import { listOperation, listProperties } from '../shapes/list';
-import { readWarehouseCode, warehouseCodeProperty } from '../warehouse/warehouseCode';
 import { simplifiedOrder } from './simplified';
 
 const warehouseCode = warehouseCodeProperty('The warehouse whose orders are listed');
@@ -84,7 +83,7 @@ const serviceTime = (time: DateTime) => time.toFormat("yyyy-MM-dd'T'HH:mm:ss'Z'"
 /** The body: the warehouse and the time range, after ≤ before. */
 function readFilters(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const body: IDataObject = { warehouse_code: readWarehouseCode(ctx, warehouseCode, itemIndex) };
-	const filters = collectionParameter(ctx, filtersProperty, itemIndex);
+	const filters = readCollection(ctx, filtersProperty, itemIndex);
 	const after = readTime(ctx, itemIndex, filters, createdAfter);
 	const before = readTime(ctx, itemIndex, filters, createdBefore);
 	if (after && before && after > before) {

@@ -1,12 +1,12 @@
 /**
  * FBPI Order → Update: marks items of an order out of stock (UpdateOrder), by marketplace item
  * number. The numbers come as a list (from an expression) or as text separated by commas or line
- * breaks (parameters.ts `textListParameter`); the output names the items marked.
+ * breaks (parameters/lists.ts `readTextList`); the output names the items marked.
  */
 import type { INodeProperties } from 'n8n-workflow';
 
 import { propertyIn } from '../../../shared';
-import { textListParameter } from '../parameters';
+import { readTextList } from '../parameters';
 import { bodyFromFields } from '../shapes/bodyFromFields';
 
 /** The one status UpdateOrder sets. */
@@ -43,7 +43,7 @@ export const { description, plan } = bodyFromFields<string[]>({
 	body: {
 		fbpi_order_nr: 'fbpiOrderNr',
 		items: (ctx, itemIndex) =>
-			textListParameter(ctx, itemsProperty, itemIndex, 'at least one marketplace item number').map(
+			readTextList(ctx, itemsProperty, itemIndex, 'at least one marketplace item number').map(
 				(mp_item_nr) => ({ mp_item_nr, status: OUT_OF_STOCK }),
 			),
 	},

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { apiRequest, named, propertyIn } from '../../../shared';
-import { requiredTextParameter, textListParameter } from '../parameters';
+import { readRequiredText, readTextList } from '../parameters';
 import { perItem, type Operation } from '../runner';
 import { describe, type Declaration } from '../shapes/declaration';
 import { findExistingShipment, type ShipmentRequest } from './existing';
@@ -55,8 +55,8 @@ const awbs = propertyIn(properties, 'awbs');
 /** The item's request, every parameter checked. */
 function readRequest(ctx: IExecuteFunctions, itemIndex: number): ShipmentRequest {
 	const key = readShipmentKey(ctx, properties, itemIndex);
-	const fbpi_order_nr = requiredTextParameter(ctx, orderProperty, itemIndex);
-	const itemNrs = textListParameter(ctx, itemsProperty, itemIndex, 'at least one item number');
+	const fbpi_order_nr = readRequiredText(ctx, orderProperty, itemIndex);
+	const itemNrs = readTextList(ctx, itemsProperty, itemIndex, 'at least one item number');
 	return {
 		...key,
 		fbpi_order_nr,

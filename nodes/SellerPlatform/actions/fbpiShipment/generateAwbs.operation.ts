@@ -1,8 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { named, propertyIn } from '../../../shared';
-import { countryCodeProperty, readCountryCode } from '../country';
-import { checkedNumber, invalidParameter } from '../parameters';
+import { countryCodeProperty, named, propertyIn } from '../../../shared';
+import { checkNumber, invalidParameter, readCountryCode } from '../parameters';
 import { bodyFromFields } from '../shapes/bodyFromFields';
 
 /** The most AWB numbers one request may ask for (the reference's cap). */
@@ -27,7 +26,7 @@ function readQuantity(ctx: IExecuteFunctions, itemIndex: number): number {
 	const value = ctx.getNodeParameter(quantityProperty.name, itemIndex, undefined) as unknown;
 	const what = named(quantityProperty);
 	const rule = { whole: true, min: 1 };
-	const quantity = checkedNumber(ctx, itemIndex, value, what, rule, NaN);
+	const quantity = checkNumber(ctx, itemIndex, value, what, rule, NaN);
 	if (Number.isNaN(quantity)) throw invalidParameter(ctx, itemIndex, `${what} must be set`);
 	if (quantity > MAX_AWBS_PER_REQUEST) {
 		const message = `${what} must be at most ${MAX_AWBS_PER_REQUEST} (the service's cap per request), got ${quantity}`;

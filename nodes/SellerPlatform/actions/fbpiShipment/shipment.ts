@@ -4,9 +4,14 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { propertyIn, quoted, quotedName, rowsOf } from '../../../shared';
-import { checkedText, invalidParameter, requiredTextParameter, rowsParameter } from '../parameters';
-import { readWarehouseCode, warehouseCodeProperty } from '../warehouse/warehouseCode';
+import { propertyIn, quoted, quotedName, rowsOf, warehouseCodeProperty } from '../../../shared';
+import {
+	checkText,
+	invalidParameter,
+	readWarehouseCode,
+	readRequiredText,
+	readRows,
+} from '../parameters';
 
 export const shipmentNrProperty: INodeProperties = {
 	displayName: 'Integration Shipment Number',
@@ -37,7 +42,7 @@ export function readShipmentKey(
 ): ShipmentKey {
 	return {
 		warehouse_code: readWarehouseCode(ctx, propertyIn(properties, 'warehouseCode'), itemIndex),
-		integration_shipment_nr: requiredTextParameter(ctx, shipmentNrProperty, itemIndex),
+		integration_shipment_nr: readRequiredText(ctx, shipmentNrProperty, itemIndex),
 	};
 }
 
@@ -89,7 +94,7 @@ export function readAwbs(
 	property: INodeProperties,
 	itemIndex: number,
 ): CourierAwb[] {
-	const rows = rowsParameter(ctx, property, itemIndex, {
+	const rows = readRows(ctx, property, itemIndex, {
 		needs: 'at least one AWB',
 		description: 'Add an AWB with its courier and number (Generate AWBs hands out noon numbers).',
 	});
@@ -99,7 +104,7 @@ export function readAwbs(
 		const where = `AWB ${position + 1} of ${quotedName(property)}`;
 		const value = (name: string) => {
 			const field = propertyIn(fields, name);
-			const text = checkedText(ctx, itemIndex, row[name], `The ${field.displayName} of ${where}`);
+			const text = checkText(ctx, itemIndex, row[name], `The ${field.displayName} of ${where}`);
 			if (text === '') {
 				throw invalidParameter(ctx, itemIndex, `The ${field.displayName} of ${where} is empty`);
 			}

@@ -11,12 +11,16 @@ import {
 	MAX_NAMSHI_PRICE_ROWS,
 	msrpProperty,
 	NAMSHI_AMOUNT_NOTE,
+	PARTNER_SKU_KEY,
+	partnerSkuProperty,
+} from '../../../shared';
+import {
+	type ParameterSource,
 	readAmounts,
-} from '../namshiPrice';
-import { readTwoLetterCountry } from '../country';
-import { requiredTextParameter, type ParameterSource } from '../parameters';
+	readRequiredText,
+	readTwoLetterCountry,
+} from '../parameters';
 import { batchOperation, type KeyField } from '../shapes/batch';
-import { partnerSkuProperty } from '../stock/row';
 
 const sku = partnerSkuProperty('Your SKU whose global price to set');
 const source = countryTextProperty(
@@ -38,7 +42,7 @@ const price = amountProperty(
 const msrp = msrpProperty();
 
 const KEY: KeyField[] = [
-	{ field: 'partner_sku', label: 'SKU', parameter: sku.displayName },
+	PARTNER_SKU_KEY,
 	{ field: 'source_country_code', label: 'from', parameter: source.displayName, anyCase: true },
 	{
 		field: 'destination_country_code',
@@ -59,7 +63,7 @@ const fields = {
 
 function readRow(ctx: ParameterSource, read: typeof fields, itemIndex: number): IDataObject {
 	return {
-		partner_sku: requiredTextParameter(ctx, read.partner_sku, itemIndex),
+		partner_sku: readRequiredText(ctx, read.partner_sku, itemIndex),
 		source_country_code: readTwoLetterCountry(ctx, read.source_country_code, itemIndex),
 		destination_country_code: readTwoLetterCountry(ctx, read.destination_country_code, itemIndex),
 		...readAmounts(ctx, { price: read.price, msrp: read.msrp }, itemIndex),

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { allowedValues, named, shown } from '../../../shared';
 import { readWaitSettings } from '../options';
-import { invalidParameter, optionParameter, requiredTextParameter } from '../parameters';
+import { invalidParameter, readOption, readRequiredText } from '../parameters';
 import { perItem, type Planned, type Task } from '../runner';
 import { describe } from '../shapes/declaration';
 import { barcodeParameter, properties } from './createBarcode.description';
@@ -43,7 +43,7 @@ const importPerItem = perItem(function (this: IExecuteFunctions, itemIndex) {
 		body.items = { data: mappingsDefinedBelow(this, itemIndex) };
 	} else if (source === 'fileUrl') {
 		const fileUrlParameter = barcodeParameter('fileUrl');
-		const fileUrl = requiredTextParameter(this, fileUrlParameter, itemIndex);
+		const fileUrl = readRequiredText(this, fileUrlParameter, itemIndex);
 		if (!isImportFileUrl(fileUrl)) {
 			throw invalidParameter(
 				this,
@@ -53,7 +53,7 @@ const importPerItem = perItem(function (this: IExecuteFunctions, itemIndex) {
 		}
 		body.file_url = fileUrl;
 	} else if (source === 'bqTable') {
-		body.bq_table = requiredTextParameter(this, barcodeParameter('bqTable'), itemIndex);
+		body.bq_table = readRequiredText(this, barcodeParameter('bqTable'), itemIndex);
 	} else {
 		throw invalidParameter(
 			this,
@@ -76,7 +76,7 @@ export async function plan(this: IExecuteFunctions, itemCount: number): Promise<
 	const source = barcodeParameter('source');
 	const fromInputItems =
 		this.getNodeParameter(source.name, 0, source.default) === 'items' &&
-		optionParameter(this, barcodeParameter('itemsInput'), 0) === 'fromInputItems';
+		readOption(this, barcodeParameter('itemsInput'), 0) === 'fromInputItems';
 	return fromInputItems
 		? importFromInputItems(this, itemCount)
 		: await importPerItem.call(this, itemCount);

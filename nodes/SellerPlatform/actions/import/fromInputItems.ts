@@ -4,13 +4,8 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { booleanProblem, parseBoolean } from '../../../shared';
-import {
-	invalidParameter,
-	optionalTextParameter,
-	requiredTextParameter,
-	textProblem,
-} from '../parameters';
+import { booleanProblem, parseBoolean, textProblem } from '../../../shared';
+import { invalidParameter, readOptionalText, readRequiredText } from '../parameters';
 import { throwUnlessContinueOnFail, type Planned } from '../runner';
 import { readWaitSettings } from '../options';
 import {
@@ -90,9 +85,9 @@ function mappingOf(json: IDataObject, i: number, fields: MappingFields): IDataOb
 function readMappings(ctx: IExecuteFunctions, itemCount: number): Mappings {
 	const items = ctx.getInputData();
 	const fields: MappingFields = {
-		sku: requiredTextParameter(ctx, barcodeParameter('partnerSkuField'), 0),
-		barcode: requiredTextParameter(ctx, barcodeParameter('barcodeField'), 0),
-		forceSync: optionalTextParameter(ctx, barcodeParameter('forceSyncField'), 0),
+		sku: readRequiredText(ctx, barcodeParameter('partnerSkuField'), 0),
+		barcode: readRequiredText(ctx, barcodeParameter('barcodeField'), 0),
+		forceSync: readOptionalText(ctx, barcodeParameter('forceSyncField'), 0),
 	};
 	const read: Mappings = { mappings: [], sources: [], refused: [] };
 	for (let i = 0; i < itemCount; i++) {

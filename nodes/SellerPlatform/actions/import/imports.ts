@@ -6,12 +6,12 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { apiRequest, named, optionLabel, propertyIn, quotedName, rowsOf } from '../../../shared';
 import {
-	booleanIn,
-	checkedBoolean,
-	checkedText,
-	collectionParameter,
+	readBooleanField,
+	checkBoolean,
+	checkText,
+	readCollection,
 	invalidParameter,
-	rowsParameter,
+	readRows,
 } from '../parameters';
 import type { Task } from '../runner';
 import type { WaitSettings } from '../options';
@@ -47,11 +47,17 @@ export async function fetchImportStatus(
 
 export function readConfig(ctx: IExecuteFunctions, itemIndex: number): IDataObject | undefined {
 	const configParameter = barcodeParameter('config');
-	const config = collectionParameter(ctx, configParameter, itemIndex);
+	const config = readCollection(ctx, configParameter, itemIndex);
 	const setting = (name: string) =>
 		config[name] === undefined
 			? undefined
-			: booleanIn(ctx, itemIndex, config, propertyIn(configParameter.options, name), 'setting');
+			: readBooleanField(
+					ctx,
+					itemIndex,
+					config,
+					propertyIn(configParameter.options, name),
+					'setting',
+				);
 	const result: IDataObject = {};
 	const notify = setting('isNotificationRequired');
 	if (notify !== undefined) result.is_notification_required = notify;
@@ -83,7 +89,7 @@ export function isImportFileUrl(value: string): boolean {
 
 export function mappingsDefinedBelow(ctx: IExecuteFunctions, itemIndex: number): IDataObject[] {
 	const parameter = barcodeParameter('mappings');
-	const raw = rowsParameter(ctx, parameter, itemIndex, {
+	const raw = readRows(ctx, parameter, itemIndex, {
 		needs: 'at least one mapping: an import needs exactly one source',
 	});
 	if (raw.length > MAX_MAPPINGS_PER_IMPORT) {
@@ -120,12 +126,7 @@ function readMapping(
 	const result: IDataObject = {};
 	for (const [key, name] of REQUIRED_MAPPING_FIELDS) {
 		const field = mappingField(name);
-		const value = checkedText(
-			ctx,
-			itemIndex,
-			mapping[name],
-			`The ${field.displayName} of ${where}`,
-		);
+		const value = checkText(ctx, itemIndex, mapping[name], `The ${field.displayName} of ${where}`);
 		result[key] = value;
 	}
 	for (const [key, name] of REQUIRED_MAPPING_FIELDS) {
@@ -140,7 +141,7 @@ function readMapping(
 	const forceSync = mappingField('forceSync');
 	const what = `The ${forceSync.displayName} (${forceSync.name}) of ${where}`;
 	const fallback = forceSync.default as boolean;
-	if (checkedBoolean(ctx, itemIndex, mapping.forceSync, what, fallback)) result.force_sync = true;
+	if (checkBoolean(ctx, itemIndex, mapping.forceSync, what, fallback)) result.force_sync = true;
 	return result;
 }
 

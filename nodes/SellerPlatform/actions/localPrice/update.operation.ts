@@ -11,12 +11,16 @@ import {
 	MAX_NAMSHI_PRICE_ROWS,
 	msrpProperty,
 	NAMSHI_AMOUNT_NOTE,
+	PARTNER_SKU_KEY,
+	partnerSkuProperty,
+} from '../../../shared';
+import {
+	type ParameterSource,
 	readAmounts,
-} from '../namshiPrice';
-import { readTwoLetterCountry } from '../country';
-import { requiredTextParameter, type ParameterSource } from '../parameters';
+	readRequiredText,
+	readTwoLetterCountry,
+} from '../parameters';
 import { batchOperation, type KeyField } from '../shapes/batch';
-import { partnerSkuProperty } from '../stock/row';
 
 const sku = partnerSkuProperty('Your SKU whose local price to set');
 const country = countryTextProperty(
@@ -32,7 +36,7 @@ const price = amountProperty(
 const msrp = msrpProperty();
 
 const KEY: KeyField[] = [
-	{ field: 'partner_sku', label: 'SKU', parameter: sku.displayName },
+	PARTNER_SKU_KEY,
 	{ field: 'country_code', label: 'country', parameter: country.displayName, anyCase: true },
 ];
 
@@ -41,7 +45,7 @@ const fields = { partner_sku: sku, country_code: country, price, msrp };
 
 function readRow(ctx: ParameterSource, read: typeof fields, itemIndex: number): IDataObject {
 	return {
-		partner_sku: requiredTextParameter(ctx, read.partner_sku, itemIndex),
+		partner_sku: readRequiredText(ctx, read.partner_sku, itemIndex),
 		country_code: readTwoLetterCountry(ctx, read.country_code, itemIndex),
 		...readAmounts(ctx, { price: read.price, msrp: read.msrp }, itemIndex),
 	};

@@ -9,7 +9,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { optionLabel, propertyIn, redactValue } from '../../../shared';
 import { readOptions } from '../options';
-import { optionIn } from '../parameters';
+import { readOptionField } from '../parameters';
 import type { TaskOutput } from '../runner';
 import { bodyFromFields } from '../shapes/bodyFromFields';
 
@@ -84,7 +84,7 @@ const tokenOutputOptions: INodeProperties[] = [
 const tokenOutput = propertyIn(tokenOutputOptions, 'accessTokenOutput');
 
 function readTokenOutput(ctx: IExecuteFunctions, itemIndex: number): string {
-	return optionIn(ctx, itemIndex, readOptions(ctx, itemIndex), tokenOutput, 'option');
+	return readOptionField(ctx, itemIndex, readOptions(ctx, itemIndex), tokenOutput, 'option');
 }
 
 /** A field of the answer that holds a token: `access_token`, `refresh_token`, `id_token`, `token`… */

@@ -1,8 +1,8 @@
 /** Offer → Get: a SKU's product and its offers in every country (GetProductOffers). */
 import type { IDataObject } from 'n8n-workflow';
 
+import { partnerSkuProperty } from '../../../shared';
 import { picked, pickedList, simplifiedReadByPath, type Simplified } from '../shapes/simplify';
-import { partnerSkuProperty } from '../stock/row';
 
 const OFFER_FIELDS = [
 	'offer_code',

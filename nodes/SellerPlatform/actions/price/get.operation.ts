@@ -1,12 +1,7 @@
 /** Price → Get: the price, MSRP and active state of each input item's SKU in a country (BatchGetPricing). */
+import { countryCodeProperty, partnerSkuProperty } from '../../../shared';
 import { batchOperation } from '../shapes/batch';
-import {
-	countryCodeProperty,
-	MAX_PRICE_ROWS,
-	partnerSkuProperty,
-	PRICE_KEY,
-	readPriceKey,
-} from './row';
+import { MAX_PRICE_ROWS, PRICE_KEY, readPriceKey } from './row';
 
 const fields = {
 	partner_sku: partnerSkuProperty('Your SKU whose price to read'),

@@ -4,10 +4,9 @@
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { countryCodeProperty, readCountryCode } from '../country';
-import { requiredTextParameter, type ParameterSource } from '../parameters';
+import { countryCodeProperty, labelOf, PARTNER_SKU_KEY } from '../../../shared';
+import { type ParameterSource, readCountryCode, readRequiredText } from '../parameters';
 import type { KeyField } from '../shapes/batch';
-import { labelOf, partnerSkuProperty } from '../stock/row';
 
 /**
  * Rows per request. The reference states no cap for the pricing endpoints; 100 is the package's
@@ -16,7 +15,7 @@ import { labelOf, partnerSkuProperty } from '../stock/row';
 export const MAX_PRICE_ROWS = 100;
 
 export const PRICE_KEY: KeyField[] = [
-	{ field: 'partner_sku', label: 'SKU', parameter: labelOf(partnerSkuProperty) },
+	PARTNER_SKU_KEY,
 	{
 		field: 'country_code',
 		label: 'country',
@@ -25,17 +24,13 @@ export const PRICE_KEY: KeyField[] = [
 	},
 ];
 
-export { partnerSkuProperty };
-
-export { countryCodeProperty };
-
 /** The row's key fields: the SKU and the country (lower case, one of ae, sa, eg). */
 export function readPriceKey(
 	ctx: ParameterSource,
 	fields: { partner_sku: INodeProperties; country_code: INodeProperties },
 	itemIndex: number,
 ): IDataObject {
-	const partnerSku = requiredTextParameter(ctx, fields.partner_sku, itemIndex);
+	const partnerSku = readRequiredText(ctx, fields.partner_sku, itemIndex);
 	const country = readCountryCode(ctx, fields.country_code, itemIndex);
 	return { partner_sku: partnerSku, country_code: country };
 }

@@ -5,22 +5,21 @@
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { named } from '../../../shared';
+import {
+	amountProperty,
+	countryCodeProperty,
+	msrpProperty,
+	named,
+	partnerSkuProperty,
+} from '../../../shared';
 import {
 	invalidParameter,
-	optionalBooleanParameter,
-	optionalNumberParameter,
+	readOptionalBoolean,
+	readOptionalNumber,
 	type ParameterSource,
 } from '../parameters';
-import { amountProperty, msrpProperty } from '../namshiPrice';
 import { batchOperation } from '../shapes/batch';
-import {
-	countryCodeProperty,
-	MAX_PRICE_ROWS,
-	partnerSkuProperty,
-	PRICE_KEY,
-	readPriceKey,
-} from './row';
+import { MAX_PRICE_ROWS, PRICE_KEY, readPriceKey } from './row';
 
 const isActive: INodeProperties = {
 	displayName: 'Is Active',
@@ -49,9 +48,9 @@ const fields = {
 function readRow(ctx: ParameterSource, read: typeof fields, itemIndex: number): IDataObject {
 	const row = readPriceKey(ctx, read, itemIndex);
 	const values = {
-		price: optionalNumberParameter(ctx, read.price, itemIndex, {}),
-		msrp: optionalNumberParameter(ctx, read.msrp, itemIndex, {}),
-		is_active: optionalBooleanParameter(ctx, read.is_active, itemIndex),
+		price: readOptionalNumber(ctx, read.price, itemIndex, {}),
+		msrp: readOptionalNumber(ctx, read.msrp, itemIndex, {}),
+		is_active: readOptionalBoolean(ctx, read.is_active, itemIndex),
 	};
 	if (Object.values(values).every((value) => value === undefined)) {
 		throw invalidParameter(

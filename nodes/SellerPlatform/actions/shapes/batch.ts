@@ -49,7 +49,7 @@ import {
 	type InputField,
 	type Turns,
 } from '../../../shared';
-import { invalidParameter, optionParameter, type ParameterSource } from '../parameters';
+import { invalidParameter, readOption, type ParameterSource } from '../parameters';
 import {
 	asNodeError,
 	throwUnlessContinueOnFail,
@@ -546,7 +546,7 @@ function rowReadings(
 	const auto: RowReading = { source: itemFields(ctx, mapped), fields: mapped };
 	const below: RowReading = { source: ctx, fields: declaration.fields };
 	const readingOf = (item: number) =>
-		optionParameter(ctx, mappingModeProperty, item) === MAPPING_MODE.autoMapInputData
+		readOption(ctx, mappingModeProperty, item) === MAPPING_MODE.autoMapInputData
 			? auto
 			: below;
 	const saved = ctx.getNode().parameters[mappingModeProperty.name];

@@ -1,6 +1,6 @@
 /**
  * A request whose body comes from fields: each body field is named with the parameter it is
- * read from (by its description: parameters.ts `readParameter`), or read by a function of its
+ * read from (by its description: parameters/text.ts `readParameter`), or read by a function of its
  * own where a rule of the service needs more. Unset fields are not sent. Path placeholders, if
  * the endpoint has some, are filled as in readByPath.ts. Example: OAuth → Exchange Token.
  */

@@ -8,7 +8,7 @@ import { randomBytes } from 'crypto';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { named, propertyIn } from '../../../shared';
-import { invalidParameter, textParameter } from '../parameters';
+import { invalidParameter, readText } from '../parameters';
 import type { Operation, Task } from '../runner';
 import { bodyFromFields, type FieldsDeclaration } from './bodyFromFields';
 
@@ -29,7 +29,7 @@ export function readKey(
 	maxLength: number,
 	suffixLength = 0,
 ): string {
-	const key = textParameter(ctx, property, itemIndex);
+	const key = readText(ctx, property, itemIndex);
 	if (key === undefined) return randomBytes(8).toString('base64url').slice(0, maxLength);
 	if (key.length + suffixLength > maxLength) {
 		throw invalidParameter(

@@ -41,11 +41,11 @@ import {
 	type Endpoint,
 } from '../../../shared';
 import {
-	booleanIn,
-	checkedBoolean,
-	checkedNumber,
+	readBooleanField,
+	checkBoolean,
+	checkNumber,
 	invalidParameter,
-	numberIn,
+	readNumberField,
 } from '../parameters';
 import { readOptions } from '../options';
 import { perItem, type Operation, type TaskOutput } from '../runner';
@@ -138,7 +138,7 @@ interface Listing {
 function readLimit(ctx: IExecuteFunctions, properties: INodeProperties[], itemIndex: number) {
 	const returnAllProperty = propertyIn(properties, 'returnAll');
 	const limitProperty = propertyIn(properties, 'limit');
-	const returnAll = checkedBoolean(
+	const returnAll = checkBoolean(
 		ctx,
 		itemIndex,
 		ctx.getNodeParameter(returnAllProperty.name, itemIndex, false),
@@ -149,13 +149,13 @@ function readLimit(ctx: IExecuteFunctions, properties: INodeProperties[], itemIn
 	const fallback = limitProperty.default as number;
 	const value = ctx.getNodeParameter(limitProperty.name, itemIndex, fallback);
 	const rule = { min: 1, whole: true };
-	return checkedNumber(ctx, itemIndex, value, named(limitProperty), rule, fallback);
+	return checkNumber(ctx, itemIndex, value, named(limitProperty), rule, fallback);
 }
 
 function readTimeoutMs(ctx: IExecuteFunctions, itemIndex: number): number {
 	const options = readOptions(ctx, itemIndex);
 	const rule = { min: 0, aboveMin: true };
-	return numberIn(ctx, itemIndex, options, listTimeoutOption, 'option', rule) * 1000;
+	return readNumberField(ctx, itemIndex, options, listTimeoutOption, 'option', rule) * 1000;
 }
 
 /** The page's entries (its next token checked), or an error naming what the answer lacks. */
@@ -277,7 +277,7 @@ function outputs(declaration: ListDeclaration, listing: Listing, read: ListRead)
 function readIncludeTotal(ctx: IExecuteFunctions, declaration: ListDeclaration, itemIndex: number) {
 	if (!declaration.total) return false;
 	const option = includeTotalOption(declaration.total);
-	return booleanIn(ctx, itemIndex, readOptions(ctx, itemIndex), option, 'option');
+	return readBooleanField(ctx, itemIndex, readOptions(ctx, itemIndex), option, 'option');
 }
 
 export function listOperation(declaration: ListDeclaration): Operation {

@@ -1,12 +1,12 @@
 /**
  * A read by path parameter: each placeholder of the endpoint's path is filled from a parameter
- * of the operation (named in `path`), read as one path segment (parameters.ts
- * `requiredPathParameter`). Example: Purchase Order → Get.
+ * of the operation (named in `path`), read as one path segment (parameters/text.ts
+ * `readPathSegment`). Example: Purchase Order → Get.
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { propertyIn } from '../../../shared';
-import { requiredPathParameter } from '../parameters';
+import { readPathSegment } from '../parameters';
 import type { Operation } from '../runner';
 import { requestOperation, type RequestDeclaration } from './request';
 
@@ -27,7 +27,7 @@ export function readPath(
 	const values: Record<string, string> = {};
 	for (const [placeholder, name] of Object.entries(declaration.path)) {
 		const property = propertyIn(declaration.properties, name);
-		values[placeholder] = requiredPathParameter(ctx, property, itemIndex);
+		values[placeholder] = readPathSegment(ctx, property, itemIndex);
 	}
 	return values;
 }

@@ -12,7 +12,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { named } from '../../../shared';
-import { checkedBoolean } from '../parameters';
+import { checkBoolean } from '../parameters';
 import type { Operation } from '../runner';
 import { readPath, type ReadByPathDeclaration } from './readByPath';
 import { requestOperation } from './request';
@@ -54,7 +54,7 @@ export function readSimplify(
 	const property = properties.find((entry) => entry.name === 'simplify');
 	if (!property) return false;
 	const value = ctx.getNodeParameter(property.name, itemIndex, false) as unknown;
-	return checkedBoolean(ctx, itemIndex, value, named(property), false);
+	return checkBoolean(ctx, itemIndex, value, named(property), false);
 }
 
 /** The fields of `entry` named in `keys`, in that order; absent ones left out. */

@@ -1,12 +1,7 @@
 /** Stock → Get: the quantity of each input item's warehouse and partner SKU (GetStock). */
+import { partnerSkuProperty, warehouseCodeProperty } from '../../../shared';
 import { batchOperation } from '../shapes/batch';
-import {
-	MAX_STOCK_ROWS,
-	partnerSkuProperty,
-	readStockKey,
-	STOCK_KEY,
-	warehouseCodeProperty,
-} from './row';
+import { MAX_STOCK_ROWS, readStockKey, STOCK_KEY } from './row';
 
 const fields = {
 	warehouse_code: warehouseCodeProperty('The warehouse whose stock to read'),

@@ -4,9 +4,9 @@
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { requiredTextParameter, type ParameterSource } from '../parameters';
+import { labelOf, PARTNER_SKU_KEY, warehouseCodeProperty } from '../../../shared';
+import { readWarehouseCode, readRequiredText, type ParameterSource } from '../parameters';
 import type { KeyField } from '../shapes/batch';
-import { readWarehouseCode, warehouseCodeProperty } from '../warehouse/warehouseCode';
 
 /**
  * Rows per request. The reference states no cap for the stock endpoints; 100 is the package's
@@ -15,23 +15,9 @@ import { readWarehouseCode, warehouseCodeProperty } from '../warehouse/warehouse
  */
 export const MAX_STOCK_ROWS = 100;
 
-export const partnerSkuProperty = (description: string): INodeProperties => ({
-	displayName: 'Partner SKU',
-	name: 'partnerSku',
-	type: 'string',
-	required: true,
-	default: '',
-	placeholder: 'e.g. SKU-1001',
-	description,
-});
-
-/** The label of a parameter made by `property` (written once, in its description). */
-export const labelOf = (property: (description: string) => INodeProperties) =>
-	property('').displayName;
-
 export const STOCK_KEY: KeyField[] = [
 	{ field: 'warehouse_code', label: 'warehouse', parameter: labelOf(warehouseCodeProperty) },
-	{ field: 'partner_sku', label: 'SKU', parameter: labelOf(partnerSkuProperty) },
+	PARTNER_SKU_KEY,
 ];
 
 /** The row's key fields: the warehouse and the SKU, both required. */
@@ -42,8 +28,6 @@ export function readStockKey(
 ): IDataObject {
 	return {
 		warehouse_code: readWarehouseCode(ctx, fields.warehouse_code, itemIndex),
-		partner_sku: requiredTextParameter(ctx, fields.partner_sku, itemIndex),
+		partner_sku: readRequiredText(ctx, fields.partner_sku, itemIndex),
 	};
 }
-
-export { warehouseCodeProperty };

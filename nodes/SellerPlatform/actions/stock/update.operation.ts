@@ -4,21 +4,15 @@
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { named } from '../../../shared';
+import { named, partnerSkuProperty, warehouseCodeProperty } from '../../../shared';
 import {
 	invalidParameter,
-	nonBlankTextParameter,
-	optionalNumberParameter,
+	readNonBlankText,
+	readOptionalNumber,
 	type ParameterSource,
 } from '../parameters';
 import { batchOperation } from '../shapes/batch';
-import {
-	MAX_STOCK_ROWS,
-	partnerSkuProperty,
-	readStockKey,
-	STOCK_KEY,
-	warehouseCodeProperty,
-} from './row';
+import { MAX_STOCK_ROWS, readStockKey, STOCK_KEY } from './row';
 
 /** The largest quantity the service takes (a 32-bit integer). */
 export const MAX_QUANTITY = 2_147_483_647;
@@ -51,11 +45,11 @@ const fields = {
 
 function readRow(ctx: ParameterSource, read: typeof fields, itemIndex: number): IDataObject {
 	const row = readStockKey(ctx, read, itemIndex);
-	const qty = optionalNumberParameter(ctx, read.qty, itemIndex, {
+	const qty = readOptionalNumber(ctx, read.qty, itemIndex, {
 		whole: true,
 		max: MAX_QUANTITY,
 	});
-	const time = nonBlankTextParameter(ctx, read.processing_time, itemIndex);
+	const time = readNonBlankText(ctx, read.processing_time, itemIndex);
 	if (qty === undefined && time === undefined) {
 		throw invalidParameter(
 			ctx,

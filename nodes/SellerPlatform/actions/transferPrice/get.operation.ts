@@ -2,9 +2,10 @@
  * Transfer Price → Get: the transfer price, MSRP (both in US dollars) and active state of each
  * input item's partner SKU (cross-border BatchGetTransferPrice).
  */
-import { requiredTextParameter } from '../parameters';
+import { partnerSkuProperty } from '../../../shared';
+import { readRequiredText } from '../parameters';
 import { batchOperation } from '../shapes/batch';
-import { MAX_TRANSFER_PRICE_ROWS, partnerSkuProperty, TRANSFER_PRICE_KEY } from './row';
+import { MAX_TRANSFER_PRICE_ROWS, TRANSFER_PRICE_KEY } from './row';
 
 const fields = { partner_sku: partnerSkuProperty('Your SKU whose transfer price to read') };
 
@@ -17,7 +18,7 @@ export const { description, plan } = batchOperation({
 	key: TRANSFER_PRICE_KEY,
 	repeatedKey: 'share',
 	row: (ctx, read, itemIndex) => ({
-		partner_sku: requiredTextParameter(ctx, read.partner_sku, itemIndex),
+		partner_sku: readRequiredText(ctx, read.partner_sku, itemIndex),
 	}),
 	leftOutAdvice: 'Nothing was read for this row: run it again.',
 });

@@ -5,17 +5,16 @@
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { named } from '../../../shared';
-import { amountProperty } from '../namshiPrice';
+import { amountProperty, named, partnerSkuProperty } from '../../../shared';
 import {
 	invalidParameter,
-	optionalBooleanParameter,
-	optionalNumberParameter,
-	requiredTextParameter,
+	readOptionalBoolean,
+	readOptionalNumber,
+	readRequiredText,
 	type ParameterSource,
 } from '../parameters';
 import { batchOperation } from '../shapes/batch';
-import { MAX_TRANSFER_PRICE_ROWS, partnerSkuProperty, TRANSFER_PRICE_KEY } from './row';
+import { MAX_TRANSFER_PRICE_ROWS, TRANSFER_PRICE_KEY } from './row';
 
 const transferPrice = amountProperty(
 	'transferPriceUsd',
@@ -52,11 +51,11 @@ const fields = {
 };
 
 function readRow(ctx: ParameterSource, read: typeof fields, itemIndex: number): IDataObject {
-	const row: IDataObject = { partner_sku: requiredTextParameter(ctx, read.partner_sku, itemIndex) };
+	const row: IDataObject = { partner_sku: readRequiredText(ctx, read.partner_sku, itemIndex) };
 	const values = {
-		transfer_price_usd: optionalNumberParameter(ctx, read.transfer_price_usd, itemIndex, {}),
-		msrp_usd: optionalNumberParameter(ctx, read.msrp_usd, itemIndex, {}),
-		is_active: optionalBooleanParameter(ctx, read.is_active, itemIndex),
+		transfer_price_usd: readOptionalNumber(ctx, read.transfer_price_usd, itemIndex, {}),
+		msrp_usd: readOptionalNumber(ctx, read.msrp_usd, itemIndex, {}),
+		is_active: readOptionalBoolean(ctx, read.is_active, itemIndex),
 	};
 	if (Object.values(values).every((value) => value === undefined)) {
 		throw invalidParameter(

@@ -7,7 +7,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { propertyIn } from '../../../shared';
-import { collectionParameter, collectionTextField } from '../parameters';
+import { readCollection, readTextField } from '../parameters';
 import { listOperation, listProperties } from '../shapes/list';
 
 const properties: INodeProperties[] = [
@@ -39,9 +39,9 @@ const fulfillmentSystemCode = propertyIn(
 
 /** The body: `filters.fulfillment_system_code` when the filter is set (never blank). */
 function readFilters(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
-	const filters = collectionParameter(ctx, filtersProperty, itemIndex);
+	const filters = readCollection(ctx, filtersProperty, itemIndex);
 	const advice = 'Give a fulfillment system code, or remove the filter to list every warehouse.';
-	const code = collectionTextField(ctx, itemIndex, filters, fulfillmentSystemCode, advice);
+	const code = readTextField(ctx, itemIndex, filters, fulfillmentSystemCode, advice);
 	return code === undefined ? {} : { filters: { fulfillment_system_code: code } };
 }
 
