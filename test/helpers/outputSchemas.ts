@@ -22,67 +22,15 @@ import { NodeHelpers, type IDataObject, type INode, type Workflow } from 'n8n-wo
 
 import type { WorkflowResult } from './environment';
 import { loadPackage, PACKAGE_NAME } from './n8n';
+import { nodeOperationNames } from './nodeOperations';
 
 export const NODE_TYPE = 'sellerPlatform';
 
-/** Every resource/operation of the node: each has a schema. */
-export const OPERATIONS = [
-	'session/login',
-	'oauth/exchangeToken',
-	'export/getStatus',
-	'purchaseOrder/get',
-	'fbpiOrder/getCustomerData',
-	'fbpiOrder/createSandbox',
-	'fbpiOrder/get',
-	'fbpiOrder/getMany',
-	'fbpiOrder/update',
-	'import/createBarcode',
-	'import/getStatus',
-	'apiCredential/create',
-	'destination/update',
-	'fbpiShipment/create',
-	'fbpiShipment/get',
-	'fbpiShipment/cancel',
-	'fbpiShipment/addCourierAwbs',
-	'fbpiShipment/generateAwbs',
-	'warehouse/getMany',
-	'stock/get',
-	'stock/update',
-	'price/get',
-	'price/update',
-	// --- issue 29: catalog, offers, event webhooks and schemas ---
-	'barcode/map',
-	'offer/get',
-	'eventWebhook/create',
-	'eventWebhook/subscribe',
-	'eventWebhook/assignDeveloper',
-	'eventSchema/get',
-	// Customer returns, Namshi and cross-border prices (issue 29).
-	'customerReturn/get',
-	'globalPrice/update',
-	'localPrice/update',
-	'crossBorderProduct/update',
-	'transferPrice/get',
-	'transferPrice/update',
-	// Issue 29: exports and identity.
-	'export/create',
-	'export/getCategories',
-	'session/whoAmI',
-	'apiCredential/remove',
-	'oauth/createToken',
-	// FBN inbound (issue 29)
-	'fbnShipment/create',
-	'fbnShipment/get',
-	'fbnShipment/getMany',
-	'fbnShipment/update',
-	'fbnShipment/updateStatus',
-	'fbnShipment/getSlots',
-	'fbnShipment/schedule',
-	'fbnShipmentItem/getMany',
-	'fbnShipmentItem/upsert',
-	'fbnShipmentItem/delete',
-	'fbnCatalogItem/getMany',
-] as const;
+/**
+ * Every resource/operation of the node (`resource/operation`), read from its description
+ * (helpers/nodeOperations.ts): each has a schema per node version.
+ */
+export const OPERATIONS: readonly string[] = nodeOperationNames();
 
 /** The folder of the node's compiled file, as n8n's `LoadNodesAndCredentials.resolveSchema` takes it. */
 async function nodeDir(): Promise<string> {
@@ -155,7 +103,7 @@ export function isErrorItem(json: IDataObject): boolean {
 	);
 }
 
-/** The operations with Simplify (nodes/SellerPlatform/actions/shapes/simplify.ts). */
+/** The operations with Simplify (nodes/SellerPlatform/actions/shapes/simplify.ts), by resource. */
 export const SIMPLIFY_OPERATIONS = [
 	'fbpiOrder/get',
 	'fbpiOrder/getMany',

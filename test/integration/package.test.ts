@@ -3,14 +3,88 @@
  * The built package as n8n loads it: n8n-core's PackageDirectoryLoader reads package.json's n8n
  * section and requires the compiled files from dist/ (`npm test` builds first).
  */
-import { existsSync, readFileSync } from 'fs';
+import { existsSync, readdirSync, readFileSync } from 'fs';
 import { join } from 'path';
 import { PackageDirectoryLoader } from 'n8n-core';
 import type { INodeTypeDescription } from 'n8n-workflow';
 
 import contract from '../../package.json';
+import { nodeOperationNames } from '../helpers/nodeOperations';
 
 const root = join(__dirname, '..', '..');
+/** Where the build puts the node's output schemas, one folder per node version. */
+const SCHEMAS = join(root, 'dist', 'nodes', 'SellerPlatform', '__schema__');
+
+/** The `<resource>/<operation>.json` files of a schema folder (none when it is missing). */
+function schemaFiles(folder: string): string[] {
+	if (!existsSync(folder)) return [];
+	return readdirSync(folder, { withFileTypes: true })
+		.flatMap((entry) =>
+			entry.isDirectory()
+				? readdirSync(join(folder, entry.name)).map((file) => `${entry.name}/${file}`)
+				: [entry.name],
+		)
+		.sort();
+}
+
+/**
+ * The resources and operations the package's contract fixes (public names: saved workflows store
+ * them), by resource. The node may offer more; it never drops or renames one of these. Not the
+ * list of the node's operations: the tests read that from the node (helpers/nodeOperations.ts).
+ */
+const CONTRACT_OPERATIONS = [
+	'apiCredential/create',
+	'apiCredential/remove',
+	'barcode/map',
+	'crossBorderProduct/update',
+	'customerReturn/get',
+	'destination/update',
+	'eventSchema/get',
+	'eventWebhook/assignDeveloper',
+	'eventWebhook/create',
+	'eventWebhook/subscribe',
+	'export/create',
+	'export/getCategories',
+	'export/getStatus',
+	'fbnCatalogItem/getMany',
+	'fbnShipment/create',
+	'fbnShipment/get',
+	'fbnShipment/getMany',
+	'fbnShipment/getSlots',
+	'fbnShipment/schedule',
+	'fbnShipment/update',
+	'fbnShipment/updateStatus',
+	'fbnShipmentItem/delete',
+	'fbnShipmentItem/getMany',
+	'fbnShipmentItem/upsert',
+	'fbpiOrder/createSandbox',
+	'fbpiOrder/get',
+	'fbpiOrder/getCustomerData',
+	'fbpiOrder/getMany',
+	'fbpiOrder/update',
+	'fbpiShipment/addCourierAwbs',
+	'fbpiShipment/cancel',
+	'fbpiShipment/create',
+	'fbpiShipment/generateAwbs',
+	'fbpiShipment/get',
+	'globalPrice/update',
+	'import/createBarcode',
+	'import/getStatus',
+	'localPrice/update',
+	'oauth/createToken',
+	'oauth/exchangeToken',
+	'offer/get',
+	'price/get',
+	'price/update',
+	'purchaseOrder/get',
+	'session/login',
+	'session/whoAmI',
+	'stock/get',
+	'stock/update',
+	'transferPrice/get',
+	'transferPrice/update',
+	'warehouse/getMany',
+];
 
 describe('the package as n8n loads it', () => {
 	let loader: PackageDirectoryLoader;
@@ -233,93 +307,29 @@ describe('the package as n8n loads it', () => {
 		expect(
 			node.description.properties.find((p) => p.name === 'clientSecret')?.typeOptions,
 		).toMatchObject({ password: true });
-		const resource = node.description.properties.find((p) => p.name === 'resource');
-		expect(resource?.options?.map((o) => (o as { value: string }).value).sort()).toEqual([
-			'apiCredential',
-			'barcode',
-			'crossBorderProduct',
-			'customerReturn',
-			'destination',
-			'eventSchema',
-			'eventWebhook',
-			'export',
-			'fbnCatalogItem',
-			'fbnShipment',
-			'fbnShipmentItem',
-			'fbpiOrder',
-			'fbpiShipment',
-			'globalPrice',
-			'import',
-			'localPrice',
-			'oauth',
-			'offer',
-			'price',
-			'purchaseOrder',
-			'session',
-			'stock',
-			'transferPrice',
-			'warehouse',
-		]);
-		const operations = node.description.properties
-			.filter((p) => p.name === 'operation')
-			.flatMap((p) =>
-				p.options!.map(
-					(o) => `${p.displayOptions!.show!.resource![0]}/${(o as { value: string }).value}`,
-				),
-			)
-			.sort();
-		expect(operations).toEqual([
-			'apiCredential/create',
-			'apiCredential/remove',
-			'barcode/map',
-			'crossBorderProduct/update',
-			'customerReturn/get',
-			'destination/update',
-			'eventSchema/get',
-			'eventWebhook/assignDeveloper',
-			'eventWebhook/create',
-			'eventWebhook/subscribe',
-			'export/create',
-			'export/getCategories',
-			'export/getStatus',
-			'fbnCatalogItem/getMany',
-			'fbnShipment/create',
-			'fbnShipment/get',
-			'fbnShipment/getMany',
-			'fbnShipment/getSlots',
-			'fbnShipment/schedule',
-			'fbnShipment/update',
-			'fbnShipment/updateStatus',
-			'fbnShipmentItem/delete',
-			'fbnShipmentItem/getMany',
-			'fbnShipmentItem/upsert',
-			'fbpiOrder/createSandbox',
-			'fbpiOrder/get',
-			'fbpiOrder/getCustomerData',
-			'fbpiOrder/getMany',
-			'fbpiOrder/update',
-			'fbpiShipment/addCourierAwbs',
-			'fbpiShipment/cancel',
-			'fbpiShipment/create',
-			'fbpiShipment/generateAwbs',
-			'fbpiShipment/get',
-			'globalPrice/update',
-			'import/createBarcode',
-			'import/getStatus',
-			'localPrice/update',
-			'oauth/createToken',
-			'oauth/exchangeToken',
-			'offer/get',
-			'price/get',
-			'price/update',
-			'purchaseOrder/get',
-			'session/login',
-			'session/whoAmI',
-			'stock/get',
-			'stock/update',
-			'transferPrice/get',
-			'transferPrice/update',
-			'warehouse/getMany',
-		]);
+		// The resources and operations of the contract: never dropped nor renamed (an operation added
+		// later passes without a change here).
+		expect(nodeOperationNames(node.description.properties)).toEqual(
+			expect.arrayContaining(CONTRACT_OPERATIONS),
+		);
+	});
+
+	it('ships, beside the node n8n loads, an output schema for every operation of its Resource and Operation lists in every node version, and none for anything else', () => {
+		const node = loader.nodeTypes.sellerPlatform.type as { description: INodeTypeDescription };
+		const operations = nodeOperationNames(node.description.properties);
+		expect(new Set(operations).size).toBe(operations.length);
+		const versions = [node.description.version].flat();
+		// n8n reads `__schema__/v<major.minor.patch>/<resource>/<operation>.json` (typeVersion 1.1 → v1.1.0).
+		const folderOf = (version: number) => {
+			const [major, minor = '0', patch = '0'] = String(version).split('.');
+			return `v${major}.${minor}.${patch}`;
+		};
+		expect(readdirSync(SCHEMAS).sort()).toEqual(versions.map(folderOf).sort());
+		for (const version of versions) {
+			expect([version, schemaFiles(join(SCHEMAS, folderOf(version)))]).toEqual([
+				version,
+				operations.map((name) => `${name}.json`).sort(),
+			]);
+		}
 	});
 });

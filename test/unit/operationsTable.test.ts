@@ -4,13 +4,18 @@
  * each with its resource, operation and API operation: the node's operations, the table's rows and
  * the endpoint table (nodes/shared/gateway/endpoints.ts) are compared with one another and with
  * the operations the service's definitions publish, so none is missing or undocumented.
+ *
+ * The node's side is read from the node (its Resource and Operation lists, helpers/nodeOperations.ts).
+ * Two sides stay written by hand, on purpose, because they are the facts the code is checked
+ * against: the README's table (what users read) and PUBLISHED/SEED_ONLY below (what noon publishes,
+ * and the seed's own): a new operation fails here until the README lists it, a new endpoint until
+ * PUBLISHED or SEED_ONLY names it.
  */
 import { readFileSync } from 'fs';
 import { join } from 'path';
 
 import { ENDPOINTS } from '../../dist/nodes/shared/gateway/endpoints';
-import { SellerPlatform } from '../../dist/nodes/SellerPlatform/SellerPlatform.node';
-import { resources } from '../../dist/nodes/SellerPlatform/actions/router';
+import { nodeOperations } from '../helpers/nodeOperations';
 
 /**
  * The operation ids of noon's published definitions (reference/noon-openapi), the echo service
@@ -95,17 +100,11 @@ function readmeRows(): Array<{ label: string; api: string }> {
 	});
 }
 
-/** The node's operations as the editor names them ("FBPI Order → Get"). */
-function nodeLabels(): string[] {
-	const { properties } = new SellerPlatform().description;
-	return properties
-		.filter((property) => property.name === 'operation')
-		.flatMap((property) => {
-			const resource = resources[property.displayOptions!.show!.resource![0] as string];
-			const name = resource.option.name.replace(/ \(.*\)$/, '');
-			return property.options!.map((option) => `${name} → ${option.name}`);
-		});
-}
+/** The node's operations as the editor names them ("FBPI Order → Get"), read from its description. */
+const nodeLabels = () =>
+	nodeOperations().map(
+		({ resourceLabel, operationLabel }) => `${resourceLabel} → ${operationLabel}`,
+	);
 
 const sorted = (values: string[]) => [...values].sort();
 
