@@ -59,6 +59,7 @@ import {
 } from '../runner';
 import { answerError, failureCode, failureOf } from './answerStatus';
 import { describe, type Declaration } from './declaration';
+import { fieldExpressionSource } from './fieldExpressions';
 import {
 	inputFields,
 	MAPPING_MODE,
@@ -544,11 +545,12 @@ function rowReadings(
 	mapped: Record<string, InputField>,
 ): (item: number) => RowReading {
 	const auto: RowReading = { source: itemFields(ctx, mapped), fields: mapped };
-	const below: RowReading = { source: ctx, fields: declaration.fields };
+	const below: RowReading = {
+		source: fieldExpressionSource(ctx, declaration.fields),
+		fields: declaration.fields,
+	};
 	const readingOf = (item: number) =>
-		readOption(ctx, mappingModeProperty, item) === MAPPING_MODE.autoMapInputData
-			? auto
-			: below;
+		readOption(ctx, mappingModeProperty, item) === MAPPING_MODE.autoMapInputData ? auto : below;
 	const saved = ctx.getNode().parameters[mappingModeProperty.name];
 	if (typeof saved === 'string' && saved.startsWith('=')) return readingOf;
 	const once = readingOf(0);

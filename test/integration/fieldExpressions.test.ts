@@ -1,0 +1,100 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
+/**
+ * Map Each Field Below with `{{ $json.field }}` (shapes/fieldExpressions.ts): the batch operations
+ * read such a field from the item instead of asking n8n to evaluate it. Checked against n8n's own
+ * evaluation through real runs against the emulator: the same items mapped with
+ * `{{ $json["field"] }}` (which n8n evaluates) give the same requests, outputs and errors, for
+ * values of every JSON type. (What it saves is measured by `npm run bench -- stockUpdate`.)
+ */
+import fc from 'fast-check';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { SEEDED_WAREHOUSES } from '../emulator';
+import { startFixture, workflowWithItems, type Fixture } from './fixture';
+
+const NODE = 'Seller Platform';
+const DXB = SEEDED_WAREHOUSES.dubai;
+
+/** Stock → Update and Price → Update mapped from `sku`, `wh`, `qty`, `price`, `active`, `time`. */
+const mapped = (field: (name: string) => string): INodeParameters[] => [
+	{
+		resource: 'stock',
+		operation: 'update',
+		warehouseCode: { __rl: true, mode: 'id', value: `={{ ${field('wh')} }}` },
+		partnerSku: `={{ ${field('sku')} }}`,
+		quantity: `={{ ${field('qty')} }}`,
+		processingTime: `={{ ${field('time')} }}`,
+	},
+	{
+		resource: 'price',
+		operation: 'update',
+		partnerSku: `={{ ${field('sku')} }}`,
+		countryCode: 'ae',
+		price: `={{ ${field('price')} }}`,
+		isActive: `={{ ${field('active')} }}`,
+	},
+];
+const DIRECT = mapped((name) => `$json.${name}`);
+const EVALUATED = mapped((name) => `$json["${name}"]`);
+
+let f: Fixture;
+beforeAll(async () => {
+	f = await startFixture({ ratePlan: null });
+});
+afterAll(async () => await f.close());
+
+/** The rows the emulator received, the outputs and the node's error of one run. */
+async function runOnce(items: IDataObject[], parameters: INodeParameters) {
+	f.emulator.clearRequests();
+	const result = await f.env.runWorkflow(
+		workflowWithItems(items, parameters, { continueOnFail: true }),
+	);
+
+	return {
+		status: result.status,
+		error: result.nodeError(NODE)?.message,
+		sent: f.emulator
+			.requests()
+			.filter((entry) => entry.operation !== 'Login')
+			.map((entry) => entry.body),
+		outputs: result.status === 'success' ? result.outputs(NODE) : [],
+	};
+}
+
+describe('Map Each Field Below with {{ $json.field }}', () => {
+	it('property: reads every JSON value exactly as n8n’s evaluation of the same field does (requests, outputs, errors)', async () => {
+		// Every JSON type: text (tricky and random), numbers (whole, fractions, huge), true/false,
+		// null, objects and lists.
+		const value = fc.oneof(
+			fc.constantFrom('', ' 12 ', '12', '1e3', '0x10', 'true', 'False', DXB, -0, 2 ** 53 + 2, 1e21),
+			fc.string({ maxLength: 8 }),
+			fc.integer({ min: -5, max: 100_000 }),
+			fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 }),
+			fc.boolean(),
+			fc.constant(null),
+			fc.dictionary(fc.string({ maxLength: 3 }), fc.integer(), { maxKeys: 2 }),
+			fc.array(fc.oneof(fc.integer(), fc.string({ maxLength: 3 })), { maxLength: 2 }),
+		);
+		const item = fc.record(
+			{
+				wh: fc.oneof(fc.constant(DXB), value),
+				sku: fc.oneof(fc.string({ minLength: 1, maxLength: 8 }), value),
+				qty: value,
+				time: value,
+				price: value,
+				active: value,
+			},
+			{ requiredKeys: [] },
+		);
+		await fc.assert(
+			fc.asyncProperty(fc.array(item, { minLength: 1, maxLength: 8 }), async (items) => {
+				for (let i = 0; i < DIRECT.length; i++) {
+					const direct = await runOnce(items, DIRECT[i]);
+					const evaluated = await runOnce(items, EVALUATED[i]);
+					expect(direct).toEqual(evaluated);
+				}
+			}),
+			{ numRuns: 20, seed: 2026 },
+		);
+	}, 180_000);
+});
