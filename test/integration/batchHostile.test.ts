@@ -128,8 +128,8 @@ describe('Mapping Column Mode given by an expression', () => {
 			resource: 'stock',
 			operation: 'update',
 			mappingMode: '={{ $json.mode }}',
-			warehouseCode: { __rl: true, mode: 'id', value: '={{ $json.wh }}' },
-			partnerSku: '={{ $json.sku }}',
+			warehouseCode: { __rl: true, mode: 'id', value: '={{ ($json.wh) }}' },
+			partnerSku: '={{ ($json.sku) }}',
 			quantity: '={{ $json.n }}',
 		};
 		let run = 0;
@@ -181,9 +181,9 @@ describe('stopping the execution while the rows are read', () => {
 		const parameters: INodeParameters = {
 			resource: 'stock',
 			operation: 'update',
-			warehouseCode: { __rl: true, mode: 'id', value: '={{ $json.wh }}' },
-			partnerSku: '={{ $json.sku }}',
-			quantity: '={{ $json.qty }}',
+			warehouseCode: { __rl: true, mode: 'id', value: '={{ ($json.wh) }}' },
+			partnerSku: '={{ ($json.sku) }}',
+			quantity: '={{ ($json.qty) }}',
 		};
 		const started = await f.env.startExecution(workflowWithItems(items, parameters));
 		// Reading them takes seconds (20 s and more on a loaded machine): the stop comes during it.

@@ -3,7 +3,7 @@
  * Map Each Field Below with `{{ $json.field }}` (shapes/fieldExpressions.ts): the batch operations
  * read such a field from the item instead of asking n8n to evaluate it. Checked against n8n's own
  * evaluation through real runs against the emulator: the same items mapped with
- * `{{ $json["field"] }}` (which n8n evaluates) give the same requests, outputs and errors, for
+ * `{{ ($json["field"]) }}` (which n8n evaluates) give the same requests, outputs and errors, for
  * values of every JSON type. (What it saves is measured by `npm run bench -- stockUpdate`.)
  */
 import fc from 'fast-check';
@@ -15,27 +15,35 @@ import { startFixture, workflowWithItems, type Fixture } from './fixture';
 const NODE = 'Seller Platform';
 const DXB = SEEDED_WAREHOUSES.dubai;
 
-/** Stock → Update and Price → Update mapped from `sku`, `wh`, `qty`, `price`, `active`, `time`. */
+/** Stock → Update and Price → Update mapped from `Partner SKU`, `wh`, `qty`, `price`, `active`, `time`. */
 const mapped = (field: (name: string) => string): INodeParameters[] => [
 	{
 		resource: 'stock',
 		operation: 'update',
 		warehouseCode: { __rl: true, mode: 'id', value: `={{ ${field('wh')} }}` },
-		partnerSku: `={{ ${field('sku')} }}`,
+		partnerSku: `={{ ${field('Partner SKU')} }}`,
 		quantity: `={{ ${field('qty')} }}`,
 		processingTime: `={{ ${field('time')} }}`,
 	},
 	{
 		resource: 'price',
 		operation: 'update',
-		partnerSku: `={{ ${field('sku')} }}`,
+		partnerSku: `={{ ${field('Partner SKU')} }}`,
 		countryCode: 'ae',
 		price: `={{ ${field('price')} }}`,
 		isActive: `={{ ${field('active')} }}`,
 	},
 ];
-const DIRECT = mapped((name) => `$json.${name}`);
-const EVALUATED = mapped((name) => `$json["${name}"]`);
+/** Read from the item: `$json.name` (`$json["name"]` where the name is not a plain word), and `$json['name']`. */
+const DIRECT = [
+	...mapped((name) => (/^\w+$/.test(name) ? `$json.${name}` : `$json["${name}"]`)),
+	...mapped((name) => `$json['${name}']`),
+];
+/** The same fields as n8n evaluates them (in brackets: not a bare field). */
+const EVALUATED = [
+	...mapped((name) => `($json["${name}"])`),
+	...mapped((name) => `($json["${name}"])`),
+];
 
 let f: Fixture;
 beforeAll(async () => {
@@ -78,7 +86,7 @@ describe('Map Each Field Below with {{ $json.field }}', () => {
 		const item = fc.record(
 			{
 				wh: fc.oneof(fc.constant(DXB), value),
-				sku: fc.oneof(fc.string({ minLength: 1, maxLength: 8 }), value),
+				'Partner SKU': fc.oneof(fc.string({ minLength: 1, maxLength: 8 }), value),
 				qty: value,
 				time: value,
 				price: value,

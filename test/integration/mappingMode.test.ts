@@ -243,8 +243,8 @@ describe('Mapping Column Mode: Map Automatically and Map Each Field Below', () =
 		const saved: INodeParameters = {
 			resource: 'stock',
 			operation: 'update',
-			warehouseCode: { __rl: true, mode: 'id', value: '={{ $json.wh }}' },
-			partnerSku: '={{ $json.sku }}',
+			warehouseCode: { __rl: true, mode: 'id', value: '={{ ($json.wh) }}' },
+			partnerSku: '={{ ($json.sku) }}',
 			quantity: '={{ $json.n }}',
 		};
 		const result = await f.env.runWorkflow(workflowWithItems(items, saved));
@@ -264,9 +264,9 @@ describe('Mapping Column Mode: Map Automatically and Map Each Field Below', () =
 		const parameters: INodeParameters = {
 			resource: 'stock',
 			operation: 'update',
-			warehouseCode: { __rl: true, mode: 'id', value: '={{ $json.wh }}' },
-			partnerSku: '={{ $json.sku }}',
-			quantity: '={{ $json.qty }}',
+			warehouseCode: { __rl: true, mode: 'id', value: '={{ ($json.wh) }}' },
+			partnerSku: '={{ ($json.sku) }}',
+			quantity: '={{ ($json.qty) }}',
 		};
 		let last = Date.now();
 		let longest = 0;

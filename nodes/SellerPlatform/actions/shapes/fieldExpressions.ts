@@ -1,7 +1,7 @@
 /**
  * Map Each Field Below, fast where the expression only names a field: a parameter whose whole
- * value is `{{ $json.name }}` (the way n8n's editor maps a column by drag and drop) is the input
- * item's own field, so a batch operation reads it from the item instead of asking n8n to evaluate
+ * value is `{{ $json.name }}` or `{{ $json["a name"] }}` (how n8n's editor maps a column by drag
+ * and drop) is the input item's own field, so a batch operation reads it from the item instead of asking n8n to evaluate
  * the expression for each of 100,000 rows (n8n's evaluation builds a data proxy and dates each
  * time: tens of seconds and a heap of garbage). Only text, finite numbers and true/false are read
  * this way, the values n8n's evaluation gives back unchanged; any other value (missing, null, an
@@ -12,12 +12,19 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import type { ParameterSource } from '../parameters';
 
-/** `={{ $json.name }}` with a plain field name, spaces allowed inside the braces. */
-const FIELD_EXPRESSION = /^=\{\{\s*\$json\.([A-Za-z_$][\w$]*)\s*\}\}$/;
+/**
+ * `={{ $json.name }}`, `={{ $json["a name"] }}` or `={{ $json['a name'] }}` (how n8n's editor
+ * writes a dragged column), spaces allowed inside the braces; a quoted name without `\`, braces or
+ * its quote (no escapes to read).
+ */
+const FIELD_EXPRESSION =
+	/^=\{\{\s*\$json(?:\.([A-Za-z_$][\w$]*)|\[\s*(?:"([^"\\{}]*)"|'([^'\\{}]*)')\s*\])\s*\}\}$/;
 
 /** The field a saved value names, when it is nothing but `{{ $json.field }}`. */
 function fieldNamed(value: unknown): string | undefined {
-	return typeof value === 'string' ? FIELD_EXPRESSION.exec(value)?.[1] : undefined;
+	if (typeof value !== 'string') return undefined;
+	const match = FIELD_EXPRESSION.exec(value);
+	return match ? (match[1] ?? match[2] ?? match[3]) : undefined;
 }
 
 /**
