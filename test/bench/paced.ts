@@ -51,7 +51,7 @@ const SCENARIOS: Scenario[] = [
 	{ name: '600 ± 200 ms', latencyMs: 600, jitterMs: 200, executions: 1 },
 	{ name: '4 executions, 300 ± 100 ms', latencyMs: 300, jitterMs: 100, executions: 4 },
 	{
-		// Issue 26 (13): the round trips of the runs at 50 ms must not hold the automatic
+		// The round trips of the runs at 50 ms must not hold the automatic
 		// concurrency down when the latency goes up: 25 s at 600 ± 100 ms right after them.
 		name: 'latency change: 600 ± 100 ms right after 3 runs of 100 at 50 ms',
 		latencyMs: 600,

@@ -198,7 +198,7 @@ function lost(reports: WorkerReport[]) {
 
 /**
  * `count` processes started together, each running executions of 500 items for SHARING_SECONDS,
- * or (`short`) one execution of `short.items` each: about a minute for two (issue 26, 14: the
+ * or (`short`) one execution of `short.items` each: about a minute for two (the
  * first minute of sharing, against the strict model's 10 s windows).
  */
 async function processes(
@@ -365,7 +365,7 @@ export const sharing: Benchmark = {
 				'Plan 1500 per 60 s at the emulator and in the credential, latency 50 ms, default node settings (automatic concurrency). Shares are of the plan (25/s), from the emulator log: accepted requests (not 429) between the first and the last; for the 2, 3 and 4 processes rows, while all of them are busy: from the first request to the last one of the process that finished first (each process starts executions of 500 items until its 3 minutes are up, so they end one by one; the rate over the whole run, tail included, is given beside it). 429s, the most in any 60 s and in any 10 s and lost items count the whole run.',
 				'sliding: the emulator counts the plan in a sliding 60 s window; strict: also in fixed 10 s windows of 250 (a gateway with finer windows).',
 				'Processes: separate Node processes, each with its own copy of the package loaded from dist/ by n8n-core (as queue-mode workers have), executions of 500 items back to back on one credential (one project, one plan).',
-				`2 processes, ${SHORT_ITEMS} items each (strict only): the first minute of sharing, the two processes started together, one execution each; 429s over the whole run (issue 26, 14).`,
+				`2 processes, ${SHORT_ITEMS} items each (strict only): the first minute of sharing, the two processes started together, one execution each; 429s over the whole run.`,
 				'Sequence: the episode is an execution of 30 items while the emulator allows 5 per 2 s (about 6 × 429); the full-plan run starts right after it in the same process.',
 				"After an episode at 10 % of the plan (strict): the same with an episode of 40 items at 5 per 2 s (the emulator's Retry-After: the wait of its sliding window, rounded up to whole seconds, 1 or 2), then 1,250 items at latency 50 ± 10 ms (uniform). After a short episode (strict): 12 items at 5 per 2 s, 3 ordinary executions of 50 items at the full plan and 50 ms, then 625 items at latency 600 ms (the automatic concurrency must reach 15 to carry the plan): its share over the whole run, from its first request to its last.",
 				'Most in any 10 s: accepted answers in any 10 s window against a sixth of the plan (250); the sliding model lets a window of processes start in a burst (its first minute is empty), the strict one does not.',

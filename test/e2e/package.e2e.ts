@@ -1135,7 +1135,7 @@ async function expectNoLoginThroughTheNode(httpRequest: WorkflowNode): Promise<v
 
 const BIG_STOCK_ROWS = 20_000;
 const BIG_STOCK_NODE = 'Update stock';
-/** Issue 36: /healthz every 100 ms, none slower than 500 ms; a trigger delivery answered within 1 s. */
+/** A big sync in n8n: /healthz every 100 ms, none slower than 500 ms; a trigger delivery answered within 1 s. */
 const HEALTHZ_EVERY_MS = 100;
 const HEALTHZ_LIMIT_MS = 500;
 const DELIVERY_LIMIT_MS = 1_000;
@@ -1930,7 +1930,7 @@ describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 			);
 		},
 	);
-	// --- Issue 29 ---
+	// --- The HTTP Request node and Custom API Call ---
 	check(
 		'14. "Custom API Call", which n8n adds to the lists, points to the HTTP Request node with the credential',
 		async () => {

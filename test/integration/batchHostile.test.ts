@@ -1,7 +1,7 @@
 /* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * The batch operations (shapes/batch.ts) against a broken or malicious service and hostile input,
- * through real n8n runs against the emulator (review of issue 36): what a row's failure status
+ * through real n8n runs against the emulator (a review of the batch operations): what a row's failure status
  * echoes never shows a secret; an answer that speaks of one row twice never turns a refusal into a
  * success; the Mapping Column Mode of each item is read as it says.
  */

@@ -1,6 +1,6 @@
 /**
  * Barcode → Map, Offer → Get, Event Webhook → Create / Subscribe / Assign Developer and Event
- * Schema → Get (issue 29) through real n8n runs against the emulator: the exact requests (path
+ * Schema → Get through real n8n runs against the emulator: the exact requests (path
  * with its prefix, body), validation before the network, continue on fail, and the webhook's
  * header values kept out of every error, log line and output.
  */

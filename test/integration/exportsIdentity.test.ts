@@ -1,6 +1,6 @@
 /* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
- * Issue 29, exports and identity, through real n8n runs against the emulator: Export → Create
+ * Exports and identity, through real n8n runs against the emulator: Export → Create
  * (and its wait and download) and Get Categories, Session → Who Am I, API Credential → Remove,
  * OAuth → Create Token; the editor's lists of export categories and of the session's user; the
  * credential's gateway choice; "Custom API Call". Each: the exact request, validation before the

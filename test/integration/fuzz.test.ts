@@ -530,7 +530,7 @@ const PRICE_GET = operation('price', 'get', 'BatchGetPricing', PRICE_KEYS, {
 	batch: true,
 });
 const SESSION = operation('session', 'login', 'Login');
-// --- Customer returns, Namshi and cross-border prices (issue 29) ---
+// --- Customer returns, Namshi and cross-border prices ---
 // Batches as above. Customer returns and transfer price reads have one key, the one fuzzed: its
 // rows are counted (repeated keys share a row).
 const RETURNS = operation('customerReturn', 'get', 'BatchGetCustomerReturnOrders');
@@ -567,7 +567,7 @@ const TRANSFER_UPDATE = operation(
 );
 const COUNTRY_TEXT = ['CN', 'ae', ' KW '];
 
-// --- issue 29: catalog, offers, event webhooks and schemas ---
+// --- Catalog, offers, event webhooks and schemas ---
 // Barcode → Map: a batch; the ref rides in the barcode (or, the barcode fuzzed, in the SKU: a SKU
 // not in the catalog is that row's NOT_FOUND, an answer of the service all the same).
 const BARCODE_ROW = { barcode: '629000000001', partnerSku: SEEDED_PRODUCTS.offered };
@@ -614,7 +614,7 @@ const EVENT_SCHEMA = operation('eventSchema', 'get', 'GetEventSchema');
 const WEBHOOK_HEADER_NAMES = ['X-Key', 'x_key.1', 'X-Other', 'Bad Name'];
 const WEBHOOK_HEADER_VALUES = ['secret-1', 'v=1+2 3', 42];
 
-// Issue 29: exports and identity. Each item's ref rides in the export's parameters (a brand of
+// Exports and identity. Each item's ref rides in the export's parameters (a brand of
 // CATALOG_EXPORT), in the key ID of a removal, in the authorization code of a token.
 const EXPORT_CREATE = operation(
 	'export',
@@ -645,7 +645,7 @@ const CREATE_TOKEN = operation(
 	{ parameter: 'code' },
 );
 
-// --- FBN inbound (issue 29) ---
+// --- FBN inbound ---
 // ASNs nobody made, mostly: each item's own ASN number (the marker, in the path) is answered 404.
 const ASN_KEY = { parameter: 'asnNr' };
 const ASN_BATCH = { parameter: 'asnNr', batch: true };
@@ -1321,7 +1321,7 @@ const PER_ITEM: Target[] = [
 	),
 	PRICE_GET('countryCode', ['Country Code', 'countryCode'], ['sa', 'AE'], { countryCode: FUZZ }),
 
-	// --- issue 29: catalog, offers, event webhooks and schemas ---
+	// --- Catalog, offers, event webhooks and schemas ---
 	BARCODE_MAP('partnerSku', ['Partner SKU', 'partnerSku'], [SEEDED_PRODUCTS.offered, 42, ' s '], {
 		partnerSku: FUZZ,
 	}),
@@ -1384,7 +1384,7 @@ const PER_ITEM: Target[] = [
 	),
 	// Event Schema → Get has no parameter: the items are fuzzed (and ignored); one request per run.
 	EVENT_SCHEMA('(no parameters)', [], [{}], {}, { oncePerRun: true }),
-	// --- Customer returns, Namshi and cross-border prices (issue 29) ---
+	// --- Customer returns, Namshi and cross-border prices ---
 	RETURNS(
 		'orderNr',
 		['Order Number', 'orderNr'],
@@ -1446,7 +1446,7 @@ const PER_ITEM: Target[] = [
 	// Log In has no parameter: the items are fuzzed (and ignored); one login per run.
 	SESSION('(no parameters)', [], [{}], {}, { oncePerRun: true }),
 
-	// --- Issue 29: exports and identity ---
+	// --- Exports and identity ---
 	EXPORT_CREATE(
 		'exportCategoryCode',
 		['Export Category Code', 'exportCategoryCode'],
@@ -1489,7 +1489,7 @@ const PER_ITEM: Target[] = [
 		['json', 'none'],
 		{ options: { accessTokenOutput: FUZZ } },
 	),
-	// --- FBN inbound (issue 29) ---
+	// --- FBN inbound ---
 	FBN_CREATE('countryCode', ['Country Code', 'countryCode'], FBN_COUNTRIES, { countryCode: FUZZ }),
 	FBN_CREATE(
 		'shipmentType',
@@ -1695,7 +1695,7 @@ function noteSecrets(requests: RequestLogEntry[]) {
 		const value = pair.slice(pair.indexOf('=') + 1).trim();
 		if (value.length >= 12) secrets.add(value);
 	}
-	// Issue 29: the OAuth client's secret (CreateToken), which no error may show.
+	// The OAuth client's secret (CreateToken), which no error may show.
 	secrets.add(SEEDED_OAUTH_CLIENT.clientSecret);
 	for (const entry of requests) {
 		const token = (entry.body as { token?: unknown } | null)?.token;

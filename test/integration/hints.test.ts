@@ -49,7 +49,7 @@ describe('execution hints', () => {
 			retryAfter: 0,
 			operation: 'GetPurchaseOrder',
 		});
-		// One item (two before issue 27): the three 429s are its own; a second item would only wait
+		// One item (two before the pacing took the whole window): the three 429s are its own; a second item would only wait
 		// for the limiter's pace after them.
 		const result = await run(bulkPoItems(1, 20), GET_PO);
 		expect(result.status).toBe('success');

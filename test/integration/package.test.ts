@@ -157,7 +157,7 @@ describe('the package as n8n loads it', () => {
 		expect(credential.properties.map((p) => p.name)).toEqual(
 			expect.arrayContaining(['baseUrl', 'keyId', 'privateKey', 'projectCode', 'sessionCookie']),
 		);
-		// Issue 29: the gateway choice; its default keeps the Base URL field (saved credentials).
+		// The gateway choice: its default keeps the Base URL field (saved credentials).
 		const gateway = credential.properties.find((p) => p.name === 'gateway');
 		expect(gateway?.default).toBe('custom');
 		expect(gateway?.options?.map((o) => (o as { value: string }).value).sort()).toEqual([
@@ -264,7 +264,7 @@ describe('the package as n8n loads it', () => {
 				'price',
 				'msrp',
 				'isActive',
-				// --- issue 29: catalog, offers, event webhooks and schemas ---
+				// --- Catalog, offers, event webhooks and schemas ---
 				'barcode',
 				'forceMap',
 				'url',
@@ -272,7 +272,7 @@ describe('the package as n8n loads it', () => {
 				'webhookCode',
 				'eventType',
 				'devCode',
-				// Customer returns, Namshi and cross-border prices (issue 29).
+				// Customer returns, Namshi and cross-border prices.
 				'orderNr',
 				'sourceCountryCode',
 				'destinationCountryCode',
@@ -282,7 +282,7 @@ describe('the package as n8n loads it', () => {
 				'hsCode',
 				'transferPriceUsd',
 				'msrpUsd',
-				// Issue 29: exports and identity.
+				// Exports and identity.
 				'exportCategoryCode',
 				'params',
 				'keyId',
@@ -290,7 +290,7 @@ describe('the package as n8n loads it', () => {
 				'code',
 				'clientId',
 				'clientSecret',
-				// FBN inbound (issue 29)
+				// FBN inbound
 				'asnNr',
 				'shipmentType',
 				'exrefNr',

@@ -116,7 +116,7 @@ describe('purchaseOrder/get through n8n-core', () => {
 			operation: 'GetPurchaseOrder',
 		});
 		f.emulator.injectFaults({ count: 3, status: 429, operation: 'GetPurchaseOrder' });
-		// 4 items (10 before issue 27): after six 429s in a row the plan's limiter paces the rest
+		// 4 items (10 before the pacing took the whole window): after six 429s in a row the plan's limiter paces the rest
 		// as shared, about one a second, so each item more is a second more of waiting.
 		const result = await f.env.runWorkflow(workflowWithItems(bulkPoItems(4), GET_PO));
 

@@ -155,7 +155,7 @@ describe('waiting has limits', () => {
 		expect(requestsOf('GetPurchaseOrder').length).toBeLessThan(10);
 	});
 
-	it('fails the items at once on a Retry-After beyond any date, saying so, keeps the item that succeeded, and leaves other credentials alone (issue 26, 7)', async () => {
+	it('fails the items at once on a Retry-After beyond any date, saying so, keeps the item that succeeded, and leaves other credentials alone', async () => {
 		f = await startFixture({ ratePlan: null });
 		// The first request is answered (a moment late), every later one 429 with 10^13 s: a date
 		// beyond what JavaScript can name ("Invalid time value" before).
@@ -212,7 +212,7 @@ describe('waiting has limits', () => {
 		expect(Date.now() - startedOther).toBeLessThan(5000);
 	});
 
-	it('fails a later run at once while the last Retry-After reaches beyond its budget, quoting the time and sending nothing (issue 26, 15)', async () => {
+	it('fails a later run at once while the last Retry-After reaches beyond its budget, quoting the time and sending nothing', async () => {
 		f = await startFixture({ ratePlan: null });
 		f.emulator.injectFaults({
 			count: 1,
@@ -622,7 +622,7 @@ describe('sharing the rate plan with others (another n8n process, another tool)'
 			retryAfter: 2,
 			operation: 'GetPurchaseOrder',
 		});
-		// 3 items (6 before issue 27): after the pause the limiter paces the rest about one a second.
+		// 3 items (6 before the pacing took the whole window): after the pause the limiter paces the rest about one a second.
 		const result = await f.env.runWorkflow(workflowWithItems(bulkPoItems(3), GET_PO));
 		expect(result.outputs('Seller Platform')).toHaveLength(3);
 		const gets = requestsOf('GetPurchaseOrder');
@@ -638,7 +638,7 @@ describe('sharing the rate plan with others (another n8n process, another tool)'
 		// The credential's plan is 300 per minute (5 per second); the service lets this client have
 		// only 5 per 2 seconds, as when another process uses the other half.
 		f = await startFixture({ ratePlan: { limit: 5, windowMs: 2000 } }, { requestsPerMinute: 300 });
-		// 15 items (30 before issue 27): three of the limiter's 10 s windows after the first 429.
+		// 15 items (30 before the pacing took the whole window): three of the limiter's 10 s windows after the first 429.
 		const result = await f.env.runWorkflow(workflowWithItems(bulkPoItems(15), GET_PO));
 		expect(result.status).toBe('success');
 		expect(result.outputs('Seller Platform')).toHaveLength(15);

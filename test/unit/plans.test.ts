@@ -64,7 +64,7 @@ describe('the endpoint table', () => {
 			'CreateCredential',
 			'UpdateDestination',
 		] as const;
-		// Issue 29: exports and identity.
+		// Exports and identity.
 		const exportsAndIdentity = [
 			'CreateExport',
 			'GetExportCategoryList',

@@ -182,7 +182,7 @@ describe('waiting', () => {
 	});
 });
 
-describe('a Retry-After far beyond any run (issue 26, 15), on virtual time', () => {
+describe('a Retry-After far beyond any run, on virtual time', () => {
 	const DAY_S = 86_400;
 
 	/** A run of `items` through `paced` and `withRetries`, on the limiter's virtual clock. */

@@ -439,7 +439,7 @@ describe("PlanLimiter: requests in flight (Little's law)", () => {
 	);
 });
 
-describe('PlanLimiter: state that outlives a run (issue 26)', () => {
+describe('PlanLimiter: state that outlives a run', () => {
 	it('sizes the requests in flight for a new latency within seconds: 25 s at 600 ± 100 ms right after runs at 50 ms reach >= 90% of the plan (13)', async () => {
 		const clock = new VirtualClock(7_000);
 		const gateway = new GatewayModelServer(1500, 60_000, 'strict');
