@@ -105,4 +105,21 @@ describe('Map Each Field Below with {{ $json.field }}', () => {
 			{ numRuns: 20, seed: 2026 },
 		);
 	}, 180_000);
+
+	it('a field n8n refuses to read (`$json.caller`, `$json["the constructor"]`) is left to n8n, as is a quoted name with a line break', async () => {
+		const items = [{ caller: 'SKU-1', 'the constructor': 'SKU-2', 'a\nb': 'SKU-3', price: 1 }];
+		for (const name of ['caller', 'the constructor', 'a\nb']) {
+			const direct = JSON.stringify(name).slice(1, -1);
+			const parameters = (expression: string): INodeParameters => ({
+				...DIRECT[1],
+				partnerSku: `={{ ${expression} }}`,
+			});
+			const read = await runOnce(
+				items,
+				parameters(/^\w+$/.test(name) ? `$json.${name}` : `$json["${direct}"]`),
+			);
+			const evaluated = await runOnce(items, parameters(`($json["${direct}"])`));
+			expect([name, read]).toEqual([name, evaluated]);
+		}
+	});
 });

@@ -20,11 +20,19 @@ import type { ParameterSource } from '../parameters';
 const FIELD_EXPRESSION =
 	/^=\{\{\s*\$json(?:\.([A-Za-z_$][\w$]*)|\[\s*(?:"([^"\\{}]*)"|'([^'\\{}]*)')\s*\])\s*\}\}$/;
 
+/**
+ * Names n8n's expressions refuse to read (`$json.caller` fails "due to security concerns"), as
+ * n8n 2.x lists them: a field whose name holds one of these words is left to n8n, which decides.
+ */
+const GUARDED_NAME =
+	/\b(?:__proto__|prototype|constructor|getPrototypeOf|setPrototypeOf|getOwnPropertyDescriptors?|defineProperty|defineProperties|mainModule|binding|_linkedBinding|_load|prepareStackTrace|__lookupGetter__|__lookupSetter__|__defineGetter__|__defineSetter__|caller|callee|arguments|getBuiltinModule|dlopen|execve|loadEnvFile)\b/;
+
 /** The field a saved value names, when it is nothing but `{{ $json.field }}`. */
 function fieldNamed(value: unknown): string | undefined {
 	if (typeof value !== 'string') return undefined;
 	const match = FIELD_EXPRESSION.exec(value);
-	return match ? (match[1] ?? match[2] ?? match[3]) : undefined;
+	const name = match ? (match[1] ?? match[2] ?? match[3]) : undefined;
+	return name === undefined || GUARDED_NAME.test(name) || /[\r\n]/.test(name) ? undefined : name;
 }
 
 /**
