@@ -87,4 +87,31 @@ describe('a list whose service repeats its page token', () => {
 		await expect(activation).rejects.toThrow(REPEATED);
 		expect(requestsOf('ListFbpiOrders')).toHaveLength(2);
 	});
+
+	it('stops at a page token too long to be one (kept nowhere), failing the list with its length', async () => {
+		addOrders('WH-PAGES-3');
+		const huge = 'T'.repeat(5_000_000);
+		f.emulator.injectFaults({
+			count: 1,
+			operation: 'ListFbpiOrders',
+			answer: { set: { next_token: huge } },
+		});
+		const getMany = await f.env.runWorkflow(
+			workflowWithItems(
+				[{}],
+				{
+					resource: 'fbpiOrder',
+					operation: 'getMany',
+					warehouseCode: { __rl: true, mode: 'id', value: 'WH-PAGES-3' },
+					returnAll: true,
+				},
+				{ continueOnFail: true },
+			),
+		);
+		const [out] = getMany.json('Seller Platform');
+		expect(out.error).toBe(
+			'The service gave a page token (next_token) of 5000000 characters, more than the 4096 followed: the list stops here',
+		);
+		expect(requestsOf('ListFbpiOrders')).toHaveLength(1);
+	});
 });

@@ -3,7 +3,8 @@
  * editor's warehouse list (warehouses.ts) and the poll trigger's order listing read their pages
  * here, each asking for a page its own way (`fetchPage`: the token in the query or the body, its
  * own page cap, time and room). One guard for all of them: a token given before in the same
- * listing is never followed (the pages would go round in a loop), and fails the listing.
+ * listing is never followed (the pages would go round in a loop), nor one too long to be a token
+ * (kept while the listing runs); either fails the listing.
  */
 import { NodeOperationError, type IDataObject, type INode } from 'n8n-workflow';
 
@@ -28,6 +29,23 @@ export interface PageWalk {
 	from?: string;
 	/** The input item the list is read for (the error names it). */
 	itemIndex?: number;
+}
+
+/**
+ * The longest page token followed. Tokens are kept while a listing runs (the guard) and the poll
+ * trigger saves one in its position; a service's real tokens are short opaque strings.
+ */
+export const MAX_PAGE_TOKEN_LENGTH = 4096;
+
+function oversizedToken(node: INode, walk: PageWalk, length: number): NodeOperationError {
+	return new NodeOperationError(
+		node,
+		`The service gave a page token (next_token) of ${length} characters, more than the ${MAX_PAGE_TOKEN_LENGTH} followed: the list stops here`,
+		{
+			itemIndex: walk.itemIndex,
+			description: `${walk.endpoint} answered a next_token too long to be a page token. Nothing of this list is used; try again later.`,
+		},
+	);
 }
 
 /** The answer's `next_token`: '' when it is empty, absent or not text (the last page). */
@@ -59,6 +77,7 @@ export async function* pages(ctx: { getNode(): INode }, walk: PageWalk): AsyncGe
 		const next = nextTokenOf(answer);
 		yield { answer, token, next };
 		if (next === '') return;
+		if (next.length > MAX_PAGE_TOKEN_LENGTH) throw oversizedToken(ctx.getNode(), walk, next.length);
 		if (followed.has(next)) throw repeatedToken(ctx.getNode(), walk, read);
 		followed.add(next);
 		token = next;
