@@ -83,6 +83,19 @@ describe('a row failure status that echoes the session', () => {
 			JSON.stringify(f.env.logger.entries);
 		for (const value of values) expect(seen).not.toContain(value);
 	});
+
+	it('shows none of it in the status code either', async () => {
+		await f.env.runWorkflow(workflowWithItems(stockRows(1), STOCK_AUTO));
+		const cookie = String(f.env.credentialData(CREDENTIAL_ID).sessionCookie);
+		const value = cookie.split('; ')[0].split('=')[1];
+		answerWith([answerRow('S-0', { ...refused('refused'), status_code: `DENIED sid=${value}` })]);
+		const result = await f.env.runWorkflow(
+			workflowWithItems(stockRows(1), STOCK_AUTO, { continueOnFail: true }),
+		);
+		const [failed] = result.outputs(NODE);
+		expect(failed.json.error).toContain('DENIED sid=<redacted>');
+		expect(JSON.stringify(result.outputs(NODE))).not.toContain(value);
+	});
 });
 
 describe('an answer that speaks of one row twice', () => {

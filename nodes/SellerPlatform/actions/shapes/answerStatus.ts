@@ -34,12 +34,14 @@ export function failureOf(status: unknown, secrets: string[] = []): StatusFailur
 	if (status === undefined || status === null) return undefined;
 	if (!isObject(status)) return { message: 'the answer has a status the node cannot read' };
 	const id = typeof status.status_id === 'number' ? status.status_id : undefined;
-	const code = typeof status.status_code === 'string' ? status.status_code : undefined;
-	const failed = (id !== undefined && id !== 0) || (!!code && code.toUpperCase() !== 'OK');
+	const said = typeof status.status_code === 'string' ? status.status_code : undefined;
+	const failed = (id !== undefined && id !== 0) || (!!said && said.toUpperCase() !== 'OK');
 	if (!failed) return undefined;
 	const text =
 		typeof status.message === 'string' ? redactValue(status.message, secrets).trim() : '';
 	const message = text.length > 500 ? `${text.slice(0, 500)}…` : text;
+	// The code is shown in messages too: without secrets, and cut like a code (gRPC's are short).
+	const code = said === undefined ? undefined : redactValue(said, secrets).slice(0, 100);
 	return { code, id, message, details: status.details };
 }
 
