@@ -152,6 +152,40 @@ describe('Seller Platform Poll Trigger: orders listed late', () => {
 		120_000,
 	);
 
+	it('a sweep longer than a poll reads goes on over the next polls, 40 pages each, and never delays a new order', async () => {
+		await withClock(async (advance) => {
+			const poller = await activate();
+			const t0 = Date.now();
+			const pollAt = async (minutes: number) => {
+				advance(t0 + minutes * MINUTE - Date.now());
+				await poller.poll();
+			};
+			// 3,000 orders (60 pages) created 1 to 6 minutes after the activation.
+			const many = addMany(3000, t0 + MINUTE, 100);
+			for (const minutes of [10, 11, 25, 26, 27]) await pollAt(minutes);
+			expectOnce(emittedNrs(poller), many);
+			expect(memoryState(poller).sweep).toBeUndefined();
+			// 31 minutes in, the sweep is due: it lists the 3,000 again, 40 pages a poll.
+			const sweepPages = () =>
+				emulator
+					.requests()
+					.filter((r) => r.operation === 'ListFbpiOrders' && r.status !== 401)
+					.filter((r) => (r.body as IDataObject).created_before !== undefined).length;
+			expect(sweepPages()).toBe(0);
+			const [fresh] = addMany(1, t0 + 30 * MINUTE, 0);
+			await pollAt(31);
+			expect(sweepPages()).toBe(MAX_PAGES_PER_POLL);
+			expect(memoryState(poller).sweep?.token).toBeTruthy();
+			// The new order of the short window is not delayed by the sweep.
+			expect(emittedNrs(poller).slice(-1)).toEqual([fresh]);
+			await pollAt(32);
+			expect(sweepPages()).toBe(60); // 3,000 orders, 50 a page
+			expect(memoryState(poller).sweep).toBeUndefined();
+			expect(poller.errors).toEqual([]);
+			expectOnce(emittedNrs(poller), [...many, fresh]);
+		});
+	}, 120_000);
+
 	it('"Catch Orders Listed Late Up To (Hours)" 0: only the 15 minutes each poll looks back, no sweep', async () => {
 		await withClock(async (advance) => {
 			const poller = await activate(pollWorkflow({ lateListingHours: 0 }));
