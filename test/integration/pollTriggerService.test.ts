@@ -152,25 +152,35 @@ describe('Seller Platform Poll Trigger: orders listed late', () => {
 		120_000,
 	);
 
+	/**
+	 * 3,000 orders (60 pages) created 1 to 6 minutes after the activation, emitted by polls 10 to
+	 * 27 minutes in; `pollAt(minutes)` polls then.
+	 */
+	async function sweepSetUp(advance: (ms: number) => void) {
+		const poller = await activate();
+		const t0 = Date.now();
+		const pollAt = async (minutes: number) => {
+			advance(t0 + minutes * MINUTE - Date.now());
+			await poller.poll();
+		};
+		const many = addMany(3000, t0 + MINUTE, 100);
+		for (const minutes of [10, 11, 25, 26, 27]) await pollAt(minutes);
+		expectOnce(emittedNrs(poller), many);
+		expect(memoryState(poller).sweep).toBeUndefined();
+		return { poller, t0, pollAt, many };
+	}
+
+	/** ListFbpiOrders requests of sweeps (the only windows with an end here) answered. */
+	const sweepPages = () =>
+		emulator
+			.requests()
+			.filter((r) => r.operation === 'ListFbpiOrders' && r.status !== 401)
+			.filter((r) => (r.body as IDataObject).created_before !== undefined).length;
+
 	it('a sweep longer than a poll reads goes on over the next polls, 40 pages each, and never delays a new order', async () => {
 		await withClock(async (advance) => {
-			const poller = await activate();
-			const t0 = Date.now();
-			const pollAt = async (minutes: number) => {
-				advance(t0 + minutes * MINUTE - Date.now());
-				await poller.poll();
-			};
-			// 3,000 orders (60 pages) created 1 to 6 minutes after the activation.
-			const many = addMany(3000, t0 + MINUTE, 100);
-			for (const minutes of [10, 11, 25, 26, 27]) await pollAt(minutes);
-			expectOnce(emittedNrs(poller), many);
-			expect(memoryState(poller).sweep).toBeUndefined();
+			const { poller, t0, pollAt, many } = await sweepSetUp(advance);
 			// 31 minutes in, the sweep is due: it lists the 3,000 again, 40 pages a poll.
-			const sweepPages = () =>
-				emulator
-					.requests()
-					.filter((r) => r.operation === 'ListFbpiOrders' && r.status !== 401)
-					.filter((r) => (r.body as IDataObject).created_before !== undefined).length;
 			expect(sweepPages()).toBe(0);
 			const [fresh] = addMany(1, t0 + 30 * MINUTE, 0);
 			await pollAt(31);
@@ -183,6 +193,24 @@ describe('Seller Platform Poll Trigger: orders listed late', () => {
 			expect(memoryState(poller).sweep).toBeUndefined();
 			expect(poller.errors).toEqual([]);
 			expectOnce(emittedNrs(poller), [...many, fresh]);
+		});
+	}, 120_000);
+
+	it("a sweep's saved token the service refuses: its slice is listed again from its start, the poll succeeds", async () => {
+		await withClock(async (advance) => {
+			const { poller, pollAt, many } = await sweepSetUp(advance);
+			await pollAt(31);
+			expect(memoryState(poller).sweep?.token).toBeTruthy();
+			emulator.expireFbpiOrderTokens();
+			await pollAt(32);
+			expect(poller.errors).toEqual([]);
+			// The refused request, then 39 pages from the start again (40 requests a poll).
+			expect(sweepPages()).toBe(2 * MAX_PAGES_PER_POLL);
+			await pollAt(33);
+			expect(sweepPages()).toBe(2 * MAX_PAGES_PER_POLL + 21);
+			expect(memoryState(poller).sweep).toBeUndefined();
+			expect(poller.errors).toEqual([]);
+			expectOnce(emittedNrs(poller), many);
 		});
 	}, 120_000);
 
