@@ -279,6 +279,30 @@ describe('Seller Platform Poll Trigger: a saved page token the service refuses',
 		expect(restarted.errors).toEqual([]);
 		expectOnce(emittedNrs(poller, restarted), all);
 	}, 120_000);
+	it('tokens that never live until the next poll, in a window longer than a poll reads: the poll fails in the end, never a quiet loop', async () => {
+		await withClock(async (advance) => {
+			const poller = await activate();
+			addMany(2500, Date.now() - 10 * MINUTE, 100); // 50 pages
+			emulator.setFbpiOrderQuirks({ tokenLifetimeMs: 30_000 });
+			// Each poll: the refused request, then 39 pages from the start (a few polls more: a
+			// restart in the middle of a poll, sessions that expire over the hours).
+			const expected = Math.ceil(
+				((MAX_RESTARTS + 1) * MAX_LISTING_PAGES) / (MAX_PAGES_PER_POLL - 1),
+			);
+			const most = 2 * expected;
+			let polls = 0;
+			while (!poller.errors.length && polls < most) {
+				advance(MINUTE);
+				await poller.poll();
+				polls++;
+			}
+			expect(poller.errors.map((error) => error.message)).toEqual([
+				`ListFbpiOrders did not end after ${MAX_LISTING_PAGES} pages, listed ${MAX_RESTARTS + 1} times from the start (the short window)`,
+			]);
+			expect(polls).toBeLessThanOrEqual(expected + 8);
+			expect(emittedNrs(poller)).toHaveLength(MAX_PAGES_PER_POLL * 50);
+		});
+	}, 300_000);
 });
 
 describe('Seller Platform Poll Trigger: a listing that never ends', () => {
