@@ -154,8 +154,9 @@ export async function newOrders(
 	const now = toSecond(Date.now());
 	const data = ctx.getWorkflowStaticData('node');
 	const stream = streamKey((await connectionSettings(ctx, 0)).scope, warehouseCode);
+	// confirmation.ts: with durable poll cursors, the state kept where the activation stood.
 	const saved =
-		savedState(data, stream, warehouseCode) ?? startedBefore(ctx, data, stream, warehouseCode, now); // confirmation.ts
+		savedState(data, stream, warehouseCode) ?? startedBefore(ctx, data, stream, warehouseCode, now);
 	if (!saved) return await startAfresh(ctx, stream, warehouseCode, now);
 	confirmEmitted(ctx, saved); // confirmation.ts
 	const budget = budgetWithRoom(ctx, saved);
