@@ -11,6 +11,7 @@ import {
 } from 'n8n-workflow';
 
 import { connectionSettings } from '../shared';
+import { confirmEmitted, noteStart, recordEmitted, startedBefore } from './confirmation';
 import { needsDetails, readDetails, readOrder } from './details';
 import {
 	listPosition,
@@ -134,6 +135,7 @@ async function startAfresh(
 	);
 	const data = ctx.getWorkflowStaticData('node');
 	const state = startState(data, stream, warehouseCode, now, lateMs);
+	noteStart(ctx, state, now); // confirmation.ts
 	// Too many to read: what was not read is history too.
 	if (!complete) state.floor = now;
 	for (const listed of orders) remember(state, listed);
@@ -179,8 +181,12 @@ export async function newOrders(
 ): Promise<INodeExecutionData[][] | null> {
 	const data = ctx.getWorkflowStaticData('node');
 	const stream = streamKey((await connectionSettings(ctx, 0)).scope, warehouseCode);
-	const saved = savedState(data, stream, warehouseCode);
+	// confirmation.ts: with durable poll cursors, the state kept where the activation stood.
+	const saved =
+		savedState(data, stream, warehouseCode) ??
+		startedBefore(ctx, data, stream, warehouseCode, toSecond(Date.now()), lateMs);
 	if (!saved) return await startAfresh(ctx, stream, warehouseCode, lateMs);
+	confirmEmitted(ctx, saved); // confirmation.ts
 	const budget = budgetWithRoom(ctx, saved);
 	const read = await readAll(ctx, warehouseCode, saved, lateMs, budget);
 	for (const listed of read.orders) listedAgain(saved, listed);
@@ -191,6 +197,7 @@ export async function newOrders(
 	const live = savedState(data, stream, warehouseCode) ?? saved;
 	const { emit, givenUp } = settle(live, outcome, Date.now());
 	const dropped = recordRead(live, read, lateMs);
+	recordEmitted(ctx, live, emit); // confirmation.ts
 	// Set again on n8n's static data object: it notices changes to its own fields only (not inside
 	// an object set on it later), and saves the static data only when it noticed one.
 	data[STATE_KEY] = live as unknown as IDataObject;
