@@ -94,9 +94,11 @@ export class SellerPlatformTrigger implements INodeType {
 			return { webhookResponse: { received: true, ignored: 'duplicate delivery' } };
 		}
 
-		// Answering here (rather than letting n8n answer) makes n8n save the static data changed
-		// above before the execution starts.
-		this.getResponseObject().status(200).json({ received: true });
-		return { noWebhookResponse: true, workflowData: [[{ json: delivery }]] };
+		// n8n answers (responseMode 'onReceived', no responseData: the body is `webhookResponse`).
+		// n8n 2.x creates the execution, saves the static data (the remembered deliveries), then
+		// answers: a crash before that leaves the delivery unanswered and the service sends it
+		// again. n8n 1.x saves the static data and answers while it creates the execution, so a
+		// crash in between loses the delivery (docs/triggers.md).
+		return { webhookResponse: { received: true }, workflowData: [[{ json: delivery }]] };
 	}
 }

@@ -112,11 +112,14 @@ function addKey(memory: RememberedKeys, key: string): void {
 
 /**
  * Whether the delivery `key` is new to the registration `registration` (`memoryKey`); if so,
- * remembers it. n8n reads the static data from its database for each delivery and saves it after:
- * of concurrent deliveries, the last save wins. So every delivery of this process whose save may
- * still be to come (the latest `MAX_PENDING_RECORDS`) has, as its `seen`, the one list of every
- * key this process knows for the registration: no key is lost to a later save, and no record
- * holds a copy.
+ * remembers it. n8n reads the static data from its database for each delivery and saves it after
+ * (n8n 2.x: once the delivery's execution exists, before answering; 1.x: before answering, while
+ * it creates the execution): of concurrent deliveries, the last save wins. So every delivery of
+ * this process whose save may still be to come (the latest `MAX_PENDING_RECORDS`) has, as its
+ * `seen`, the one list of every key this process knows for the registration: no key is lost to a
+ * later save, and no record holds a copy. A re-send while this process still handles the first
+ * is dropped here; after a crash before the save, the key is neither saved nor remembered, and the
+ * re-send runs.
  */
 export function firstDelivery(registration: string, key: string, record: Registration): boolean {
 	const memory = memoryOf(registration);
