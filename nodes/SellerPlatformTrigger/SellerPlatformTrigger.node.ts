@@ -52,7 +52,16 @@ export class SellerPlatformTrigger implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'sellerPlatformApi', required: true }],
 		webhooks: [
-			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				// n8n's answer to a delivery that starts the workflow (webhook() below). Without
+				// responseData n8n takes "firstEntryJson" and sends that text; it never reads the
+				// webhookResponse returned with workflowData.
+				responseData: '={{ ({ received: true }) }}',
+				path: 'webhook',
+			},
 		],
 		// Declared once in description.ts; parameters.ts reads their labels, names and defaults.
 		properties,
@@ -94,11 +103,11 @@ export class SellerPlatformTrigger implements INodeType {
 			return { webhookResponse: { received: true, ignored: 'duplicate delivery' } };
 		}
 
-		// n8n answers (responseMode 'onReceived', no responseData: the body is `webhookResponse`).
-		// n8n 2.x creates the execution, saves the static data (the remembered deliveries), then
-		// answers: a crash before that leaves the delivery unanswered and the service sends it
-		// again. n8n 1.x saves the static data and answers while it creates the execution, so a
-		// crash in between loses the delivery (docs/triggers.md).
-		return { webhookResponse: { received: true }, workflowData: [[{ json: delivery }]] };
+		// n8n answers, with the description's responseData. n8n 2.x creates the execution, saves
+		// the static data (the remembered deliveries), then answers: a crash before that leaves
+		// the delivery unanswered and the service sends it again. n8n 1.x saves the static data
+		// and answers while it creates the execution, so a crash in between loses the delivery
+		// (docs/triggers.md).
+		return { workflowData: [[{ json: delivery }]] };
 	}
 }

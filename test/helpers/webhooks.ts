@@ -121,6 +121,31 @@ function nodeTypeOf(workflow: Workflow, node: INode) {
 	return workflow.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
 }
 
+/**
+ * The body n8n sends for responseMode 'onReceived' (n8n's `extractWebhookOnReceivedResponse`):
+ * the description's responseData evaluated with the default "firstEntryJson" (so a description
+ * without it gets that text), undefined for "noData", else `webhookResponse`, else "Workflow was
+ * started".
+ */
+function onReceivedAnswer(
+	workflow: Workflow,
+	node: INode,
+	mode: 'manual' | 'webhook',
+	webhook: IWebhookData,
+	result: IWebhookResponseData,
+): unknown {
+	const responseData = workflow.expression.getComplexParameterValue(
+		node,
+		webhook.webhookDescription.responseData,
+		mode,
+		{},
+		undefined,
+		'firstEntryJson',
+	);
+	if (responseData === 'noData') return undefined;
+	return responseData || (result.webhookResponse ?? { message: 'Workflow was started' });
+}
+
 export class ActiveWorkflow {
 	readonly executions: WorkflowResult[] = [];
 	readonly requests: WebhookCall[] = [];
@@ -306,8 +331,7 @@ export class ActiveWorkflow {
 			}
 			await this.holdBeforeSave;
 			this.saveStep(workflow, call);
-			const responseData = webhook.webhookDescription.responseData;
-			answer(responseData || (result.webhookResponse ?? { message: 'Workflow was started' }));
+			answer(onReceivedAnswer(workflow, node, mode, webhook, result));
 		}
 		if (this.test && this.active) await this.deactivate(); // a test webhook serves one event
 	}
