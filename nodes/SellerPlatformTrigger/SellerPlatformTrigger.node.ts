@@ -9,7 +9,7 @@ import {
 
 import { NODE_DESCRIPTION, quoted, shown } from '../shared';
 import { authenticate } from './authentication';
-import { deliveryKey, firstDelivery, memoryKey } from './deliveries';
+import { deliveryKey, firstDelivery, markChangedAfterStart, memoryKey } from './deliveries';
 import { destinationCodeProperty, properties } from './description';
 import { deduplicates, noonSendersOnly } from './parameters';
 import { DELIVERY_HEADER, destinationWebhookMethods, triggerId } from './registration';
@@ -96,11 +96,11 @@ export class SellerPlatformTrigger implements INodeType {
 			};
 		}
 
-		if (
-			deduplicates(this) &&
-			!firstDelivery(memoryKey(triggerId(this), current), deliveryKey(delivery), current)
-		) {
-			return { webhookResponse: { received: true, ignored: 'duplicate delivery' } };
+		if (deduplicates(this)) {
+			if (!firstDelivery(memoryKey(triggerId(this), current), deliveryKey(delivery), current)) {
+				return { webhookResponse: { received: true, ignored: 'duplicate delivery' } };
+			}
+			markChangedAfterStart(current);
 		}
 
 		// n8n answers, with the description's responseData. n8n 2.x creates the execution, saves

@@ -6,7 +6,7 @@
  * save); only the saved list n8n read for the delivery is looked through.
  */
 import { createHash } from 'crypto';
-import type { IDataObject } from 'n8n-workflow';
+import { sleep, type IDataObject } from 'n8n-workflow';
 
 import { MAX_DELIVERY_KEY_LENGTH, MAX_REMEMBERED_DELIVERIES, type Registration } from './record';
 
@@ -139,4 +139,20 @@ export function firstDelivery(registration: string, key: string, record: Registr
 export function forgetDeliveries(registration: string): void {
 	recentDeliveries.delete(registration);
 	pendingRecords.delete(registration);
+}
+
+/**
+ * Marks the delivery's record changed once more, a moment after webhook() returns. n8n 2.41
+ * clears the "static data changed" mark of the delivery's workflow when it starts the execution
+ * (`WorkflowRunner.run` builds a second `Workflow` on the same static data object, and n8n-workflow's
+ * `ObservableObject.create` sets the mark to false), so its save after the execution, before the
+ * answer, would write nothing. The mark set again after a timer of 0 ms (by then n8n is waiting
+ * on its database to create the execution) makes that save write the delivery's key. n8n 1.x
+ * saves before starting the execution and needs none of it.
+ */
+export function markChangedAfterStart(record: Registration): void {
+	void sleep(0).then(() => {
+		// Setting a property of static data marks it changed (n8n's ObservableObject).
+		record.seen = record.seen ?? [];
+	});
 }

@@ -11,8 +11,9 @@
  *   `Workflow` with the saved static data, then, in n8n 2.41's order (n8n's
  *   `webhooks/webhook-helpers.js` `executeWebhook`, `webhooks/live-webhooks.js`): a node that
  *   answers itself (`noWebhookResponse`) has its static data saved, then its execution started;
- *   `{ workflowData }` with responseMode 'onReceived' starts the execution, then the static
- *   data is saved, then n8n answers (the description's `responseData`, else `webhookResponse`,
+ *   `{ workflowData }` with responseMode 'onReceived' clears the static data's "changed" mark
+ *   (as `WorkflowRunner.run` does), starts the execution, then the static data is saved if
+ *   marked changed, then n8n answers (the description's `responseData`, else `webhookResponse`,
  *   else "Workflow was started"); a call that starts nothing has its static data saved, then
  *   n8n answers `webhookResponse`. Each call's `steps` record that order; `crashBeforeSave` and
  *   `holdBeforeSave` play n8n killed, or still busy, between the execution and the save;
@@ -310,6 +311,13 @@ export class ActiveWorkflow {
 		}
 		if (!result.workflowData) return;
 		call.outcome = 'execution';
+		if (!result.noWebhookResponse) {
+			// n8n 2.41's WorkflowRunner.run: a second Workflow on the same static data object
+			// (establishContextForPersistence) clears its "changed" mark, then the execution is
+			// created in the database (a few milliseconds).
+			if (!this.test) workflow.staticData.__dataChanged = false;
+			await new Promise((resolve) => setTimeout(resolve, 5));
+		}
 		const started = await this.env.startExecution(this.input, {
 			mode,
 			startNode: node.name,
