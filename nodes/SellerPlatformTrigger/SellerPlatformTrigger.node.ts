@@ -9,7 +9,7 @@ import {
 
 import { NODE_DESCRIPTION, quoted, shown } from '../shared';
 import { authenticate } from './authentication';
-import { deliveryKey, firstDelivery, memoryKey } from './deliveries';
+import { deliveryKey, firstDelivery, markChangedAfterStart, memoryKey } from './deliveries';
 import { destinationCodeProperty, properties } from './description';
 import { deduplicates, noonSendersOnly } from './parameters';
 import { DELIVERY_HEADER, destinationWebhookMethods, triggerId } from './registration';
@@ -52,7 +52,16 @@ export class SellerPlatformTrigger implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'sellerPlatformApi', required: true }],
 		webhooks: [
-			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				// n8n's answer to a delivery that starts the workflow (webhook() below). Without
+				// responseData n8n takes "firstEntryJson" and sends that text; it never reads the
+				// webhookResponse returned with workflowData.
+				responseData: '={{ ({ received: true }) }}',
+				path: 'webhook',
+			},
 		],
 		// Declared once in description.ts; parameters.ts reads their labels, names and defaults.
 		properties,
@@ -87,16 +96,18 @@ export class SellerPlatformTrigger implements INodeType {
 			};
 		}
 
-		if (
-			deduplicates(this) &&
-			!firstDelivery(memoryKey(triggerId(this), current), deliveryKey(delivery), current)
-		) {
-			return { webhookResponse: { received: true, ignored: 'duplicate delivery' } };
+		if (deduplicates(this)) {
+			if (!firstDelivery(memoryKey(triggerId(this), current), deliveryKey(delivery), current)) {
+				return { webhookResponse: { received: true, ignored: 'duplicate delivery' } };
+			}
+			markChangedAfterStart(current);
 		}
 
-		// Answering here (rather than letting n8n answer) makes n8n save the static data changed
-		// above before the execution starts.
-		this.getResponseObject().status(200).json({ received: true });
-		return { noWebhookResponse: true, workflowData: [[{ json: delivery }]] };
+		// n8n answers, with the description's responseData. n8n 2.x creates the execution, saves
+		// the static data (the remembered deliveries), then answers: a crash before that leaves
+		// the delivery unanswered and the service sends it again. n8n 1.x saves the static data
+		// and answers while it creates the execution, so a crash in between loses the delivery
+		// (docs/triggers.md).
+		return { workflowData: [[{ json: delivery }]] };
 	}
 }

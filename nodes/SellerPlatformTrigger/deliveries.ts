@@ -6,7 +6,7 @@
  * save); only the saved list n8n read for the delivery is looked through.
  */
 import { createHash } from 'crypto';
-import type { IDataObject } from 'n8n-workflow';
+import { sleep, type IDataObject } from 'n8n-workflow';
 
 import { MAX_DELIVERY_KEY_LENGTH, MAX_REMEMBERED_DELIVERIES, type Registration } from './record';
 
@@ -112,11 +112,14 @@ function addKey(memory: RememberedKeys, key: string): void {
 
 /**
  * Whether the delivery `key` is new to the registration `registration` (`memoryKey`); if so,
- * remembers it. n8n reads the static data from its database for each delivery and saves it after:
- * of concurrent deliveries, the last save wins. So every delivery of this process whose save may
- * still be to come (the latest `MAX_PENDING_RECORDS`) has, as its `seen`, the one list of every
- * key this process knows for the registration: no key is lost to a later save, and no record
- * holds a copy.
+ * remembers it. n8n reads the static data from its database for each delivery and saves it after
+ * (n8n 2.x: once the delivery's execution exists, before answering; 1.x: before answering, while
+ * it creates the execution): of concurrent deliveries, the last save wins. So every delivery of
+ * this process whose save may still be to come (the latest `MAX_PENDING_RECORDS`) has, as its
+ * `seen`, the one list of every key this process knows for the registration: no key is lost to a
+ * later save, and no record holds a copy. A re-send while this process still handles the first
+ * is dropped here; after a crash before the save, the key is neither saved nor remembered, and the
+ * re-send runs.
  */
 export function firstDelivery(registration: string, key: string, record: Registration): boolean {
 	const memory = memoryOf(registration);
@@ -136,4 +139,20 @@ export function firstDelivery(registration: string, key: string, record: Registr
 export function forgetDeliveries(registration: string): void {
 	recentDeliveries.delete(registration);
 	pendingRecords.delete(registration);
+}
+
+/**
+ * Marks the delivery's record changed once more, a moment after webhook() returns. n8n 2.41
+ * clears the "static data changed" mark of the delivery's workflow when it starts the execution
+ * (`WorkflowRunner.run` builds a second `Workflow` on the same static data object, and n8n-workflow's
+ * `ObservableObject.create` sets the mark to false), so its save after the execution, before the
+ * answer, would write nothing. The mark set again after a timer of 0 ms (by then n8n is waiting
+ * on its database to create the execution) makes that save write the delivery's key. n8n 1.x
+ * saves before starting the execution and needs none of it.
+ */
+export function markChangedAfterStart(record: Registration): void {
+	void sleep(0).then(() => {
+		// Setting a property of static data marks it changed (n8n's ObservableObject).
+		record.seen = record.seen ?? [];
+	});
 }

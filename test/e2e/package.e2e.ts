@@ -654,6 +654,59 @@ async function expectSandboxOrderRunsTrigger(trigger: StoredWorkflow, code: stri
 	expect([delivery!.outcome, delivery!.attempts.at(-1)?.status]).toEqual(['delivered', 200]);
 }
 
+/**
+ * An authentic delivery sent by hand: n8n answers it 200 `{ "received": true }` (the node lets
+ * n8n answer), and in n8n 2.x only once its execution exists: n8n set the execution running
+ * (`startedAt`) before the answer arrived. n8n 1.x answers while it creates the execution
+ * (docs/triggers.md), so there only the answer is checked.
+ */
+async function expectDeliveryAnsweredOnceItsExecutionExists(
+	trigger: StoredWorkflow,
+	taken: DestinationState,
+): Promise<void> {
+	const before = (await client.executions(trigger.id)).length;
+	const delivery = {
+		event_schema_version: '1.0',
+		event_type: 'FBPI::ORDER_SYNC',
+		metadata: {
+			published_at: new Date().toISOString(),
+			project_code: emu.credential.project_code,
+			message_id: `answered-${Date.now()}`,
+		},
+		payload: { order_nr: SEEDED_FBPI_ORDERS.dubai },
+	};
+	const response = await fetch(taken.url, {
+		method: 'POST',
+		headers: {
+			'content-type': 'application/json',
+			[SECRET_HEADER]: taken.credentials[SECRET_HEADER],
+		},
+		body: JSON.stringify(delivery),
+	});
+	const answeredAt = Date.now();
+	expect({ status: response.status, body: await response.json() }).toEqual({
+		status: 200,
+		body: { received: true },
+	});
+	const runId = await waitFor(
+		'the trigger workflow to run for the hand-sent delivery',
+		async () => {
+			const runs = await client.executions(trigger.id);
+			return runs.length > before ? runs[0].id : undefined;
+		},
+	);
+	const run = await client.waitForExecution(runId);
+	expectSucceeded(run);
+	expect(single(run, 'Seller Platform Trigger').metadata).toEqual(delivery.metadata);
+	if (N8N_MAJOR >= 2) {
+		const started = Date.parse(run.startedAt);
+		expect({ startedAt: run.startedAt, beforeTheAnswer: started <= answeredAt }).toEqual({
+			startedAt: run.startedAt,
+			beforeTheAnswer: true,
+		});
+	}
+}
+
 /** A delivery without the secret header, and one with a wrong secret: 401, no execution. */
 async function expectForgedDeliveriesRefused(trigger: StoredWorkflow, url: string): Promise<void> {
 	const runsBefore = (await client.executions(trigger.id)).length;
@@ -1546,13 +1599,14 @@ describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 	);
 
 	check(
-		'6. trigger: activation takes over the destination; a sandbox order starts the workflow; no secret → 401; deactivation releases it',
+		'6. trigger: activation takes over the destination; a sandbox order starts the workflow; n8n answers a delivery 200 {received:true} (2.x: once its execution runs); no secret → 401; deactivation releases it',
 		async () => {
 			const trigger = example('new-orders-customer-data.json');
 			const code = SEEDED_DESTINATIONS.active;
 			await client.activate(trigger.id);
 			const taken = await expectDestinationTaken(code);
 			await expectSandboxOrderRunsTrigger(trigger, code);
+			await expectDeliveryAnsweredOnceItsExecutionExists(trigger, taken);
 			await expectForgedDeliveriesRefused(trigger, taken.url);
 			await client.deactivate(trigger.id);
 			await expectDestinationReleased(code);

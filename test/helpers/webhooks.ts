@@ -8,9 +8,15 @@
  *   EMPTY static data of its own, and runs `delete` once a call has started an execution;
  * - a loopback listener plays n8n's webhook server (with `req.ip` as Express gives it for the
  *   environment's `proxyHops`, N8N_PROXY_HOPS): each call runs `webhook()` on a fresh
- *   `Workflow` with the saved static data; `{ workflowData }` starts an execution and n8n answers
- *   (then, as in n8n 2.4x, changes the node made to static data are lost); a node that answers
- *   itself (`noWebhookResponse`) or starts nothing gets its static data saved;
+ *   `Workflow` with the saved static data, then, in n8n 2.41's order (n8n's
+ *   `webhooks/webhook-helpers.js` `executeWebhook`, `webhooks/live-webhooks.js`): a node that
+ *   answers itself (`noWebhookResponse`) has its static data saved, then its execution started;
+ *   `{ workflowData }` with responseMode 'onReceived' clears the static data's "changed" mark
+ *   (as `WorkflowRunner.run` does), starts the execution, then the static data is saved if
+ *   marked changed, then n8n answers (the description's `responseData`, else `webhookResponse`,
+ *   else "Workflow was started"); a call that starts nothing has its static data saved, then
+ *   n8n answers `webhookResponse`. Each call's `steps` record that order; `crashBeforeSave` and
+ *   `holdBeforeSave` play n8n killed, or still busy, between the execution and the save;
  * - deactivation runs `delete` and saves the static data.
  */
 import { createServer, type IncomingMessage, type Server } from 'http';
@@ -42,6 +48,8 @@ export interface WebhookCall {
 	status: number;
 	responseBody: unknown;
 	outcome: 'execution' | 'noWebhookResponse' | 'response' | 'error';
+	/** What happened, in order: 'node answered', 'execution started', 'static data saved', 'n8n answered', 'crashed'. */
+	steps: string[];
 }
 
 type Method = 'checkExists' | 'create' | 'delete';
@@ -114,11 +122,43 @@ function nodeTypeOf(workflow: Workflow, node: INode) {
 	return workflow.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
 }
 
+/**
+ * The body n8n sends for responseMode 'onReceived' (n8n's `extractWebhookOnReceivedResponse`):
+ * the description's responseData evaluated with the default "firstEntryJson" (so a description
+ * without it gets that text), undefined for "noData", else `webhookResponse`, else "Workflow was
+ * started".
+ */
+function onReceivedAnswer(
+	workflow: Workflow,
+	node: INode,
+	mode: 'manual' | 'webhook',
+	webhook: IWebhookData,
+	result: IWebhookResponseData,
+): unknown {
+	const responseData = workflow.expression.getComplexParameterValue(
+		node,
+		webhook.webhookDescription.responseData,
+		mode,
+		{},
+		undefined,
+		'firstEntryJson',
+	);
+	if (responseData === 'noData') return undefined;
+	return responseData || (result.webhookResponse ?? { message: 'Workflow was started' });
+}
+
 export class ActiveWorkflow {
 	readonly executions: WorkflowResult[] = [];
 	readonly requests: WebhookCall[] = [];
 	active = true;
 	private readonly pending = new Set<Promise<unknown>>();
+	/**
+	 * When set, the next call that starts an execution runs it (n8n killed there: the test clears
+	 * what the process kept) and stops: no save, no answer (the connection is dropped).
+	 */
+	crashBeforeSave: (() => void) | undefined;
+	/** When set, calls that start an execution wait for it between the execution and the save. */
+	holdBeforeSave: Promise<void> | undefined;
 	/** A test webhook's own static data (n8n never saves it). */
 	private readonly testStaticData: IDataObject = {};
 
@@ -205,6 +245,7 @@ export class ActiveWorkflow {
 			status: 200,
 			responseBody: undefined,
 			outcome: 'error',
+			steps: [],
 		};
 		this.requests.push(call);
 		const done = this.handle(req, res, call);
@@ -253,24 +294,59 @@ export class ActiveWorkflow {
 			call.status = 500;
 			return;
 		}
-		if (result.noWebhookResponse) call.outcome = 'noWebhookResponse';
-		else {
+		const answer = (body: unknown) => {
+			response.status(200).json(body);
+			call.status = res.statusCode;
+			call.steps.push('n8n answered');
+		};
+		if (result.noWebhookResponse) {
+			call.outcome = 'noWebhookResponse';
+			call.status = res.statusCode;
+			if (res.headersSent) call.steps.push('node answered');
+			this.saveStep(workflow, call);
+		} else if (!result.workflowData) {
 			call.outcome = 'response';
-			response.status(200).json(result.webhookResponse ?? { message: 'Workflow was started' });
+			this.saveStep(workflow, call);
+			answer(result.webhookResponse ?? { message: 'Webhook call received' });
 		}
-		call.status = res.statusCode;
-		if (!result.workflowData || result.noWebhookResponse) this.save(workflow);
 		if (!result.workflowData) return;
 		call.outcome = 'execution';
+		if (!result.noWebhookResponse) {
+			// n8n 2.41's WorkflowRunner.run: a second Workflow on the same static data object
+			// (establishContextForPersistence) clears its "changed" mark, then the execution is
+			// created in the database (a few milliseconds).
+			if (!this.test) workflow.staticData.__dataChanged = false;
+			await new Promise((resolve) => setTimeout(resolve, 5));
+		}
 		const started = await this.env.startExecution(this.input, {
 			mode,
 			startNode: node.name,
 			inputs: result.workflowData,
 		});
+		call.steps.push('execution started');
 		const finished = started.finished.then((run) => void this.executions.push(run));
 		this.pending.add(finished);
 		void finished.finally(() => this.pending.delete(finished));
+		if (!result.noWebhookResponse) {
+			const crash = this.crashBeforeSave;
+			if (crash) {
+				this.crashBeforeSave = undefined;
+				crash();
+				call.steps.push('crashed');
+				call.status = 0;
+				req.socket.destroy();
+				return;
+			}
+			await this.holdBeforeSave;
+			this.saveStep(workflow, call);
+			answer(onReceivedAnswer(workflow, node, mode, webhook, result));
+		}
 		if (this.test && this.active) await this.deactivate(); // a test webhook serves one event
+	}
+
+	private saveStep(workflow: Workflow, call: WebhookCall) {
+		this.save(workflow);
+		call.steps.push('static data saved');
 	}
 
 	/** Resolves with the finished executions once there are at least `count`. */

@@ -219,6 +219,21 @@ describe('Seller Platform Trigger: webhook()', () => {
 		});
 	});
 
+	it('n8n answers a delivery that starts the workflow, once the execution exists and the delivery is saved; refusals are the node’s own', async () => {
+		const handle = await activate(triggerWorkflow());
+		await publish(ORDER_SYNC, { order_nr: 'FBPI-2007' });
+		const refused = await post(handle.webhookUrl, envelope(ORDER_SYNC, {}), {});
+		await handle.waitForExecutions(1);
+
+		expect(refused).toEqual({ status: 401, body: { message: 'Unauthorized' } });
+		expect(handle.requests.map((r) => [r.status, r.responseBody, r.steps])).toEqual([
+			// n8n 2.41's order for responseMode 'onReceived' (test/helpers/webhooks.ts): a crash
+			// before the answer leaves the delivery unanswered, and the service sends it again.
+			[200, { received: true }, ['execution started', 'static data saved', 'n8n answered']],
+			[401, { message: 'Unauthorized' }, ['node answered', 'static data saved']],
+		]);
+	});
+
 	it('a missing or wrong secret gets 401 and starts nothing', async () => {
 		const handle = await activate(triggerWorkflow());
 		const secret = destination().credentials[DELIVERY_HEADER];
@@ -271,10 +286,8 @@ describe('Seller Platform Trigger: webhook()', () => {
 		]);
 	});
 
-	// n8n (2.41) does not save static data changed in webhook() when it answers for the node and an
-	// execution starts (WorkflowRunner.run resets the change flag and reloads the saved data). The
-	// trigger answers the delivery itself, so the static data is saved before the execution starts,
-	// and it also remembers deliveries in the process.
+	// n8n 2.41 saves the static data changed in webhook() after the execution exists, then answers;
+	// the trigger also remembers deliveries in the process (triggerState.test.ts: crashes, retries).
 	it('de-duplication on (default): the same delivery twice (same message_id) starts one execution', async () => {
 		const handle = await activate(triggerWorkflow());
 		const deliveries = await publish(ORDER_SYNC, { order_nr: 'FBPI-2004' }, true);

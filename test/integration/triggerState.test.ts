@@ -26,7 +26,7 @@ import {
 	type Registration,
 } from '../../dist/nodes/SellerPlatformTrigger/registration';
 import { SEEDED_DESTINATIONS, type Emulator, type RequestLogEntry } from '../emulator';
-import { type TestEnvironment, type TestWorkflow } from '../helpers';
+import { type ActiveWorkflow, type TestEnvironment, type TestWorkflow } from '../helpers';
 import { startFixture, type Fixture } from './fixture';
 import { Activations, ORDER_SYNC, STATIC_KEY, TRIGGER, triggerWorkflow } from './triggerFixture';
 
@@ -173,6 +173,86 @@ describe('Seller Platform Trigger: a memory of deliveries per registration', () 
 		]);
 	});
 });
+
+describe('Seller Platform Trigger: n8n answers once the execution exists, then a retry is', () => {
+	const keyOf = (messageId: string) => `id:${LIVE.length}:${LIVE}/${messageId}`;
+	const savedSeen = () => registrationOf(env.workflowStaticData('trigger-workflow'))?.seen ?? [];
+
+	it('run once more when n8n was killed after starting the execution, before saving and answering', async () => {
+		const handle = await activate(triggerWorkflow());
+		handle.crashBeforeSave = restartProcess;
+		const { message_id } = emulator.publishEvent({
+			event_type: ORDER_SYNC,
+			payload: { order_nr: 'FBPI-7101' },
+		});
+		// The service got no answer and sends the delivery again (200 ms later), to the n8n
+		// started again: the delivery's key was never saved, and the process's memory is gone.
+		const [delivery] = await emulator.waitForDeliveries({ messageId: message_id, count: 1 });
+		await handle.waitForExecutions(2);
+		await handle.settled();
+
+		expect(delivery.attempts.map((a) => a.status ?? 'no answer')).toEqual(['no answer', 200]);
+		expect(handle.requests.map((r) => [r.responseBody, r.steps])).toEqual([
+			[undefined, ['execution started', 'crashed']],
+			[{ received: true }, ['execution started', 'static data saved', 'n8n answered']],
+		]);
+		expect(handle.executions.map((e) => e.json(TRIGGER)[0].metadata)).toEqual([
+			delivery.body.metadata,
+			delivery.body.metadata,
+		]);
+		expect(savedSeen()).toEqual([keyOf(message_id)]);
+
+		// Saved now: another re-send, after another restart, is dropped.
+		restartProcess();
+		emulator.redeliver(message_id);
+		await emulator.waitForDeliveries({ messageId: message_id, count: 2 });
+		await handle.settled();
+		expect(handle.executions).toHaveLength(2);
+		expect(handle.requests.at(-1)?.responseBody).toEqual({
+			received: true,
+			ignored: 'duplicate delivery',
+		});
+	});
+
+	it('dropped when it comes while this process still handles the first (execution started, nothing saved yet)', async () => {
+		const handle = await activate(triggerWorkflow());
+		let release = () => {};
+		handle.holdBeforeSave = new Promise<void>((resolve) => (release = resolve));
+		const { message_id } = emulator.publishEvent({
+			event_type: ORDER_SYNC,
+			payload: { order_nr: 'FBPI-7102' },
+		});
+		const first = await waitForStep(handle, 'execution started');
+
+		emulator.redeliver(message_id);
+		const answered = await waitForStep(handle, 'n8n answered');
+		expect(answered).not.toBe(first);
+		expect(answered.responseBody).toEqual({ received: true, ignored: 'duplicate delivery' });
+		// Nothing saved yet: the process's memory dropped it.
+		expect(savedSeen()).toEqual([]);
+
+		release();
+		const deliveries = await emulator.waitForDeliveries({ messageId: message_id, count: 2 });
+		await handle.settled();
+		expect(deliveries.map((d) => [d.duplicate, d.attempts.map((a) => a.status)])).toEqual([
+			[false, [200]],
+			[true, [200]],
+		]);
+		expect(first.responseBody).toEqual({ received: true });
+		expect(handle.executions).toHaveLength(1);
+		expect(savedSeen()).toEqual([keyOf(message_id)]);
+	});
+});
+
+/** The first call of the handle that has reached `step`. */
+async function waitForStep(handle: ActiveWorkflow, step: string) {
+	for (let tries = 0; tries < 500; tries++) {
+		const call = handle.requests.find((r) => r.steps.includes(step));
+		if (call) return call;
+		await new Promise((resolve) => setTimeout(resolve, 10));
+	}
+	throw new Error(`no call reached "${step}"`);
+}
 
 describe('Seller Platform Trigger: the memory of deliveries is bounded and not copied', () => {
 	it('the pending records share one list of at most 1,000 keys, the newest', async () => {
