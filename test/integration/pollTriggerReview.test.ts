@@ -1,0 +1,121 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
+/**
+ * Adversarial review of the poll trigger's crash confirmation (confirmation.ts): sequences in
+ * which an order n8n may already have received comes again without `possibleDuplicate`, or an
+ * order n8n never received is never emitted. Each test is a finding of the review; run as the app
+ * runs a poll trigger (test/helpers/polls.ts). A "new life" is n8n started again as a new process.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import {
+	POSSIBLE_DUPLICATE,
+	startNewLifeForTests,
+} from '../../dist/nodes/SellerPlatformPollTrigger/confirmation';
+import { STATE_KEY, type PollState } from '../../dist/nodes/SellerPlatformPollTrigger/state';
+import type { Emulator } from '../emulator';
+import { chain, type ActivePoller, type TestEnvironment, type TestWorkflow } from '../helpers';
+import { CREDENTIAL_ID, startFixture, type Fixture } from './fixture';
+
+const POLL_TRIGGER = 'Seller Platform Poll Trigger';
+const STATIC_KEY = `node:${POLL_TRIGGER}`;
+const WORKFLOW_ID = 'review-workflow';
+
+let f: Fixture;
+let emulator: Emulator;
+let env: TestEnvironment;
+let warehouses = 0;
+let warehouse: string;
+const pollers: ActivePoller[] = [];
+
+beforeEach(async () => {
+	f = await startFixture();
+	({ emulator, env } = f);
+	warehouse = `WH-REVIEW-${++warehouses}`;
+});
+
+afterEach(async () => {
+	for (const poller of pollers.splice(0)) poller.deactivate();
+	await f.close();
+});
+
+const workflow = (): TestWorkflow => ({
+	id: WORKFLOW_ID,
+	nodes: [
+		{
+			name: POLL_TRIGGER,
+			type: 'sellerPlatformPollTrigger',
+			parameters: {
+				event: 'newFbpiOrder',
+				warehouseCode: { __rl: true, mode: 'id', value: warehouse },
+			},
+			credentials: { sellerPlatformApi: CREDENTIAL_ID },
+		},
+		{ name: 'Received', type: 'testNoOp' },
+	],
+	connections: chain(POLL_TRIGGER, 'Received'),
+});
+
+const activate = async (durableCursors = false) => {
+	const poller = await env.activatePolling(workflow(), { durableCursors });
+	pollers.push(poller);
+	return poller;
+};
+
+/** Orders created at n8n's now plus `aheadMs` (the service's clock ahead), oldest first. */
+const addOrders = (count: number, aheadMs = 0) => {
+	const now = Date.now() + aheadMs;
+	const orders = Array.from({ length: count }, (_, i) => ({ createdAt: now + i }));
+	return emulator
+		.addFbpiOrders({ warehouseCode: warehouse, orders })
+		.map((order) => order.fbpi_order_nr);
+};
+
+const emitted = (poller: ActivePoller) =>
+	poller.emitted.flatMap(([items]) => items.map(({ json }) => json));
+const numbers = (orders: IDataObject[]) => orders.map((order) => order.fbpi_order_nr);
+
+const savedState = () =>
+	(env.workflowStaticData(WORKFLOW_ID)[STATIC_KEY] as IDataObject | undefined)?.[STATE_KEY] as
+		PollState | undefined;
+
+describe('Seller Platform Poll Trigger review: n8n killed, then started again', () => {
+	it('the service clock 10 min ahead of n8n (within the 15 min the trigger allows), the execution created, the save lost: the orders come again marked possibleDuplicate', async () => {
+		const poller = await activate();
+		const before = env.workflowStaticData(WORKFLOW_ID);
+		// The service stamps its orders 10 minutes ahead of n8n's clock.
+		const delivered = addOrders(2, 10 * 60_000);
+		await poller.poll();
+		expect(numbers(emitted(poller))).toEqual(delivered);
+		expect(poller.executions).toHaveLength(1);
+		env.restoreStaticData(WORKFLOW_ID, before); // the save never reached the database
+
+		startNewLifeForTests(); // n8n back a few seconds later
+		const after = await poller.restart();
+		pollers.push(after);
+		await after.poll();
+		await after.poll();
+
+		const again = emitted(after);
+		expect(numbers(again)).toEqual(delivered);
+		// n8n received them before it stopped: each must carry the mark.
+		for (const order of again) expect(order[POSSIBLE_DUPLICATE]).toBe(true);
+	});
+
+	it('unconfirmed orders of a life without durable cursors are emitted (marked) when n8n starts again with durable poll cursors on', async () => {
+		const poller = await activate();
+		const lost = addOrders(3);
+		await poller.poll();
+		// The state saved says emitted; the execution never existed (n8n killed in between).
+		expect(Object.keys(savedState()!.unconfirmed!.orders).sort()).toEqual([...lost].sort());
+
+		startNewLifeForTests();
+		// The seller turns durable poll cursors on as n8n starts again.
+		const after = await activate(true);
+		await after.poll();
+		await after.poll();
+
+		const again = emitted(after);
+		expect(numbers(again)).toEqual(lost);
+		for (const order of again) expect(order[POSSIBLE_DUPLICATE]).toBe(true);
+	});
+});
