@@ -17,6 +17,7 @@ import { chain, type ActivePoller, type TestEnvironment, type TestWorkflow } fro
 import { CREDENTIAL_ID, startFixture, type Fixture } from './fixture';
 
 const POLL_TRIGGER = 'Seller Platform Poll Trigger';
+const MINUTE = 60_000;
 const STATIC_KEY = `node:${POLL_TRIGGER}`;
 const WORKFLOW_ID = 'review-workflow';
 
@@ -74,6 +75,18 @@ const emitted = (poller: ActivePoller) =>
 	poller.emitted.flatMap(([items]) => items.map(({ json }) => json));
 const numbers = (orders: IDataObject[]) => orders.map((order) => order.fbpi_order_nr);
 
+/** Date.now moved on by `advance(ms)` while `run` runs (n8n's clock and the emulator's). */
+async function withClock(run: (advance: (ms: number) => void) => Promise<void>) {
+	const realNow = Date.now;
+	let passed = 0;
+	const clock = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + passed);
+	try {
+		await run((ms) => void (passed += ms));
+	} finally {
+		clock.mockRestore();
+	}
+}
+
 const savedState = () =>
 	(env.workflowStaticData(WORKFLOW_ID)[STATIC_KEY] as IDataObject | undefined)?.[STATE_KEY] as
 		PollState | undefined;
@@ -118,4 +131,68 @@ describe('Seller Platform Poll Trigger review: n8n killed, then started again', 
 		expect(numbers(again)).toEqual(lost);
 		for (const order of again) expect(order[POSSIBLE_DUPLICATE]).toBe(true);
 	});
+
+	it('a late order a sweep emitted, the save lost: the sweep after n8n starts again reaches it after the 15-minute marks ended and emits it unmarked', async () => {
+		await withClock(async (advance) => {
+			const poller = await activate();
+			const t0 = Date.now();
+			const at = (minutes: number) => advance(t0 + minutes * MINUTE - Date.now());
+			// 4,500 orders on time (90 pages), then one listed 42 minutes late.
+			const bulk = emulator
+				.addFbpiOrders({
+					warehouseCode: warehouse,
+					count: 4500,
+					createdAt: t0 + MINUTE,
+					intervalMs: 10,
+				})
+				.map((order) => order.fbpi_order_nr);
+			const [late] = emulator
+				.addFbpiOrders({
+					warehouseCode: warehouse,
+					orders: [{ createdAt: t0 + 3 * MINUTE, listedFrom: t0 + 45 * MINUTE }],
+				})
+				.map((order) => order.fbpi_order_nr);
+			for (const minutes of [5, 6, 7]) {
+				at(minutes);
+				await poller.poll();
+			}
+			expect(numbers(emitted(poller))).toEqual(bulk);
+			// The first sweep (31-33), an order on time saved at 40, a quiet hour: no save.
+			for (const minutes of [31, 32, 33]) {
+				at(minutes);
+				await poller.poll();
+			}
+			at(39);
+			addOrders(1);
+			at(40);
+			await poller.poll();
+			// The second sweep reaches the late order on its third poll; n8n creates the
+			// execution, the save never reaches the database.
+			for (const minutes of [62, 63]) {
+				at(minutes);
+				await poller.poll();
+			}
+			const before = env.workflowStaticData(WORKFLOW_ID);
+			at(64);
+			await poller.poll();
+			expect(numbers(emitted(poller)).slice(-1)).toEqual([late]);
+			expect(poller.executions.length).toBe(poller.emitted.length);
+			env.restoreStaticData(WORKFLOW_ID, before);
+
+			// n8n back a minute later; the seller's trigger polls every 20 minutes.
+			at(65);
+			startNewLifeForTests();
+			const after = await poller.restart();
+			pollers.push(after);
+			for (const minutes of [85, 105, 125]) {
+				at(minutes);
+				await after.poll();
+			}
+			expect(after.errors).toEqual([]);
+			const again = emitted(after).filter((order) => order.fbpi_order_nr === late);
+			expect(again).toHaveLength(1);
+			// n8n received it before it stopped: it must carry the mark.
+			expect(again[0][POSSIBLE_DUPLICATE]).toBe(true);
+		});
+	}, 180_000);
 });
