@@ -104,10 +104,15 @@ export function recordEmitted(ctx: IPollFunctions, state: PollState, emit: reado
 	state.unconfirmed = kept;
 }
 
-/** Whether no window reaches back before `before` and no order created before it is pending. */
+/**
+ * Whether no window reaches back before `before`, no order created before it is pending, and
+ * (with a lateness covered) a sweep begun since then has ended: a sweep lists again, however
+ * long after the takeover, the late orders a lost save had emitted.
+ */
 const marksEnd = (state: PollState, before: number) =>
 	state.readUpTo - LOOKBACK_MS > before &&
-	Object.values(state.pending).every(({ createdAt }) => createdAt >= before);
+	Object.values(state.pending).every(({ createdAt }) => createdAt >= before) &&
+	(state.lateMs <= 0 || (state.sweptAt >= before && !state.sweep));
 
 /** The global static data's field for the start of this node's stream (durable poll cursors). */
 const startKey = (ctx: IPollFunctions) => `sellerPlatformPollTrigger:${ctx.getNode().id}`;
