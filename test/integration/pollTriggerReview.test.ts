@@ -195,4 +195,17 @@ describe('Seller Platform Poll Trigger review: n8n killed, then started again', 
 			expect(again[0][POSSIBLE_DUPLICATE]).toBe(true);
 		});
 	}, 180_000);
+
+	it('durable poll cursors, a trigger polling once every 2 days: the orders created between the activation and the first scheduled poll are emitted', async () => {
+		await withClock(async (advance) => {
+			const poller = await activate(true);
+			advance(60 * MINUTE);
+			const made = addOrders(3);
+			// n8n's first scheduled poll, 48 hours after the activation (a custom cron interval).
+			advance(47 * 60 * MINUTE);
+			await poller.poll();
+			expect(poller.errors).toEqual([]);
+			expect(numbers(emitted(poller))).toEqual(made);
+		});
+	});
 });
