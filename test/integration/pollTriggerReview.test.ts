@@ -132,7 +132,7 @@ describe('Seller Platform Poll Trigger review: n8n killed, then started again', 
 		for (const order of again) expect(order[POSSIBLE_DUPLICATE]).toBe(true);
 	});
 
-	it('a late order a sweep emitted, the save lost: the sweep after n8n starts again reaches it after the 15-minute marks ended and emits it unmarked', async () => {
+	it('a late order a sweep emitted, the save lost: the sweep after n8n starts again reaches it after the 15-minute look-back passed: it comes again marked possibleDuplicate', async () => {
 		await withClock(async (advance) => {
 			const poller = await activate();
 			const t0 = Date.now();
