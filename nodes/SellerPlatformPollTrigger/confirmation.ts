@@ -13,7 +13,7 @@
  * With durable poll cursors, n8n commits the state with the execution (nothing to confirm), but
  * not the state of the poll at activation: the start of the order stream is also kept in the
  * workflow's global static data (saved after activation), and a later poll that finds no state
- * starts from there (at most `MAX_START_AGE_MS` back).
+ * starts from there (however long after: the stream names what it is for).
  */
 import { randomUUID } from 'crypto';
 import type { IDataObject, INode, IPollFunctions } from 'n8n-workflow';
@@ -30,8 +30,6 @@ import {
 
 /** The field that marks an order n8n may have received before it stopped. */
 export const POSSIBLE_DUPLICATE = 'possibleDuplicate';
-/** How old a kept stream start may be to start from it (durable poll cursors). */
-export const MAX_START_AGE_MS = 24 * 60 * 60_000;
 
 /**
  * This n8n life: a random id and when it began (this module loaded).
@@ -62,21 +60,25 @@ export function durableCursors(ctx: IPollFunctions): boolean {
 
 /**
  * Before a poll lists: confirms what this life emitted, or takes the state over from another
- * life (its unconfirmed orders pending again, the marks from now on). With durable cursors,
- * nothing is kept, and the kept stream start is dropped once the state went past it.
+ * life (its unconfirmed orders pending again, the marks from now on). A service clock may run up
+ * to `LOOKBACK_MS` ahead of n8n's: orders created (by its clock) up to that long after this life
+ * began are marked too. With durable cursors nothing new is kept unconfirmed (what another life
+ * left without them is still taken over), and the kept stream start is dropped once the state
+ * went past it.
  */
 export function confirmEmitted(ctx: IPollFunctions, state: PollState): void {
-	if (durableCursors(ctx)) {
-		delete state.unconfirmed;
-		dropStart(ctx, state);
-		return;
-	}
+	const durable = durableCursors(ctx);
+	if (durable) dropStart(ctx, state);
 	const kept = state.unconfirmed;
 	if (kept?.life === life.id) {
 		kept.orders = {};
 		return;
 	}
-	let marksBefore = Math.max(life.startedAt, kept?.marksBefore ?? 0);
+	if (durable && !Object.keys(kept?.orders ?? {}).length) {
+		delete state.unconfirmed;
+		return;
+	}
+	let marksBefore = Math.max(life.startedAt + LOOKBACK_MS, kept?.marksBefore ?? 0);
 	for (const [key, { createdAt, order }] of Object.entries(kept?.orders ?? {})) {
 		marksBefore = Math.max(marksBefore, createdAt + 1);
 		if (!(key in state.pending)) state.pending[key] = { createdAt, attempts: 0, order };
@@ -86,22 +88,27 @@ export function confirmEmitted(ctx: IPollFunctions, state: PollState): void {
 
 /**
  * After a poll settled and recorded its read: marks the orders it emits created before
- * `marksBefore`, and keeps them unconfirmed (beside what overlapping polls emitted). The marks
- * end once no window reaches back before that time and no order created before it is pending.
+ * `marksBefore`, and (without durable cursors) keeps them unconfirmed beside what overlapping
+ * polls emitted. The marks end once no window reaches back before that time and no order created
+ * before it is pending.
  */
 export function recordEmitted(ctx: IPollFunctions, state: PollState, emit: readonly Listed[]) {
-	if (durableCursors(ctx)) return;
-	const kept: Unconfirmed =
-		state.unconfirmed?.life === life.id ? state.unconfirmed : { life: life.id, orders: {} };
+	const durable = durableCursors(ctx);
+	const own = state.unconfirmed?.life === life.id ? state.unconfirmed : undefined;
+	const kept: Unconfirmed | undefined =
+		own ?? (durable ? undefined : { life: life.id, orders: {} });
+	if (!kept) return;
 	const before = kept.marksBefore;
 	for (const { key, createdAt, order } of emit) {
 		if (before !== undefined && createdAt < before) order[POSSIBLE_DUPLICATE] = true;
+		if (durable) continue;
 		const entry = entryOf(order);
 		if (JSON.stringify(entry).length <= MAX_ENTRY_CHARS)
 			kept.orders[key] = { createdAt, order: entry };
 	}
 	if (before !== undefined && marksEnd(state, before)) delete kept.marksBefore;
-	state.unconfirmed = kept;
+	if (durable && kept.marksBefore === undefined) delete state.unconfirmed;
+	else state.unconfirmed = kept;
 }
 
 /**
@@ -144,8 +151,8 @@ export function noteStart(ctx: IPollFunctions, state: PollState, at: number): vo
 }
 
 /**
- * With durable cursors and no state, the state of the stream's start kept at most
- * `MAX_START_AGE_MS` ago: the orders created after it are new (n8n did not keep the state of the
+ * With durable cursors and no state, the state of the stream's start kept for this node and
+ * stream, however long ago: the orders created after it are new (n8n did not keep the state of the
  * poll at activation). Otherwise undefined: the poll starts afresh.
  */
 export function startedBefore(
@@ -158,8 +165,7 @@ export function startedBefore(
 ): PollState | undefined {
 	if (!durableCursors(ctx)) return undefined;
 	const start = keptStart(ctx);
-	if (start?.stream !== stream || start.at > now || now - start.at > MAX_START_AGE_MS)
-		return undefined;
+	if (start?.stream !== stream || start.at > now) return undefined;
 	const state = startState(data, stream, warehouseCode, start.at, lateMs);
 	state.floor = start.at - 1;
 	return state;

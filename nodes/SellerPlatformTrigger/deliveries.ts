@@ -142,17 +142,26 @@ export function forgetDeliveries(registration: string): void {
 }
 
 /**
+ * When the record is marked changed again after webhook() returns (ms): more than once, so a
+ * slower or faster way of n8n to the execution still finds the mark set before its save; a mark
+ * after the save changes nothing (n8n builds a new Workflow for the next delivery).
+ */
+const MARK_AGAIN_AFTER_MS = [0, 5, 50];
+
+/**
  * Marks the delivery's record changed once more, a moment after webhook() returns. n8n 2.41
  * clears the "static data changed" mark of the delivery's workflow when it starts the execution
  * (`WorkflowRunner.run` builds a second `Workflow` on the same static data object, and n8n-workflow's
  * `ObservableObject.create` sets the mark to false), so its save after the execution, before the
- * answer, would write nothing. The mark set again after a timer of 0 ms (by then n8n is waiting
- * on its database to create the execution) makes that save write the delivery's key. n8n 1.x
+ * answer, would write nothing. The mark set again after timers of 0, 5 and 50 ms (by then n8n is waiting on its
+ * database to create the execution) makes that save write the delivery's key. n8n 1.x
  * saves before starting the execution and needs none of it.
  */
 export function markChangedAfterStart(record: Registration): void {
-	void sleep(0).then(() => {
-		// Setting a property of static data marks it changed (n8n's ObservableObject).
-		record.seen = record.seen ?? [];
-	});
+	for (const ms of MARK_AGAIN_AFTER_MS) {
+		void sleep(ms).then(() => {
+			// Setting a property of static data marks it changed (n8n's ObservableObject).
+			record.seen = record.seen ?? [];
+		});
+	}
 }

@@ -12,6 +12,7 @@ import {
 	startNewLifeForTests,
 } from '../../dist/nodes/SellerPlatformPollTrigger/confirmation';
 import {
+	LOOKBACK_MS,
 	MAX_ENTRY_CHARS,
 	STATE_KEY,
 	type PollState,
@@ -71,9 +72,9 @@ const restart = async (poller: ActivePoller) => {
 	return restarted;
 };
 
-/** Orders created now (a millisecond apart, oldest first). */
-const addOrders = (count: number) => {
-	const now = Date.now();
+/** Orders created now, or `aheadMs` later (a millisecond apart, oldest first). */
+const addOrders = (count: number, aheadMs = 0) => {
+	const now = Date.now() + aheadMs;
 	const orders = Array.from({ length: count }, (_, i) => ({ createdAt: now + i }));
 	return emulator
 		.addFbpiOrders({ warehouseCode: warehouse, orders })
@@ -101,7 +102,8 @@ describe('Seller Platform Poll Trigger: n8n stopped between the save and the exe
 
 		startNewLifeForTests();
 		const after = await restart(poller);
-		const later = addOrders(1);
+		// Stamped more than the 15 minutes a service clock may run ahead after n8n started again.
+		const later = addOrders(1, LOOKBACK_MS + 1000);
 		await after.poll();
 		await after.poll();
 
@@ -113,7 +115,7 @@ describe('Seller Platform Poll Trigger: n8n stopped between the save and the exe
 				[POSSIBLE_DUPLICATE]: true,
 			})),
 		);
-		// Created after n8n started again: not marked.
+		// Created (by the service's clock) over 15 minutes after n8n started again: not marked.
 		expect(fresh).toEqual([emulator.fbpiOrder(later[0]) as unknown as IDataObject]);
 	});
 
@@ -169,7 +171,8 @@ describe('Seller Platform Poll Trigger: n8n stopped between the save and the exe
 
 		startNewLifeForTests();
 		const after = await restart(poller);
-		const later = addOrders(1);
+		// Stamped more than the 15 minutes a service clock may run ahead after n8n started again.
+		const later = addOrders(1, LOOKBACK_MS + 1000);
 		await after.poll();
 		await after.poll();
 
