@@ -1037,8 +1037,10 @@ function pollsToEnd(model: Model): number {
 	return Math.max(Math.ceil(pages / MAX_PAGES_PER_POLL), Math.ceil(orders / MAX_PENDING)) + 1;
 }
 
+/** `polls` polls, a minute apart (n8n's shortest interval) after the first. */
 async function pollsAt(model: Model, real: Real, polls: number): Promise<void> {
 	for (let i = 0; i < polls; i++) {
+		if (i > 0) passTime(MINUTE);
 		pollStarts(model);
 		await real.poll();
 		checkEmitted(model, real);
