@@ -9,6 +9,7 @@ import { createPrivateKey, randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 
 import { LOGIN_PATH } from './auth';
+import type { AddFbpiOrdersOptions, FbpiOrderQuirks } from './state/fbpiOrders';
 import type { CredentialFile } from './types';
 
 export const TEST_USER_AGENT = 'n8n-nodes-seller-platform-emulator-test';
@@ -82,6 +83,48 @@ export class EmulatorClient {
 		if ((res.headers.get('content-type') ?? '').startsWith('application/json'))
 			parsed = text ? JSON.parse(text) : null;
 		return { status: res.status, headers: res.headers, body: parsed as T };
+	}
+}
+
+/**
+ * The control API over HTTP (`controlUrl`, e.g. `emulator.controlUrl`), for a test or script that
+ * drives an emulator in another process. Each call answers as `EmulatorClient.call` does (a
+ * refused input: 400 with the error body).
+ */
+export class ControlClient {
+	constructor(readonly controlUrl: string) {}
+
+	async call<T = any>(method: string, path: string, body?: unknown): Promise<CallResult<T>> {
+		const res = await fetch(`${this.controlUrl}${path}`, {
+			method,
+			headers: body === undefined ? {} : { 'content-type': 'application/json' },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const text = await res.text();
+		return {
+			status: res.status,
+			headers: res.headers,
+			body: (text ? JSON.parse(text) : null) as T,
+		};
+	}
+
+	/** `POST /fbpi-orders`: adds orders (`listedFrom`: listed late); answers them. */
+	addFbpiOrders(options: AddFbpiOrdersOptions = {}): Promise<CallResult> {
+		return this.call('POST', '/fbpi-orders', options);
+	}
+
+	/** `POST /fbpi-orders/quirks`: the project's quirks from now on (`null`: none). */
+	setFbpiOrderQuirks(quirks: FbpiOrderQuirks | null): Promise<CallResult> {
+		return this.call('POST', '/fbpi-orders/quirks', quirks);
+	}
+
+	/** `POST /fbpi-orders/tokens/expire`: every ListFbpiOrders token issued so far is refused. */
+	expireFbpiOrderTokens(projectCode?: string): Promise<CallResult> {
+		return this.call(
+			'POST',
+			'/fbpi-orders/tokens/expire',
+			projectCode === undefined ? {} : { projectCode },
+		);
 	}
 }
 

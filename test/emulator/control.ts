@@ -165,6 +165,17 @@ const CONTROL_ROUTES = compileRoutes<ControlRoute>([
 		handler: (c, body) => (c.setFbpiOrderQuirks((body ?? null) as FbpiOrderQuirks | null), OK),
 	},
 	{
+		// `{ projectCode? }` or no body: every ListFbpiOrders page token issued so far is refused.
+		method: 'POST',
+		path: '/__control/fbpi-orders/tokens/expire',
+		handler: (c, body) => {
+			if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body)))
+				throw invalidArgument('the body must be { projectCode? } or empty');
+			c.expireFbpiOrderTokens((body as { projectCode?: string } | null)?.projectCode);
+			return OK;
+		},
+	},
+	{
 		method: 'GET',
 		path: '/__control/fbpi-orders/{nr}',
 		handler: (c, _body, r) => {

@@ -121,8 +121,10 @@ export {
 } from './state/fbnInbound';
 export {
 	INTEGRATION_ITEM_STATUSES,
+	LIST_ORDERS,
 	MP_ITEM_STATUSES,
 	ORDERS_PAGE_SIZE,
+	TOKEN_REFUSED,
 	type AddFbpiOrdersOptions,
 	type FbpiOrder,
 	type FbpiOrderInput,
@@ -130,6 +132,7 @@ export {
 	type FbpiOrderItemInput,
 	type FbpiOrderQuirks,
 	type IntegrationItemStatus,
+	type ListOrder,
 	type MpItemStatus,
 } from './state/fbpiOrders';
 export {

@@ -514,6 +514,10 @@ export class EmulatorServer implements Emulator {
 		this.state.fbpi.orders.setQuirks(project.code, quirks);
 	}
 
+	expireFbpiOrderTokens(projectCode?: string): void {
+		this.state.fbpi.orders.expireTokens(this.state.projectOf(projectCode).code);
+	}
+
 	fbpiOrder(fbpiOrderNr: string, projectCode?: string): FbpiOrder | null {
 		return (
 			this.state.fbpi.orders.find(projectCode ?? this.projectCode, fbpiOrderNr, Date.now()) ?? null

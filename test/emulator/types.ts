@@ -319,10 +319,17 @@ export interface EmulatorControls {
 	/**
 	 * How ListFbpiOrders and GetFbpiOrder of a project (`quirks.projectCode`, default the
 	 * emulator's) misbehave from now on, replacing its earlier quirks: filters ignored or shifted,
-	 * times without a zone, list entries without items, orders listed but not found. `null`: the
-	 * emulator's project behaves again (`{ projectCode }` alone: that project does).
+	 * times without a zone, list entries without items, orders listed but not found, another list
+	 * order (`listOrder`, `seed`), tokens that expire (`tokenLifetimeMs`), a list that never ends
+	 * (`endlessTokens`). `null`: the emulator's project behaves again (`{ projectCode }` alone:
+	 * that project does). Restarts the project's random stream (`seed`).
 	 */
 	setFbpiOrderQuirks(quirks: FbpiOrderQuirks | null): void;
+	/**
+	 * The project's (default the emulator's) ListFbpiOrders refuses every `next_token` it issued so
+	 * far (its signing key is rotated): 400 INVALID_ARGUMENT "next_token is invalid or expired".
+	 */
+	expireFbpiOrderTokens(projectCode?: string): void;
 	/** An FBPI order as GetFbpiOrder answers it (items' integration status included), or null. */
 	fbpiOrder(fbpiOrderNr: string, projectCode?: string): FbpiOrder | null;
 	/** Imports with their current status, of one project when given. */

@@ -10,12 +10,17 @@
  * status (UpdateOrder marks them OUT_OF_STOCK; the shipments mark them SHIPPED).
  *
  * Lists go in creation order (`order_created_at`, then the order they were added in) with
- * keyset tokens: a token names the last order of its page and the filters it was issued for.
+ * keyset tokens: a token names the last order of its page, the filters and list order it was
+ * issued for and when; it is signed with the project's key (`expireTokens` changes the key).
  *
  * Quirks of a real service a test can switch on per project (`setQuirks`, `FbpiOrderQuirks`):
- * filters shifted or ignored, times without a zone, list entries without items, and orders
- * listed although GetFbpiOrder does not find them yet (`read` answers GetFbpiOrder).
+ * filters shifted or ignored, times without a zone, list entries without items, orders listed
+ * although GetFbpiOrder does not find them yet (`read` answers GetFbpiOrder), another list order
+ * (newest first, shuffled, reshuffled at every page), tokens that expire, a list that never ends.
+ * An added order may be listed late (`listedFrom`): GetFbpiOrder finds it from the start.
  */
+import { createHmac, randomBytes } from 'node:crypto';
+
 import { ApiError, invalidArgument } from '../errors';
 import {
 	BULK_FBPI_PATTERN,
@@ -92,6 +97,8 @@ export interface FbpiOrderInput {
 	mpCode?: 'noon' | 'namshi';
 	/** Default the call's `items`. */
 	items?: FbpiOrderItemInput[];
+	/** Default the call's `listedFrom`. */
+	listedFrom?: Date | number | string;
 }
 
 /** `addFbpiOrders`: `count` orders alike (times `intervalMs` apart), or the listed `orders`. */
@@ -110,6 +117,11 @@ export interface AddFbpiOrdersOptions {
 	countryCode?: SandboxCountry;
 	/** Items of each order; default one confirmed item. */
 	items?: FbpiOrderItemInput[];
+	/**
+	 * ListFbpiOrders shows the orders only from this time on (ms, ISO 8601 or Date); GetFbpiOrder
+	 * finds them from the start. Default: listed at once.
+	 */
+	listedFrom?: Date | number | string;
 	orders?: FbpiOrderInput[];
 }
 
@@ -119,6 +131,15 @@ export interface OrderFilters {
 	created_after?: string;
 	created_before?: string;
 }
+
+/**
+ * The order of ListFbpiOrders: `oldest` first (by `order_created_at`, then the order added in),
+ * `newest` first (the exact reverse), `shuffled` (random, fixed for one listing: the pages of a
+ * listing started without a token follow one order), `changing` (every page request shuffles the
+ * whole list anew: pages may repeat or skip orders).
+ */
+export type ListOrder = 'oldest' | 'newest' | 'shuffled' | 'changing';
+export const LIST_ORDERS: readonly ListOrder[] = ['oldest', 'newest', 'shuffled', 'changing'];
 
 /** How ListFbpiOrders and GetFbpiOrder misbehave in a project (`setFbpiOrderQuirks`). */
 export interface FbpiOrderQuirks {
@@ -136,16 +157,28 @@ export interface FbpiOrderQuirks {
 	unreadable?: string[];
 	/** ListFbpiOrders pages hold this many orders (a service ignoring the page size of 50). */
 	pageSize?: number;
+	/** The order ListFbpiOrders lists in; default `oldest`. */
+	listOrder?: ListOrder;
+	/** Seeds the random orders (`shuffled`, `changing`); default 0. Setting quirks restarts it. */
+	seed?: number;
+	/** A `next_token` issued more than this many ms ago is refused (400 INVALID_ARGUMENT). */
+	tokenLifetimeMs?: number;
+	/** The last page still carries a new `next_token`, whose pages are empty with another one. */
+	endlessTokens?: boolean;
 }
+
+/** What refuses a token that expired or was signed with an earlier key. */
+export const TOKEN_REFUSED = 'next_token is invalid or expired';
 
 /** The quirks checked (INVALID_ARGUMENT naming the field), without `projectCode`. */
 export function checkQuirks(quirks: FbpiOrderQuirks): Omit<FbpiOrderQuirks, 'projectCode'> {
 	if (quirks === null || typeof quirks !== 'object' || Array.isArray(quirks))
 		throw invalidArgument('the FBPI order quirks must be an object or null');
-	const { unreadable, filterShiftMs, pageSize, ...flags } = quirks;
+	const { unreadable, filterShiftMs, pageSize, listOrder, seed, tokenLifetimeMs, ...flags } =
+		quirks;
 	delete flags.projectCode;
 	for (const [key, value] of Object.entries(flags)) {
-		if (!['ignoreFilters', 'zonelessTimes', 'listWithoutItems'].includes(key))
+		if (!['ignoreFilters', 'zonelessTimes', 'listWithoutItems', 'endlessTokens'].includes(key))
 			throw invalidArgument(`${key} is not an FBPI order quirk`);
 		if (value !== undefined && typeof value !== 'boolean')
 			throw invalidArgument(`${key} must be a boolean`);
@@ -162,7 +195,26 @@ export function checkQuirks(quirks: FbpiOrderQuirks): Omit<FbpiOrderQuirks, 'pro
 		(!Array.isArray(unreadable) || unreadable.some((nr) => typeof nr !== 'string'))
 	)
 		throw invalidArgument('unreadable must be a list of order numbers');
-	return { ...flags, filterShiftMs, pageSize, unreadable: unreadable && [...unreadable] };
+	if (listOrder !== undefined && !LIST_ORDERS.includes(listOrder))
+		throw invalidArgument(`listOrder must be one of ${LIST_ORDERS.join(', ')}`);
+	if (seed !== undefined && !Number.isSafeInteger(seed))
+		throw invalidArgument('seed must be an integer');
+	if (
+		tokenLifetimeMs !== undefined &&
+		(typeof tokenLifetimeMs !== 'number' ||
+			!Number.isFinite(tokenLifetimeMs) ||
+			tokenLifetimeMs < 0)
+	)
+		throw invalidArgument('tokenLifetimeMs must be a number >= 0 (ms)');
+	return {
+		...flags,
+		filterShiftMs,
+		pageSize,
+		listOrder,
+		seed,
+		tokenLifetimeMs,
+		unreadable: unreadable && [...unreadable],
+	};
 }
 
 /** `YYYY-MM-DDTHH:MM:SS`: the UTC time without fractions nor zone. */
@@ -186,6 +238,8 @@ interface StoredOrder {
 	expiresAt?: number;
 	/** In its warehouse's list (false for materialised `FBPI-BULK-<n>` orders). */
 	listed: boolean;
+	/** ListFbpiOrders shows it from this time on; undefined: at once. */
+	listedFrom?: number;
 }
 
 interface ProjectOrders {
@@ -309,23 +363,68 @@ function bulkOrder(projectCode: string, orderNr: string): StoredOrder | undefine
 	return { order, createdAt, seq: -1, listed: false };
 }
 
+/** What a `next_token` says, signed with its project's key. */
 interface PageToken {
 	/** Fingerprint of the filters (and project) the token was issued for. */
 	f: number;
-	/** Last order of the page: createdAt, seq. */
-	t: number;
-	s: number;
+	/** The list order it was issued for. */
+	m: ListOrder;
+	/** Issued at (ms since the epoch). */
+	i: number;
+	/** oldest, newest: createdAt and seq of the page's last order; shuffled: its rank and seq. */
+	t?: number;
+	s?: number;
+	/** shuffled: the listing's random seed. */
+	r?: number;
+	/** changing: orders given so far. */
+	o?: number;
+	/** A token past the end (`endlessTokens`): its serial. */
+	e?: number;
+}
+
+/** Where the next page starts: a token without its fingerprint, order and issue time. */
+type Cursor = Omit<PageToken, 'f' | 'm' | 'i'>;
+
+/** One page of a list: its orders and where the next one starts (undefined: the last page). */
+interface ListedPage {
+	orders: StoredOrder[];
+	next?: Cursor;
+}
+
+/** What a list order needs to make one page. */
+interface PageRequest {
+	/** The warehouse's listed orders, in creation order. */
+	list: readonly StoredOrder[];
+	after: number;
+	before: number;
+	now: number;
+	pageSize: number;
+	cursor?: Cursor;
+	/** Draws the next random seed of the project's stream. */
+	draw(): number;
 }
 
 export class FbpiOrderStore {
 	private readonly projects = new Map<string, ProjectOrders>();
 	private readonly quirks = new Map<string, Omit<FbpiOrderQuirks, 'projectCode'>>();
+	/** Per project: the key page tokens are signed with (32 bytes). */
+	private readonly tokenKeys = new Map<string, Buffer>();
+	/** Per project: random seeds drawn since its quirks were set. */
+	private readonly draws = new Map<string, number>();
+	/** Serial of the tokens past the end (`endlessTokens`): never the same token twice. */
+	private endlessSerial = 0;
 	private nextGenerated = 1;
 
-	/** The project's quirks from now on (checked); null: none. */
+	/** The project's quirks from now on (checked); null: none. Restarts its random stream. */
 	setQuirks(projectCode: string, quirks: FbpiOrderQuirks | null): void {
 		if (quirks === null) this.quirks.delete(projectCode);
 		else this.quirks.set(projectCode, checkQuirks(quirks));
+		this.draws.delete(projectCode);
+	}
+
+	/** Every page token the project's ListFbpiOrders issued so far is refused (a new signing key). */
+	expireTokens(projectCode: string): void {
+		this.tokenKeys.set(projectCode, randomBytes(32));
 	}
 
 	/** An order as the project's answers give it (its quirks applied), a copy. */
@@ -381,6 +480,7 @@ export class FbpiOrderStore {
 		order: FbpiOrder,
 		createdAt: number,
 		expiresAt?: number,
+		listedFrom?: number,
 	): StoredOrder {
 		const project = this.projectOrders(projectCode);
 		const stored: StoredOrder = {
@@ -389,6 +489,7 @@ export class FbpiOrderStore {
 			seq: project.nextSeq++,
 			expiresAt,
 			listed: true,
+			listedFrom,
 		};
 		project.byNr.set(order.fbpi_order_nr, stored);
 		let list = project.byWarehouse.get(order.warehouse_code);
@@ -477,11 +578,13 @@ export class FbpiOrderStore {
 			throw invalidArgument('addFbpiOrders takes an object');
 		const inputs = this.inputsOf(options);
 		const start = timeOf(options.createdAt, now, 'createdAt');
+		const listedFrom =
+			options.listedFrom === undefined ? undefined : timeOf(options.listedFrom, now, 'listedFrom');
 		const interval = options.intervalMs ?? 1000;
 		if (typeof interval !== 'number' || !Number.isFinite(interval) || interval < 0)
 			throw invalidArgument('intervalMs must be a number >= 0');
 		const planned = inputs.map((input, i) =>
-			this.planOrder(projectCode, options, input, i, start + i * interval),
+			this.planOrder(projectCode, options, input, i, start + i * interval, listedFrom),
 		);
 		const numbers = new Set<string>();
 		for (const { order } of planned) {
@@ -493,8 +596,8 @@ export class FbpiOrderStore {
 				);
 			numbers.add(nr);
 		}
-		return planned.map(({ order, createdAt }) =>
-			structuredClone(this.store(projectCode, order, createdAt).order),
+		return planned.map(({ order, createdAt, listedFrom }) =>
+			structuredClone(this.store(projectCode, order, createdAt, undefined, listedFrom).order),
 		);
 	}
 
@@ -517,7 +620,8 @@ export class FbpiOrderStore {
 		input: FbpiOrderInput,
 		i: number,
 		defaultTime: number,
-	): { order: FbpiOrder; createdAt: number } {
+		defaultListedFrom: number | undefined,
+	): { order: FbpiOrder; createdAt: number; listedFrom?: number } {
 		if (input === null || typeof input !== 'object')
 			throw invalidArgument(`orders[${i}] must be an object`);
 		const country = input.countryCode ?? options.countryCode ?? 'ae';
@@ -536,6 +640,10 @@ export class FbpiOrderStore {
 		if (typeof fbpiOrderNr !== 'string' || fbpiOrderNr === '')
 			throw invalidArgument(`orders[${i}].fbpiOrderNr must be a non-empty string`);
 		const createdAt = timeOf(input.createdAt, defaultTime, `orders[${i}].createdAt`);
+		const listedFrom =
+			input.listedFrom === undefined
+				? defaultListedFrom
+				: timeOf(input.listedFrom, 0, `orders[${i}].listedFrom`);
 		const order = buildOrder({
 			fbpiOrderNr,
 			projectCode,
@@ -545,12 +653,13 @@ export class FbpiOrderStore {
 			mpCode: input.mpCode,
 			items,
 		});
-		return { order, createdAt };
+		return { order, createdAt, listedFrom };
 	}
 
 	/**
 	 * One page of ListFbpiOrders: at most 50 orders (the quirk `pageSize`: that many) after the
-	 * token's, in creation order.
+	 * token's, in the project's list order; a token refused (expired, signed with an earlier key,
+	 * for other filters) is INVALID_ARGUMENT.
 	 */
 	page(
 		projectCode: string,
@@ -558,6 +667,7 @@ export class FbpiOrderStore {
 		nextToken: string | undefined,
 		now: number,
 	): { next_token: string; orders: FbpiOrder[] } {
+		const quirks = this.quirks.get(projectCode);
 		const { after, before } = this.bounds(projectCode, filters);
 		const fingerprint = hashOf(
 			JSON.stringify([
@@ -567,40 +677,214 @@ export class FbpiOrderStore {
 				filters.created_before ?? null,
 			]),
 		);
-		const list = this.projects.get(projectCode)?.byWarehouse.get(filters.warehouse_code) ?? [];
-		let index = firstIndex(list, (o) => o.createdAt >= after);
-		if (nextToken !== undefined) {
-			const token = decodeToken(nextToken);
-			if (token.f !== fingerprint)
-				throw invalidArgument(
-					'next_token was issued for other filters: send the filters of the first page with it',
-				);
-			index = Math.max(
-				index,
-				firstIndex(
-					list,
-					(o) => o.createdAt > token.t || (o.createdAt === token.t && o.seq > token.s),
-				),
-			);
-		}
-		const pageSize = this.quirks.get(projectCode)?.pageSize ?? ORDERS_PAGE_SIZE;
-		const orders: StoredOrder[] = [];
-		let more = false;
-		for (; index < list.length && list[index].createdAt <= before; index++) {
-			const stored = list[index];
-			if (stored.expiresAt !== undefined && now >= stored.expiresAt) continue;
-			if (orders.length === pageSize) {
-				more = true;
-				break;
-			}
-			orders.push(stored);
-		}
-		const last = orders[orders.length - 1];
+		const order = quirks?.listOrder ?? 'oldest';
+		const token =
+			nextToken === undefined
+				? undefined
+				: this.openToken(projectCode, nextToken, { f: fingerprint, m: order }, now);
+		const listed: ListedPage =
+			token?.e !== undefined
+				? { orders: [] }
+				: LISTERS[order]({
+						list: this.projects.get(projectCode)?.byWarehouse.get(filters.warehouse_code) ?? [],
+						after,
+						before,
+						now,
+						pageSize: quirks?.pageSize ?? ORDERS_PAGE_SIZE,
+						cursor: token,
+						draw: () => this.draw(projectCode),
+					});
+		const next = listed.next ?? (quirks?.endlessTokens ? { e: ++this.endlessSerial } : undefined);
 		return {
-			next_token: more ? encodeToken({ f: fingerprint, t: last.createdAt, s: last.seq }) : '',
-			orders: orders.map((stored) => this.answered(projectCode, stored, true)),
+			next_token: next
+				? this.sealToken(projectCode, { ...next, f: fingerprint, m: order, i: now })
+				: '',
+			orders: listed.orders.map((stored) => this.answered(projectCode, stored, true)),
 		};
 	}
+
+	/** The next seed of the project's random stream (restarted by `setQuirks`). */
+	private draw(projectCode: string): number {
+		const count = (this.draws.get(projectCode) ?? 0) + 1;
+		this.draws.set(projectCode, count);
+		return mix(this.quirks.get(projectCode)?.seed ?? 0, count);
+	}
+
+	private tokenKey(projectCode: string): Buffer {
+		let key = this.tokenKeys.get(projectCode);
+		if (!key) this.tokenKeys.set(projectCode, (key = randomBytes(32)));
+		return key;
+	}
+
+	/** The token as text: its JSON, then its signature (22 characters), base64url. */
+	private sealToken(projectCode: string, token: PageToken): string {
+		const payload = Buffer.from(JSON.stringify(token)).toString('base64url');
+		return payload + signatureOf(this.tokenKey(projectCode), payload);
+	}
+
+	/** The token's contents, once its signature, age, filters and list order are checked. */
+	private openToken(
+		projectCode: string,
+		text: string,
+		expected: Pick<PageToken, 'f' | 'm'>,
+		now: number,
+	): PageToken {
+		const token = decodeToken(text);
+		const payload = text.slice(0, -SIGNATURE_LENGTH);
+		const lifetime = this.quirks.get(projectCode)?.tokenLifetimeMs;
+		if (
+			signatureOf(this.tokenKey(projectCode), payload) !== text.slice(-SIGNATURE_LENGTH) ||
+			(lifetime !== undefined && now - token.i > lifetime)
+		)
+			throw invalidArgument(TOKEN_REFUSED);
+		if (token.f !== expected.f)
+			throw invalidArgument(
+				'next_token was issued for other filters: send the filters of the first page with it',
+			);
+		if (token.m !== expected.m)
+			throw invalidArgument(`next_token was issued for another list order (${token.m})`);
+		return token;
+	}
+}
+
+/** Whether ListFbpiOrders shows the order at `now` (not gone, not listed later). */
+function visible(stored: StoredOrder, now: number): boolean {
+	if (stored.expiresAt !== undefined && now >= stored.expiresAt) return false;
+	return stored.listedFrom === undefined || now >= stored.listedFrom;
+}
+
+/** The visible orders created within the bounds, in creation order. */
+function within(request: PageRequest): StoredOrder[] {
+	const { list, after, before, now } = request;
+	const orders: StoredOrder[] = [];
+	for (let i = firstIndex(list, (o) => o.createdAt >= after); i < list.length; i++) {
+		if (list[i].createdAt > before) break;
+		if (visible(list[i], now)) orders.push(list[i]);
+	}
+	return orders;
+}
+
+/** The page of each list order. */
+const LISTERS: Readonly<Record<ListOrder, (request: PageRequest) => ListedPage>> = {
+	oldest: oldestFirst,
+	newest: newestFirst,
+	shuffled,
+	changing,
+};
+
+/** Creation order, keyset: the orders after the cursor's (createdAt, seq). */
+function oldestFirst(request: PageRequest): ListedPage {
+	const { list, after, before, now, pageSize, cursor } = request;
+	let index = firstIndex(list, (o) => o.createdAt >= after);
+	if (cursor?.t !== undefined) {
+		const { t, s = 0 } = cursor;
+		index = Math.max(
+			index,
+			firstIndex(list, (o) => o.createdAt > t || (o.createdAt === t && o.seq > s)),
+		);
+	}
+	const orders: StoredOrder[] = [];
+	for (; index < list.length && list[index].createdAt <= before; index++) {
+		if (!visible(list[index], now)) continue;
+		if (orders.length === pageSize) return { orders, next: lastOf(orders) };
+		orders.push(list[index]);
+	}
+	return { orders };
+}
+
+/** The reverse of creation order, keyset: the orders before the cursor's (createdAt, seq). */
+function newestFirst(request: PageRequest): ListedPage {
+	const { list, after, before, now, pageSize, cursor } = request;
+	let index = firstIndex(list, (o) => o.createdAt > before) - 1;
+	if (cursor?.t !== undefined) {
+		const { t, s = 0 } = cursor;
+		index = Math.min(
+			index,
+			firstIndex(list, (o) => o.createdAt > t || (o.createdAt === t && o.seq >= s)) - 1,
+		);
+	}
+	const orders: StoredOrder[] = [];
+	for (; index >= 0 && list[index].createdAt >= after; index--) {
+		if (!visible(list[index], now)) continue;
+		if (orders.length === pageSize) return { orders, next: lastOf(orders) };
+		orders.push(list[index]);
+	}
+	return { orders };
+}
+
+const lastOf = (orders: readonly StoredOrder[]): Cursor => {
+	const last = orders[orders.length - 1];
+	return { t: last.createdAt, s: last.seq };
+};
+
+/**
+ * A random order fixed for one listing: by (rank, seq), the rank drawn from the listing's seed
+ * (a new one for each listing started without a token); keyset on (rank, seq).
+ */
+function shuffled(request: PageRequest): ListedPage {
+	const { pageSize, cursor } = request;
+	const seed = cursor?.r ?? request.draw();
+	const ranked = within(request).map((stored) => ({ stored, rank: mix(seed, stored.seq) }));
+	const after = ranked.filter(
+		({ stored, rank }) =>
+			cursor?.t === undefined ||
+			rank > cursor.t ||
+			(rank === cursor.t && stored.seq > (cursor.s ?? 0)),
+	);
+	const page = smallest(after, pageSize + 1, byRank);
+	if (page.length <= pageSize) return { orders: page.map((entry) => entry.stored) };
+	const last = page[pageSize - 1];
+	return {
+		orders: page.slice(0, pageSize).map((entry) => entry.stored),
+		next: { r: seed, t: last.rank, s: last.stored.seq },
+	};
+}
+
+/** Every page request shuffles the whole list anew; the token keeps how many orders were given. */
+function changing(request: PageRequest): ListedPage {
+	const { pageSize, cursor } = request;
+	const seed = request.draw();
+	const ranked = within(request)
+		.map((stored) => ({ stored, rank: mix(seed, stored.seq) }))
+		.sort(byRank);
+	const offset = cursor?.o ?? 0;
+	const orders = ranked.slice(offset, offset + pageSize).map((entry) => entry.stored);
+	return offset + pageSize < ranked.length
+		? { orders, next: { o: offset + pageSize } }
+		: { orders };
+}
+
+interface Ranked {
+	stored: StoredOrder;
+	rank: number;
+}
+
+const byRank = (a: Ranked, b: Ranked) => a.rank - b.rank || a.stored.seq - b.stored.seq;
+
+/** The `count` smallest entries by `compare`, sorted: one pass, a sorted buffer of `count`. */
+function smallest<T>(entries: readonly T[], count: number, compare: (a: T, b: T) => number): T[] {
+	const buffer: T[] = [];
+	for (const entry of entries) {
+		if (buffer.length === count && compare(entry, buffer[count - 1]) >= 0) continue;
+		let low = 0;
+		let high = buffer.length;
+		while (low < high) {
+			const mid = (low + high) >>> 1;
+			if (compare(buffer[mid], entry) <= 0) low = mid + 1;
+			else high = mid;
+		}
+		buffer.splice(low, 0, entry);
+		if (buffer.length > count) buffer.pop();
+	}
+	return buffer;
+}
+
+/** A 32-bit mix of two integers (murmur3's finaliser): the random rank and seed stream. */
+function mix(a: number, b: number): number {
+	let h = (Math.imul(a | 0, 0x9e3779b1) ^ Math.imul(b | 0, 0x85ebca77)) >>> 0;
+	h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+	h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+	return (h ^ (h >>> 16)) >>> 0;
 }
 
 /** First index of a sorted list where `test` holds (it holds from there on). */
@@ -615,14 +899,24 @@ function firstIndex(list: readonly StoredOrder[], test: (order: StoredOrder) => 
 	return low;
 }
 
-function encodeToken(token: PageToken): string {
-	return Buffer.from(JSON.stringify(token)).toString('base64url');
+/** Characters of a token's signature (16 bytes of HMAC-SHA256, base64url). */
+const SIGNATURE_LENGTH = 22;
+
+function signatureOf(key: Buffer, payload: string): string {
+	return createHmac('sha256', key).update(payload).digest().subarray(0, 16).toString('base64url');
 }
 
 function decodeToken(text: string): PageToken {
 	try {
-		const token = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as PageToken;
-		if ([token.f, token.t, token.s].every((n) => typeof n === 'number' && Number.isFinite(n)))
+		const token = JSON.parse(
+			Buffer.from(text.slice(0, -SIGNATURE_LENGTH), 'base64url').toString('utf8'),
+		) as PageToken;
+		if (
+			text.length > SIGNATURE_LENGTH &&
+			typeof token.f === 'number' &&
+			LIST_ORDERS.includes(token.m) &&
+			Number.isFinite(token.i)
+		)
 			return token;
 	} catch {
 		// refused below
