@@ -76,7 +76,7 @@ export function workOf(state: PollState, fresh: readonly Listed[]): Work[] {
 }
 
 /** The list entry a pending order keeps: whole up to `MAX_ENTRY_CHARS`, else number and time. */
-function entryOf(order: IDataObject): IDataObject {
+export function entryOf(order: IDataObject): IDataObject {
 	if (JSON.stringify(order).length <= MAX_ENTRY_CHARS) return order;
 	const { fbpi_order_nr, order_created_at } = order;
 	return { fbpi_order_nr, order_created_at };

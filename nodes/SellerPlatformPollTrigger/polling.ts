@@ -13,6 +13,7 @@ import {
 } from 'n8n-workflow';
 
 import { connectionSettings } from '../shared';
+import { confirmEmitted, noteStart, recordEmitted, startedBefore } from './confirmation';
 import { needsDetails, readDetails, readOrder } from './details';
 import { listWindow, pageBudget, toSecond, type PageBudget } from './listing';
 import { settle, workOf, type GivenUp } from './pending';
@@ -115,6 +116,7 @@ async function startAfresh(
 		budget,
 	);
 	const state = startState(ctx.getWorkflowStaticData('node'), stream, warehouseCode, now);
+	noteStart(ctx, state, now); // confirmation.ts
 	// Too many to read: what was not read is history too.
 	if (!complete) state.floor = now;
 	for (const listed of orders) remember(state, listed);
@@ -152,8 +154,10 @@ export async function newOrders(
 	const now = toSecond(Date.now());
 	const data = ctx.getWorkflowStaticData('node');
 	const stream = streamKey((await connectionSettings(ctx, 0)).scope, warehouseCode);
-	const saved = savedState(data, stream, warehouseCode);
+	const saved =
+		savedState(data, stream, warehouseCode) ?? startedBefore(ctx, data, stream, warehouseCode, now); // confirmation.ts
 	if (!saved) return await startAfresh(ctx, stream, warehouseCode, now);
+	confirmEmitted(ctx, saved); // confirmation.ts
 	const budget = budgetWithRoom(ctx, saved);
 	const read = await readOrForget(ctx, warehouseCode, saved, now, budget);
 	for (const listed of read.orders) listedAgain(saved, listed);
@@ -164,6 +168,7 @@ export async function newOrders(
 	const live = savedState(data, stream, warehouseCode) ?? saved;
 	const { emit, givenUp } = settle(live, outcome, Date.now());
 	recordRead(live, read.readUpTo, read.resume);
+	recordEmitted(ctx, live, emit); // confirmation.ts
 	// Set again on n8n's static data object: it notices changes to its own fields only (not inside
 	// an object set on it later), and saves the static data only when it noticed one.
 	data[STATE_KEY] = live as unknown as IDataObject;

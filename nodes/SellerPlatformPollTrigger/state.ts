@@ -77,6 +77,8 @@ export interface PollState {
 	seen: Record<string, number>;
 	pending: Record<string, Pending>;
 	resume?: Resume;
+	/** What n8n may not have received yet (confirmation.ts). */
+	unconfirmed?: Unconfirmed;
 }
 
 /** An order as the state remembers it. */
@@ -129,6 +131,7 @@ export function savedState(
 	value.stream = stream;
 	value.pending = pendingOf(value.pending);
 	if (!validResume(value.resume)) delete value.resume;
+	if (!validUnconfirmed(value.unconfirmed)) delete value.unconfirmed;
 	return value as PollState;
 }
 
@@ -217,4 +220,38 @@ function prune(state: PollState): void {
 	const dropped = kept.splice(0, Math.max(0, kept.length - MAX_SEEN));
 	if (dropped.length) state.floor = Math.max(state.floor, dropped[dropped.length - 1][1]);
 	state.seen = Object.fromEntries(kept);
+}
+
+// --- What n8n may not have received yet (confirmation.ts) ---
+
+/**
+ * The orders the polls of one n8n life emitted since the last poll of that life began (key → list
+ * entry, `MAX_ENTRY_CHARS`), and from when orders are marked as possible duplicates.
+ * Bound: what one poll emits (at most `MAX_PENDING`) for each poll of the life running at once.
+ */
+export interface Unconfirmed {
+	/** The n8n life that owns the state. */
+	life: string;
+	/** Orders created before this time (ms) are emitted marked; absent: none. */
+	marksBefore?: number;
+	orders: Record<string, { createdAt: number; order: IDataObject }>;
+}
+
+/** Whether a saved `unconfirmed` has its shape; its orders of another shape are dropped. */
+function validUnconfirmed(value: Partial<Unconfirmed> | undefined): boolean {
+	if (!value || typeof value !== 'object' || typeof value.life !== 'string') return false;
+	if (value.marksBefore !== undefined && !finite(value.marksBefore)) return false;
+	const orders = value.orders;
+	if (!orders || typeof orders !== 'object' || Array.isArray(orders)) return false;
+	for (const [key, entry] of Object.entries(orders)) {
+		const valid =
+			key.length <= MAX_KEY_LENGTH + 7 &&
+			!!entry &&
+			finite(entry.createdAt) &&
+			!!entry.order &&
+			typeof entry.order === 'object' &&
+			typeof entry.order.fbpi_order_nr === 'string';
+		if (!valid) delete orders[key];
+	}
+	return true;
 }

@@ -196,6 +196,11 @@ export class TestEnvironment {
 		return JSON.parse(JSON.stringify(this.staticData.get(workflowId) ?? {})) as IDataObject;
 	}
 
+	/** Puts back a workflow's saved static data (a save n8n lost, a database restored). */
+	restoreStaticData(workflowId: string, data: IDataObject): void {
+		this.staticData.set(workflowId, JSON.parse(JSON.stringify(data)) as IDataObject);
+	}
+
 	/** Saves a workflow's static data if it changed, as the app does after hooks and webhook calls. */
 	saveStaticData(workflow: Workflow): void {
 		if (workflow.staticData.__dataChanged !== true) return;

@@ -13,17 +13,37 @@
  * - `restart()` plays n8n starting again: a new `Workflow` and context from the SAVED static data
  *   only (nothing of this activation's memory), activation `'init'`;
  * - `pollBudgetMs` (option): what the context's `getPollBudgetMs()` says (n8n-core's default: 5 min);
+ * - `durableCursors` (option) plays n8n 2.41 with its durable poll cursors on (the app's
+ *   `TriggerExecutionContextFactory.getExecutePollFunctions` and scheduler task): the node's
+ *   static data of each poll is a copy of the stored cursor (seeded from the node's static data
+ *   the first time); a poll that emits stores its copy with the execution, in one step; a later
+ *   poll that returns null stores it alone; the poll at activation stores nothing. Every later
+ *   poll runs on a new `Workflow` and context built from the SAVED static data, as the
+ *   scheduler's task does. The stored cursors outlive `restart()` (they are the database's);
  * - "Fetch Test Event" is a manual execution (`env.runWorkflow`): n8n-core's `WorkflowExecute`
  *   calls `poll()` on a `PollContext` of mode 'manual' and saves no static data.
  */
 import { Container } from '@n8n/di';
 import { PollContext, PollTriggerExecutor } from 'n8n-core';
-import type { INode, INodeExecutionData, Workflow, WorkflowActivateMode } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	Workflow,
+	WorkflowActivateMode,
+} from 'n8n-workflow';
 
 export interface PollingOptions {
 	/** What the poll context's `getPollBudgetMs()` gives; default n8n-core's. */
 	pollBudgetMs?: number;
+	/** n8n 2.41's durable poll cursors on (see above). */
+	durableCursors?: boolean;
 }
+
+/** The stored poll cursors (n8n's `poller_state` table): per environment, per workflow. */
+const cursors = new WeakMap<TestEnvironment, Map<string, IDataObject>>();
+
+const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 import type { TestEnvironment, TestWorkflow, WorkflowResult } from './environment';
 import { additionalData } from './n8n';
@@ -48,6 +68,15 @@ export class ActivePoller {
 
 	/** Activation as the app runs it: the first poll at once, then the static data saved. */
 	async activate(activation: WorkflowActivateMode = 'activate'): Promise<this> {
+		this.active = true;
+		await this.start(activation);
+		await this.tick(true);
+		this.env.saveStaticData(this.workflow);
+		return this;
+	}
+
+	/** A `Workflow` from the saved static data, its poll context and n8n-core's poll tick. */
+	private async start(activation: WorkflowActivateMode): Promise<void> {
 		this.workflow = await this.env.createWorkflow(this.input);
 		this.node = Object.values(this.workflow.nodes).find(
 			(node) => this.workflow.nodeTypes.getByNameAndVersion(node.type, node.typeVersion).poll,
@@ -57,6 +86,7 @@ export class ActivePoller {
 			baseUrl: this.env.baseUrl,
 			workflowId: this.workflow.id,
 		});
+		const durable = this.options.durableCursors ? this.durableHooks() : undefined;
 		const context = new PollContext(
 			this.workflow,
 			this.node,
@@ -65,25 +95,61 @@ export class ActivePoller {
 			activation,
 			(items) => this.emit(items),
 			(error) => void this.errors.push(error),
-			undefined,
-			undefined,
-			undefined,
+			durable?.commitCursor,
+			durable?.runPoll,
+			durable?.resolveNodeStaticData,
 			this.options.pollBudgetMs === undefined ? undefined : () => this.options.pollBudgetMs!,
 		);
-		this.active = true;
 		this.tick = Container.get(PollTriggerExecutor).create(
 			this.workflow,
 			this.node,
 			context,
 			() => this.active,
 		);
-		await this.tick(true);
-		this.env.saveStaticData(this.workflow);
-		return this;
+	}
+
+	/** The stored cursors of this environment. */
+	private get cursors(): Map<string, IDataObject> {
+		if (!cursors.has(this.env)) cursors.set(this.env, new Map());
+		return cursors.get(this.env)!;
+	}
+
+	private staged?: { snapshot: IDataObject; seed: IDataObject };
+
+	/** What the app's durable cursors give the poll context (n8n 2.41, see above). */
+	private durableHooks() {
+		const key = `${this.workflow.id}/${this.node.id}`;
+		return {
+			runPoll: async (poll: () => Promise<unknown>) => {
+				if (!this.cursors.has(key))
+					this.cursors.set(key, copy(this.workflow.getStaticData('node', this.node)));
+				const seed = this.cursors.get(key)!;
+				this.staged = { snapshot: copy(seed), seed };
+				return await poll();
+			},
+			resolveNodeStaticData: () => this.staged!.snapshot,
+			commitCursor: async () => {
+				const cursor = this.takeStaged();
+				if (cursor) this.cursors.set(key, cursor);
+			},
+		};
+	}
+
+	/** The poll's copy of the cursor when the poll changed it (n8n's `takeStagedCursor`). */
+	private takeStaged(): IDataObject | null {
+		const staged = this.staged;
+		if (!staged || JSON.stringify(staged.snapshot) === JSON.stringify(staged.seed)) return null;
+		staged.seed = copy(staged.snapshot);
+		return copy(staged.seed);
 	}
 
 	private emit(items: INodeExecutionData[][]) {
 		this.emitted.push(items);
+		if (this.options.durableCursors) {
+			// Stored with the execution, in one transaction.
+			const cursor = this.takeStaged();
+			if (cursor) this.cursors.set(`${this.workflow.id}/${this.node.id}`, cursor);
+		}
 		this.env.saveStaticData(this.workflow);
 		const run = this.env
 			.startExecution(this.input, { mode: 'trigger', startNode: this.node.name, inputs: items })
@@ -94,12 +160,20 @@ export class ActivePoller {
 
 	/** One poll, as the app's cron tick runs it; resolves once its executions have finished. */
 	async poll(): Promise<void> {
+		// The scheduler's task of durable cursors: a new Workflow from the saved static data.
+		if (this.options.durableCursors) await this.start('update');
 		await this.tick();
 		await this.settled();
 	}
 
 	async settled(): Promise<void> {
 		while (this.pending.size) await Promise.allSettled([...this.pending]);
+	}
+
+	/** The stored cursor of the poll trigger (durable cursors), undefined before its first poll. */
+	storedCursor(): IDataObject | undefined {
+		const cursor = this.cursors.get(`${this.workflow.id}/${this.node.id}`);
+		return cursor && copy(cursor);
 	}
 
 	/** Static data of the workflow in this activation's memory (not necessarily saved). */

@@ -1,0 +1,179 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
+/**
+ * Seller Platform Poll Trigger when n8n stops between saving a poll's static data and creating its
+ * execution (n8n starts both without waiting for either), run as the app runs a poll trigger
+ * (test/helpers/polls.ts), with and without n8n 2.41's durable poll cursors. A "new life" is n8n
+ * started again as a new process (`startNewLifeForTests`); `restart()` alone is the same process.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import {
+	POSSIBLE_DUPLICATE,
+	startNewLifeForTests,
+} from '../../dist/nodes/SellerPlatformPollTrigger/confirmation';
+import { STATE_KEY, type PollState } from '../../dist/nodes/SellerPlatformPollTrigger/state';
+import type { Emulator } from '../emulator';
+import { chain, type ActivePoller, type TestEnvironment, type TestWorkflow } from '../helpers';
+import { CREDENTIAL_ID, startFixture, type Fixture } from './fixture';
+
+const POLL_TRIGGER = 'Seller Platform Poll Trigger';
+const STATIC_KEY = `node:${POLL_TRIGGER}`;
+const WORKFLOW_ID = 'crash-workflow';
+
+let f: Fixture;
+let emulator: Emulator;
+let env: TestEnvironment;
+let warehouses = 0;
+let warehouse: string;
+const pollers: ActivePoller[] = [];
+
+beforeEach(async () => {
+	f = await startFixture();
+	({ emulator, env } = f);
+	warehouse = `WH-CRASH-${++warehouses}`;
+});
+
+afterEach(async () => {
+	for (const poller of pollers.splice(0)) poller.deactivate();
+	await f.close();
+});
+
+const workflow = (): TestWorkflow => ({
+	id: WORKFLOW_ID,
+	nodes: [
+		{
+			name: POLL_TRIGGER,
+			type: 'sellerPlatformPollTrigger',
+			parameters: {
+				event: 'newFbpiOrder',
+				warehouseCode: { __rl: true, mode: 'id', value: warehouse },
+			},
+			credentials: { sellerPlatformApi: CREDENTIAL_ID },
+		},
+		{ name: 'Received', type: 'testNoOp' },
+	],
+	connections: chain(POLL_TRIGGER, 'Received'),
+});
+
+const activate = async (durableCursors = false) => {
+	const poller = await env.activatePolling(workflow(), { durableCursors });
+	pollers.push(poller);
+	return poller;
+};
+
+const restart = async (poller: ActivePoller) => {
+	const restarted = await poller.restart();
+	pollers.push(restarted);
+	return restarted;
+};
+
+/** Orders created now (a millisecond apart, oldest first). */
+const addOrders = (count: number) => {
+	const now = Date.now();
+	const orders = Array.from({ length: count }, (_, i) => ({ createdAt: now + i }));
+	return emulator
+		.addFbpiOrders({ warehouseCode: warehouse, orders })
+		.map((order) => order.fbpi_order_nr);
+};
+
+/** The orders each emitting poll gave n8n. */
+const emitted = (poller: ActivePoller) =>
+	poller.emitted.map(([items]) => items.map(({ json }) => json));
+const numbers = (orders: IDataObject[]) => orders.map((order) => order.fbpi_order_nr);
+
+const savedState = () =>
+	(env.workflowStaticData(WORKFLOW_ID)[STATIC_KEY] as IDataObject | undefined)?.[STATE_KEY] as
+		PollState | undefined;
+
+describe('Seller Platform Poll Trigger: n8n stopped between the save and the execution', () => {
+	it('the state saved, the execution lost: after n8n starts again, the orders come again once, marked possibleDuplicate, in the shape of FBPI Order → Get', async () => {
+		const poller = await activate();
+		const lost = addOrders(3);
+		await poller.poll();
+		expect(numbers(emitted(poller)[0])).toEqual(lost);
+		// The saved state has them as emitted (and unconfirmed); the execution never existed.
+		expect(Object.keys(savedState()!.seen)).toEqual(expect.arrayContaining(lost));
+		expect(Object.keys(savedState()!.unconfirmed!.orders).sort()).toEqual([...lost].sort());
+
+		startNewLifeForTests();
+		const after = await restart(poller);
+		const later = addOrders(1);
+		await after.poll();
+		await after.poll();
+
+		const [again, fresh, ...none] = emitted(after);
+		expect(none).toEqual([]);
+		expect(again).toEqual(
+			lost.map((nr) => ({
+				...(emulator.fbpiOrder(nr) as unknown as IDataObject),
+				[POSSIBLE_DUPLICATE]: true,
+			})),
+		);
+		// Created after n8n started again: not marked.
+		expect(fresh).toEqual([emulator.fbpiOrder(later[0]) as unknown as IDataObject]);
+	});
+
+	it('in the same n8n life, the next poll confirms what the last one emitted: no repeat, no mark, also across a re-activation', async () => {
+		const poller = await activate();
+		const first = addOrders(2);
+		await poller.poll();
+		expect(Object.keys(savedState()!.unconfirmed!.orders).sort()).toEqual([...first].sort());
+
+		const again = await restart(poller); // same process: n8n has created that execution
+		const second = addOrders(1);
+		await again.poll();
+		await again.poll();
+
+		expect(emitted(poller).map(numbers)).toEqual([first]);
+		expect(emitted(again).map(numbers)).toEqual([second]);
+		expect(JSON.stringify(emitted(again))).not.toContain(POSSIBLE_DUPLICATE);
+		// Confirmed: only the last emitting poll's order is left unconfirmed.
+		expect(Object.keys(savedState()!.unconfirmed!.orders)).toEqual(second);
+	});
+
+	it('the execution created, the save lost: after n8n starts again, the orders listed again come marked possibleDuplicate', async () => {
+		const poller = await activate();
+		const before = env.workflowStaticData(WORKFLOW_ID);
+		const delivered = addOrders(2);
+		await poller.poll();
+		expect(poller.executions).toHaveLength(1);
+		env.restoreStaticData(WORKFLOW_ID, before); // the save never reached the database
+
+		startNewLifeForTests();
+		const after = await restart(poller);
+		const later = addOrders(1);
+		await after.poll();
+		await after.poll();
+
+		const [again, fresh, ...none] = emitted(after);
+		expect(none).toEqual([]);
+		expect(numbers(again)).toEqual(delivered);
+		for (const order of again) expect(order[POSSIBLE_DUPLICATE]).toBe(true);
+		expect(fresh).toEqual([emulator.fbpiOrder(later[0]) as unknown as IDataObject]);
+	});
+});
+
+describe('Seller Platform Poll Trigger: n8n 2.41 durable poll cursors', () => {
+	it('the orders created before the first scheduled poll are emitted; no unconfirmed set, no repeat and no mark after n8n starts again', async () => {
+		const poller = await activate(true);
+		// n8n commits no cursor of the poll at activation.
+		expect(poller.storedCursor()).toEqual({});
+		const first = addOrders(3);
+		await poller.poll();
+		expect(emitted(poller).map(numbers)).toEqual([first]);
+
+		const cursor = poller.storedCursor()![STATE_KEY] as unknown as PollState;
+		expect(Object.keys(cursor.seen)).toEqual(expect.arrayContaining(first));
+		expect(cursor.unconfirmed).toBeUndefined();
+
+		startNewLifeForTests();
+		const after = await restart(poller);
+		const second = addOrders(1);
+		await after.poll();
+		await after.poll();
+		expect(emitted(after).map(numbers)).toEqual([second]);
+		expect(JSON.stringify(emitted(after))).not.toContain(POSSIBLE_DUPLICATE);
+		// The stream's start in the global static data is dropped once the cursor went past it.
+		expect(env.workflowStaticData(WORKFLOW_ID).global ?? {}).toEqual({});
+	});
+});
