@@ -8,7 +8,7 @@ import {
 
 import { pollRun, searchWarehouses } from '../shared';
 import { properties } from './description';
-import { eventParameter, warehouseParameter } from './parameters';
+import { eventParameter, lateListingMs, warehouseParameter } from './parameters';
 import { mostRecentOrder, newOrders } from './polling';
 
 export class SellerPlatformPollTrigger implements INodeType {
@@ -43,7 +43,8 @@ export class SellerPlatformPollTrigger implements INodeType {
 		const run = pollRun(this);
 		eventParameter(run);
 		const warehouseCode = warehouseParameter(run);
+		const lateMs = lateListingMs(run);
 		if (run.getMode() === 'manual') return await mostRecentOrder(run, warehouseCode);
-		return await newOrders(run, warehouseCode);
+		return await newOrders(run, warehouseCode, lateMs);
 	}
 }

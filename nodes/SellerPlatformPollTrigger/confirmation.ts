@@ -149,12 +149,13 @@ export function startedBefore(
 	stream: string,
 	warehouseCode: string,
 	now: number,
+	lateMs: number,
 ): PollState | undefined {
 	if (!durableCursors(ctx)) return undefined;
 	const start = keptStart(ctx);
 	if (start?.stream !== stream || start.at > now || now - start.at > MAX_START_AGE_MS)
 		return undefined;
-	const state = startState(data, stream, warehouseCode, start.at);
+	const state = startState(data, stream, warehouseCode, start.at, lateMs);
 	state.floor = start.at - 1;
 	return state;
 }

@@ -36,5 +36,34 @@ const pollingNotice = {
 	default: '',
 } satisfies INodeProperties;
 
+/** Hours of lateness covered by default (saved workflows without the option: this). */
+export const DEFAULT_LATE_LISTING_HOURS = 24;
+/** The longest lateness the option takes, in hours (a week). */
+export const MAX_LATE_LISTING_HOURS = 168;
+
+export const lateListingOption = {
+	displayName: 'Catch Orders Listed Late Up To (Hours)',
+	name: 'lateListingHours',
+	type: 'number',
+	typeOptions: { minValue: 0, maxValue: MAX_LATE_LISTING_HOURS, numberPrecision: 2 },
+	default: DEFAULT_LATE_LISTING_HOURS,
+	description:
+		'An order that first shows in the list up to this many hours after its creation time is still started, once. Every 30 minutes a sweep lists the orders of the last this-many hours again: ceil(those orders / 50) ListFbpiOrders requests per sweep, at most 40 per poll (50,000 orders a day, 24 hours: about 2,000 requests an hour). 0: only the 15 minutes each poll looks back.',
+} satisfies INodeProperties;
+
+export const optionsProperty = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add option',
+	default: {},
+	options: [lateListingOption],
+} satisfies INodeProperties;
+
 /** The node's parameters, in the order it shows them (n8n adds "Poll Times" itself). */
-export const properties: INodeProperties[] = [pollingNotice, eventProperty, warehouseProperty];
+export const properties: INodeProperties[] = [
+	pollingNotice,
+	eventProperty,
+	warehouseProperty,
+	optionsProperty,
+];

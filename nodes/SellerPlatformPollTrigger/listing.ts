@@ -4,15 +4,25 @@
  * Windows go by creation time, `YYYY-MM-DDTHH:MM:SSZ`, both ends included (the reference's form).
  * An `order_created_at` without a zone designator is UTC, whatever n8n's time zone.
  */
-import { NodeApiError, type IDataObject, type IPollFunctions, type JsonObject } from 'n8n-workflow';
+import {
+	NodeApiError,
+	NodeOperationError,
+	type IDataObject,
+	type IPollFunctions,
+	type JsonObject,
+} from 'n8n-workflow';
 
 import { apiRequest, pages } from '../shared';
-import { orderKey, type Listed } from './state';
+import { orderKey, type Listed, type Position } from './state';
 
 /** Orders in one page of ListFbpiOrders (the reference's page size). */
 export const ORDERS_PER_PAGE = 50;
 /** Pages one poll reads at most (`ORDERS_PER_PAGE` orders each). */
 export const MAX_PAGES_PER_POLL = 40;
+/** Pages one listing reads at most across polls before it starts again (as Get Many). */
+export const MAX_LISTING_PAGES = 1000;
+/** Times a listing starts again before the poll fails (the next poll starts it again). */
+export const MAX_RESTARTS = 2;
 /** Share of n8n's poll budget (`getPollBudgetMs`) spent listing before the poll stops early. */
 const BUDGET_SHARE = 0.5;
 /** n8n's poll budget where the context does not say it (n8n 1.x). */
@@ -53,6 +63,12 @@ const timestamp = (ms: number) => new Date(toSecond(ms)).toISOString().replace(/
 export interface Window {
 	after?: number;
 	before?: number;
+}
+
+/** The failure as n8n's error: itself when it is one, else a NodeApiError of it. */
+export function nodeError(ctx: IPollFunctions, error: unknown): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeApiError(ctx.getNode(), error as JsonObject);
 }
 
 function oddAnswer(ctx: IPollFunctions, message: string): NodeApiError {
@@ -129,19 +145,26 @@ function mayAsk(budget: PageBudget): boolean {
 	return budget.pages > 0 && Date.now() <= budget.until && !full;
 }
 
+/** Where a listing is: the token to go on from ('' for the start) and the pages read so far. */
+export interface Cursor {
+	token: string;
+	pages: number;
+}
+
 /**
- * The orders of the window, every page from `startToken` (the first without one); `complete`
- * false when the budget ended first, or the room: the orders read until then are given, and
- * `token` is where the listing goes on (with the same window, as the service asks). A page with
- * more new orders than the room is given up to the room, and listed again from its own token.
- * A token the service gave before in the listing fails the poll (the shared page loop).
+ * The orders of the window, every page from the cursor's token (the first without one);
+ * `complete` false when the budget ended first, or the room: the orders read until then are
+ * given, and `token` is where the listing goes on (with the same window, as the service asks).
+ * A page with more new orders than the room is given up to the room, and listed again from its
+ * own token. The cursor follows each page read. A token the service gave before in the listing
+ * fails the poll (the shared page loop).
  */
 export async function listWindow(
 	ctx: IPollFunctions,
 	warehouseCode: string,
 	window: Window,
 	budget: PageBudget,
-	startToken = '',
+	cursor: Cursor = { token: '', pages: 0 },
 ): Promise<WindowListing> {
 	const body: IDataObject = { warehouse_code: warehouseCode };
 	if (window.after !== undefined) body.created_after = timestamp(window.after);
@@ -154,23 +177,107 @@ export async function listWindow(
 	};
 	const orders: Listed[] = [];
 	let unnamed = 0;
-	let token = startToken;
 	let ended = false;
-	for await (const page of pages(ctx, { endpoint: 'ListFbpiOrders', fetchPage, from: token })) {
+	const from = cursor.token;
+	for await (const page of pages(ctx, { endpoint: 'ListFbpiOrders', fetchPage, from })) {
 		if (!Array.isArray(page.answer.orders)) {
 			throw oddAnswer(
 				ctx,
 				'The Seller Platform API answered ListFbpiOrders without a list of orders',
 			);
 		}
+		cursor.pages++;
 		const taken = takePage(page.answer.orders, budget.room);
 		orders.push(...taken.orders);
 		unnamed += taken.unnamed;
-		if (taken.cut) return { orders, complete: false, token: page.token, unnamed };
-		token = page.next;
+		if (taken.cut) {
+			cursor.token = page.token;
+			return { orders, complete: false, token: page.token, unnamed };
+		}
+		cursor.token = page.next;
 		ended = page.next === '';
 	}
-	return ended
-		? { orders, complete: true, token: '', unnamed }
-		: { orders, complete: false, token, unnamed };
+	return { orders, complete: ended, token: cursor.token, unnamed };
+}
+
+/**
+ * The listing of a saved position (the short window's or the sweep's, `what`) from where it
+ * stands: a token the service refuses is dropped (with a warning) and the window listed again
+ * from its start, once. A failure after that, or with a token of this poll, fails the poll.
+ */
+async function listSaved(
+	ctx: IPollFunctions,
+	warehouseCode: string,
+	position: Position,
+	budget: PageBudget,
+	what: string,
+): Promise<WindowListing> {
+	const window = { after: position.after, before: position.before };
+	const saved = position.token;
+	let failed: unknown;
+	try {
+		return await listWindow(ctx, warehouseCode, window, budget, position);
+	} catch (error) {
+		failed = error;
+	}
+	if (!saved || position.token !== saved) throw nodeError(ctx, failed);
+	const message = failed instanceof Error ? failed.message : String(failed);
+	ctx.logger.warn(
+		`Seller Platform Poll Trigger: the saved next_token of the ${what} was refused (${message}); its window is listed again from its start`,
+	);
+	position.token = '';
+	position.pages = 0;
+	return await listWindow(ctx, warehouseCode, window, budget, position);
+}
+
+/**
+ * Starts a listing of `MAX_LISTING_PAGES` pages again from its window's start, with a warning;
+ * past `MAX_RESTARTS`, resets it (`live`: the state's own, so the next poll starts it again)
+ * and fails the poll.
+ */
+function startAgain(
+	ctx: IPollFunctions,
+	position: Position,
+	live: Position | undefined,
+	what: string,
+) {
+	const reset = { token: '', pages: 0 };
+	Object.assign(position, reset, { restarts: position.restarts + 1 });
+	const message = `ListFbpiOrders did not end after ${MAX_LISTING_PAGES} pages, listed ${position.restarts} times from the start (the ${what})`;
+	if (position.restarts <= MAX_RESTARTS) {
+		ctx.logger.warn(`Seller Platform Poll Trigger: ${message}; listing it again from its start`);
+		return;
+	}
+	if (live) Object.assign(live, reset, { restarts: 0 });
+	throw new NodeApiError(ctx.getNode(), { message } as JsonObject, {
+		message,
+		description: `The service kept giving a next_token. The next poll lists that window again from its start.`,
+	});
+}
+
+/**
+ * The listing of `position` (a copy the poll works on; `live`: the state's) within the budget and
+ * at most `MAX_LISTING_PAGES` pages across polls, then again from its start (`startAgain`).
+ * The position follows the pages read.
+ */
+export async function listPosition(
+	ctx: IPollFunctions,
+	warehouseCode: string,
+	position: Position,
+	budget: PageBudget,
+	what: string,
+	live?: Position,
+): Promise<WindowListing> {
+	const all: WindowListing = { orders: [], complete: false, token: '', unnamed: 0 };
+	for (;;) {
+		if (position.pages >= MAX_LISTING_PAGES) startAgain(ctx, position, live, what);
+		const part = { ...budget, pages: Math.min(budget.pages, MAX_LISTING_PAGES - position.pages) };
+		const asked = part.pages;
+		const listed = await listSaved(ctx, warehouseCode, position, part, what);
+		budget.pages -= asked - part.pages;
+		all.orders.push(...listed.orders);
+		all.unnamed += listed.unnamed;
+		const more = !listed.complete && position.pages >= MAX_LISTING_PAGES;
+		if (!more) return { ...all, complete: listed.complete, token: position.token };
+	}
 }

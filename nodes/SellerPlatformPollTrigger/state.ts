@@ -9,15 +9,20 @@
  * - `readUpTo`: every order created up to this time (ms, whole seconds) was listed; the next poll
  *   lists from `LOOKBACK_MS` before it, so late orders and a clock of the service behind or ahead
  *   of n8n's by up to that much are still seen;
- * - `seen`: fbpi_order_nr → creation time (ms) of the orders emitted (or history) at or after the
- *   start of the next window (`readUpTo - LOOKBACK_MS`): those are never emitted again; one listed
- *   again is remembered with the later of its times (`listedAgain`);
- * - `floor`: an order created at or before it is never new. Entries of `seen` older than the next
- *   window are dropped, and `floor` rises to just before that window's start: an order a server
- *   lists although it is older than the window asked (filters shifted or ignored) is not new.
- *   When more than `MAX_SEEN` orders are in the overlap, the oldest are dropped too and `floor`
- *   rises to the newest dropped one's time (never twice; one listed late behind so many others
- *   could be missed);
+ * - `lateMs`: the lateness covered ("Catch Orders Listed Late Up To", ms) the state was kept for;
+ * - `sweptAt`: when the last sweep started (or the activation): every `SWEEP_EVERY_MS` a sweep
+ *   lists the orders created from `lateMs` before the previous one's start, so an order first
+ *   listed up to `lateMs` after its creation is seen by the next sweep (sweep.ts);
+ * - `sweep`: the sweep under way (its window, token, pages and restarts, as `resume`);
+ * - `seen`: fbpi_order_nr → creation time (ms) of the orders emitted (or history) at or after
+ *   `reach` (`reachOf`: what the next window or sweep lists): those are never emitted again; one
+ *   listed again is remembered with the later of its times (`listedAgain`);
+ * - `floor`: an order created at or before it is never new. Entries of `seen` older than the
+ *   reach are dropped, and `floor` rises to just before it (never down: a lateness raised later
+ *   does not bring back history): an order a server lists although it is older than asked
+ *   (filters shifted or ignored), or later than the lateness covered, is not new. Past
+ *   `MAX_SEEN` entries, those of the oldest creation times are dropped and `floor` rises to the
+ *   newest of them (whatever the order the service lists in; the lateness covered shrinks);
  * - `pending`: order key → an order taken as new whose details are still to read (a GetFbpiOrder
  *   that failed, or one the poll's time budget did not reach), with its list entry, how many
  *   polls failed to read it and when the first of them did (`since`): each is emitted once, when
@@ -26,19 +31,23 @@
  * - `resume`: a listing the poll's page budget cut short, or the room for new orders (no more
  *   new orders are listed than `MAX_PENDING` less those pending, counted by order whatever a
  *   page holds), continued by the next poll from its `next_token` (same filters; a page cut in
- *   its middle from its own): a window with more orders than one poll reads still ends.
+ *   its middle from its own), with the pages read in it and its restarts (listing.ts,
+ *   `MAX_LISTING_PAGES`): a window with more orders than one poll reads still ends.
  * Bound: at most `MAX_SEEN` entries in `seen`, each key at most `MAX_KEY_LENGTH` characters (or a
  * hash); at most `MAX_PENDING` pending orders, each its list entry of at most `MAX_ENTRY_CHARS`
  * characters as JSON (a longer one: its number and creation time only; when even those are
- * longer, it is not kept but emitted at once, marked); one token.
+ * longer, it is not kept but emitted at once, marked); two tokens (`resume`, `sweep`).
  */
 import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 /** How far back each poll lists again: clock skew and orders that appear late. */
 export const LOOKBACK_MS = 15 * 60_000;
-/** Orders remembered at most (the overlap of one warehouse; see `floor`). */
-export const MAX_SEEN = 5000;
+/**
+ * Orders remembered at most: 50,000 orders a day over 24 hours of lateness plus a sweep's
+ * interval and duration fit four times over (about 6.5 MB of static data when full).
+ */
+export const MAX_SEEN = 200_000;
 /** Orders at most waiting for their details (a poll lists no more new orders than there is room). */
 export const MAX_PENDING = 2000;
 /** A pending order's list entry kept whole up to this size (JSON); else its number and time. */
@@ -48,14 +57,28 @@ export const MAX_KEY_LENGTH = 64;
 /** The static data field. */
 export const STATE_KEY = 'newFbpiOrder';
 
-/** A listing the page budget cut short: the next poll goes on from `token`, same window. */
-export interface Resume {
+/**
+ * Where a listing stands across polls: its window, the token to go on from ('' for its start),
+ * the pages read since its start, and how often it was started again (`MAX_LISTING_PAGES`).
+ */
+export interface Position {
 	after: number;
 	/** undefined: the window has no end. */
 	before?: number;
 	token: string;
+	pages: number;
+	restarts: number;
+}
+
+/** The short window's listing the page budget cut short: the next poll goes on from `token`. */
+export interface Resume extends Position {
 	/** `readUpTo` once the window is read whole. */
 	upTo: number;
+}
+
+/** The sweep under way (sweep.ts). */
+export interface Sweep extends Position {
+	before: number;
 }
 
 /** An order whose details are still to read. */
@@ -74,9 +97,12 @@ export interface PollState {
 	warehouseCode: string;
 	readUpTo: number;
 	floor: number;
+	lateMs: number;
+	sweptAt: number;
 	seen: Record<string, number>;
 	pending: Record<string, Pending>;
 	resume?: Resume;
+	sweep?: Sweep;
 	/** What n8n may not have received yet (confirmation.ts). */
 	unconfirmed?: Unconfirmed;
 }
@@ -130,7 +156,13 @@ export function savedState(
 	}
 	value.stream = stream;
 	value.pending = pendingOf(value.pending);
-	if (!validResume(value.resume)) delete value.resume;
+	// A state of the previous version: the lateness it covered was `LOOKBACK_MS`.
+	if (!finite(value.lateMs)) value.lateMs = 0;
+	if (!finite(value.sweptAt)) value.sweptAt = value.readUpTo;
+	value.resume = positionOf(value.resume, finite(value.resume?.upTo)) as Resume | undefined;
+	value.sweep = positionOf(value.sweep, finite(value.sweep?.before)) as Sweep | undefined;
+	if (!value.resume) delete value.resume;
+	if (!value.sweep) delete value.sweep;
 	if (!validUnconfirmed(value.unconfirmed)) delete value.unconfirmed;
 	return value as PollState;
 }
@@ -152,24 +184,40 @@ function pendingOf(value: unknown): Record<string, Pending> {
 	return Object.fromEntries(valid.slice(0, MAX_PENDING)) as Record<string, Pending>;
 }
 
-function validResume(resume: Resume | undefined): boolean {
-	return (
-		!!resume &&
-		typeof resume.token === 'string' &&
-		finite(resume.after) &&
-		finite(resume.upTo) &&
-		(resume.before === undefined || finite(resume.before))
-	);
+/** A saved position, undefined when of another shape; counts of the previous version: 0. */
+function positionOf(value: Partial<Position> | undefined, valid: boolean): Position | undefined {
+	const shaped =
+		valid &&
+		!!value &&
+		typeof value.token === 'string' &&
+		finite(value.after) &&
+		(value.before === undefined || finite(value.before));
+	if (!shaped) return undefined;
+	const count = (n: unknown) => (finite(n) && n >= 0 ? n : 0);
+	return { ...value, pages: count(value.pages), restarts: count(value.restarts) } as Position;
 }
 
-/** The state of a first activation: everything listed so far is history. */
+/**
+ * The state of a first activation at `readUpTo`: everything listed so far is history, and so is
+ * every order created more than `LOOKBACK_MS` before, even one listed later.
+ */
 export function startState(
 	data: IDataObject,
 	stream: string,
 	warehouseCode: string,
 	readUpTo: number,
+	lateMs: number,
 ): PollState {
-	const state: PollState = { stream, warehouseCode, readUpTo, floor: 0, seen: {}, pending: {} };
+	const state: PollState = {
+		stream,
+		warehouseCode,
+		readUpTo,
+		floor: readUpTo - LOOKBACK_MS - 1,
+		lateMs,
+		sweptAt: readUpTo,
+		seen: {},
+		pending: {},
+	};
 	data[STATE_KEY] = state as unknown as IDataObject;
 	return state;
 }
@@ -196,30 +244,65 @@ export function remember(state: PollState, listed: Listed): void {
 	state.seen[listed.key] = listed.createdAt;
 }
 
-/**
- * Records what was read (`readUpTo`, never moved back) and the listing left unfinished, then
- * drops what no window reaches any more.
- */
-export function recordRead(state: PollState, readUpTo: number, resume?: Resume): void {
-	state.readUpTo = Math.max(state.readUpTo, readUpTo);
-	if (resume) state.resume = resume;
-	else delete state.resume;
-	prune(state);
+/** What a poll read: `readUpTo`, the listing left unfinished, the sweep's position. */
+export interface Read {
+	readUpTo: number;
+	resume?: Resume;
+	/** The sweep left unfinished (undefined: none, or it ended). */
+	sweep?: Sweep;
+	/** When a sweep this poll started began (ms). */
+	sweptAt?: number;
 }
 
 /**
- * Drops what no window reaches any more (the floor rises to just before the next window), then
- * the oldest beyond `MAX_SEEN` (the floor rises to the newest of them).
+ * Records what was read (`readUpTo`, never moved back), the listings left unfinished and the
+ * lateness covered, then drops what no window reaches any more. Gives the orders dropped beyond
+ * `MAX_SEEN` (0: none) and the floor.
  */
-function prune(state: PollState): void {
-	const reach = state.readUpTo - LOOKBACK_MS;
-	const all = Object.entries(state.seen);
-	const kept = all.filter(([, at]) => at >= reach);
-	if (kept.length < all.length) state.floor = Math.max(state.floor, reach - 1);
+export function recordRead(state: PollState, read: Read, lateMs: number): number {
+	state.readUpTo = Math.max(state.readUpTo, read.readUpTo);
+	state.lateMs = lateMs;
+	if (read.sweptAt !== undefined) state.sweptAt = Math.max(state.sweptAt, read.sweptAt);
+	setOrDelete(state, 'resume', read.resume);
+	setOrDelete(state, 'sweep', lateMs > 0 ? read.sweep : undefined);
+	return prune(state);
+}
+
+function setOrDelete<K extends 'resume' | 'sweep'>(state: PollState, key: K, value: PollState[K]) {
+	if (value) state[key] = value;
+	else delete state[key];
+}
+
+/**
+ * The oldest creation time a later window or sweep still lists: `LOOKBACK_MS` before `readUpTo`,
+ * or with a lateness covered, `lateMs` before it, before the last sweep's start (the next sweep
+ * starts there) and the sweep under way's start.
+ */
+export function reachOf(state: PollState): number {
+	const short = state.readUpTo - LOOKBACK_MS;
+	if (state.lateMs <= 0) return short;
+	const late = Math.min(state.readUpTo, state.sweptAt) - state.lateMs;
+	return Math.min(short, late, state.sweep?.after ?? late);
+}
+
+/**
+ * Drops the entries older than the reach (the floor rises to just before it), then, beyond
+ * `MAX_SEEN`, those of the oldest creation times (the floor rises to the newest of them). Gives
+ * how many were dropped beyond `MAX_SEEN`.
+ */
+function prune(state: PollState): number {
+	const reach = reachOf(state);
+	state.floor = Math.max(state.floor, reach - 1);
+	const kept = Object.entries(state.seen).filter(([, at]) => at >= reach);
+	if (kept.length <= MAX_SEEN) {
+		state.seen = Object.fromEntries(kept);
+		return 0;
+	}
 	kept.sort((a, b) => a[1] - b[1]);
-	const dropped = kept.splice(0, Math.max(0, kept.length - MAX_SEEN));
-	if (dropped.length) state.floor = Math.max(state.floor, dropped[dropped.length - 1][1]);
+	const dropped = kept.splice(0, kept.length - MAX_SEEN);
+	state.floor = Math.max(state.floor, dropped[dropped.length - 1][1]);
 	state.seen = Object.fromEntries(kept);
+	return dropped.length;
 }
 
 // --- What n8n may not have received yet (confirmation.ts) ---

@@ -132,6 +132,7 @@ async function main(): Promise<void> {
   Base URL (credential "baseUrl"): ${emulator.baseUrl}
   Control API:                     ${emulator.controlUrl}/  (requests, stats, faults, rate-plan, latency, json-body, sessions/expire,
                                    destinations, exports, imports, sandbox-orders, warehouses, api-users,
+                                   fbpi-orders, fbpi-orders/quirks, fbpi-orders/tokens/expire,
                                    events, events/{messageId}/redeliver, deliveries, deliveries/wait)
   Event deliveries:                ${values['external-deliveries'] ? 'to every destination url' : 'to loopback destination urls only (others are recorded as skipped)'}
   Rate plan:                       ${describeRatePlan(ratePlan)}

@@ -10,7 +10,6 @@ import { MAX_PAGES_PER_POLL } from '../../dist/nodes/SellerPlatformPollTrigger/l
 import { SLICE_MS } from '../../dist/nodes/SellerPlatformPollTrigger/polling';
 import {
 	LOOKBACK_MS,
-	MAX_SEEN,
 	STATE_KEY,
 	type PollState,
 } from '../../dist/nodes/SellerPlatformPollTrigger/state';
@@ -98,7 +97,9 @@ describe('Seller Platform Poll Trigger: activation', () => {
 		expect(poller.emitted).toEqual([]);
 		expect(poller.executions).toEqual([]);
 		const state = savedState()!;
-		expect(state).toMatchObject({ warehouseCode: warehouse, floor: 0 });
+		expect(state.warehouseCode).toBe(warehouse);
+		// Created more than LOOKBACK_MS before the activation: history, even if listed later.
+		expect(state.floor).toBe(state.readUpTo - LOOKBACK_MS - 1);
 		expect(state.readUpTo).toBe(second(state.readUpTo));
 		// The second of a poll, however long the polls took.
 		expect(state.readUpTo).toBeGreaterThanOrEqual(second(now));
@@ -177,6 +178,8 @@ describe('Seller Platform Poll Trigger: each order exactly once', () => {
 		const node = workflow.staticData[STATIC_KEY] as IDataObject;
 		const state = node[STATE_KEY] as PollState;
 		state.readUpTo -= 5 * 3600_000;
+		state.sweptAt -= 5 * 3600_000;
+		state.floor = state.readUpTo - LOOKBACK_MS - 1;
 		state.seen = {};
 		workflow.staticData.__dataChanged = true;
 		env.saveStaticData(workflow);
@@ -192,16 +195,22 @@ describe('Seller Platform Poll Trigger: each order exactly once', () => {
 		expect(windows[0].created_after).toBe(iso(state.readUpTo - LOOKBACK_MS));
 		expect(windows[0].created_before).toBe(iso(state.readUpTo - LOOKBACK_MS + SLICE_MS));
 		expect(windows[1].created_after).toBe(windows[0].created_before);
-		// 5 h 15 min back: five closed hours, then a window without an end (then the later poll's).
-		expect(windows).toHaveLength(7);
+		// 5 h 15 min back: five closed hours, then a window without an end (then the later poll's),
+		// and the sweep due since the last one (5 hours ago): from the floor to the short window.
+		expect(windows).toHaveLength(8);
 		expect(windows.slice(0, 5).every((w) => w.created_before !== undefined)).toBe(true);
 		expect(windows[5].created_before).toBeUndefined();
+		const readUpTo = savedState()!.readUpTo;
+		expect(windows[7]).toMatchObject({
+			created_after: windows[0].created_after,
+			created_before: iso(readUpTo - LOOKBACK_MS),
+		});
 	});
 
 	it('more orders than one poll reads: the next poll goes on from the token, every order once; static data stays bounded', async () => {
 		const poller = await activate();
 		const perPoll = MAX_PAGES_PER_POLL * 50;
-		const count = MAX_SEEN + perPoll + 500; // more than MAX_SEEN in the overlap
+		const count = 2 * perPoll + 500;
 		const now = Date.now();
 		emulator.addFbpiOrders({
 			warehouseCode: warehouse,
@@ -216,11 +225,10 @@ describe('Seller Platform Poll Trigger: each order exactly once', () => {
 		expect(all).toHaveLength(count);
 		expect(new Set(all).size).toBe(count);
 		expect(started(poller)[0]).toHaveLength(perPoll);
-		// The state: at most MAX_SEEN orders remembered, the floor raised past the dropped ones.
+		// The state: every order of the lateness covered remembered, about 35 characters each.
 		const memory = (poller.memory()[STATIC_KEY] as IDataObject)[STATE_KEY] as PollState;
-		expect(Object.keys(memory.seen)).toHaveLength(MAX_SEEN);
-		expect(memory.floor).toBeGreaterThan(0);
-		expect(JSON.stringify(memory).length).toBeLessThan(MAX_SEEN * 40);
+		expect(Object.keys(memory.seen)).toHaveLength(count);
+		expect(JSON.stringify(memory).length).toBeLessThan(count * 40 + 1000);
 		// The same window read again over the next polls: nothing again.
 		for (let i = 0; i < polls; i++) await poller.poll();
 		expect(started(poller).flat()).toHaveLength(count);
