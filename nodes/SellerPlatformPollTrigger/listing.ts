@@ -203,7 +203,8 @@ export async function listWindow(
 /**
  * The listing of a saved position (the short window's or the sweep's, `what`) from where it
  * stands: a token the service refuses is dropped (with a warning) and the window listed again
- * from its start, once. A failure after that, or with a token of this poll, fails the poll.
+ * from its start, once, its pages counted on. A failure after that, or with a token of this
+ * poll, fails the poll.
  */
 async function listSaved(
 	ctx: IPollFunctions,
@@ -225,8 +226,9 @@ async function listSaved(
 	ctx.logger.warn(
 		`Seller Platform Poll Trigger: the saved next_token of the ${what} was refused (${message}); its window is listed again from its start`,
 	);
+	// Its pages still count (`MAX_LISTING_PAGES`): tokens that never live until the next poll,
+	// in a window longer than a poll reads, fail the poll in the end rather than loop quietly.
 	position.token = '';
-	position.pages = 0;
 	return await listWindow(ctx, warehouseCode, window, budget, position);
 }
 

@@ -13,7 +13,8 @@
  * - `sweptAt`: when the last sweep started (or the activation): every `SWEEP_EVERY_MS` a sweep
  *   lists the orders created from `lateMs` before the previous one's start, so an order first
  *   listed up to `lateMs` after its creation is seen by the next sweep (sweep.ts);
- * - `sweep`: the sweep under way (its window, token, pages and restarts, as `resume`);
+ * - `sweep`: the sweep under way (the slice it lists, its token, pages and restarts, as
+ *   `resume`, and where it ends);
  * - `seen`: fbpi_order_nr → creation time (ms) of the orders emitted (or history) at or after
  *   `reach` (`reachOf`: what the next window or sweep lists): those are never emitted again; one
  *   listed again is remembered with the later of its times (`listedAgain`);
@@ -76,9 +77,10 @@ export interface Resume extends Position {
 	upTo: number;
 }
 
-/** The sweep under way (sweep.ts). */
+/** The sweep under way (sweep.ts): the slice it lists (`after`, `before`) and where it ends. */
 export interface Sweep extends Position {
 	before: number;
+	end: number;
 }
 
 /** An order whose details are still to read. */
@@ -160,7 +162,8 @@ export function savedState(
 	if (!finite(value.lateMs)) value.lateMs = 0;
 	if (!finite(value.sweptAt)) value.sweptAt = value.readUpTo;
 	value.resume = positionOf(value.resume, finite(value.resume?.upTo)) as Resume | undefined;
-	value.sweep = positionOf(value.sweep, finite(value.sweep?.before)) as Sweep | undefined;
+	const sweepShaped = finite(value.sweep?.before) && finite(value.sweep?.end);
+	value.sweep = positionOf(value.sweep, sweepShaped) as Sweep | undefined;
 	if (!value.resume) delete value.resume;
 	if (!value.sweep) delete value.sweep;
 	if (!validUnconfirmed(value.unconfirmed)) delete value.unconfirmed;

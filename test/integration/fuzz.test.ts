@@ -2222,6 +2222,12 @@ describe('Seller Platform Poll Trigger', () => {
 				oddOr(['newFbpiOrder']).filter((v) => !(typeof v === 'string' && v.startsWith('='))),
 				(v) => ({ event: v }),
 			],
+			[
+				'lateListingHours',
+				['Catch Orders Listed Late Up To (Hours)', 'lateListingHours'],
+				oddOr([0, 24, '6', 168, 0.5]).filter((v) => !(typeof v === 'string' && v.startsWith('='))),
+				(v) => ({ options: { lateListingHours: v } }),
+			],
 		];
 		const problems: string[] = [];
 		let activation = 0;

@@ -152,6 +152,68 @@ describe('Seller Platform Poll Trigger: orders listed late', () => {
 		120_000,
 	);
 
+	/**
+	 * 3,000 orders (60 pages) created 1 to 6 minutes after the activation, emitted by polls 10 to
+	 * 27 minutes in; `pollAt(minutes)` polls then.
+	 */
+	async function sweepSetUp(advance: (ms: number) => void) {
+		const poller = await activate();
+		const t0 = Date.now();
+		const pollAt = async (minutes: number) => {
+			advance(t0 + minutes * MINUTE - Date.now());
+			await poller.poll();
+		};
+		const many = addMany(3000, t0 + MINUTE, 100);
+		for (const minutes of [10, 11, 25, 26, 27]) await pollAt(minutes);
+		expectOnce(emittedNrs(poller), many);
+		expect(memoryState(poller).sweep).toBeUndefined();
+		return { poller, t0, pollAt, many };
+	}
+
+	/** ListFbpiOrders requests of sweeps (the only windows with an end here) answered. */
+	const sweepPages = () =>
+		emulator
+			.requests()
+			.filter((r) => r.operation === 'ListFbpiOrders' && r.status !== 401)
+			.filter((r) => (r.body as IDataObject).created_before !== undefined).length;
+
+	it('a sweep longer than a poll reads goes on over the next polls, 40 pages each, and never delays a new order', async () => {
+		await withClock(async (advance) => {
+			const { poller, t0, pollAt, many } = await sweepSetUp(advance);
+			// 31 minutes in, the sweep is due: it lists the 3,000 again, 40 pages a poll.
+			expect(sweepPages()).toBe(0);
+			const [fresh] = addMany(1, t0 + 30 * MINUTE, 0);
+			await pollAt(31);
+			expect(sweepPages()).toBe(MAX_PAGES_PER_POLL);
+			expect(memoryState(poller).sweep?.token).toBeTruthy();
+			// The new order of the short window is not delayed by the sweep.
+			expect(emittedNrs(poller).slice(-1)).toEqual([fresh]);
+			await pollAt(32);
+			expect(sweepPages()).toBe(60); // 3,000 orders, 50 a page
+			expect(memoryState(poller).sweep).toBeUndefined();
+			expect(poller.errors).toEqual([]);
+			expectOnce(emittedNrs(poller), [...many, fresh]);
+		});
+	}, 120_000);
+
+	it("a sweep's saved token the service refuses: its slice is listed again from its start, the poll succeeds", async () => {
+		await withClock(async (advance) => {
+			const { poller, pollAt, many } = await sweepSetUp(advance);
+			await pollAt(31);
+			expect(memoryState(poller).sweep?.token).toBeTruthy();
+			emulator.expireFbpiOrderTokens();
+			await pollAt(32);
+			expect(poller.errors).toEqual([]);
+			// The refused request, then 39 pages from the start again (40 requests a poll).
+			expect(sweepPages()).toBe(2 * MAX_PAGES_PER_POLL);
+			await pollAt(33);
+			expect(sweepPages()).toBe(2 * MAX_PAGES_PER_POLL + 21);
+			expect(memoryState(poller).sweep).toBeUndefined();
+			expect(poller.errors).toEqual([]);
+			expectOnce(emittedNrs(poller), many);
+		});
+	}, 120_000);
+
 	it('"Catch Orders Listed Late Up To (Hours)" 0: only the 15 minutes each poll looks back, no sweep', async () => {
 		await withClock(async (advance) => {
 			const poller = await activate(pollWorkflow({ lateListingHours: 0 }));
@@ -217,6 +279,30 @@ describe('Seller Platform Poll Trigger: a saved page token the service refuses',
 		expect(restarted.errors).toEqual([]);
 		expectOnce(emittedNrs(poller, restarted), all);
 	}, 120_000);
+	it('tokens that never live until the next poll, in a window longer than a poll reads: the poll fails in the end, never a quiet loop', async () => {
+		await withClock(async (advance) => {
+			const poller = await activate();
+			addMany(2500, Date.now() - 10 * MINUTE, 100); // 50 pages
+			emulator.setFbpiOrderQuirks({ tokenLifetimeMs: 30_000 });
+			// Each poll: the refused request, then 39 pages from the start (a few polls more: a
+			// restart in the middle of a poll, sessions that expire over the hours).
+			const expected = Math.ceil(
+				((MAX_RESTARTS + 1) * MAX_LISTING_PAGES) / (MAX_PAGES_PER_POLL - 1),
+			);
+			const most = 2 * expected;
+			let polls = 0;
+			while (!poller.errors.length && polls < most) {
+				advance(MINUTE);
+				await poller.poll();
+				polls++;
+			}
+			expect(poller.errors.map((error) => error.message)).toEqual([
+				`ListFbpiOrders did not end after ${MAX_LISTING_PAGES} pages, listed ${MAX_RESTARTS + 1} times from the start (the short window)`,
+			]);
+			expect(polls).toBeLessThanOrEqual(expected + 8);
+			expect(emittedNrs(poller)).toHaveLength(MAX_PAGES_PER_POLL * 50);
+		});
+	}, 300_000);
 });
 
 describe('Seller Platform Poll Trigger: a listing that never ends', () => {
