@@ -76,7 +76,7 @@ export function confirmEmitted(ctx: IPollFunctions, state: PollState): void {
 		kept.orders = {};
 		return;
 	}
-	let marksBefore = life.startedAt;
+	let marksBefore = Math.max(life.startedAt, kept?.marksBefore ?? 0);
 	for (const [key, { createdAt, order }] of Object.entries(kept?.orders ?? {})) {
 		marksBefore = Math.max(marksBefore, createdAt + 1);
 		if (!(key in state.pending)) state.pending[key] = { createdAt, attempts: 0, order };

@@ -182,9 +182,10 @@ export async function newOrders(
 	const data = ctx.getWorkflowStaticData('node');
 	const stream = streamKey((await connectionSettings(ctx, 0)).scope, warehouseCode);
 	const now = toSecond(Date.now());
+	// confirmation.ts: with durable poll cursors, the state kept where the activation stood.
 	const saved =
 		savedState(data, stream, warehouseCode) ??
-		startedBefore(ctx, data, stream, warehouseCode, now, lateMs); // confirmation.ts
+		startedBefore(ctx, data, stream, warehouseCode, now, lateMs);
 	if (!saved) return await startAfresh(ctx, stream, warehouseCode, lateMs);
 	confirmEmitted(ctx, saved); // confirmation.ts
 	const budget = budgetWithRoom(ctx, saved);

@@ -11,7 +11,11 @@ import {
 	POSSIBLE_DUPLICATE,
 	startNewLifeForTests,
 } from '../../dist/nodes/SellerPlatformPollTrigger/confirmation';
-import { STATE_KEY, type PollState } from '../../dist/nodes/SellerPlatformPollTrigger/state';
+import {
+	MAX_ENTRY_CHARS,
+	STATE_KEY,
+	type PollState,
+} from '../../dist/nodes/SellerPlatformPollTrigger/state';
 import type { Emulator } from '../emulator';
 import { chain, type ActivePoller, type TestEnvironment, type TestWorkflow } from '../helpers';
 import { CREDENTIAL_ID, startFixture, type Fixture } from './fixture';
@@ -111,6 +115,30 @@ describe('Seller Platform Poll Trigger: n8n stopped between the save and the exe
 		);
 		// Created after n8n started again: not marked.
 		expect(fresh).toEqual([emulator.fbpiOrder(later[0]) as unknown as IDataObject]);
+	});
+
+	it('an order too large to keep whole (over MAX_ENTRY_CHARS) is read again with FBPI Order → Get after n8n starts again', async () => {
+		const poller = await activate();
+		const items = Array.from({ length: 30 }, (_, i) => ({ partnerSku: `SKU-LARGE-${i}` }));
+		const [large] = emulator
+			.addFbpiOrders({ warehouseCode: warehouse, orders: [{ createdAt: Date.now(), items }] })
+			.map((order) => order.fbpi_order_nr);
+		expect(JSON.stringify(emulator.fbpiOrder(large)).length).toBeGreaterThan(MAX_ENTRY_CHARS);
+		await poller.poll();
+		expect(savedState()!.unconfirmed!.orders[large].order).toEqual({
+			fbpi_order_nr: large,
+			order_created_at: emulator.fbpiOrder(large)!.order_created_at,
+		});
+
+		startNewLifeForTests();
+		const reads = () =>
+			emulator.requests().filter((request) => request.operation === 'GetFbpiOrder').length;
+		const readBefore = reads();
+		const after = await restart(poller);
+		expect(reads()).toBe(readBefore + 1);
+		expect(emitted(after)).toEqual([
+			[{ ...(emulator.fbpiOrder(large) as unknown as IDataObject), [POSSIBLE_DUPLICATE]: true }],
+		]);
 	});
 
 	it('in the same n8n life, the next poll confirms what the last one emitted: no repeat, no mark, also across a re-activation', async () => {
