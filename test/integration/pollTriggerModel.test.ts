@@ -37,7 +37,14 @@
  * It caught, on the trigger before them: history emitted by a list that shifts or ignores its
  * filters, a zone-less order_created_at read in n8n's zone (orders emitted again under
  * TZ=Asia/Dubai), one unreadable order failing every poll, and the position of one project
- * reused after a switch to another; on adc1307, each of issue 42's defects 1-5 (see the note).
+ * reused after a switch to another. On adc1307 (restricted with MODEL_COMMANDS / MODEL_QUIRKS), the
+ * shrunk counterexamples of issue 42's defects: (1) an order listed 901 s after its creation,
+ * then a poll: never emitted; (2) 41 pages of orders (pages of 1) with tokens living 20 minutes:
+ * a poll fails on the saved token (also: 41 pages, poll, tokens expire); (3) 7,500 orders in ten
+ * minutes, listed newest first: 1,500 never emitted, no warning; (4) lists that never end: 77
+ * polls, none failed; (5) an order, then n8n killed between the save and the execution: lost.
+ * On the fixes merged, an order stamped 1 s ahead of n8n's clock, then the execution kept and
+ * the save lost: emitted again unmarked.
  *
  * Seeded: MODEL_SEED=<n> (default fixed), MODEL_RUNS=<n> (default 150; 1,000 before issue 42's commands: see the note), MODEL_ENDLESS_RUNS and
  * MODEL_BIG_RUNS (default 1, and 1 while MAX_SEEN is at most 20,000, else 0), MODEL_VERBOSE=1|2 (the situations reached; fast-check's
