@@ -1,0 +1,81 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
+/**
+ * The soak's figures (soak.e2e.ts): per trigger, the orders created after activation, the copies
+ * of each in n8n's executions, and what is lost or repeated. Every order may have at most one
+ * unmarked copy: the others must carry `possibleDuplicate: true`.
+ */
+
+/** One order in one execution's trigger output. */
+export interface Copy {
+	execution: string;
+	marked: boolean;
+}
+
+export interface TriggerFigures {
+	/** Orders created after activation (events published, for the webhook trigger). */
+	created: number;
+	/** Orders in at least one execution. */
+	emitted: number;
+	lost: number;
+	/** Orders in more than one execution (or twice in one), every copy but one marked. */
+	duplicatedMarked: number;
+	/** Orders with more than one unmarked copy. */
+	duplicatedUnmarked: number;
+	/** Executions whose trigger output n8n replaced after a crash (read before that). */
+	recoveredExecutions: number;
+	/** Up to 20 of each, for the report. */
+	lostOrders: string[];
+	unmarkedOrders: string[];
+}
+
+export function figuresOf(
+	created: readonly string[],
+	copies: ReadonlyMap<string, readonly Copy[]>,
+	recoveredExecutions: number,
+): TriggerFigures {
+	const lost = created.filter((order) => !copies.get(order)?.length);
+	const repeated = created.filter((order) => (copies.get(order)?.length ?? 0) > 1);
+	const unmarked = repeated.filter(
+		(order) => copies.get(order)!.filter((copy) => !copy.marked).length > 1,
+	);
+	return {
+		created: created.length,
+		emitted: created.length - lost.length,
+		lost: lost.length,
+		duplicatedMarked: repeated.length - unmarked.length,
+		duplicatedUnmarked: unmarked.length,
+		recoveredExecutions,
+		lostOrders: lost.slice(0, 20),
+		unmarkedOrders: unmarked.slice(0, 20),
+	};
+}
+
+/** The figures table printed at the end. */
+export function figuresTable(
+	triggers: Record<string, TriggerFigures>,
+	kills: Record<string, number>,
+): string {
+	const rows: Array<[string, ...string[]]> = [
+		['', ...Object.keys(triggers)],
+		['created after activation', ...Object.values(triggers).map((f) => String(f.created))],
+		['in an n8n execution', ...Object.values(triggers).map((f) => String(f.emitted))],
+		['lost', ...Object.values(triggers).map((f) => String(f.lost))],
+		['duplicated, marked', ...Object.values(triggers).map((f) => String(f.duplicatedMarked))],
+		['duplicated, unmarked', ...Object.values(triggers).map((f) => String(f.duplicatedUnmarked))],
+		[
+			'executions n8n recovered after a crash',
+			...Object.values(triggers).map((f) => String(f.recoveredExecutions)),
+		],
+	];
+	const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
+	const line = (row: string[]) => `| ${row.map((cell, i) => cell.padEnd(widths[i])).join(' | ')} |`;
+	const table = [
+		line(rows[0]),
+		`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
+		...rows.slice(1).map(line),
+	];
+	const killLine = Object.entries(kills)
+		.map(([kind, count]) => `${kind} ${count}`)
+		.join(', ');
+	return `${table.join('\n')}\nkills: ${killLine}`;
+}
