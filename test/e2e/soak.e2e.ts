@@ -51,7 +51,13 @@ import { SEEDED_DESTINATIONS, SEEDED_WAREHOUSES, startEmulator, type Emulator } 
 import { N8nClient, type StoredCredential, type WorkflowNode } from './lib/client';
 import { freePort, installPackageInto, REPO_ROOT, startN8n, type N8nInstance } from './lib/n8n';
 import { emulatorCredentialData, ensureOwner, TRIGGER_TYPE, upsertCredential } from './lib/setup';
-import { figuresOf, figuresTable, type Copy, type TriggerFigures } from './lib/soakFigures';
+import {
+	figuresOf,
+	figuresTable,
+	type Copy,
+	type NotTheTriggers,
+	type TriggerFigures,
+} from './lib/soakFigures';
 import { isSettled, readStoredExecutions } from './lib/storedExecutions';
 import { sleep, waitFor } from './lib/wait';
 import { startWatchProxy, type Exchange, type WatchProxy } from './lib/watchProxy';
@@ -362,6 +368,20 @@ function noteAnswer(soak: Soak, exchange: Exchange): void {
 	soak.answers.set(order, answers);
 }
 
+/** The orders none of whose deliveries n8n answered 2xx (but with its start-up text). */
+function notTheTriggers(
+	created: readonly string[],
+	answers: ReadonlyMap<string, string[]>,
+): Map<string, NotTheTriggers> {
+	const excused = new Map<string, NotTheTriggers>();
+	for (const order of created) {
+		const got = answers.get(order) ?? [];
+		if (got.some((answer) => /^2\d\d$/.test(answer))) continue;
+		excused.set(order, got.includes('start-up') ? "n8n's start-up answer" : 'never answered 2xx');
+	}
+	return excused;
+}
+
 /** Reads the stored executions and adds their orders to the copies. */
 function readExecutions(soak: Soak): void {
 	const executions = readStoredExecutions(
@@ -409,7 +429,7 @@ async function cycle(
 	const limitMs =
 		kind === 'random'
 			? Math.max(budgetMs, startMs + 10_000)
-			: Math.max(budgetMs, startMs + (afterReady ? 75_000 : 15_000));
+			: Math.max(budgetMs, 2 * startMs + (afterReady ? 75_000 : 15_000));
 	let firedKind: string | undefined;
 	let fire!: (delayMs: number) => void;
 	const killed = new Promise<void>((resolve) => {
@@ -513,8 +533,9 @@ async function runSoak(): Promise<Results> {
 	const emulator = await startEmulator({
 		host: '127.0.0.1',
 		port: 0,
-		deliveryRetries: 8,
+		deliveryRetries: 40,
 		deliveryBackoffMs: 1000,
+		deliveryBackoffMaxMs: 10_000,
 	});
 	const sink = await startSink();
 	const port = await freePort();
@@ -605,9 +626,8 @@ async function runSoak(): Promise<Results> {
 		for (let kills = 0; kills < MIN_KILLS || Date.now() < phaseEnd; kills++) {
 			const left = Math.max(MIN_KILLS - kills, 1);
 			const budgetMs = Math.max(5_000, Math.floor((phaseEnd - Date.now()) / left));
-			// The first cycle's n8n is already running: its moment is a delivery or a random one.
-			let kind = nextKind();
-			if (kills === 0 && kind !== 'random') kind = 'delivery';
+			// The first cycle's n8n is already running (its activation poll is over): a delivery.
+			const kind = kills === 0 ? 'delivery' : nextKind();
 			const pollKind = kind === 'listing' || kind === 'answer' || kind === 'emit';
 			const afterReady = pollKind && MINUTES >= 10 && pollKinds++ % 3 === 2;
 			await cycle(soak, kind, budgetMs, afterReady);
@@ -661,7 +681,12 @@ async function runSoak(): Promise<Results> {
 			seconds: Math.round((Date.now() - startedAt) / 1000),
 			triggers: {
 				poll: figuresOf(orders.created, soak.copies.poll, recoveredOf(poll.id)),
-				webhook: figuresOf(orders.created, soak.copies.webhook, recoveredOf(webhook.id)),
+				webhook: figuresOf(
+					orders.created,
+					soak.copies.webhook,
+					recoveredOf(webhook.id),
+					notTheTriggers(orders.created, soak.answers),
+				),
 			},
 			kills: soak.kills,
 			startupAnswers: [...soak.answers.values()].flat().filter((a) => a === 'start-up').length,
