@@ -1,4 +1,3 @@
-/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * The soak's figures (soak.e2e.ts): per trigger, the orders created after activation, the copies
  * of each in n8n's executions, and what is lost or repeated. Every order may have at most one
