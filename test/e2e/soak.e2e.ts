@@ -286,6 +286,7 @@ const DURABLE_ENV = {
 async function startN8nFor(soak: Soak): Promise<N8nInstance> {
 	for (let attempt = 1; ; attempt++) {
 		let spawnedAt = Date.now();
+		let mine: ChildProcess | undefined;
 		try {
 			const n8n = await startN8n({
 				dataDir: soak.dataDir,
@@ -293,6 +294,7 @@ async function startN8nFor(soak: Soak): Promise<N8nInstance> {
 				logFile: soak.logFile,
 				env: soak.env,
 				onSpawn: (child) => {
+					mine = child;
 					soak.child = child;
 					spawnedAt = Date.now();
 				},
@@ -302,8 +304,8 @@ async function startN8nFor(soak: Soak): Promise<N8nInstance> {
 		} catch (error) {
 			// Killed by the soak: that cycle's kill. Else n8n failed to start by itself (seen on a
 			// machine at a load of 15: its crash recovery timing out on SQLite's lock): noted, retried.
-			if (soak.killed.has(soak.child!) || attempt >= MAX_START_ATTEMPTS) throw error;
-			await killN8n(soak);
+			if (!mine || soak.killed.has(mine) || attempt >= MAX_START_ATTEMPTS) throw error;
+			await killN8n(soak, mine);
 			const message = (error as Error).message.split('\n')[0];
 			soak.startFailures.push(message);
 			log(`n8n failed to start by itself (${message}); starting it again`);
@@ -312,8 +314,7 @@ async function startN8nFor(soak: Soak): Promise<N8nInstance> {
 }
 
 /** Kills n8n's whole process group with SIGKILL and waits until n8n's process is gone. */
-async function killN8n(soak: Soak): Promise<void> {
-	const child = soak.child;
+async function killN8n(soak: Soak, child = soak.child): Promise<void> {
 	if (!child?.pid) return;
 	soak.killed.add(child);
 	if (child.exitCode !== null || child.signalCode !== null) {
@@ -477,9 +478,11 @@ async function cycle(
 	};
 	const started = Date.now();
 	let startError: unknown;
+	// Settled once this cycle's start of n8n is over (ready, or ended by the kill).
+	let starting: Promise<void> = Promise.resolve();
 	if (!soak.n8n) {
 		if (!afterReady) arm();
-		void startN8nFor(soak)
+		starting = startN8nFor(soak)
 			.then((n8n) => {
 				if (firedKind) void n8n.stop();
 				else soak.n8n = n8n;
@@ -503,6 +506,8 @@ async function cycle(
 		soak.armed = undefined;
 		await killN8n(soak);
 	} else await killed;
+	// The start's own end (it notices the exit within half a second) before the next start.
+	await starting;
 	await soak.n8n?.stop();
 	soak.n8n = undefined;
 	soak.client = undefined;
