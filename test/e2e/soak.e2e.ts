@@ -14,9 +14,10 @@
  *   but 2xx (8 retries, 1 s doubling: about 4 minutes) as the service does.
  * - A proxy here (lib/watchProxy.ts) stands between n8n and the emulator both ways (n8n's
  *   credential and its webhook address point at it), so the soak sees each request and answer.
- * - Kills, by kind: `random` (a random moment after the start, start-up included); `listing`
+ * - Kills, by kind, in shuffled rounds of six (`emit` twice): `random` (a random moment after the
+ *   start, start-up included); `listing`
  *   (when a ListFbpiOrders request arrives); `answer` (0-3 ms after a ListFbpiOrders answer);
- *   `emit` (4-20 ms after a ListFbpiOrders answer that lists an order not emitted yet: n8n is
+ *   `emit` (4-150 ms, log-uniform, after a ListFbpiOrders answer that lists an order not emitted yet: n8n is
  *   saving the trigger's state and creating the execution); `delivery` (2-15 ms after n8n answered
  *   a delivery 2xx). A kind whose moment does not come in its cycle's time ends in a random kill,
  *   counted as `random (<kind> did not come)`.
@@ -335,6 +336,13 @@ async function killN8n(soak: Soak, child = soak.child): Promise<void> {
 	await exited;
 }
 
+/**
+ * How long after a listing's last page an `emit` kill comes: 4 to 150 ms, log-uniform (as many
+ * kills from 4 to 25 ms as from 25 to 150): n8n saves the trigger's state and creates the execution
+ * within milliseconds on an idle machine, within tens of them on a loaded one.
+ */
+const emitDelayMs = () => Math.round(4 * (150 / 4) ** random());
+
 /** Orders of a listing answer (none when it is not one). */
 function listedOrders(exchange: Exchange): { orders: string[]; last: boolean } {
 	try {
@@ -370,7 +378,7 @@ function watchMoments(soak: Soak, created: () => readonly string[]) {
 					);
 					const { orders, last } = listedOrders(exchange);
 					if (last && orders.some((o) => createdSet.has(o) && !emitted.has(o)))
-						armed.fire(between(4, 20));
+						armed.fire(emitDelayMs());
 				}
 			}
 			if (
@@ -519,12 +527,15 @@ async function cycle(
 	return firedKind;
 }
 
-/** The kinds in a shuffled round (so each comes once in every five kills), forever. */
+/**
+ * The kinds in shuffled rounds of six, forever: each once, `emit` twice (the moment a poll
+ * trigger that hands orders over before n8n stored the execution loses them).
+ */
 function kindSequence() {
 	let round: Kind[] = [];
 	return () => {
 		if (!round.length) {
-			round = [...KINDS];
+			round = [...KINDS, 'emit'];
 			for (let i = round.length - 1; i > 0; i--) {
 				const j = between(0, i);
 				[round[i], round[j]] = [round[j], round[i]];
