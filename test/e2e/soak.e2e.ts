@@ -11,7 +11,7 @@
  * - **Webhook**: Seller Platform Trigger on destination DST-1001, FBPI::ORDER_SYNC → the same.
  * - The emulator runs in this process (so it outlives every kill). An order is created every 2-4
  *   s, and published as an FBPI::ORDER_SYNC event; the emulator delivers it and retries any answer
- *   but 2xx (8 retries, 1 s doubling: about 4 minutes) as the service does.
+ *   but 2xx (after 1, 2, 4, 8 s, then every 10 s; 40 retries, about 6 minutes) as the service does.
  * - A proxy here (lib/watchProxy.ts) stands between n8n and the emulator both ways (n8n's
  *   credential and its webhook address point at it), so the soak sees each request and answer.
  * - Kills, by kind, in shuffled rounds of six (`emit` twice): `random` (a random moment after the
