@@ -22,11 +22,16 @@
  *   a delivery 2xx). A kind whose moment does not come in its cycle's time ends in a random kill,
  *   counted as `random (<kind> did not come)`.
  * - **Enough polls without faking n8n**: n8n 2.41 polls at most once a minute, but every start
- *   activates the workflow and runs one poll at once (n8n-core `poll-trigger-executor.js`,
- *   `testingTrigger`), whose result n8n emits like any other poll. Each restart is one more poll,
- *   so the short version (a kill every 20 to 25 s) polls about as often as it kills. With
- *   SOAK_MINUTES of 10 or more, one poll-kind kill in three is armed once n8n is ready, so it
- *   lands on a scheduled (every-minute) poll.
+ *   activates the workflow and runs one poll then (n8n-core `active-workflow-triggers.js`
+ *   `activatePollTrigger` → `poll-trigger-executor.js`, `testingTrigger`), whose result n8n emits
+ *   like any other poll's. In 2.41 the activation comes from its workflow publication reconciler
+ *   (on by default) a few seconds after the start (its outbox is read every 15 s; a kill during an
+ *   activation holds the outbox's lease for 2 minutes). Each restart is one more poll, so the
+ *   short version polls about as often as it kills. With SOAK_MINUTES of 10 or more, one poll-kind
+ *   kill in three is armed once n8n is ready, so it lands on a scheduled (every-minute) poll. With
+ *   SOAK_DURABLE=1, n8n's scheduler keeps the poll job across restarts and runs the activation
+ *   poll only when it creates the job (the first activation): every later poll is a scheduled
+ *   one, and poll-kind kills wait for it.
  *
  * Which orders an execution carried: the database, read with `sqlite3` after each kill and before
  * n8n starts again (n8n's crash recovery then replaces a crashed execution's trigger output with
@@ -469,7 +474,7 @@ async function cycle(
 	const limitMs =
 		kind === 'random'
 			? Math.max(budgetMs, startMs + 10_000)
-			: Math.max(budgetMs, 2 * startMs + (afterReady ? 75_000 : 15_000));
+			: Math.max(budgetMs, 2 * startMs + (afterReady || pollOnSchedule(kind) ? 75_000 : 30_000));
 	let firedKind: string | undefined;
 	let fire!: (delayMs: number) => void;
 	const killed = new Promise<void>((resolve) => {
@@ -526,6 +531,10 @@ async function cycle(
 	);
 	return firedKind;
 }
+
+/** With durable cursors, polls come only from n8n's scheduler, once a minute. */
+const pollOnSchedule = (kind: Kind) =>
+	DURABLE && (kind === 'listing' || kind === 'answer' || kind === 'emit');
 
 /**
  * The kinds in shuffled rounds of six, forever: each once, `emit` twice (the moment a poll
