@@ -14,7 +14,8 @@
  *   but 2xx (after 1, 2, 4, 8 s, then every 10 s; 40 retries, about 6 minutes) as the service does.
  * - A proxy here (lib/watchProxy.ts) stands between n8n and the emulator both ways (n8n's
  *   credential and its webhook address point at it), so the soak sees each request and answer.
- * - Kills, by kind, in shuffled rounds of six (`emit` twice): `random` (a random moment after the
+ * - Kills, by kind, in shuffled rounds of six (`saved`: as soon as n8n stored the poll trigger's
+ *   new state after such a listing, read from SQLite again and again): `random` (a random moment after the
  *   start, start-up included); `listing`
  *   (when a ListFbpiOrders request arrives); `answer` (0-3 ms after a ListFbpiOrders answer);
  *   `emit` (4-150 ms, log-uniform, after a ListFbpiOrders answer that lists an order not emitted yet: n8n is
@@ -45,7 +46,7 @@
  * time), E2E_KEEP=1 (keep n8n's data folder). Figures: printed, and written to
  * `.tmp/soak-results.json` (`.tmp/soak-durable-results.json` with SOAK_DURABLE=1).
  */
-import { type ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -78,7 +79,7 @@ const POLL = 'Seller Platform Poll Trigger';
 const WEBHOOK = 'Seller Platform Trigger';
 const WAREHOUSE = SEEDED_WAREHOUSES.dubai;
 const DESTINATION = SEEDED_DESTINATIONS.active;
-const KINDS = ['listing', 'answer', 'emit', 'delivery', 'random'] as const;
+const KINDS = ['listing', 'answer', 'emit', 'saved', 'delivery', 'random'] as const;
 type Kind = (typeof KINDS)[number];
 /**
  * After the last kill: how long the soak waits at most for every order to be emitted (with durable
@@ -268,6 +269,8 @@ interface Soak {
 	/** Executions whose trigger output n8n replaced after a crash: their workflow, by id. */
 	recovered: Map<string, string>;
 	kills: Record<string, number>;
+	/** The poll trigger's stored state when a `saved` kill was armed. */
+	stateBefore?: string;
 	/** n8n processes the soak killed. */
 	killed: WeakSet<ChildProcess>;
 	/** Starts that failed by themselves (n8n's first error line). */
@@ -348,6 +351,33 @@ async function killN8n(soak: Soak, child = soak.child): Promise<void> {
  */
 const emitDelayMs = () => Math.round(4 * (150 / 4) ** random());
 
+/** The poll workflow's static data as stored (the trigger's state). */
+function storedState(soak: Soak): Promise<string> {
+	return new Promise((resolve) =>
+		execFile(
+			'sqlite3',
+			[
+				join(soak.dataDir, '.n8n', 'database.sqlite'),
+				`SELECT staticData FROM workflow_entity WHERE id = '${soak.pollWorkflowId}'`,
+			],
+			(error, stdout) => resolve(error ? '' : stdout),
+		),
+	);
+}
+
+/**
+ * Whether n8n saved the poll trigger's state within 3 s: read again and again (a read of SQLite's
+ * WAL takes no lock n8n waits for) until it differs from the state stored before this start.
+ */
+async function stateSaved(soak: Soak): Promise<boolean> {
+	const deadline = Date.now() + 3000;
+	while (Date.now() < deadline) {
+		const state = await storedState(soak);
+		if (state && state !== soak.stateBefore) return true;
+	}
+	return false;
+}
+
 /** Orders of a listing answer (none when it is not one). */
 function listedOrders(exchange: Exchange): { orders: string[]; last: boolean } {
 	try {
@@ -376,14 +406,16 @@ function watchMoments(soak: Soak, created: () => readonly string[]) {
 			if (!armed) return;
 			if (exchange.operation === 'ListFbpiOrders' && exchange.status === 200) {
 				if (armed.kind === 'answer') armed.fire(between(0, 3));
-				if (armed.kind === 'emit') {
+				if (armed.kind === 'emit' || armed.kind === 'saved') {
 					const createdSet = new Set(created());
 					const emitted = new Set(
 						soak.sink.posts.filter((p) => p.trigger === 'poll').map((p) => p.order),
 					);
 					const { orders, last } = listedOrders(exchange);
-					if (last && orders.some((o) => createdSet.has(o) && !emitted.has(o)))
-						armed.fire(emitDelayMs());
+					if (last && orders.some((o) => createdSet.has(o) && !emitted.has(o))) {
+						if (armed.kind === 'emit') armed.fire(emitDelayMs());
+						else void stateSaved(soak).then((saved) => saved && armed.fire(0));
+					}
 				}
 			}
 			if (
@@ -485,6 +517,7 @@ async function cycle(
 			setTimeout(() => void killN8n(soak).then(resolve), delayMs);
 		};
 	});
+	if (kind === 'saved') soak.stateBefore = await storedState(soak);
 	const arm = () => {
 		if (kind === 'random') setTimeout(() => fire(0), between(1000, limitMs - 500));
 		else soak.armed = { kind, fire };
@@ -534,17 +567,16 @@ async function cycle(
 
 /** With durable cursors, polls come only from n8n's scheduler, once a minute. */
 const pollOnSchedule = (kind: Kind) =>
-	DURABLE && (kind === 'listing' || kind === 'answer' || kind === 'emit');
+	DURABLE && (kind === 'listing' || kind === 'answer' || kind === 'emit' || kind === 'saved');
 
 /**
- * The kinds in shuffled rounds of six, forever: each once, `emit` twice (the moment a poll
- * trigger that hands orders over before n8n stored the execution loses them).
+ * The kinds in shuffled rounds of six, forever, each once.
  */
 function kindSequence() {
 	let round: Kind[] = [];
 	return () => {
 		if (!round.length) {
-			round = [...KINDS, 'emit'];
+			round = [...KINDS];
 			for (let i = round.length - 1; i > 0; i--) {
 				const j = between(0, i);
 				[round[i], round[j]] = [round[j], round[i]];
@@ -688,7 +720,7 @@ async function runSoak(): Promise<Results> {
 			const budgetMs = Math.max(5_000, Math.floor((phaseEnd - Date.now()) / left));
 			// The first cycle's n8n is already running (its activation poll is over): a delivery.
 			const kind = kills === 0 ? 'delivery' : nextKind();
-			const pollKind = kind === 'listing' || kind === 'answer' || kind === 'emit';
+			const pollKind = ['listing', 'answer', 'emit', 'saved'].includes(kind);
 			const afterReady = pollKind && MINUTES >= 10 && pollKinds++ % 3 === 2;
 			await cycle(soak, kind, budgetMs, afterReady);
 		}
