@@ -506,7 +506,7 @@ async function cycle(
 	const limitMs =
 		kind === 'random'
 			? Math.max(budgetMs, startMs + 10_000)
-			: Math.max(budgetMs, 2 * startMs + (afterReady || pollOnSchedule(kind) ? 75_000 : 30_000));
+			: Math.max(budgetMs, 2 * startMs + (afterReady || pollOnSchedule(kind) ? 75_000 : 45_000));
 	let firedKind: string | undefined;
 	let fire!: (delayMs: number) => void;
 	const killed = new Promise<void>((resolve) => {
