@@ -18,7 +18,7 @@
  * - A delivery is a POST of the envelope to the url, asynchronous (the API answer that raised the
  *   event never waits for it). Any answer but 2xx (401/403 included), a connection error, or no
  *   answer within `timeoutMs` is a failed attempt, retried `retries` times after `backoffMs`,
- *   doubling each time. Every attempt is recorded.
+ *   doubling each time up to `backoffMaxMs`. Every attempt is recorded.
  * - At-least-once: `redeliver(messageId)` sends the same envelope (same message_id and body) again
  *   to the destinations the event was first planned for, as a new delivery marked `duplicate`.
  * - Only loopback urls (127.0.0.0/8, localhost, [::1]) are contacted unless `external` is set:
@@ -189,6 +189,8 @@ export interface DispatcherOptions {
 	retries: number;
 	/** Wait before the first retry; doubles for each further one. */
 	backoffMs: number;
+	/** The longest wait between two attempts (default: no limit). */
+	backoffMaxMs?: number;
 	/** An attempt without a complete answer after this long fails. */
 	timeoutMs: number;
 	/** Also send to urls outside loopback. */
@@ -495,7 +497,8 @@ export class EventDispatcher {
 		if (result.status !== undefined && result.status >= 200 && result.status < 300) {
 			this.settle(delivery, 'delivered');
 		} else if (record.attempts.length <= this.options.retries) {
-			this.schedule(delivery, this.options.backoffMs * 2 ** (record.attempts.length - 1));
+			const doubled = this.options.backoffMs * 2 ** (record.attempts.length - 1);
+			this.schedule(delivery, Math.min(doubled, this.options.backoffMaxMs ?? Infinity));
 		} else {
 			this.settle(delivery, 'failed');
 		}

@@ -131,6 +131,7 @@ interface ResolvedOptions {
 	maxKeysPerUser: number;
 	deliveryRetries: number;
 	deliveryBackoffMs: number;
+	deliveryBackoffMaxMs: number;
 	deliveryTimeoutMs: number;
 	externalDeliveries: boolean;
 	deliveryLogLimit: number;
@@ -208,6 +209,11 @@ function resolveOptions(options: EmulatorOptions): ResolvedOptions {
 			'deliveryBackoffMs',
 			options.deliveryBackoffMs,
 			DEFAULT_DELIVERY_BACKOFF_MS,
+		),
+		deliveryBackoffMaxMs: positive(
+			'deliveryBackoffMaxMs',
+			options.deliveryBackoffMaxMs,
+			Number.MAX_SAFE_INTEGER,
 		),
 		deliveryTimeoutMs: positive(
 			'deliveryTimeoutMs',
@@ -313,6 +319,7 @@ export class EmulatorServer implements Emulator {
 		this.dispatcher = new EventDispatcher({
 			retries: options.deliveryRetries,
 			backoffMs: options.deliveryBackoffMs,
+			backoffMaxMs: options.deliveryBackoffMaxMs,
 			timeoutMs: options.deliveryTimeoutMs,
 			external: options.externalDeliveries,
 			logLimit: options.deliveryLogLimit,

@@ -105,6 +105,8 @@ export interface EmulatorOptions {
 	deliveryRetries?: number;
 	/** Event deliveries: wait before the first retry, doubling for each further one; default 200 ms. */
 	deliveryBackoffMs?: number;
+	/** Event deliveries: the longest wait between two attempts (the doubling stops there); default none. */
+	deliveryBackoffMaxMs?: number;
 	/** Event deliveries: an attempt without a complete answer after this long fails; default 5000 ms. */
 	deliveryTimeoutMs?: number;
 	/**

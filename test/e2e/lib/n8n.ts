@@ -217,6 +217,8 @@ export interface StartN8nOptions {
 	/** Echo n8n's output to this process's stdout. */
 	echo?: boolean;
 	readyTimeoutMs?: number;
+	/** Called with n8n's process as soon as it is spawned, before it is ready (the soak kills it). */
+	onSpawn?: (child: ChildProcess) => void;
 }
 
 /**
@@ -255,6 +257,7 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 		detached: true,
 		stdio: ['ignore', 'pipe', 'pipe'],
 	});
+	options.onSpawn?.(child);
 	let output = '';
 	const log = options.logFile ? createWriteStream(options.logFile, { flags: 'a' }) : undefined;
 	const onData = (chunk: Buffer) => {

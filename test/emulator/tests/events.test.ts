@@ -406,6 +406,32 @@ describe('retries', () => {
 			});
 	});
 
+	it('stops doubling the wait at deliveryBackoffMaxMs: 5 attempts 40, 80, 100, 100 ms apart', async () => {
+		const capped = await startEmulator({
+			deliveryRetries: 4,
+			deliveryBackoffMs: 40,
+			deliveryBackoffMaxMs: 100,
+		});
+		try {
+			const { destination_code: code } = capped.addDestination({
+				url: await deadUrl(),
+				eventTypes: [{ event_type: PO_SYNC_EVENT, is_active: true }],
+			});
+			capped.publishEvent({ event_type: PO_SYNC_EVENT, payload: { po_nr: SEEDED_PO.released } });
+			const [delivery] = await capped.waitForDeliveries({ destinationCode: code, timeoutMs: 5000 });
+			const starts = delivery.attempts.map((a) => Date.parse(a.at));
+			const gaps = starts.slice(1).map((start, i) => start - starts[i]);
+			// Without the cap the last two waits would be 160 and 320 ms.
+			expect(gaps).toHaveLength(4);
+			expect(gaps[0]).toBeGreaterThanOrEqual(38);
+			expect(gaps[1]).toBeGreaterThanOrEqual(78);
+			for (const gap of gaps.slice(2)) expect(gap).toBeGreaterThanOrEqual(98);
+			for (const gap of gaps.slice(2)) expect(gap).toBeLessThan(150);
+		} finally {
+			await capped.close();
+		}
+	});
+
 	it('fails attempts that get no answer within the timeout', async () => {
 		const quick = await startEmulator({
 			deliveryRetries: 1,
