@@ -120,7 +120,7 @@ export class ActivePoller {
 	private durableHooks() {
 		const key = `${this.workflow.id}/${this.node.id}`;
 		return {
-			runPoll: async (poll: () => Promise<unknown>) => {
+			runPoll: async <T>(poll: () => Promise<T>): Promise<T> => {
 				if (!this.cursors.has(key))
 					this.cursors.set(key, copy(this.workflow.getStaticData('node', this.node)));
 				const seed = this.cursors.get(key)!;

@@ -5,7 +5,7 @@
  * first, page tokens the service no longer accepts, a `next_token` that never ends, and Fetch
  * Test Event whatever the list order. Run as n8n runs a poll trigger (test/helpers/polls.ts).
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import {
 	MAX_LISTING_PAGES,
@@ -42,7 +42,7 @@ afterEach(async () => {
 	await f.close();
 });
 
-function pollWorkflow(options: IDataObject = {}): TestWorkflow {
+function pollWorkflow(options: INodeParameters = {}): TestWorkflow {
 	return {
 		id: WORKFLOW_ID,
 		nodes: [

@@ -17,6 +17,8 @@ export type NotTheTriggers = 'never answered 2xx' | "n8n's start-up answer";
 export interface Copy {
 	execution: string;
 	marked: boolean;
+	/** Its execution ended when n8n was killed (n8n's crash recovery marked it crashed). */
+	crashed?: boolean;
 }
 
 export interface TriggerFigures {
@@ -32,8 +34,13 @@ export interface TriggerFigures {
 	startUpAnswer: number;
 	/** Orders in more than one execution (or twice in one), every copy but one marked. */
 	duplicatedMarked: number;
-	/** Orders with more than one unmarked copy. */
+	/** Orders with more than one unmarked copy (crashed executions aside, when excused). */
 	duplicatedUnmarked: number;
+	/**
+	 * Orders run again, unmarked, after an execution with them crashed (webhook trigger: the
+	 * delivery was not answered, the service sent it again and n8n ran it once more).
+	 */
+	rerunAfterCrash: number;
 	/** Executions whose trigger output n8n replaced after a crash (read before that). */
 	recoveredExecutions: number;
 	/** Up to 20 of each, for the report. */
@@ -46,14 +53,18 @@ export function figuresOf(
 	copies: ReadonlyMap<string, readonly Copy[]>,
 	recoveredExecutions: number,
 	notTheTriggers: ReadonlyMap<string, NotTheTriggers> = new Map(),
+	excuseCrashed = false,
 ): TriggerFigures {
 	const missing = created.filter((order) => !copies.get(order)?.length);
 	const lost = missing.filter((order) => !notTheTriggers.has(order));
 	const excused = (why: NotTheTriggers) =>
 		missing.filter((order) => notTheTriggers.get(order) === why).length;
 	const repeated = created.filter((order) => (copies.get(order)?.length ?? 0) > 1);
-	const unmarked = repeated.filter(
-		(order) => copies.get(order)!.filter((copy) => !copy.marked).length > 1,
+	const unmarkedCopies = (order: string, withCrashed: boolean) =>
+		copies.get(order)!.filter((copy) => !copy.marked && (withCrashed || !copy.crashed)).length;
+	const unmarked = repeated.filter((order) => unmarkedCopies(order, !excuseCrashed) > 1);
+	const rerun = repeated.filter(
+		(order) => unmarkedCopies(order, true) > 1 && !unmarked.includes(order),
 	);
 	return {
 		created: created.length,
@@ -61,8 +72,9 @@ export function figuresOf(
 		lost: lost.length,
 		neverAnswered: excused('never answered 2xx'),
 		startUpAnswer: excused("n8n's start-up answer"),
-		duplicatedMarked: repeated.length - unmarked.length,
+		duplicatedMarked: repeated.length - unmarked.length - rerun.length,
 		duplicatedUnmarked: unmarked.length,
+		rerunAfterCrash: rerun.length,
 		recoveredExecutions,
 		lostOrders: lost.slice(0, 20),
 		unmarkedOrders: unmarked.slice(0, 20),
@@ -89,6 +101,10 @@ export function figuresTable(
 		],
 		['duplicated, marked', ...Object.values(triggers).map((f) => String(f.duplicatedMarked))],
 		['duplicated, unmarked', ...Object.values(triggers).map((f) => String(f.duplicatedUnmarked))],
+		[
+			'run again after a crashed execution',
+			...Object.values(triggers).map((f) => String(f.rerunAfterCrash)),
+		],
 		[
 			'executions n8n recovered after a crash',
 			...Object.values(triggers).map((f) => String(f.recoveredExecutions)),
