@@ -37,7 +37,7 @@ export const POSSIBLE_DUPLICATE = 'possibleDuplicate';
  */
 let life = { id: randomUUID(), startedAt: Date.now() };
 
-/** For tests only: plays n8n started again (a new process) inside the test's process. */
+/** For tests only: plays n8n started again (a new process) within one test run. */
 export function startNewLifeForTests(): void {
 	life = { id: randomUUID(), startedAt: Date.now() };
 }
