@@ -1188,9 +1188,15 @@ async function expectNoLoginThroughTheNode(httpRequest: WorkflowNode): Promise<v
 
 const BIG_STOCK_ROWS = 20_000;
 const BIG_STOCK_NODE = 'Update stock';
-/** A big sync in n8n: /healthz every 100 ms, none slower than 500 ms; a trigger delivery answered within 1 s. */
+/**
+ * A big sync in n8n: /healthz every 100 ms, none kept waiting over 1 s and half of them answered
+ * within 100 ms; a trigger delivery answered within 1 s. The single-request limit leaves room for
+ * a loaded CI machine (CI runs 2.x and 1.x side by side on 2 cores: one request waited 598 ms
+ * there); a node that held n8n's event loop for its batch would keep requests waiting seconds.
+ */
 const HEALTHZ_EVERY_MS = 100;
-const HEALTHZ_LIMIT_MS = 500;
+const HEALTHZ_LIMIT_MS = 1_000;
+const HEALTHZ_MEDIAN_LIMIT_MS = 100;
 const DELIVERY_LIMIT_MS = 1_000;
 /**
  * The run's pace: the credential's Requests per Minute (600: at most 100 requests in any 10 s)
@@ -2148,7 +2154,7 @@ describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 	);
 
 	check(
-		'19. while a 20,000-row Stock → Update (Map Automatically) runs in a manual execution, n8n answers GET /healthz every 100 ms, none slower than 500 ms, and a Seller Platform Trigger delivery within 1 s',
+		'19. while a 20,000-row Stock → Update (Map Automatically) runs in a manual execution, n8n answers GET /healthz every 100 ms, none slower than 1 s, the median within 100 ms, and a Seller Platform Trigger delivery within 1 s',
 		async () => {
 			const trigger = example('new-orders-customer-data.json');
 			const code = SEEDED_DESTINATIONS.active;
@@ -2227,6 +2233,7 @@ describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 								`waited ${Math.round(s.ms)} ms, sent ${s.sentAt - stock.startTime} ms after the node started`,
 						),
 				).toEqual([]);
+				expect(run.medianMs).toBeLessThanOrEqual(HEALTHZ_MEDIAN_LIMIT_MS);
 			} finally {
 				await control(emu, 'POST', '/latency', { ms: 0, jitterMs: 0 });
 				await client.deactivate(trigger.id);
