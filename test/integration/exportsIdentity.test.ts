@@ -392,6 +392,34 @@ describe('oauth/createToken', () => {
 		expect(text).not.toMatch(/eyJ[\w-]+\./);
 	});
 
+	it('with Access Token Output "Nowhere", token fields spelled in camelCase or with dashes are removed too; token_type stays', async () => {
+		f = await startFixture();
+		const tokens = {
+			accessToken: 'at_camel_5d2e8f1a9b7c3e6d',
+			refreshToken: 'rt_camel_0f3c9a7d2b1e4f6a',
+			idToken: 'id_camel_8c0d5e7b1a2b3c4d',
+			'Refresh-Token': 'rt_dash_9b7c3e6d4f0a1b2c',
+		};
+		f.emulator.injectFaults({
+			operation: 'CreateToken',
+			count: 1,
+			answer: { set: { ...tokens, nested: { sessionToken: 'st_nested_3e6d4f0a1b2c' } } },
+		});
+		const result = await f.env.runWorkflow(
+			workflowWithItems(
+				[{ code: f.emulator.issueOAuthCode() }],
+				CREATE_TOKEN({ options: { accessTokenOutput: 'none' } }),
+			),
+		);
+		const [json] = result.json(NODE);
+		const text = seen(result);
+		for (const token of [...Object.values(tokens), 'st_nested_3e6d4f0a1b2c']) {
+			expect(text).not.toContain(token);
+		}
+		expect(json.token_type).toBe('TOKEN_TYPE_BEARER');
+		expect(json.project_code).toBe(f.emulator.projectCode);
+	});
+
 	it('a token the service issued and then echoed in an error (a gateway failing after CreateToken) is masked', async () => {
 		f = await startFixture();
 		// The operation runs (the token is issued), then the gateway answers 502 with the token in

@@ -73,7 +73,7 @@ const tokenOutputOptions: INodeProperties[] = [
 				name: 'Nowhere',
 				value: 'none',
 				description:
-					'Every token of the answer (access_token, refresh_token, id_token…) removed from the output; the rest of the answer stays',
+					'Every token of the answer (access_token, refresh_token, id_token…, however spelled) removed from the output; the rest of the answer stays',
 			},
 		],
 		default: 'json',
@@ -87,14 +87,18 @@ function readTokenOutput(ctx: IExecuteFunctions, itemIndex: number): string {
 	return readOptionField(ctx, itemIndex, readOptions(ctx, itemIndex), tokenOutput, 'option');
 }
 
-/** A field of the answer that holds a token: `access_token`, `refresh_token`, `id_token`, `token`… */
-const TOKEN_FIELD = /(^|_)token$/i;
+/**
+ * Whether a field of the answer holds a token, however its name is spelled: `access_token`,
+ * `refreshToken`, `ID-Token`, `token`… (its letters and digits end in "token"; `token_type` does
+ * not).
+ */
+const isTokenField = (name: string) => /token$/i.test(name.replace(/[^a-z\d]/gi, ''));
 
 /** The values of every token field of `value`, at any depth. */
 function tokensIn(value: unknown): string[] {
 	if (!value || typeof value !== 'object') return [];
 	return Object.entries(value).flatMap(([name, inner]) =>
-		TOKEN_FIELD.test(name) && typeof inner === 'string' && inner ? [inner] : tokensIn(inner),
+		isTokenField(name) && typeof inner === 'string' && inner ? [inner] : tokensIn(inner),
 	);
 }
 
