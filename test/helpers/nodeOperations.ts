@@ -1,4 +1,3 @@
-/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * The Seller Platform node's resources and operations as the editor offers them, read from the
  * node's description (the Resource list, then each resource's Operation list): the one source of

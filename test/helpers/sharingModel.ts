@@ -8,9 +8,7 @@
  * emulator, n8n-core).
  */
 // dist/ exists once the package is built (npm test builds first; lint runs before the build).
-// eslint-disable-next-line import-x/no-unresolved
 import { PlanLimiter } from '../../dist/nodes/shared/pacing/rateLimiter';
-// eslint-disable-next-line import-x/no-unresolved
 import { rateLimitDelay } from '../../dist/nodes/shared/pacing/waits';
 import { VirtualClock } from './virtualTime';
 

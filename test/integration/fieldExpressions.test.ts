@@ -1,4 +1,3 @@
-/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * Map Each Field Below with `{{ $json.field }}` (shapes/fieldExpressions.ts): the batch operations
  * read such a field from the item instead of asking n8n to evaluate it. Checked against n8n's own

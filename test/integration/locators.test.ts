@@ -1,4 +1,3 @@
-/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * The pickers of ASN Number (the eight FBN operations that take an ASN) and of API Credential →
  * Create's User Code: their list searches as the editor calls them, against the emulator, and

@@ -1,4 +1,3 @@
-/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * The one page loop of the shared layer (nodes/shared/transport/pages.ts): the three lists that
  * follow `next_token` read their pages through it, so a service stuck on one page (the emulator's

@@ -1,4 +1,3 @@
-/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * Seller Platform Poll Trigger, run the way the n8n app runs a poll trigger (test/helpers/polls.ts:
  * n8n-core's PollContext and PollTriggerExecutor; the first poll at activation, static data saved

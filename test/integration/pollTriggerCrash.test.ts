@@ -1,4 +1,3 @@
-/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * Seller Platform Poll Trigger when n8n stops between saving a poll's static data and creating its
  * execution (n8n starts both without waiting for either), run as the app runs a poll trigger

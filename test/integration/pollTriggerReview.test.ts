@@ -1,4 +1,3 @@
-/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * Adversarial review of the poll trigger's crash confirmation (confirmation.ts): sequences in
  * which an order n8n may already have received comes again without `possibleDuplicate`, or an

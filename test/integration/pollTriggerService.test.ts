@@ -1,4 +1,3 @@
-/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * Seller Platform Poll Trigger against what the reference of ListFbpiOrders leaves open (the
  * emulator's list knobs): orders first listed long after their creation time, a list newest

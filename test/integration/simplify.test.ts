@@ -1,4 +1,3 @@
-/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * Simplify (FBPI Order → Get / Get Many, Offer → Get, FBN Shipment → Get / Get Many) through real
  * n8n runs against the emulator: a node of version 1.1 (what n8n gives a new node) without the

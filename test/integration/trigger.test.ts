@@ -1,4 +1,3 @@
-/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * Seller Platform Trigger, run the way the n8n app runs a webhook trigger (test/helpers/webhooks.ts):
  * activation (`checkExists` → `create`), deliveries to its webhook URL through `webhook()`,

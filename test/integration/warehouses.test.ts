@@ -1,4 +1,3 @@
-/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * Warehouses: the editor's warehouse list (`searchWarehouses`, the list search of every Warehouse
  * Code), called as n8n calls it, and Warehouse → Get Many through real n8n runs, against the

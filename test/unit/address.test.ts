@@ -1,4 +1,3 @@
-/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * Where an export download may go (nodes/shared/gateway/address.ts): the kind of a URL's host, in every
  * notation the URL parser accepts, and the rules against the credential's Base URL. The

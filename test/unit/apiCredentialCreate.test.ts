@@ -1,4 +1,3 @@
-/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * apiCredential/create.operation.ts: isIpAddress, which tells a plain IP address (v4 or v6) from a
  * host name in the addresses a new API credential may be limited to.

@@ -1,4 +1,3 @@
-/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * The trigger's memory of deliveries (deliveries.ts `firstDelivery`, `recentDeliveries`,
  * `pendingRecords`): its bounds, and how it merges the keys saved in static data. The integration

@@ -1,4 +1,3 @@
-/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * errors.ts: failures mapped to NodeApiError (the service's message, codes, details; no secret).
  */

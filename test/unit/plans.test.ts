@@ -1,4 +1,3 @@
-/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * Each endpoint's documented rate plan (gateway/endpoints.ts), paced per endpoint and per project
  * (pacing/limiters.ts, pacing/rateLimiter.ts), on virtual time.

@@ -1,4 +1,3 @@
-/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * The poll trigger's state (nodes/SellerPlatformPollTrigger/state.ts): what `seen` keeps is
  * chosen by creation time only, never by the order orders were listed in, and its size.

@@ -1,4 +1,3 @@
-/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * apiCredential/privateKey.ts: the new private key found wherever an answer of CreateCredential
  * holds it (any depth, any spelling of the field, a PEM block in any text, escaped or encoded),

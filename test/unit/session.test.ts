@@ -1,4 +1,3 @@
-/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * session.ts: the credential's authenticate sends the login token and the session to the Base URL's
  * origin only.

@@ -1,4 +1,3 @@
-/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * token.ts: the login token (an RS256 JWT signed with the credential's private key) and the
  * private key formats the credential accepts.

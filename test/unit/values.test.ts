@@ -1,4 +1,3 @@
-/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * The text checks: values.ts `textProblem` (the rule every text reader applies), `quoted` and
  * `shown` (how a refused value appears in a message), and import/imports.ts `inputFieldText` (an
