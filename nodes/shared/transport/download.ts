@@ -54,10 +54,11 @@ export const MAX_DOWNLOADS_IN_FLIGHT = 16;
  * credentials whose downloads never end (each ended by its Download Timeout, at most
  * `MAX_DOWNLOAD_TIMEOUT_SECONDS`) stop another credential's download only when 14 of them (2 with
  * two places, 12 with one) hold all 16 places. n8n's in-memory binary data mode holds at most 16
- * files while they arrive (4 unless 5 or more credentials download at once). Bound: one count per
- * credential with a download in flight (at most 16 entries, each key 64 characters: under 4 KB);
- * the line, one entry per waiting download (its key and two closures, a few hundred bytes), each
- * leaving at its run's waiting budget or the user's stop.
+ * files while they arrive: 4 with one or two credentials downloading, then 2 more than the
+ * credentials downloading. Bound: one count per credential with a download in flight (at most 16
+ * entries, each key 64 characters: under 4 KB); the line, one entry per waiting download (its
+ * key, its promise and two closures: about 1.2 KB measured), each leaving at its run's waiting
+ * budget or the user's stop.
  */
 const downloadSlots = new Slots(
 	SHARED_DOWNLOAD_PLACES,
