@@ -96,6 +96,7 @@ export {
 	downloadFile,
 	downloadTimeoutOption,
 	loginsDuringRun,
+	MAX_DOWNLOAD_TIMEOUT_SECONDS,
 	maxFileSizeOption,
 	pages,
 	pollRun,

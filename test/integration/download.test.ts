@@ -259,7 +259,7 @@ describe('where the export download may go', () => {
 });
 
 describe('how many downloads at once, and for how long', () => {
-	it('keeps at most 2 downloads of a credential and 4 of the process in flight; the others wait their turn', async () => {
+	it('keeps at most 2 downloads of a credential in flight, a second one only while fewer than 4 run; the others wait their turn', async () => {
 		const links = Array.from({ length: 10 }, (_, i) => `${files.origin}/slow/part-${i}.csv`);
 		const items = await run(links);
 		expect(errorsOf(items)).toEqual(links.map(() => undefined));
@@ -268,14 +268,16 @@ describe('how many downloads at once, and for how long', () => {
 		);
 		expect(files.mostInFlight()).toBe(2);
 
-		// Three credentials at once: two each, four in all.
+		// Three credentials at once: two each while fewer than 4 run, and a credential with none
+		// running has its first place beyond those 4: four or five in all, never six.
 		files.reset();
 		const credentials = [undefined, await otherCredential('b'), await otherCredential('c')];
 		const runs = await Promise.all(
 			credentials.map(async (credential) => await run(links.slice(0, 4), {}, credential)),
 		);
 		expect(runs.flatMap(errorsOf)).toEqual(Array.from({ length: 12 }, () => undefined));
-		expect(files.mostInFlight()).toBe(4);
+		expect(files.mostInFlight()).toBeGreaterThanOrEqual(4);
+		expect(files.mostInFlight()).toBeLessThanOrEqual(5);
 	});
 
 	it('starts another credential’s download at once while one credential’s slow downloads hold their share', async () => {
@@ -323,7 +325,7 @@ describe('how many downloads at once, and for how long', () => {
 		);
 		expect(item.json.details).toMatchObject({
 			description: expect.stringContaining(
-				'at most 4 export files at once, 2 per credential, and other downloads held the places the whole time',
+				'at most 2 export files at once per credential (the second while fewer than 4 run in all) and 16 in all, and other downloads held the places the whole time',
 			),
 		});
 		// The 1 s budget, plus a login and a status read (idle well under 0.5 s); a budget not kept
@@ -390,12 +392,12 @@ describe('how many downloads at once, and for how long', () => {
 		await waitFor(() => files.openSockets() === 0, 3000);
 	});
 
-	it.each([0, -1, 'soon', 2_147_484])(
+	it.each([0, -1, 'soon', 3601, '3600.5', 2_147_484])(
 		'refuses a Download Timeout of %p, naming the option, before anything is sent',
 		async (downloadTimeoutSeconds) => {
 			const [item] = await run([`${files.origin}/file/a.csv`], { downloadTimeoutSeconds });
 			expect(item.json.error).toBe(
-				'The option "Download Timeout (Seconds)" (downloadTimeoutSeconds) must be a positive number of at most 2147483',
+				'The option "Download Timeout (Seconds)" (downloadTimeoutSeconds) must be a positive number of at most 3600 (one hour)',
 			);
 			expect(f.emulator.requests()).toEqual([]);
 			expect(files.seen).toEqual([]);

@@ -1,8 +1,11 @@
 /**
- * A bounded number of holders at once, at most `perScope` of them of one scope (a credential's
- * gateway and project), the others waiting in line: one scope never holds every slot, so another
- * scope's holder starts at once while the first one's slow holders keep their share. A wait ends
- * when its signal aborts (abort.ts: the user's stop, or the wait's deadline).
+ * A bounded number of holders at once, the others waiting in line, in three rules:
+ * - at most `perScope` holders of one scope (a credential);
+ * - a scope's second and later places come from a shared pool of `limit`;
+ * - a scope with no holder always has room for its first place, beyond the pool, up to `most`
+ *   holders in all: so scopes that hold every pooled place for a long time never stop another
+ *   scope's first holder; only `most` holders of different scopes fill every place.
+ * A wait ends when its signal aborts (abort.ts: the user's stop, or the wait's deadline).
  */
 import { ExecutionStopped } from '../common/abort';
 
@@ -19,6 +22,7 @@ export class Slots {
 	constructor(
 		readonly limit: number,
 		readonly perScope: number = limit,
+		readonly most: number = limit,
 	) {}
 
 	/** Holders now, and waiting in line. */
@@ -68,8 +72,11 @@ export class Slots {
 		return this.release(scope);
 	}
 
+	/** A first place beyond the pool (up to `most`); any other from the pool, `perScope` at most. */
 	private hasRoom(scope: string): boolean {
-		return this.holders < this.limit && this.heldBy(scope) < this.perScope;
+		const held = this.heldBy(scope);
+		if (held === 0) return this.holders < this.most;
+		return held < this.perScope && this.holders < this.limit;
 	}
 
 	private take(scope: string) {
@@ -79,7 +86,7 @@ export class Slots {
 
 	/** Gives free slots to the first waiters in line whose scope has room. */
 	private handOn() {
-		for (let i = 0; i < this.line.length && this.holders < this.limit;) {
+		for (let i = 0; i < this.line.length && this.holders < this.most;) {
 			const waiter = this.line[i];
 			if (!this.hasRoom(waiter.scope)) {
 				i++;

@@ -6,12 +6,16 @@
  * - where it goes (address.ts): https: only, or the Base URL's own scheme and host; no loopback,
  *   private or link-local address unless the Base URL is one; at most 3 redirects, each checked
  *   the same way (n8n follows none itself); every answer not read is destroyed;
- * - at most `MAX_DOWNLOADS_IN_FLIGHT` downloads at once in the process, and at most
- *   `MAX_DOWNLOADS_PER_CREDENTIAL` of one credential (`downloadSlots`), the others waiting in line for
- *   at most the run's waiting budget;
- * - a total deadline for the whole file (not an idle time-out), the size cap, the user's stop.
+ * - fair places (`downloadSlots`): at most `MAX_DOWNLOADS_PER_CREDENTIAL` of one credential, a
+ *   shared pool of `SHARED_DOWNLOAD_PLACES`, and a credential's first place always beyond it, up to
+ *   `MAX_DOWNLOADS_IN_FLIGHT` in the process; the others wait in line for at most the run's
+ *   waiting budget;
+ * - a total deadline for the whole file (not an idle time-out), at most
+ *   `MAX_DOWNLOAD_TIMEOUT_SECONDS` (so a place is held at most that long), the size cap, the
+ *   user's stop.
  */
-import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
+import { createHash } from 'crypto';
+import type { IBinaryData, ICredentialDataDecryptedObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { deadline, withinDeadline } from '../common/abort';
 import { CREDENTIAL_TYPE, USER_AGENT } from '../common/constants';
@@ -25,25 +29,42 @@ import type { RunPolicy } from '../pacing/policy';
 import { withRetries } from '../pacing/retries';
 import { Slots } from '../pacing/slots';
 import { RETRY_POLICY } from '../pacing/waits';
-import { downloadTimeoutOption, maxFileSizeOption } from './downloadOptions';
+import {
+	downloadTimeoutOption,
+	MAX_DOWNLOAD_TIMEOUT_SECONDS,
+	maxFileSizeOption,
+} from './downloadOptions';
 import { runPolicy } from './run';
 
 /** Redirects followed from a download link, each checked like the link itself. */
 export const MAX_DOWNLOAD_REDIRECTS = 3;
 
-/** Export downloads at once in this process, and of one credential's gateway and project. */
-export const MAX_DOWNLOADS_IN_FLIGHT = 4;
+/**
+ * Export downloads at once: of one credential; shared by all (a credential's second place comes
+ * from these); in the process (a credential's first place may go beyond the shared ones).
+ */
 export const MAX_DOWNLOADS_PER_CREDENTIAL = 2;
+export const SHARED_DOWNLOAD_PLACES = 4;
+export const MAX_DOWNLOADS_IN_FLIGHT = 16;
 
 /**
- * Export downloads in flight in this process: at most `MAX_DOWNLOADS_IN_FLIGHT` at once, so that
- * n8n's in-memory binary data mode never holds more files than that while they arrive, and at
- * most `MAX_DOWNLOADS_PER_CREDENTIAL` of one credential's gateway and project (gateway/url.ts
- * `gatewayScope`, the key), so that one credential's slow downloads never hold every place; the
- * others wait in line, each for a bounded time (a stop takes them out). Bound: the line, one
- * entry per waiting download; one count per scope with a download in flight.
+ * Export downloads in flight in this process, keyed by credential (`placeKey`): one credential
+ * runs at most `MAX_DOWNLOADS_PER_CREDENTIAL`; its second comes from `SHARED_DOWNLOAD_PLACES`; a
+ * credential with none running always gets its first, up to `MAX_DOWNLOADS_IN_FLIGHT` in all. So
+ * credentials whose downloads never end (each ended by its Download Timeout, at most
+ * `MAX_DOWNLOAD_TIMEOUT_SECONDS`) stop another credential's download only when 14 of them (2 with
+ * two places, 12 with one) hold all 16 places. n8n's in-memory binary data mode holds at most 16
+ * files while they arrive: 4 with one or two credentials downloading, then 2 more than the
+ * credentials downloading. Bound: one count per credential with a download in flight (at most 16
+ * entries, each key 64 characters: under 4 KB); the line, one entry per waiting download (its
+ * key, its promise and two closures: about 1.2 KB measured), each leaving at its run's waiting
+ * budget or the user's stop.
  */
-const downloadSlots = new Slots(MAX_DOWNLOADS_IN_FLIGHT, MAX_DOWNLOADS_PER_CREDENTIAL);
+const downloadSlots = new Slots(
+	SHARED_DOWNLOAD_PLACES,
+	MAX_DOWNLOADS_PER_CREDENTIAL,
+	MAX_DOWNLOADS_IN_FLIGHT,
+);
 
 type Body = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0] & {
 	push(chunk: unknown, encoding?: BufferEncoding): boolean;
@@ -99,8 +120,18 @@ function parseLink(link: string): URL {
 }
 
 /**
- * The credential's Base URL (the rules of address.ts compare the link with it), and its gateway
- * and project: whose share of the download places the download takes.
+ * Whose share of the download places a download takes: its n8n credential (by id), else (a
+ * credential n8n gives no id) its gateway and project. A digest: 64 characters, whatever the id.
+ */
+function placeKey(ctx: IExecuteFunctions, credentials: ICredentialDataDecryptedObject): string {
+	const id = ctx.getNode().credentials?.[CREDENTIAL_TYPE]?.id;
+	const owner = id ? `credential\n${id}` : `gateway\n${gatewayScope(credentials)}`;
+	return createHash('sha256').update(owner).digest('hex');
+}
+
+/**
+ * The credential's Base URL (the rules of address.ts compare the link with it), and whose share
+ * of the download places the download takes.
  */
 async function gatewayOf(
 	ctx: IExecuteFunctions,
@@ -111,14 +142,14 @@ async function gatewayOf(
 	const problem = baseUrlProblem(baseUrl);
 	if (problem)
 		throw new PolicyStop(problem, `Check the ${baseUrlField.displayName} of the credential.`);
-	return { base: new URL(baseUrl), scope: gatewayScope(credentials) };
+	return { base: new URL(baseUrl), scope: placeKey(ctx, credentials) };
 }
 
 /** The error of a download that found no free place within its wait. */
 const downloadsBusy = (waitMs: number) =>
 	new PolicyStop(
 		`Export downloads are busy: no download place was free within ${Math.ceil(waitMs / 1000)} s, so the export file was not downloaded`,
-		`This n8n downloads at most ${MAX_DOWNLOADS_IN_FLIGHT} export files at once, ${MAX_DOWNLOADS_PER_CREDENTIAL} per credential, and other downloads held the places the whole time. Run the workflow again later, or raise the node option "${waitingBudgetOption.displayName}" to wait longer for a place.`,
+		`This n8n downloads at most ${MAX_DOWNLOADS_PER_CREDENTIAL} export files at once per credential (the second while fewer than ${SHARED_DOWNLOAD_PLACES} run in all) and ${MAX_DOWNLOADS_IN_FLIGHT} in all, and other downloads held the places the whole time. Run the workflow again later, or raise the node option "${waitingBudgetOption.displayName}" to wait longer for a place.`,
 	);
 
 /**
@@ -253,7 +284,11 @@ async function fetchFile(
 	options: DownloadOptions,
 ): Promise<IBinaryData> {
 	const maxBytes = options.maxBytes ?? maxFileSizeOption.default * 1024 * 1024;
-	const timeoutMs = options.timeoutMs ?? downloadTimeoutOption.default * 1000;
+	// The node refuses a longer one; kept here too, as it bounds how long a place is held.
+	const timeoutMs = Math.min(
+		options.timeoutMs ?? downloadTimeoutOption.default * 1000,
+		MAX_DOWNLOAD_TIMEOUT_SECONDS * 1000,
+	);
 	const limit = deadline(timeoutMs, policy.signal);
 	let opening: Promise<Answer> | undefined;
 	let overflow = (): PolicyStop | undefined => undefined;

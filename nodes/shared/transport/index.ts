@@ -3,7 +3,11 @@
  * their node options, the pages of a list, the warehouse list of the editor.
  */
 export { downloadFile } from './download';
-export { downloadTimeoutOption, maxFileSizeOption } from './downloadOptions';
+export {
+	downloadTimeoutOption,
+	MAX_DOWNLOAD_TIMEOUT_SECONDS,
+	maxFileSizeOption,
+} from './downloadOptions';
 export { pages } from './pages';
 export { apiRequest, sessionSecrets } from './request';
 export { loginsDuringRun, pollRun, runPolicy, setRunLimits, suggestedConcurrency } from './run';

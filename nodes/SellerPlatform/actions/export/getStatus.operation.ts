@@ -3,8 +3,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import {
 	downloadFile,
 	downloadTimeoutOption,
+	MAX_DOWNLOAD_TIMEOUT_SECONDS,
 	maxFileSizeOption,
-	MAX_TIMER_MS,
 	named,
 	parseNumber,
 	propertyIn,
@@ -67,12 +67,12 @@ function positiveOption(
 	itemIndex: number,
 	options: IDataObject,
 	name: string,
-	rule: { fits: (value: number) => boolean; says: string },
+	rule: { fits: (value: number) => boolean; says: string; why?: string },
 ): number {
 	const property = propertyIn(downloadOptions, name);
 	const value = parseNumber(options[name]) ?? (property.default as number);
 	if (!(value > 0) || !rule.fits(value)) {
-		throw invalidParameter(ctx, itemIndex, `${named(property, 'option')} ${rule.says}`);
+		throw invalidParameter(ctx, itemIndex, `${named(property, 'option')} ${rule.says}`, rule.why);
 	}
 	return value;
 }
@@ -90,8 +90,9 @@ export function readDownload(ctx: IExecuteFunctions, itemIndex: number): Downloa
 		says: 'must be a positive number',
 	});
 	const timeoutSeconds = positiveOption(ctx, itemIndex, options, 'downloadTimeoutSeconds', {
-		fits: (seconds) => seconds * 1000 <= MAX_TIMER_MS,
-		says: `must be a positive number of at most ${Math.floor(MAX_TIMER_MS / 1000)}`,
+		fits: (seconds) => seconds <= MAX_DOWNLOAD_TIMEOUT_SECONDS,
+		says: `must be a positive number of at most ${MAX_DOWNLOAD_TIMEOUT_SECONDS} (one hour)`,
+		why: `The maximum holds also for a value an expression gives: a download keeps one of this n8n's download places, shared with other users' credentials, while it runs. For a file that needs longer, download the link (download_url) with another node.`,
 	});
 	return { field, maxMegabytes, timeoutSeconds };
 }
