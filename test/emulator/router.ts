@@ -44,6 +44,20 @@ export function compileRoutes<T extends RouteSpec>(routes: readonly T[]): Compil
 	});
 }
 
+/**
+ * A request target in origin form (`/a/b?x=1`): one in absolute form (`http://host:port/a/b?x=1`,
+ * as a client writes it to a proxy, and as the credential writes it to an http:// Base URL so that
+ * no proxy of n8n's environment gets it) loses its scheme and authority. HTTP/1.1 servers must
+ * accept both (RFC 9112, 3.2.2).
+ */
+export function originForm(url: string | undefined): string {
+	const target = url ?? '/';
+	const authority = /^[a-z][a-z\d+\-.]*:\/\/[^/?#]*/i.exec(target);
+	if (!authority) return target;
+	const rest = target.slice(authority[0].length);
+	return rest.startsWith('/') ? rest : `/${rest}`;
+}
+
 /** The path part of a raw request target (`/a/b?x=1` → `/a/b`), still percent-encoded. */
 export function rawPathOf(url: string | undefined): string {
 	const target = url ?? '/';

@@ -65,6 +65,7 @@ import { buildApiRoutes } from './endpoints';
 import {
 	compileRoutes,
 	matchRoute,
+	originForm,
 	rawPathOf,
 	type CompiledRoute,
 	type RouteMatch,
@@ -724,6 +725,7 @@ export class EmulatorServer implements Emulator {
 	// --- Pipeline -----------------------------------------------------------------------------
 
 	private async dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
+		req.url = originForm(req.url);
 		const rawPath = rawPathOf(req.url);
 		if (isControlPath(rawPath)) return handleControl(this, req, res, rawPath);
 		return this.handleApi(req, res, rawPath);

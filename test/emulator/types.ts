@@ -222,7 +222,7 @@ export interface RequestLogEntry {
 	/** Receipt time, ms since the epoch. */
 	at: number;
 	method: string;
-	/** Request target exactly as received (still percent-encoded, query included). */
+	/** Request target as received, in origin form (an absolute-form target loses its scheme and host; still percent-encoded, query included). */
 	path: string;
 	/** Operation name (`Login`, `GetPurchaseOrder`, ...) or null for an unknown route. */
 	operation: string | null;

@@ -172,7 +172,7 @@ describe('where the export download may go', () => {
 			['https://10.0.0.1/a.csv', 'a private address (10.0.0.1)'],
 			['https://172.16.5.4/a.csv', 'a private address (172.16.5.4)'],
 			['https://192.168.1.1/a.csv', 'a private address (192.168.1.1)'],
-			['https://100.64.0.1/a.csv', 'a private address (100.64.0.1)'],
+			['https://100.64.0.1/a.csv', 'a carrier-NAT address (100.64.0.1)'],
 			['https://[fd00::1]/a.csv', 'a private address ([fd00::1])'],
 			['https://224.0.0.1/a.csv', 'a reserved address (224.0.0.1)'],
 		];

@@ -180,7 +180,7 @@ describe('a login token never follows a redirect', () => {
  */
 describe('secrets only on a straight route to the gateway', () => {
 	/** A gateway that is not a loopback address (only a loopback emulator may be reached otherwise). */
-	const GATEWAY = 'http://gateway.internal:8443';
+	const GATEWAY = 'http://10.20.30.40:8443';
 	const SESSION = '_npsid=session-of-the-test; _npgw=gateway-of-the-test';
 
 	/** The credential on `GATEWAY`, with a session as n8n would have stored it after a login. */

@@ -477,9 +477,11 @@ describe('a found import, as a service that leaves out empty fields reports it',
 			const chunks: Buffer[] = [];
 			req.on('data', (chunk: Buffer) => chunks.push(chunk));
 			req.on('end', () => {
-				if (req.url === '/identity/public/v1/api/login')
+				// The path, in origin or absolute form (an http:// Base URL gets the latter).
+				const path = new URL(req.url ?? '/', 'http://loopback').pathname;
+				if (path === '/identity/public/v1/api/login')
 					return send(200, {}, { 'set-cookie': '_npsid=loopback-session; Path=/' });
-				if (req.url === '/catplat/v1/import/barcode') {
+				if (path === '/catplat/v1/import/barcode') {
 					const reference = String(JSON.parse(Buffer.concat(chunks).toString()).client_reference);
 					if (!used.has(reference)) {
 						used.add(reference);
@@ -491,7 +493,7 @@ describe('a found import, as a service that leaves out empty fields reports it',
 						message: 'client_reference must be unique',
 					});
 				}
-				const reference = /^\/catplat\/v1\/import\/status\/(.+)$/.exec(req.url ?? '')?.[1];
+				const reference = /^\/catplat\/v1\/import\/status\/(.+)$/.exec(path)?.[1];
 				if (reference && used.has(reference)) {
 					return send(200, {
 						import_type: 'barcode',

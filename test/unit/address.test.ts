@@ -30,8 +30,14 @@ describe('address kinds', () => {
 		['http://172.16.0.1/', 'private'],
 		['http://172.31.255.255/', 'private'],
 		['http://192.168.0.10/', 'private'],
-		['http://100.64.0.1/', 'private'],
-		['http://100.127.255.254/', 'private'],
+		// Shared address space (carrier NAT), in every form that carries it.
+		['http://100.64.0.1/', 'shared'],
+		['http://100.127.255.254/', 'shared'],
+		['http://1681915905/', 'shared'],
+		['http://[::ffff:100.64.1.2]/', 'shared'],
+		['http://[64:ff9b::100.64.1.2]/', 'shared'],
+		['http://[2002:6440:102::1]/', 'shared'],
+		['https://100.63.255.255/', 'public'],
 		['http://[fc00::1]/', 'private'],
 		['http://[fd12:3456::1]/', 'private'],
 		['http://[::ffff:10.0.0.1]/', 'private'],
@@ -81,7 +87,7 @@ describe('the download rules, for a gateway on a public address', () => {
 		['https://0.0.0.0/x', 'a loopback address (0.0.0.0)'],
 		['https://10.0.0.1/x', 'a private address (10.0.0.1)'],
 		['https://[fd00::1]/x', 'a private address ([fd00::1])'],
-		['https://100.64.0.1/x', 'a private address (100.64.0.1)'],
+		['https://100.64.0.1/x', 'a carrier-NAT address (100.64.0.1)'],
 		['https://169.254.169.254/latest/meta-data/', 'a link-local address (169.254.169.254)'],
 		['https://[fe80::1]/x', 'a link-local address ([fe80::1])'],
 	])('refuses %s', (target, what) => {
@@ -96,6 +102,8 @@ describe('the download rules, for a gateway on a public address', () => {
 		expect(problem('https://10.0.0.1/x', local)).toContain('a private address');
 		expect(problem('https://10.0.0.2/x', 'https://10.0.0.1')).toBeUndefined();
 		expect(problem('https://127.0.0.1/x', 'https://10.0.0.1')).toContain('a loopback address');
+		expect(problem('https://100.64.0.1/x', 'https://10.0.0.1')).toContain('a carrier-NAT address');
+		expect(problem('https://100.64.0.2/x', 'https://100.64.0.1')).toBeUndefined();
 	});
 });
 

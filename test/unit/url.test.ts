@@ -113,9 +113,9 @@ describe('plain http: only for a local Base URL', () => {
 		'http://10.0.0.5',
 		'http://192.168.1.20:8080',
 		'http://[fd00::2]',
-		'http://emulator:8080',
-		'http://seller-platform.local',
-		'http://gateway.internal:8443',
+		'http://files.localhost:8080',
+		'http://LOCALHOST.:8080',
+		'http://169.254.10.1',
 		'https://noon-api-gateway.noon.partners',
 	])('accepts %s', (baseUrl) => {
 		expect(baseUrlProblem(baseUrl)).toBeUndefined();
@@ -144,8 +144,6 @@ describe('the login token goes only to the gateway: which Base URL hosts are acc
 		'https://noon.partners',
 		'https://127.0.0.1:8443',
 		'https://10.1.2.3',
-		'https://emulator:8443',
-		'https://gateway.internal',
 	])('accepts %s', (baseUrl) => {
 		expect(baseUrlProblem(baseUrl)).toBeUndefined();
 	});
@@ -165,9 +163,60 @@ describe('the login token goes only to the gateway: which Base URL hosts are acc
 		// A single label with its final dot is a top-level domain, never a local name.
 		['https://ai.', 'ai.'],
 		['http://ai.:8080', 'ai.'],
-	])('refuses %s, naming the host, the hosts allowed and why', (baseUrl, host) => {
-		expect(baseUrlProblem(baseUrl)).toBe(
-			`The "Base URL" field of the credential names ${host}, which is not a Seller Platform gateway, so nothing was sent. ${rule}`,
-		);
+		// Even with the setting for local names: a top-level domain, a public address.
+		['http://ai.', 'ai.', true],
+		['http://100.128.0.1', '100.128.0.1', true],
+	])(
+		'refuses %s, naming the host, the hosts allowed and why',
+		(baseUrl, host, localNames = false) => {
+			expect(baseUrlProblem(baseUrl, localNames)).toBe(
+				`The "Base URL" field of the credential names ${host}, which is not a Seller Platform gateway, so nothing was sent. ${rule}`,
+			);
+		},
+	);
+});
+
+describe('names a resolver may complete, and carrier NAT: only with the setting', () => {
+	const refusal = (host: string, what: string) =>
+		`The "Base URL" field of the credential names ${host}, ${what}, so nothing was sent. Use localhost or the host's IP address, or turn on "Allow Local Names and Carrier NAT" in the credential if that host is on your own network.`;
+	const SEARCHED =
+		'a name that the resolver may complete with its search domains, which may be public (a single label, or a name under .local, .internal, .lan or .home.arpa)';
+	const SHARED =
+		'a carrier-NAT address (100.64.0.0/10, which the network provider may share with its other customers)';
+
+	it.each([
+		['http://ai', 'ai', SEARCHED],
+		['http://emulator:8080', 'emulator', SEARCHED],
+		['https://emulator:8443', 'emulator', SEARCHED],
+		['http://x.lan', 'x.lan', SEARCHED],
+		['http://x.lan.', 'x.lan.', SEARCHED],
+		['http://router.home.arpa', 'router.home.arpa', SEARCHED],
+		['http://seller-platform.local', 'seller-platform.local', SEARCHED],
+		['https://gateway.internal', 'gateway.internal', SEARCHED],
+		['http://gateway.internal:8443', 'gateway.internal', SEARCHED],
+		['http://100.64.1.2', '100.64.1.2', SHARED],
+		['https://100.127.255.254', '100.127.255.254', SHARED],
+		['http://[::ffff:100.64.1.2]', '[::ffff:6440:102]', SHARED],
+	])('refuses %s by default, naming the host, the rule and the setting', (baseUrl, host, what) => {
+		expect(baseUrlProblem(baseUrl)).toBe(refusal(host, what));
+	});
+
+	it.each([
+		'http://ai',
+		'http://emulator:8080',
+		'http://x.lan',
+		'http://router.home.arpa',
+		'http://seller-platform.local',
+		'https://gateway.internal',
+		'http://100.64.1.2',
+		'http://[::ffff:100.64.1.2]',
+	])('accepts %s with the setting', (baseUrl) => {
+		expect(baseUrlProblem(baseUrl, true)).toBeUndefined();
+	});
+
+	it('never shows more of the Base URL than its host', () => {
+		const message = baseUrlProblem('http://user:pw@ai:8080/path?key=secret#frag');
+		expect(message).toContain('names ai,');
+		expect(message).not.toMatch(/user|pw|path|secret|frag|8080/);
 	});
 });

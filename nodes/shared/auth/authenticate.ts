@@ -11,8 +11,9 @@ import { gatewayBaseUrl } from '../credential/baseUrl';
 import { baseUrlField } from '../credential/fields';
 import { SellerPlatformLoginError } from '../errors/errors';
 import { addressKind } from '../gateway/address';
-import { baseUrlProblem, joinUrl, requestTarget } from '../gateway/url';
+import { baseUrlProblem, joinUrl, localNamesAllowed, requestTarget } from '../gateway/url';
 import { loginFingerprint } from './login';
+import { isStraightRoute, proxyAllowed, straightRoute } from './route';
 import { noteSessionSent, refusedRequests, sessions } from './session';
 
 /**
@@ -70,15 +71,21 @@ type RouteOptions = IHttpRequestOptions & {
 };
 
 /**
- * Why the request would not go straight to the gateway, or undefined: a proxy (whoever runs it
- * reads the session; refused even for a loopback Base URL, which may be a tunnel to the real
- * gateway), certificate checks turned off or a certificate authority of the request's own (anyone
- * on the way can pose as the gateway; allowed for a loopback Base URL, where nothing crosses a
- * network).
+ * Why the request would not go straight to the gateway, or undefined: a proxy of its own (whoever
+ * runs it reads the session; refused even for a loopback Base URL, which may be a tunnel to the
+ * real gateway, unless the credential allows a proxy for its local Base URL: route.ts), certificate
+ * checks turned off or a certificate authority of the request's own (anyone on the way can pose as
+ * the gateway; allowed for a loopback Base URL, where nothing crosses a network).
  */
-function indirectRoute(options: RouteOptions, baseUrl: string): string | undefined {
-	if (options.proxy) return 'through a proxy';
-	if (addressKind(new URL(baseUrl).hostname) === 'loopback') return undefined;
+function indirectRoute(
+	options: RouteOptions,
+	baseUrl: string,
+	credentials: ICredentialDataDecryptedObject,
+): string | undefined {
+	const base = new URL(baseUrl);
+	const ownProxy = options.proxy && !isStraightRoute(options.proxy, base);
+	if (ownProxy && !proxyAllowed(credentials, baseUrl)) return 'through a proxy';
+	if (addressKind(base.hostname) === 'loopback') return undefined;
 	const checksOff =
 		options.skipSslCertificateValidation === true ||
 		options.rejectUnauthorized === false ||
@@ -102,13 +109,13 @@ function refuseUnsafeRoute(
 ): void {
 	const route = isLoginRequest(target, baseUrl)
 		? 'to the login endpoint'
-		: indirectRoute(options, baseUrl);
+		: indirectRoute(options, baseUrl, credentials);
 	if (!route) return;
 	const refusal = new SellerPlatformLoginError(
 		`The Seller Platform API credential adds its session or login token only to requests that go straight to its ${baseUrlField.displayName}: this request ${route} was not sent`,
 		{
 			description:
-				'The credential logs in by itself, and never through a proxy or with certificate checks turned off. Send the request without a proxy, with "Ignore SSL Issues" off and without "SSL Certificates"; to check a login, use the credential\'s Test button or the Session → Log In operation.',
+				'The credential logs in by itself, and never through a proxy or with certificate checks turned off. Send the request without a proxy (or turn on the credential\'s "Allow Proxy" for a local Base URL), with "Ignore SSL Issues" off and without "SSL Certificates"; to check a login, use the credential\'s Test button or the Session → Log In operation.',
 		},
 	);
 	refusedRequests.set(credentials, refusal);
@@ -138,6 +145,8 @@ const NO_REDIRECTS = {
  * - so is a request to the login endpoint, or through a proxy, or with certificate checks off
  *   (unless the Base URL is a loopback emulator): no node but the credential's own login ever gets
  *   a login token, and the session never crosses a route the user can read;
+ * - a request to an http:// Base URL goes straight to it, past the proxy of n8n's environment
+ *   (route.ts), unless the credential allows a proxy for its local Base URL;
  * - any other request gets the session cookies, unless they were obtained with other credential
  *   values: then none are sent, the service answers 401 and n8n logs in again with the new values;
  * - no request it signs follows a redirect (`NO_REDIRECTS`).
@@ -155,9 +164,13 @@ export async function authenticateRequest(
 	};
 	refusedRequests.delete(credentials);
 	const baseUrl = gatewayBaseUrl(credentials);
-	const problem = baseUrlProblem(baseUrl);
+	const problem = baseUrlProblem(baseUrl, localNamesAllowed(credentials));
 	if (problem) throw new SellerPlatformLoginError(problem);
-	refuseUnsafeRoute(credentials, options, gatewayTarget(credentials, options), baseUrl);
+	const target = gatewayTarget(credentials, options);
+	refuseUnsafeRoute(credentials, options, target, baseUrl);
+	// Straight to an http:// Base URL, past any proxy of n8n's environment (route.ts).
+	const straight = proxyAllowed(credentials, baseUrl) ? undefined : straightRoute(target);
+	if (straight) options.proxy = straight;
 	const identity = loginFingerprint(credentials);
 	let session = typeof credentials.sessionCookie === 'string' ? credentials.sessionCookie : '';
 	// A session this process already replaced would only earn a 401: send the newest instead, and

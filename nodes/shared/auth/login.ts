@@ -20,9 +20,10 @@ import { baseUrlField } from '../credential/fields';
 import { parseErrorBody } from '../errors/errorBody';
 import { SellerPlatformLoginError } from '../errors/errors';
 import { AnswerTooLarge, readCapped } from '../gateway/answer';
-import { baseUrlProblem, joinUrl, redirectStep } from '../gateway/url';
+import { baseUrlProblem, joinUrl, localNamesAllowed, redirectStep } from '../gateway/url';
 import { CONNECTION_FAILURES } from '../pacing/retries';
 import { backoffDelay } from '../pacing/waits';
+import { proxyAllowed, straightRoute } from './route';
 import { loginBody, requireField } from './token';
 
 /** `timeoutMs`: the deadline of the whole login, every attempt included. */
@@ -64,12 +65,24 @@ type LoginResponse =
 
 const TIMED_OUT = 'ETIMEDOUT';
 
+/**
+ * What each attempt of one login needs: a freshly signed body (a login token is sent once: a used
+ * `jti` cannot log in again, and nobody should hold one that could), and whether the login may
+ * take a proxy (auth/route.ts; otherwise it goes straight to an http:// Base URL).
+ */
+interface LoginRequest {
+	sign: () => Promise<IDataObject>;
+	mayProxy: boolean;
+}
+
 async function postLogin(
 	ctx: IHttpRequestHelper,
 	url: string,
 	body: IDataObject,
 	limit: Deadline,
+	mayProxy: boolean,
 ): Promise<LoginResponse> {
+	const straight = mayProxy ? undefined : straightRoute(new URL(url));
 	let failed: unknown;
 	try {
 		return await withinDeadline(
@@ -87,6 +100,7 @@ async function postLogin(
 					returnFullResponse: true,
 					ignoreHttpStatusErrors: true,
 					disableFollowRedirect: true,
+					...(straight && { proxy: straight }),
 					timeout: limit.left(),
 					abortSignal: AbortSignal.any([signal, own.signal]),
 				})) as { statusCode: number; headers: IDataObject; body: unknown };
@@ -128,17 +142,21 @@ function redirectOf(response: LoginResponse, from: string, followed: number) {
 
 /**
  * Posts the login within `limit`, repeating transient failures while time is left and following
- * same-origin redirects. Returns the last answer and the attempts it took.
+ * same-origin redirects, each post with a token of its own. Returns the last answer, the attempts
+ * it took and every token sent (at most `LOGIN_POLICY.attempts` + `MAX_REDIRECTS`).
  */
 async function postWithRetries(
 	ctx: IHttpRequestHelper,
 	url: string,
-	body: IDataObject,
+	request: LoginRequest,
 	limit: Deadline,
 ) {
 	let target = url;
+	const tokens: string[] = [];
 	for (let attempt = 1, redirects = 0; ;) {
-		const response = await postLogin(ctx, target, body, limit);
+		const body = await request.sign();
+		tokens.push(String(body.token));
+		const response = await postLogin(ctx, target, body, limit, request.mayProxy);
 		const step = redirectOf(response, target, redirects);
 		if (step && 'refuse' in step) {
 			throw new SellerPlatformLoginError(step.refuse, {
@@ -153,7 +171,7 @@ async function postWithRetries(
 		}
 		const delay = backoffDelay(attempt - 1);
 		if (attempt >= LOGIN_POLICY.attempts || !isTransient(response) || delay >= limit.left()) {
-			return { response, attempts: attempt };
+			return { response, attempts: attempt, tokens };
 		}
 		// Ended early by a stop: the next attempt then says why (postLogin).
 		await wait(delay, limit.signal).catch(() => undefined);
@@ -175,14 +193,16 @@ export async function login(
 		baseUrlField,
 	);
 	// Checked before a token is signed: no token is made for a host that may not get it.
-	const problem = baseUrlProblem(baseUrl);
+	const problem = baseUrlProblem(baseUrl, localNamesAllowed(credentials));
 	if (problem) throw new SellerPlatformLoginError(problem);
-	const body = await loginBody(credentials);
-	const token = [String(body.token)];
+	const request: LoginRequest = {
+		sign: async () => await loginBody(credentials),
+		mayProxy: proxyAllowed(credentials, baseUrl),
+	};
 
 	const limit = deadline(LOGIN_POLICY.timeoutMs, cancel);
 	const url = joinUrl(baseUrl, LOGIN_PATH);
-	const { response, attempts } = await postWithRetries(this, url, body, limit);
+	const { response, attempts, tokens } = await postWithRetries(this, url, request, limit);
 	if ('networkError' in response) {
 		if (response.networkError === TIMED_OUT) throw new LoginTimedOut(baseUrl, attempts);
 		throw new SellerPlatformLoginError(
@@ -194,7 +214,7 @@ export async function login(
 	}
 	if (response.statusCode !== 200) {
 		// Every field without the token, redacted before it is shortened.
-		const parsed = parseErrorBody(response.body, token, '<jwt>');
+		const parsed = parseErrorBody(response.body, tokens, '<jwt>');
 		const message = parsed.message ?? `HTTP ${response.statusCode}`;
 		throw new SellerPlatformLoginError(`Seller Platform login failed: ${message}`, {
 			httpCode: response.statusCode,

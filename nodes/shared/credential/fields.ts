@@ -53,6 +53,35 @@ export const baseUrlField = {
 	displayOptions: { show: { gateway: [CUSTOM_GATEWAY] } },
 } satisfies INodeProperties;
 
+/**
+ * Whether the Base URL may name a host that a resolver may complete with its search domains, or
+ * a carrier-NAT address (gateway/url.ts `isLocalHost`). Off by default: such a host may not be
+ * on your own network.
+ */
+export const allowLocalNamesField = {
+	displayName: 'Allow Local Names and Carrier NAT',
+	name: 'allowLocalNames',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether the Base URL may name a host by a single label (such as emulator) or under .local, .internal, .lan or .home.arpa, or a carrier-NAT address (100.64.0.0/10). Off by default: the resolver may complete such a name with its search domains, which may be public, and a provider may share carrier-NAT addresses with its other customers. localhost and loopback, private and link-local addresses work without it.',
+	displayOptions: { show: { gateway: [CUSTOM_GATEWAY] } },
+} satisfies INodeProperties;
+
+/**
+ * Whether a proxy may carry the login and the session to a local Base URL (auth/route.ts). Off
+ * by default: they go straight to the Base URL.
+ */
+export const allowProxyField = {
+	displayName: 'Allow Proxy',
+	name: 'allowProxy',
+	type: 'boolean',
+	default: false,
+	description:
+		"Whether a proxy may carry the login token and the session to a local Base URL: the proxy that n8n's environment names (HTTP_PROXY, NO_PROXY) for an http:// Base URL, and the HTTP Request node's Proxy option. Off by default: they go straight to the Base URL, and no proxy sees them. Turn it on only for a proxy you run yourself.",
+	displayOptions: { show: { gateway: [CUSTOM_GATEWAY] } },
+} satisfies INodeProperties;
+
 export const keyIdField = {
 	displayName: 'Key ID',
 	name: 'keyId',
@@ -142,6 +171,8 @@ export const credentialProperties: INodeProperties[] = [
 	},
 	gatewayField,
 	baseUrlField,
+	allowLocalNamesField,
+	allowProxyField,
 	keyIdField,
 	privateKeyField,
 	projectCodeField,

@@ -9,11 +9,12 @@
 import { baseUrlField } from '../credential/fields';
 
 /** What an address is, for the rules below. */
-export type AddressKind = 'public' | 'loopback' | 'private' | 'link-local' | 'reserved';
+export type AddressKind = 'public' | 'loopback' | 'private' | 'shared' | 'link-local' | 'reserved';
 
 const KIND_NAMES: Record<Exclude<AddressKind, 'public'>, string> = {
 	loopback: 'a loopback address',
 	private: 'a private address',
+	shared: 'a carrier-NAT address',
 	'link-local': 'a link-local address',
 	reserved: 'a reserved address',
 };
@@ -54,7 +55,8 @@ function ipv6Groups(host: string): number[] | undefined {
 function ipv4Kind([a, b, c]: number[]): AddressKind {
 	if (a === 0 || a === 127) return 'loopback'; // 0.0.0.0 reaches this host too
 	if (a === 10 || (a === 172 && b >= 16 && b < 32) || (a === 192 && b === 168)) return 'private';
-	if (a === 100 && b >= 64 && b < 128) return 'private'; // shared address space (carrier NAT)
+	// Shared address space (RFC 6598): carrier NAT, also used by other customers of a provider.
+	if (a === 100 && b >= 64 && b < 128) return 'shared';
 	if (a === 169 && b === 254) return 'link-local';
 	if ((a === 192 && b === 0 && c === 0) || (a === 198 && (b === 18 || b === 19)) || a >= 224)
 		return 'reserved'; // protocol assignments, benchmarking, multicast and class E

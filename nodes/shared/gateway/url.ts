@@ -3,7 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { credentialField } from '../common/properties';
 import { gatewayBaseUrl } from '../credential/baseUrl';
-import { baseUrlField } from '../credential/fields';
+import { allowLocalNamesField, baseUrlField } from '../credential/fields';
 import { GATEWAY_DOMAIN } from '../credential/gateways';
 import { addressKind } from './address';
 import { ENDPOINTS, type Endpoint, type PrefixSetting } from './endpoints';
@@ -55,10 +55,11 @@ export function buildUrl(
 }
 
 /**
- * Host names that never leave a local network: a single label (`emulator`, as a container or
- * host file names it) or a name under a suffix reserved for local use.
+ * Names a resolver may complete with its search domains (which may be public): a single label
+ * (`emulator`, as a container or host file names it) or a name under a suffix meant for local
+ * use, tried as `name.<search domain>` first wherever the resolver's `ndots` is above its dots.
  */
-const LOCAL_NAME = /^[^.]+$|\.(localhost|local|internal|lan|home\.arpa)$/;
+const SEARCHED_NAME = /^[^.]+$|\.(local|internal|lan|home\.arpa)$/;
 
 /**
  * Addresses that count as private but reach any IPv4 host, public ones too: the NAT64 prefix for
@@ -70,17 +71,43 @@ const TRANSLATED = /^\[64:ff9b:1:/;
 const TOP_LEVEL = /^[^.]+\.$/;
 
 /**
- * Whether plain http: may carry the login token and the session to `hostname`: a loopback,
- * private or link-local address (not one that translates to any IPv4 host), or a local name (see
- * `LOCAL_NAME`; not a top-level domain), as written in the URL.
+ * Whether `hostname`, as written in the URL, is a host only the credential's own setting
+ * (`allowLocalNamesField`) makes local: a name the resolver may complete (`SEARCHED_NAME`, not
+ * a top-level domain) or a carrier-NAT address.
  */
-export function isLocalHost(hostname: string): boolean {
+function needsLocalNames(hostname: string): boolean {
+	const kind = addressKind(hostname);
+	if (kind === 'shared') return true;
+	const name = hostname.toLowerCase();
+	if (kind !== 'public' || name.includes(':') || TOP_LEVEL.test(name)) return false;
+	return SEARCHED_NAME.test(name.replace(/\.$/, ''));
+}
+
+/**
+ * Whether plain http: may carry the login token and the session to `hostname`: a loopback,
+ * private or link-local address (not one that translates to any IPv4 host), `localhost` or a name
+ * under it, as written in the URL; with `localNames` (the credential's setting) also a name the
+ * resolver may complete and a carrier-NAT address (`needsLocalNames`).
+ */
+export function isLocalHost(hostname: string, localNames = false): boolean {
 	const kind = addressKind(hostname);
 	if (kind === 'loopback' || kind === 'link-local') return true;
 	if (kind === 'private') return !TRANSLATED.test(hostname.toLowerCase());
-	const name = hostname.toLowerCase();
-	if (kind !== 'public' || name.includes(':') || TOP_LEVEL.test(name)) return false;
-	return LOCAL_NAME.test(name.replace(/\.$/, ''));
+	return localNames && needsLocalNames(hostname);
+}
+
+/** Whether the credential allows the hosts of `needsLocalNames` (its `allowLocalNamesField`). */
+export function localNamesAllowed(credentials: Record<string, unknown>): boolean {
+	return credentials[allowLocalNamesField.name] === true;
+}
+
+/** Why a host of `needsLocalNames` was refused, naming the setting that would allow it. */
+function localNameRefusal(field: string, hostname: string): string {
+	const what =
+		addressKind(hostname) === 'shared'
+			? 'a carrier-NAT address (100.64.0.0/10, which the network provider may share with its other customers)'
+			: 'a name that the resolver may complete with its search domains, which may be public (a single label, or a name under .local, .internal, .lan or .home.arpa)';
+	return `${field} names ${hostname}, ${what}, so nothing was sent. Use localhost or the host's IP address, or turn on "${allowLocalNamesField.displayName}" in the credential if that host is on your own network.`;
 }
 
 /** Whether `hostname` is the gateways' domain or a host under it (any port). */
@@ -94,14 +121,15 @@ export const TOKEN_HOSTS_RULE = `The login token, signed with the private key, n
 
 /**
  * Checks the credential's Base URL:
- * - a host under the gateways' domain or a local host (`isLocalHost`), nothing else: the login
- *   token would log in at the real gateway from anywhere, so it never goes to another host;
+ * - a host under the gateways' domain or a local host (`isLocalHost`; with `localNames`, the
+ *   credential's setting, also the names and addresses of `needsLocalNames`), nothing else: the
+ *   login token would log in at the real gateway from anywhere, so it never goes to another host;
  * - https (http only for a local host: the login token and the session would otherwise cross the
  *   internet in clear text);
  * - no user name or password (which would otherwise travel in every request and in errors).
  * Returns what is wrong, or undefined. Names the host at most, never the rest of the value.
  */
-export function baseUrlProblem(baseUrl: string): string | undefined {
+export function baseUrlProblem(baseUrl: string, localNames = false): string | undefined {
 	const field = credentialField(baseUrlField);
 	let url: URL;
 	try {
@@ -112,8 +140,9 @@ export function baseUrlProblem(baseUrl: string): string | undefined {
 	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
 		return `${field} must start with https:// (or http:// for a local emulator)`;
 	}
-	const local = isLocalHost(url.hostname);
+	const local = isLocalHost(url.hostname, localNames);
 	if (!local && !isGatewayDomain(url.hostname)) {
+		if (needsLocalNames(url.hostname)) return localNameRefusal(field, url.hostname);
 		return `${field} names ${url.hostname}, which is not a Seller Platform gateway, so nothing was sent. ${TOKEN_HOSTS_RULE}.`;
 	}
 	if (url.protocol === 'http:' && !local) {

@@ -23,7 +23,7 @@ import { gatewayBaseUrl } from '../credential/baseUrl';
 import { baseUrlField } from '../credential/fields';
 import { apiError, PolicyStop } from '../errors/errors';
 import { DOWNLOAD_RULES, downloadTargetProblem } from '../gateway/address';
-import { baseUrlProblem, gatewayScope } from '../gateway/url';
+import { baseUrlProblem, gatewayScope, localNamesAllowed } from '../gateway/url';
 import { waitingBudgetOption } from '../pacing/options';
 import type { RunPolicy } from '../pacing/policy';
 import { withRetries } from '../pacing/retries';
@@ -139,7 +139,7 @@ async function gatewayOf(
 ): Promise<{ base: URL; scope: string }> {
 	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE, itemIndex);
 	const baseUrl = gatewayBaseUrl(credentials);
-	const problem = baseUrlProblem(baseUrl);
+	const problem = baseUrlProblem(baseUrl, localNamesAllowed(credentials));
 	if (problem)
 		throw new PolicyStop(problem, `Check the ${baseUrlField.displayName} of the credential.`);
 	return { base: new URL(baseUrl), scope: placeKey(ctx, credentials) };

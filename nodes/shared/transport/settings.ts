@@ -18,7 +18,13 @@ import {
 	sandboxOrderPrefixField,
 } from '../credential/fields';
 import type { PrefixSetting } from '../gateway/endpoints';
-import { baseUrlProblem, gatewayScope, pathPrefixProblem, projectScope } from '../gateway/url';
+import {
+	baseUrlProblem,
+	gatewayScope,
+	localNamesAllowed,
+	pathPrefixProblem,
+	projectScope,
+} from '../gateway/url';
 import type { RequestContext } from './run';
 
 export interface ConnectionSettings {
@@ -70,7 +76,7 @@ async function readSettings(ctx: RequestContext, itemIndex: number): Promise<Con
 	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE, itemIndex);
 	const reference = ctx.getNode().credentials?.[CREDENTIAL_TYPE];
 	const baseUrl = gatewayBaseUrl(credentials);
-	const problem = baseUrlProblem(baseUrl);
+	const problem = baseUrlProblem(baseUrl, localNamesAllowed(credentials));
 	if (problem) throw new NodeOperationError(ctx.getNode(), problem);
 	const rpm = Number(credentials.requestsPerMinute);
 	return {

@@ -97,7 +97,9 @@ const badGateway = (error: Error) => ({
 export async function startWatchProxy(options: WatchProxyOptions): Promise<WatchProxy> {
 	const server: Server = createServer((req, res) => {
 		const method = req.method ?? 'GET';
-		const path = req.url ?? '/';
+		// In origin form: n8n writes an absolute target (`GET http://host/path`) to an http:// Base URL.
+		const target = new URL(req.url ?? '/', 'http://watch-proxy');
+		const path = `${target.pathname}${target.search}`;
 		const kind = TO_N8N.test(path) ? 'webhook' : 'api';
 		void readBody(req).then(async (body) => {
 			const exchange: Exchange = {
