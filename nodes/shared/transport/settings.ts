@@ -18,15 +18,15 @@ import {
 	sandboxOrderPrefixField,
 } from '../credential/fields';
 import type { PrefixSetting } from '../gateway/endpoints';
-import { baseUrlProblem, gatewayScope, pathPrefixProblem, projectScope } from '../gateway/url';
+import { baseUrlProblem, gatewayScope, pathPrefixProblem, rateScope } from '../gateway/url';
 import type { RequestContext } from './run';
 
 export interface ConnectionSettings {
 	baseUrl: string;
 	/** The gateway and project (`gatewayScope`): the key of what is kept per gateway. */
 	scope: string;
-	/** Whose rate plan the request counts against: the project (`projectScope`), per endpoint. */
-	project: string;
+	/** Whose rate plan the request counts against (`rateScope`), per endpoint. */
+	rateScope: string;
 	requestsPerMinute: number;
 	prefixes: Record<PrefixSetting, string>;
 	/**
@@ -76,8 +76,7 @@ async function readSettings(ctx: RequestContext, itemIndex: number): Promise<Con
 	return {
 		baseUrl,
 		scope: gatewayScope(credentials),
-		// The quota belongs to the project (per endpoint); fall back to the key without one.
-		project: projectScope(credentials),
+		rateScope: rateScope(credentials),
 		requestsPerMinute: Number.isFinite(rpm) && rpm >= 1 ? rpm : requestsPerMinuteField.default,
 		prefixes: readPrefixes(ctx, credentials),
 		credential: {
