@@ -2,8 +2,9 @@
 /**
  * One gateway, however its Base URL is typed: two credentials that spell the same gateway and
  * project differently (scheme case, a trailing slash, spaces around the project code) share the
- * rate plan's limiter and the trigger's ownership of a destination. One project, whatever its
- * gateway: credentials of one project on two Base URLs share the project's plan. And the trigger's takeover
+ * rate plan's limiter and the trigger's ownership of a destination. A local Base URL is a plan of
+ * its own, per project, even in front of the same service (the gateways' hosts under noon.partners
+ * share one per project: test/unit/rateScope.test.ts, plans.test.ts). And the trigger's takeover
  * log line names the destination's previous address without its query string or user info.
  */
 import { createServer, request as httpRequest } from 'http';
@@ -181,32 +182,17 @@ async function startGateway(previousUrl?: string) {
 	return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-describe('two gateways of one project (production and sandbox)', () => {
-	it("share the project's plan: a 429's pause through one holds the other's request back, while another project goes", async () => {
-		const sandbox = await startGateway();
-		env.addCredential(
-			'sandbox',
-			'sellerPlatformApi',
-			credentialFields(emulator, { baseUrl: sandbox }),
-		);
+describe('a local gateway in front of the same service (another local Base URL, one project)', () => {
+	it("is a plan of its own: a 429's pause through one does not hold the other's request back", async () => {
+		const local = await startGateway();
+		env.addCredential('local', 'sellerPlatformApi', credentialFields(emulator, { baseUrl: local }));
 		emulator.injectFaults({ count: 1, status: 429, retryAfter: 30, operation: 'GetPurchaseOrder' });
 
 		const first = await env.runWorkflow(getPoWorkflow('typed-plainly'));
 		expect(first.nodeError('Get PO')?.message).toMatch(/takes requests again at .*Retry-After/);
-		const second = await env.runWorkflow(getPoWorkflow('sandbox'));
-		expect(second.nodeError('Get PO')?.message).toMatch(/takes requests again at/);
-		// The pause holds through the other gateway: its request was never sent.
-		expect(poRequests().map((r) => r.status)).toEqual([429]);
-
-		// Another project through the same sandbox gateway has a plan of its own.
-		const other = await emulator.addCredential({ projectCode: `${emulator.projectCode}-OTHER` });
-		env.addCredential(
-			'other-project',
-			'sellerPlatformApi',
-			credentialFields({ baseUrl: sandbox, credential: other }),
-		);
-		const third = await env.runWorkflow(getPoWorkflow('other-project'));
-		expect(third.nodeError('Get PO')?.message).toBeUndefined();
+		// Before, the project's plan was one whatever the Base URL: this request was never sent.
+		const second = await env.runWorkflow(getPoWorkflow('local'));
+		expect(second.nodeError('Get PO')?.message).toBeUndefined();
 		expect(poRequests().map((r) => r.status)).toEqual([429, 200]);
 	});
 });

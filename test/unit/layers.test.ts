@@ -60,8 +60,9 @@ const STATEFUL: Record<string, string> = {
 	'nodes/shared/auth/session.ts':
 		'the 1000 login identities whose logins ended last: one running login, one session, 50 retired ones each; 50 first-sent dates; refusals and run logins weak',
 	'nodes/shared/auth/login.ts': 'login fingerprints: weak, per decrypted credentials object',
+	'nodes/shared/auth/proven.ts': 'the 1000 login identities proven last (digests)',
 	'nodes/shared/pacing/limiters.ts':
-		'the 2000 limiters (project × endpoint × plan) used last, each one window of starts and 64 round trips',
+		'the 2000 limiters (rate scope × endpoint × plan) used last, each one window of starts and 64 round trips',
 	'nodes/shared/pacing/paced.ts': '429 echoes: weak, per error object',
 	'nodes/shared/transport/run.ts': "per node run: weak, gone with the run's context",
 	'nodes/shared/transport/settings.ts': "per node run: weak, gone with the run's context",

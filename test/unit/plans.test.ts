@@ -1,10 +1,10 @@
 /**
- * Each endpoint's documented rate plan (gateway/endpoints.ts), paced per endpoint and per project
- * (pacing/limiters.ts, pacing/rateLimiter.ts), on virtual time.
+ * Each endpoint's documented rate plan (gateway/endpoints.ts), paced per endpoint and per rate
+ * scope (gateway/url.ts `rateScope`; pacing/limiters.ts, pacing/rateLimiter.ts), on virtual time.
  */
 import { COMMON_PLAN } from '../../dist/nodes/shared/credential/plan';
 import { ENDPOINTS } from '../../dist/nodes/shared/gateway/endpoints';
-import { projectScope } from '../../dist/nodes/shared/gateway/url';
+import { rateScope } from '../../dist/nodes/shared/gateway/url';
 import {
 	limiters,
 	MAX_LIMITERS,
@@ -41,7 +41,12 @@ function leastInWindow(times: number[], windowMs: number): number {
 }
 
 const production = { baseUrl: 'https://noon-api-gateway.noon.partners', projectCode: 'PRJ1' };
-const sandbox = { baseUrl: 'https://sandbox-gateway.example/ ', projectCode: ' PRJ1 ' };
+const sandbox = {
+	baseUrl: 'https://noon-sandbox-api-gateway.noon.partners/ ',
+	projectCode: ' PRJ1 ',
+};
+/** The same project at a local server (an emulator, a co-tenant's server): its own plan. */
+const local = { baseUrl: 'http://127.0.0.1:8080', projectCode: 'PRJ1' };
 const otherProject = { baseUrl: 'https://noon-api-gateway.noon.partners', projectCode: 'PRJ2' };
 
 describe('the endpoint table', () => {
@@ -143,12 +148,12 @@ describe("the credential's Requests per Minute on the common plan", () => {
 	});
 });
 
-describe('the quota is the project’s, whatever the Base URL', () => {
-	it('two Base URLs of one project share one plan: their sum stays within it', async () => {
+describe('the quota is the project’s at the gateways, whatever the host', () => {
+	it('two gateway hosts of one project share one plan: their sum stays within it', async () => {
 		const clock = new VirtualClock();
 		const registry = new RateLimiterRegistry(clock);
-		const viaProduction = registry.get(projectScope(production), 'GetPurchaseOrder', 60);
-		const viaSandbox = registry.get(projectScope(sandbox), 'GetPurchaseOrder', 60);
+		const viaProduction = registry.get(rateScope(production), 'GetPurchaseOrder', 60);
+		const viaSandbox = registry.get(rateScope(sandbox), 'GetPurchaseOrder', 60);
 		expect(viaSandbox).toBe(viaProduction);
 		const a = load(viaProduction, clock, 100);
 		const b = load(viaSandbox, clock, 100);
@@ -165,8 +170,8 @@ describe('the quota is the project’s, whatever the Base URL', () => {
 	it('two projects do not: each gets its own plan', async () => {
 		const clock = new VirtualClock();
 		const registry = new RateLimiterRegistry(clock);
-		const ours = registry.get(projectScope(production), 'GetPurchaseOrder', 60);
-		const theirs = registry.get(projectScope(otherProject), 'GetPurchaseOrder', 60);
+		const ours = registry.get(rateScope(production), 'GetPurchaseOrder', 60);
+		const theirs = registry.get(rateScope(otherProject), 'GetPurchaseOrder', 60);
 		expect(theirs).not.toBe(ours);
 		const a = load(ours, clock, 100);
 		const b = load(theirs, clock, 100);
@@ -177,9 +182,25 @@ describe('the quota is the project’s, whatever the Base URL', () => {
 		}
 	});
 
+	it('a local Base URL of the same project is its own plan: neither holds the other back', async () => {
+		const clock = new VirtualClock();
+		const registry = new RateLimiterRegistry(clock);
+		const gateway = registry.get(rateScope(production), 'GetPurchaseOrder', 60);
+		const own = registry.get(rateScope(local), 'GetPurchaseOrder', 60);
+		expect(own).not.toBe(gateway);
+		// Its 429 with a long Retry-After pauses its own plan only.
+		own.rateLimited(await own.acquire(), 3_600_000);
+		expect(own.pauseLeft()).toBeGreaterThan(0);
+		const a = load(gateway, clock, 100);
+		await clock.runUntil(120_000);
+		expect(gateway.pauseLeft()).toBe(0);
+		expect(maxInWindow(a, 60_000)).toBeLessThanOrEqual(60);
+		expect(leastInWindow(a, 60_000)).toBeGreaterThanOrEqual(58);
+	});
+
 	it('one endpoint’s plan is not another’s: a busy endpoint holds no other back', () => {
 		const registry = new RateLimiterRegistry(new VirtualClock());
-		const project = projectScope(production);
+		const project = rateScope(production);
 		expect(registry.get(project, 'ListWarehouses', 1500)).not.toBe(
 			registry.get(project, 'GetPurchaseOrder', 1500),
 		);

@@ -1,7 +1,7 @@
 /**
  * url.ts: building request URLs, the User-Agent, the gateway and project in one spelling (the key
- * of the trigger's destinations; the project alone keys the rate plan's limiters), and addresses
- * fit for a log line.
+ * of the trigger's destinations; the rate plan's key is in rateScope.test.ts), and addresses fit
+ * for a log line.
  */
 import { PACKAGE_VERSION, USER_AGENT } from '../../dist/nodes/shared/common/constants';
 import {

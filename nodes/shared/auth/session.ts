@@ -18,6 +18,7 @@ import { CREDENTIAL_TYPE } from '../common/constants';
 import { apiError } from '../errors/errors';
 import type { LoginGate } from '../pacing/paced';
 import { login, loginFingerprint } from './login';
+import { isProven, noteAnswer, noteProven } from './proven';
 
 /**
  * Logins, per login identity (the fingerprint of base URL, key id, key and project; login.ts
@@ -112,6 +113,8 @@ export function loginGate(identity: string): LoginGate {
 	return {
 		running: () => sessions.inFlight.get(identity)?.task,
 		endedAt: () => sessions.lastLoginEnd.get(identity),
+		proven: () => isProven(identity),
+		answered: (httpStatus) => noteAnswer(identity, httpStatus),
 	};
 }
 
@@ -168,6 +171,7 @@ export async function sharedLogin(
 			sessions.newest.set(identity, String(result.sessionCookie));
 			sessions.newestStartedAt.set(identity, startedAt);
 			sessions.loginsDone.set(identity, (sessions.loginsDone.get(identity) ?? 0) + 1);
+			noteProven(identity);
 			return result;
 		} finally {
 			if (sessions.inFlight.get(identity) === shared) sessions.inFlight.delete(identity);
@@ -202,6 +206,7 @@ export async function loginForRun(ctx: IExecuteFunctions, itemIndex: number): Pr
 			const credentials = await ctx.getCredentials(CREDENTIAL_TYPE, itemIndex);
 			const cancel = ctx.getExecutionCancelSignal?.();
 			const { sessionCookie } = await login.call(loginHelper(ctx), credentials, cancel);
+			noteProven(loginFingerprint(credentials));
 			return {
 				credentials,
 				sessionCookie: String(sessionCookie),

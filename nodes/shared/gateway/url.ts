@@ -1,4 +1,5 @@
 /** URL building for the login and every API request. */
+import { createHash } from 'crypto';
 import type { INodeProperties } from 'n8n-workflow';
 
 import { credentialField } from '../common/properties';
@@ -190,12 +191,37 @@ export function normaliseBaseUrl(baseUrl: string): string {
 
 /**
  * The project a credential works on, in one spelling (project code trimmed; the key id without a
- * project): the key of the rate plan's limiters, since the quota is the project's whatever the
- * gateway (noon counts sandbox traffic against the same project's quota as production).
+ * project): part of the keys of what is kept per gateway (`gatewayScope`) and per rate plan
+ * (`rateScope`).
  */
 export function projectScope(credentials: Record<string, unknown>): string {
 	const text = (name: string) => String(credentials[name] ?? '').trim();
 	return text('projectCode') || text('keyId');
+}
+
+/** The host name of an address ('' when it is no absolute URL). */
+function hostOf(address: string): string {
+	try {
+		return new URL(address.trim()).hostname;
+	} catch {
+		return '';
+	}
+}
+
+/**
+ * Whose rate plan a credential's requests count against: the key of the rate plan's limiters
+ * (pacing/limiters.ts), as a SHA-256 digest (64 hex characters whatever was typed).
+ * - A Base URL under the gateways' domain (`isGatewayDomain`, any host): the project's, one for
+ *   all those hosts (noon counts sandbox traffic against the same project's quota as production).
+ * - Any other Base URL (a local emulator, a tunnel): that address (`normaliseBaseUrl`) and the
+ *   project. So a credential pointed at a server of its own never paces another's requests.
+ */
+export function rateScope(credentials: Record<string, unknown>): string {
+	const baseUrl = gatewayBaseUrl(credentials);
+	const where = isGatewayDomain(hostOf(baseUrl)) ? GATEWAY_DOMAIN : normaliseBaseUrl(baseUrl);
+	// A URL in one spelling holds no NUL (the URL parser encodes it): the pair reads one way only.
+	const scope = `${where}\u0000${projectScope(credentials)}`;
+	return createHash('sha256').update(scope).digest('hex');
 }
 
 /**

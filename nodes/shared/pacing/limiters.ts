@@ -49,10 +49,11 @@ function samePlan(a: RatePlan, b: RatePlan): boolean {
 export const MAX_LIMITERS = 2000;
 
 /**
- * One limiter per (project, endpoint, plan), shared by every execution in this n8n process
- * (module state lives as long as the loaded package). The quota is the project's: credentials
- * of one project share its limiters whatever their Base URL (noon counts sandbox traffic against
- * the same project's quota as production).
+ * One limiter per (rate scope, endpoint, plan), shared by every execution in this n8n process
+ * (module state lives as long as the loaded package). The scope is whose quota it is
+ * (gateway/url.ts `rateScope`): at the gateways the project's, whatever the host (noon counts
+ * sandbox traffic against the same project's quota as production); elsewhere the Base URL's and
+ * the project's, so a credential at a server of its own never paces another's requests.
  */
 export class RateLimiterRegistry {
 	private readonly limiters = new Map<string, PlanLimiter>();
@@ -73,12 +74,12 @@ export class RateLimiterRegistry {
 		return this.limiters.size;
 	}
 
-	/** `project`: the credential's project (`projectScope`, gateway/url.ts). */
-	get(project: string, endpoint: Endpoint, requestsPerMinute: number): PlanLimiter {
+	/** `scope`: the credential's rate scope (`rateScope`, gateway/url.ts: a fixed-size digest). */
+	get(scope: string, endpoint: Endpoint, requestsPerMinute: number): PlanLimiter {
 		const plan = pacedPlan(ENDPOINTS[endpoint].plan, requestsPerMinute);
-		// The plan is part of the key: two credentials of one project with different plans must not
+		// The plan is part of the key: two credentials of one scope with different plans must not
 		// keep replacing each other's limiter (and so forget each other's history).
-		const key = [project, endpoint, plan.requests, plan.burst].join('\u0000');
+		const key = [scope, endpoint, plan.requests, plan.burst].join('\u0000');
 		const limiter = this.limiters.get(key) ?? new PlanLimiter(plan, this.clock);
 		// Kept in the order of use: the first is the one used longest ago.
 		this.limiters.delete(key);
@@ -102,9 +103,10 @@ export class RateLimiterRegistry {
 }
 
 /**
- * Rate limiters, keyed (project, endpoint, plan): shared by every execution in this process.
- * Bound: the `MAX_LIMITERS` (project, endpoint, plan) keys used last (more only while they are in
- * use, at most twice that); each limiter keeps at most one window of start
+ * Rate limiters, keyed (rate scope, endpoint, plan): shared by every execution in this process.
+ * Bound: the `MAX_LIMITERS` (scope, endpoint, plan) keys used last (more only while they are in
+ * use, at most twice that), each key under 100 characters (the scope is a digest); each limiter
+ * keeps at most one window of start
  * times, 64 round trips, and while a throttling episode is open the service's last Retry-After (a
  * later run fails at once while it lies beyond the run's waiting budget; a minute after the last
  * refusal one request probes, and an answer without a 429 clears it).

@@ -5,7 +5,7 @@
 import { abortable } from '../common/abort';
 import { classify } from '../errors/errors';
 import { RunPolicy } from './policy';
-import { PACING, type PlanLimiter, type SlotOutcome } from './rateLimiter';
+import { PACING, type PlanLimiter, type Slot, type SlotOutcome } from './rateLimiter';
 import { parseRetryAfter, rateLimitDelay } from './waits';
 
 /**
@@ -26,11 +26,46 @@ export interface LoginGate {
 	running(): Promise<unknown> | undefined;
 	/** When the credential's last login ended (the request left no earlier). */
 	endedAt(): number | undefined;
+	/**
+	 * Whether the credential's login identity is proven in this process (auth/proven.ts): only then
+	 * does its 429 change what the plan's runs share.
+	 */
+	proven(): boolean;
+	/** The request got an HTTP answer (`httpStatus`; a success: 200). */
+	answered(httpStatus: number): void;
 }
 
 /**
- * Sends once the rate plan has room. A 429 pauses every request of this process that uses the
- * plan and, once per throttling episode, cuts the process's share of it (rateLimiter.ts); the
+ * Notes a failed request of `slot` for the plan and gives the slot's outcome. A 429 pauses every
+ * request of this process that uses the plan and, once per throttling episode, cuts the process's
+ * share of it (rateLimiter.ts), when the credential's login identity is proven here
+ * (`LoginGate.proven`; without a gate, always). An unproven credential's 429 (a server of its
+ * own, a made-up session) changes nothing shared and says nothing of the plan: its run alone
+ * waits it out (retries.ts).
+ */
+function noteFailure(
+	error: unknown,
+	slot: Slot,
+	limiter: PlanLimiter,
+	policy: RunPolicy,
+	login?: LoginGate,
+): SlotOutcome {
+	const failure = classify(error);
+	if (failure.httpStatus === undefined) return 'abandoned';
+	login?.answered(failure.httpStatus);
+	if (failure.httpStatus !== 429) return 'answered';
+	if (login?.proven() === false) return 'abandoned';
+	const retryAfter = parseRetryAfter(failure.retryAfter);
+	const pause = rateLimitDelay(retryAfter, 0);
+	// A pause the run cannot afford says when the service is back, not that others share it.
+	const evidence = pause <= Math.min(policy.budgetLeft(), PACING.maxPauseMs);
+	const kind = limiter.rateLimited(slot, pause, evidence);
+	if (kind === 'echo' && typeof error === 'object' && error) rateLimitEchoes.add(error);
+	return 'answered';
+}
+
+/**
+ * Sends once the rate plan has room; a 429 is noted for the plan as `noteFailure` says, and the
  * caller (`withRetries`) waits it out. The request is dated by when it was granted, or by the end
  * of a login it waited for; no slot is taken while a login of the same credential (`login`) runs.
  * Another credential's login is never waited for.
@@ -61,19 +96,11 @@ export async function paced<T>(
 		const sending = send();
 		// Noted before the caller sees the failure (reactions run in the order they were added).
 		sending.catch((error: unknown) => {
-			const failure = classify(error);
-			if (failure.httpStatus === undefined) return;
-			outcome = 'answered';
-			if (failure.httpStatus !== 429) return;
-			const retryAfter = parseRetryAfter(failure.retryAfter);
-			const pause = rateLimitDelay(retryAfter, 0);
-			// A pause the run cannot afford says when the service is back, not that others share it.
-			const evidence = pause <= Math.min(policy.budgetLeft(), PACING.maxPauseMs);
-			const kind = limiter.rateLimited(slot, pause, evidence);
-			if (kind === 'echo' && typeof error === 'object' && error) rateLimitEchoes.add(error);
+			outcome = noteFailure(error, slot, limiter, policy, login);
 		});
 		const result = await sending;
 		outcome = 'answered';
+		login?.answered(200);
 		return result;
 	} finally {
 		slot.finished(login?.endedAt(), outcome);

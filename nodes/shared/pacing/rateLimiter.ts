@@ -9,7 +9,7 @@ export type { ThrottleKind };
  * instead of provoking 429s, reach it whatever the latency, and share it with whoever else uses it.
  *
  * The plan is "N requests per window" (60 s for almost every endpoint) and "B per burst window"
- * (per project and endpoint, limiters.ts). One `PlanLimiter` per plan is shared by every
+ * (per rate scope and endpoint, limiters.ts). One `PlanLimiter` per plan is shared by every
  * execution of this n8n process. It
  * - never starts more than the plan in any window, nor the burst in any burst window, nor a sixth
  *   of the plan in any sixth of the window (10 s of a 60 s plan: so a gateway that counts the plan

@@ -214,7 +214,7 @@ export async function apiRequest(
 	const settings = await connectionSettings(this, itemIndex);
 	if (ENDPOINTS[endpoint].projectHeader && !projectCodeOf(settings))
 		throw missingProject(this, endpoint, itemIndex);
-	const limiter = limiters.get(settings.project, endpoint, settings.requestsPerMinute);
+	const limiter = limiters.get(settings.rateScope, endpoint, settings.requestsPerMinute);
 	noteRunLimiter(this, limiter);
 	const body = takesBody(endpoint) ? (options.body ?? {}) : undefined;
 	const call: Call = { ctx: this, endpoint, settings, policy: runPolicy(this), limiter, body };

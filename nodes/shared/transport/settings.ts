@@ -23,7 +23,7 @@ import {
 	gatewayScope,
 	localNamesAllowed,
 	pathPrefixProblem,
-	projectScope,
+	rateScope,
 } from '../gateway/url';
 import type { RequestContext } from './run';
 
@@ -31,8 +31,8 @@ export interface ConnectionSettings {
 	baseUrl: string;
 	/** The gateway and project (`gatewayScope`): the key of what is kept per gateway. */
 	scope: string;
-	/** Whose rate plan the request counts against: the project (`projectScope`), per endpoint. */
-	project: string;
+	/** Whose rate plan the request counts against (`rateScope`), per endpoint. */
+	rateScope: string;
 	requestsPerMinute: number;
 	prefixes: Record<PrefixSetting, string>;
 	/**
@@ -82,8 +82,7 @@ async function readSettings(ctx: RequestContext, itemIndex: number): Promise<Con
 	return {
 		baseUrl,
 		scope: gatewayScope(credentials),
-		// The quota belongs to the project (per endpoint); fall back to the key without one.
-		project: projectScope(credentials),
+		rateScope: rateScope(credentials),
 		requestsPerMinute: Number.isFinite(rpm) && rpm >= 1 ? rpm : requestsPerMinuteField.default,
 		prefixes: readPrefixes(ctx, credentials),
 		credential: {
