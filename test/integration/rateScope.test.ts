@@ -37,7 +37,8 @@ async function hostileServer(retryAfter: Array<number | null>) {
 	const seen = { logins: 0, requests: 0 };
 	const server = createServer((req, res) => {
 		req.resume();
-		if (req.url === LOGIN_PATH) {
+		// A plain-http request names its whole address (the credential's straight route).
+		if (new URL(req.url ?? '/', 'http://hostile').pathname === LOGIN_PATH) {
 			seen.logins++;
 			res.writeHead(200, { 'Set-Cookie': 'hostile=1; Path=/', 'Content-Type': 'application/json' });
 			res.end('{}');
