@@ -1,4 +1,3 @@
-/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * Whose pacing a credential shares (gateway/url.ts `rateScope`), and whose 429 changes it
  * (auth/proven.ts, pacing/paced.ts), on virtual time.
