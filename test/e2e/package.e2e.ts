@@ -2000,7 +2000,10 @@ describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 			);
 			expectSucceeded(own);
 			expect(single(own, 'Read').cookie).toEqual('');
-			expect(single(own, 'HTTP Request').error).toEqual(expect.stringContaining(MISSING_PO));
+			expect(single(own, 'HTTP Request')).toMatchObject({
+				error: expect.any(String),
+				details: { httpCode: '404' },
+			});
 			const ownSent = (await requestLog()).filter((e) => e.operation === 'GetPurchaseOrder');
 			expectNoSecrets(JSON.stringify(own), {
 				'the session cookie': ownSent[ownSent.length - 1].headers.cookie as string,
