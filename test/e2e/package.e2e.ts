@@ -1190,9 +1190,9 @@ async function expectNoLoginThroughTheNode(httpRequest: WorkflowNode): Promise<v
 const MISSING_PO = 'PO-E2E-NO-SUCH-ORDER';
 
 /**
- * Manual → `failing` (named "HTTP Request", On Error: Continue, asking for MISSING_PO) → "Read"
+ * Manual → `failing` (On Error: Continue; n8n's HTTP Request node gets MISSING_PO's URL) → "Read"
  * (Edit Fields), whose `cookie` is what an expression finds at
- * `$json.error.cause.options.headers.Cookie` (n8n's legacy request helper), or ''.
+ * `$json.error.cause.options.headers.Cookie` (where n8n's legacy request helper keeps it), or ''.
  */
 function continuedFailure(failing: WorkflowNode): WorkflowJson {
 	const url = `${emu.baseUrl}/fbpo/v1/po/${MISSING_PO}/get`;
@@ -1218,8 +1218,8 @@ function continuedFailure(failing: WorkflowNode): WorkflowJson {
 		`e2e: a failed request of ${failing.type}, On Error: Continue`,
 		[manualTrigger(), { ...failing, parameters, onError: 'continueRegularOutput' }, read],
 		[
-			[MANUAL, 'HTTP Request'],
-			['HTTP Request', 'Read'],
+			[MANUAL, failing.name],
+			[failing.name, 'Read'],
 		],
 	);
 }
@@ -1990,7 +1990,7 @@ describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 			const own = await client.runAndWait(
 				await client.createWorkflow(
 					continuedFailure(
-						sellerPlatform('HTTP Request', fresh, {
+						sellerPlatform('Get purchase order', fresh, {
 							resource: 'purchaseOrder',
 							operation: 'get',
 							poNr: MISSING_PO,
@@ -2000,7 +2000,7 @@ describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 			);
 			expectSucceeded(own);
 			expect(single(own, 'Read').cookie).toEqual('');
-			expect(single(own, 'HTTP Request')).toMatchObject({
+			expect(single(own, 'Get purchase order')).toMatchObject({
 				error: expect.any(String),
 				details: { httpCode: '404' },
 			});
