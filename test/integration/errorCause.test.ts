@@ -1,4 +1,3 @@
-/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * What n8n keeps on the error of a failed request it signed with this credential (a limit of n8n
  * 2.x the package cannot lift; docs/credential.md, "The session on n8n's own errors").
