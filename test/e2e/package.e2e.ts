@@ -1184,6 +1184,46 @@ async function expectNoLoginThroughTheNode(httpRequest: WorkflowNode): Promise<v
 	expect(JSON.stringify(execution)).not.toMatch(/set-cookie/i);
 }
 
+// --- check 11b: what n8n keeps on the error of a failed request ---------------------------------
+
+/** A purchase order the gateway does not know: 404. */
+const MISSING_PO = 'PO-E2E-NO-SUCH-ORDER';
+
+/**
+ * Manual → `failing` (On Error: Continue; n8n's HTTP Request node gets MISSING_PO's URL) → "Read"
+ * (Edit Fields), whose `cookie` is what an expression finds at
+ * `$json.error.cause.options.headers.Cookie` (where n8n's legacy request helper keeps it), or ''.
+ */
+function continuedFailure(failing: WorkflowNode): WorkflowJson {
+	const url = `${emu.baseUrl}/fbpo/v1/po/${MISSING_PO}/get`;
+	const read = {
+		...node('Read', 'n8n-nodes-base.set', {
+			assignments: {
+				assignments: [
+					{
+						id: 'e2e-read-cookie',
+						name: 'cookie',
+						type: 'string',
+						value: "={{ $json.error?.cause?.options?.headers?.Cookie ?? '' }}",
+					},
+				],
+			},
+			options: {},
+		}),
+		typeVersion: 3.4,
+	};
+	const parameters =
+		failing.type === NODE_TYPE ? failing.parameters : { ...failing.parameters, url };
+	return workflow(
+		`e2e: a failed request of ${failing.type}, On Error: Continue`,
+		[manualTrigger(), { ...failing, parameters, onError: 'continueRegularOutput' }, read],
+		[
+			[MANUAL, failing.name],
+			[failing.name, 'Read'],
+		],
+	);
+}
+
 // --- check 19: n8n answers while a 20,000-row batch runs --------------------------------------------
 
 const BIG_STOCK_ROWS = 20_000;
@@ -1911,6 +1951,63 @@ describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 				'the private key': privateKeyLine,
 			});
 			await expectNoLoginThroughTheNode(httpRequest);
+		},
+	);
+
+	check(
+		"11b. a failed request of n8n's HTTP Request node with the credential, On Error: Continue: in n8n 2.x the error it passes on keeps the session cookie, which an expression in the next node reads (n8n saves none of it); in n8n 1.x it keeps none; the Seller Platform node's error holds none",
+		async () => {
+			const { credential: fresh } = await freshCredential('Seller Platform (e2e error cause)');
+			await control(emu, 'DELETE', '/requests');
+			const execution = await client.runAndWait(
+				await client.createWorkflow(continuedFailure(httpRequestNode(fresh))),
+			);
+			expectSucceeded(execution);
+			const { cookie: read } = single(execution, 'Read');
+			const sent = (await requestLog()).filter((entry) => entry.operation === 'GetPurchaseOrder');
+			const session = sent[sent.length - 1].headers.cookie as string;
+			expect(session).toMatch(/_npsid=/);
+			// What n8n saves of the HTTP Request node's error, and its log (debug level): no cookie.
+			expectNoSecrets(JSON.stringify(execution.data.resultData.runData['HTTP Request']), {
+				'the session cookie': session,
+			});
+			expectNoSecrets(n8nInstance.output(), { 'the session cookie': session });
+			if (N8N_MAJOR >= 2) {
+				// The expression read the session the gateway got, a working one (outside n8n too).
+				expect(read).toEqual(session);
+				const outside = await fetch(`${emu.baseUrl}/fbpo/v1/po/${SEEDED_PO.released}/get`, {
+					headers: { cookie: session, 'user-agent': 'curl/8' },
+				});
+				expect(outside.status).toEqual(200);
+			} else {
+				// n8n-workflow 1.x keeps no cause on the error.
+				expect(read).toEqual('');
+				expectNoSecrets(JSON.stringify(execution), { 'the session cookie': session });
+			}
+
+			// The same failure in the Seller Platform node: its error item is words only.
+			await control(emu, 'DELETE', '/requests');
+			const own = await client.runAndWait(
+				await client.createWorkflow(
+					continuedFailure(
+						sellerPlatform('Get purchase order', fresh, {
+							resource: 'purchaseOrder',
+							operation: 'get',
+							poNr: MISSING_PO,
+						}),
+					),
+				),
+			);
+			expectSucceeded(own);
+			expect(single(own, 'Read').cookie).toEqual('');
+			expect(single(own, 'Get purchase order')).toMatchObject({
+				error: expect.any(String),
+				details: { httpCode: '404' },
+			});
+			const ownSent = (await requestLog()).filter((e) => e.operation === 'GetPurchaseOrder');
+			expectNoSecrets(JSON.stringify(own), {
+				'the session cookie': ownSent[ownSent.length - 1].headers.cookie as string,
+			});
 		},
 	);
 

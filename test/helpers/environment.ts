@@ -31,7 +31,7 @@ import {
 
 import { CredentialsHelper, testCredential, type CredentialTestResult } from './credentials';
 import { additionalData, credentialTypeOf, loadPackage, NodeTypes, TestLogger } from './n8n';
-import { TestHttpRequest, TestItems, TestNoOp } from './nodes';
+import { TestHttpRequest, TestItems, TestNoOp, TestSet } from './nodes';
 import { activatePolling, type ActivePoller, type PollingOptions } from './polls';
 import {
 	activate,
@@ -156,6 +156,7 @@ export class TestEnvironment {
 			new TestItems(),
 			new TestNoOp(),
 			new TestHttpRequest(),
+			new TestSet(),
 		]);
 		this.logger.install();
 		LoggerProxy.init(this.logger);

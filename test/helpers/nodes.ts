@@ -10,11 +10,18 @@ import type {
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
+	JsonObject,
 } from 'n8n-workflow';
-import { jsonParse, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import {
+	jsonParse,
+	NodeConnectionTypes,
+	NodeOperationError,
+	removeCircularRefs,
+} from 'n8n-workflow';
 
 export const TEST_ITEMS_NODE_TYPE = 'testItems';
 export const TEST_NO_OP_NODE_TYPE = 'testNoOp';
+export const TEST_SET_NODE_TYPE = 'testSet';
 
 /**
  * A start node: ignores its (empty) input and outputs the items of its `items` parameter, a
@@ -86,6 +93,33 @@ export class TestNoOp implements INodeType {
 	}
 }
 
+/**
+ * Outputs `{ value }` for each input item, `value` being its parameter (an expression reads the
+ * item, as in n8n's Edit Fields node).
+ */
+export class TestSet implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Test Set',
+		name: TEST_SET_NODE_TYPE,
+		group: ['transform'],
+		version: 1,
+		description: 'Outputs the value of an expression per item (test only)',
+		defaults: { name: 'Test Set' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [{ displayName: 'Value', name: 'value', type: 'string', default: '' }],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return [
+			this.getInputData().map((_, i) => ({
+				json: { value: this.getNodeParameter('value', i) as IDataObject[string] },
+				pairedItem: { item: i },
+			})),
+		];
+	}
+}
+
 export const TEST_HTTP_REQUEST_NODE_TYPE = 'testHttpRequest';
 
 /**
@@ -93,7 +127,8 @@ export const TEST_HTTP_REQUEST_NODE_TYPE = 'testHttpRequest';
  * it with "Predefined Credential Type": by default through n8n-core's legacy
  * `requestWithAuthentication` with the options that node sets (`uri`, redirects followed, POST
  * ones too), or with `helper: 'httpRequestWithAuthentication'` through the newer helper. Outputs
- * the response body.
+ * the response body. With "On Error: Continue", a failed request's item is `{ error }`, the
+ * helper's rejection itself, as n8n's HTTP Request node (V3) outputs it.
  */
 export class TestHttpRequest implements INodeType {
 	description: INodeTypeDescription = {
@@ -127,59 +162,67 @@ export class TestHttpRequest implements INodeType {
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const output: INodeExecutionData[] = [];
 		for (let i = 0; i < this.getInputData().length; i++) {
-			const url = this.getNodeParameter('url', i) as string;
-			const method = this.getNodeParameter('method', i) as IHttpRequestMethods;
-			const raw = this.getNodeParameter('body', i) as string | IDataObject;
-			const body = typeof raw === 'string' ? (raw ? jsonParse<IDataObject>(raw) : undefined) : raw;
-			const proxy = this.getNodeParameter('proxy', i) as string;
-			const ignoreSsl = this.getNodeParameter('ignoreSsl', i) as boolean;
-			const fullResponse = this.getNodeParameter('fullResponse', i) as boolean;
 			let response: unknown;
-			if (this.getNodeParameter('helper', i) === 'httpRequestWithAuthentication') {
-				const proxyUrl = proxy ? new URL(proxy) : undefined;
-				response = await this.helpers.httpRequestWithAuthentication.call(
-					this,
-					'sellerPlatformApi',
-					{
-						url,
-						method,
-						body,
-						json: true,
-						returnFullResponse: fullResponse,
-						skipSslCertificateValidation: ignoreSsl,
-						...(proxyUrl && {
-							proxy: {
-								protocol: proxyUrl.protocol.replace(':', ''),
-								host: proxyUrl.hostname,
-								port: Number(proxyUrl.port),
-							},
-						}),
-					},
-				);
-			} else {
-				// As n8n's HTTP Request node (v3/v4) sets them: always the full response (the node
-				// picks the body unless "Full Response" is on), rejectUnauthorized, proxy as a string.
-				const answer = (await this.helpers.requestWithAuthentication.call(
-					this,
-					'sellerPlatformApi',
-					{
-						uri: url,
-						method,
-						body,
-						json: true,
-						followRedirect: true,
-						followAllRedirects: true,
-						resolveWithFullResponse: true,
-						rejectUnauthorized: !ignoreSsl,
-						...(proxy && { proxy }),
-					},
-					undefined,
-					i,
-				)) as { body: unknown; headers: unknown; statusCode: number };
-				response = fullResponse ? answer : answer.body;
+			try {
+				response = await sendRequest(this, i);
+			} catch (error) {
+				if (!this.continueOnFail()) throw error;
+				// HttpRequestV3.node.js: `removeCircularRefs(reason)`, then `json: { error: reason }`.
+				removeCircularRefs(error as JsonObject);
+				response = { error };
 			}
 			output.push({ json: response as IDataObject, pairedItem: { item: i } });
 		}
 		return [output];
+	}
+}
+
+/** One item's request, through the helper its parameters name. */
+async function sendRequest(ctx: IExecuteFunctions, i: number): Promise<unknown> {
+	const url = ctx.getNodeParameter('url', i) as string;
+	const method = ctx.getNodeParameter('method', i) as IHttpRequestMethods;
+	const raw = ctx.getNodeParameter('body', i) as string | IDataObject;
+	const body = typeof raw === 'string' ? (raw ? jsonParse<IDataObject>(raw) : undefined) : raw;
+	const proxy = ctx.getNodeParameter('proxy', i) as string;
+	const ignoreSsl = ctx.getNodeParameter('ignoreSsl', i) as boolean;
+	const fullResponse = ctx.getNodeParameter('fullResponse', i) as boolean;
+	if (ctx.getNodeParameter('helper', i) === 'httpRequestWithAuthentication') {
+		const proxyUrl = proxy ? new URL(proxy) : undefined;
+		return await ctx.helpers.httpRequestWithAuthentication.call(ctx, 'sellerPlatformApi', {
+			url,
+			method,
+			body,
+			json: true,
+			returnFullResponse: fullResponse,
+			skipSslCertificateValidation: ignoreSsl,
+			...(proxyUrl && {
+				proxy: {
+					protocol: proxyUrl.protocol.replace(':', ''),
+					host: proxyUrl.hostname,
+					port: Number(proxyUrl.port),
+				},
+			}),
+		});
+	} else {
+		// As n8n's HTTP Request node (v3/v4) sets them: always the full response (the node
+		// picks the body unless "Full Response" is on), rejectUnauthorized, proxy as a string.
+		const answer = (await ctx.helpers.requestWithAuthentication.call(
+			ctx,
+			'sellerPlatformApi',
+			{
+				uri: url,
+				method,
+				body,
+				json: true,
+				followRedirect: true,
+				followAllRedirects: true,
+				resolveWithFullResponse: true,
+				rejectUnauthorized: !ignoreSsl,
+				...(proxy && { proxy }),
+			},
+			undefined,
+			i,
+		)) as { body: unknown; headers: unknown; statusCode: number };
+		return fullResponse ? answer : answer.body;
 	}
 }
