@@ -27,9 +27,9 @@ import { login, loginFingerprint } from './login';
  * map but `inFlight`, which holds running logins only, each ended by its 30 s deadline), each with
  * at most one running login, one session (at most `MAX_SESSION_COOKIE_BYTES`, 8 KB: login.ts) and
  * the digests of `MAX_RETIRED_SESSIONS` retired ones; `MAX_RETIRED_SESSIONS` first-sent dates in
- * all, keyed by digest. So at most 1,000 × 8 KB = 8 MB of sessions, and 1,000 × 50 + 50 digests
- * of 64 characters (about 6 MB of heap with the maps): any user who can save a credential can fill
- * them, with made-up key ids and a server of their own.
+ * all, keyed by digest. An identity at its bound holds about 14 KB of heap (its 8 KB session, 50
+ * digests of 64 characters), so all of them at most about 14 MB: any user who can save a credential
+ * can fill them, with made-up key ids and a server of their own.
  */
 export const sessions = {
 	/** The login running now: callers that arrive meanwhile share it (each may leave on a stop). */
