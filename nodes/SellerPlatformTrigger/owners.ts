@@ -2,6 +2,7 @@
  * Which trigger of this process owns each destination, and the clock that dates registrations:
  * the newest registration of a destination owns it, also after a restart (registration.ts).
  */
+import { createHash } from 'crypto';
 
 /** A trigger that pointed a destination at its webhook. */
 export interface DestinationOwner {
@@ -25,11 +26,33 @@ export function nextRegistrationStamp(now: number): number {
 	return registrationClock.last;
 }
 
+/** Destinations whose owner this process keeps: far more than the triggers one n8n runs. */
+export const MAX_DESTINATION_OWNERS = 10_000;
+
 /**
- * Which trigger of this process owns each destination, keyed `<gateway>|<project>|<destination
- * code>`. Webhook registration runs on n8n's main process only (queue mode included), so this is
- * the instance's view. After a restart, n8n's `checkExists` calls rebuild it in any order: the
- * registration with the highest `since` wins, as it did before the restart. Bound: one entry per
- * destination a trigger of this process registered.
+ * Which trigger of this process owns each destination, keyed by `ownerKey`. Webhook registration
+ * runs on n8n's main process only (queue mode included), so this is the instance's view. After a
+ * restart, n8n's `checkExists` calls rebuild it in any order: the registration with the highest
+ * `since` wins, as it did before the restart. Bound: one entry per destination a trigger of this
+ * process registered and did not release, at most `MAX_DESTINATION_OWNERS` (the one kept longest
+ * dropped first); each a 64-character key and n8n's own ids and webhook URL (about 5 MB in all
+ * with n8n webhook URLs of 100 characters).
  */
 export const destinationOwners = new Map<string, DestinationOwner>();
+
+/**
+ * The key of a destination: the SHA-256 of `<gateway>|<project>|<destination code>` (texts of the
+ * user's, of any length), one destination of one project in one spelling.
+ */
+export function ownerKey(scope: string, code: string): string {
+	return createHash('sha256').update(`${scope}|${code}`).digest('hex');
+}
+
+/** Notes the owner of a destination, dropping the one kept longest beyond the bound. */
+export function keepOwner(key: string, owner: DestinationOwner): void {
+	destinationOwners.delete(key);
+	destinationOwners.set(key, owner);
+	if (destinationOwners.size > MAX_DESTINATION_OWNERS) {
+		destinationOwners.delete(destinationOwners.keys().next().value as string);
+	}
+}

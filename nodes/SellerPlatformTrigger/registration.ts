@@ -27,7 +27,9 @@ import { addressForLog, apiRequest, CREDENTIAL_TYPE, gatewayScope } from '../sha
 import { forgetDeliveries, memoryKey } from './deliveries';
 import {
 	destinationOwners,
+	keepOwner,
 	nextRegistrationStamp,
+	ownerKey,
 	registrationClock,
 	type DestinationOwner,
 } from './owners';
@@ -55,9 +57,9 @@ function isTestWebhookUrl(url: string): boolean {
 	return /\/webhook-test\//.test(url);
 }
 
-/** `<gateway>|<project>|<destination code>`: one destination of one project, in one spelling. */
+/** One destination of one project, in one spelling (owners.ts `ownerKey`). */
 async function destinationKey(ctx: IHookFunctions, code: string): Promise<string> {
-	return `${gatewayScope(await ctx.getCredentials(CREDENTIAL_TYPE))}|${code}`;
+	return ownerKey(gatewayScope(await ctx.getCredentials(CREDENTIAL_TYPE)), code);
 }
 
 /**
@@ -78,7 +80,7 @@ export async function isRegistered(this: IHookFunctions): Promise<boolean> {
 	const key = await destinationKey(this, current.destinationCode);
 	const owner = destinationOwners.get(key);
 	if (!owner || owner.since < since) {
-		destinationOwners.set(key, {
+		keepOwner(key, {
 			owner: triggerId(this),
 			webhookUrl: current.webhookUrl,
 			mode: isTestWebhookUrl(current.webhookUrl) ? 'test' : 'production',
@@ -171,7 +173,7 @@ export async function registerDestination(this: IHookFunctions): Promise<boolean
 		since,
 	} satisfies Registration;
 	forgetDeliveries(memoryKey(triggerId(this), { webhookUrl }));
-	destinationOwners.set(key, {
+	keepOwner(key, {
 		owner: triggerId(this),
 		webhookUrl,
 		mode: test ? 'test' : 'production',

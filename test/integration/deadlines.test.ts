@@ -215,8 +215,8 @@ describe('stopping the execution', () => {
 
 describe('an answer beyond the size cap', () => {
 	const BOMB = { megabytes: 128, gzip: true };
-	const tooLarge = (what: string) =>
-		`The answer of the Seller Platform ${what} was larger than 16 MB (decoded), so it was not read`;
+	const tooLarge = (what: string, cap = '16 MB') =>
+		`The answer of the Seller Platform ${what} was larger than ${cap} (decoded), so it was not read`;
 	const megabytesOf = (bytes: number) => Math.round(bytes / 1024 / 1024);
 
 	it('fails an API answer that decodes beyond 16 MB (a gzip bomb) at once, reading no further, and the process goes on', async () => {
@@ -272,13 +272,15 @@ describe('an answer beyond the size cap', () => {
 		await expectOrdinaryRun();
 	});
 
-	it('fails a login whose answer decodes beyond 16 MB, reading no further', async () => {
+	it('fails a login whose answer decodes beyond 64 KB, reading no further', async () => {
 		f = await startFixture({ ratePlan: null });
 		f.emulator.injectFaults({ count: 1, huge: BOMB, operation: 'Login' });
 		const result = await f.env.runWorkflow(
 			workflowWithItems(bulkPoItems(2), GET_PO, { continueOnFail: true }),
 		);
-		for (const item of result.json('Seller Platform')) expect(item.error).toBe(tooLarge('login'));
+		for (const item of result.json('Seller Platform')) {
+			expect(item.error).toBe(tooLarge('login', '64 KB'));
+		}
 		expect(await closedAt('Login')).toEqual(expect.any(Number));
 		expect(requestsOf('GetPurchaseOrder')).toHaveLength(0);
 		await expectOrdinaryRun();

@@ -14,7 +14,7 @@ import { addressKind } from '../gateway/address';
 import { baseUrlProblem, joinUrl, localNamesAllowed, requestTarget } from '../gateway/url';
 import { loginFingerprint } from './login';
 import { isStraightRoute, proxyAllowed, straightRoute } from './route';
-import { noteSessionSent, refusedRequests, sessions } from './session';
+import { isRetired, noteSessionSent, refusedRequests, sessions } from './session';
 
 /**
  * The request's address, when it is on the gateway: the origin (scheme, host, port, compared as
@@ -177,7 +177,7 @@ export async function authenticateRequest(
 	// note it on the request's own copy of the credential, so a 401 is answered for the session
 	// that was really used.
 	const newest = sessions.newest.get(identity);
-	if (newest && session && session !== newest && sessions.retired.get(identity)?.has(session)) {
+	if (newest && session && session !== newest && isRetired(identity, session)) {
 		session = newest;
 		credentials.sessionCookie = newest;
 		credentials.sessionFingerprint = identity;

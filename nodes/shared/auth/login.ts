@@ -60,6 +60,39 @@ export function cookieHeaderFromSetCookie(setCookie: unknown): string {
 	return [...pairs].map(([name, value]) => `${name}=${value}`).join('; ');
 }
 
+/**
+ * Largest session a login may set: its Cookie header, in bytes (UTF-8). Browsers keep at most
+ * 4 KB per cookie and a gateway's session is a few cookies of tens of bytes each (the emulator's
+ * is 79 bytes), so a larger one is refused at login, never kept nor sent.
+ */
+export const MAX_SESSION_COOKIE_KB = 8;
+export const MAX_SESSION_COOKIE_BYTES = MAX_SESSION_COOKIE_KB * 1024;
+
+/** The session the login's answer sets (its Set-Cookie headers), within its size bound. */
+function sessionOf(headers: IDataObject): string {
+	const sessionCookie = cookieHeaderFromSetCookie(headers['set-cookie']);
+	if (!sessionCookie) {
+		throw new SellerPlatformLoginError(
+			'Seller Platform login answered 200 but set no session cookie',
+			{
+				httpCode: 200,
+				description: `Check that the ${baseUrlField.displayName} points at the Seller Platform gateway.`,
+			},
+		);
+	}
+	const bytes = Buffer.byteLength(sessionCookie, 'utf8');
+	if (bytes > MAX_SESSION_COOKIE_BYTES) {
+		throw new SellerPlatformLoginError(
+			`Seller Platform login answered 200 but set session cookies of ${bytes} bytes, more than the ${MAX_SESSION_COOKIE_KB} KB the node keeps`,
+			{
+				httpCode: 200,
+				description: `A Seller Platform gateway's session is far smaller, and browsers keep at most 4 KB per cookie: this one was not kept. Check that the ${baseUrlField.displayName} points at the Seller Platform gateway.`,
+			},
+		);
+	}
+	return sessionCookie;
+}
+
 type LoginResponse =
 	{ statusCode: number; headers: IDataObject; body: unknown } | { networkError: string };
 
@@ -224,16 +257,7 @@ export async function login(
 		});
 	}
 
-	const sessionCookie = cookieHeaderFromSetCookie(response.headers['set-cookie']);
-	if (!sessionCookie) {
-		throw new SellerPlatformLoginError(
-			'Seller Platform login answered 200 but set no session cookie',
-			{
-				httpCode: 200,
-				description: `Check that the ${baseUrlField.displayName} points at the Seller Platform gateway.`,
-			},
-		);
-	}
+	const sessionCookie = sessionOf(response.headers);
 	return { sessionCookie, sessionFingerprint: loginFingerprint(credentials) };
 }
 

@@ -6,6 +6,7 @@
  * when a request answers 401, and when the user presses "Test". Nothing here ever puts the private
  * key, the token or a cookie into an error message.
  */
+import { createHash } from 'crypto';
 import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
@@ -22,25 +23,33 @@ import { isProven, noteAnswer, noteProven } from './proven';
 
 /**
  * Logins, per login identity (the fingerprint of base URL, key id, key and project; login.ts
- * `loginFingerprint`). Bound: `MAX_LOGIN_IDENTITIES` identities (failed ones included; beyond
- * it, the failed one whose login ended longest ago is forgotten first, in every map but
- * `inFlight`, which holds running logins only), each with at most one running login, one session and `MAX_RETIRED_SESSIONS`
- * retired ones; `MAX_RETIRED_SESSIONS` first-sent dates in all.
+ * `loginFingerprint`, 64 characters). Bound: `MAX_LOGIN_IDENTITIES` identities (failed ones
+ * included; beyond it, the failed one whose login ended longest ago is forgotten first, in every
+ * map but `inFlight`, which holds running logins only, each ended by its 30 s deadline), each with
+ * at most one running login, one session (at most `MAX_SESSION_COOKIE_BYTES`, 8 KB: login.ts) and
+ * the digests of `MAX_RETIRED_SESSIONS` retired ones; `MAX_RETIRED_SESSIONS` first-sent dates in
+ * all, keyed by digest. An identity at its bound holds about 14 KB of heap (its 8 KB session, 50
+ * digests of 64 characters), so all of them at most about 14 MB: any user who can save a credential
+ * can fill them, with made-up key ids and a server of their own.
  */
 export const sessions = {
 	/** The login running now: callers that arrive meanwhile share it (each may leave on a stop). */
 	inFlight: new Map<string, SharedTask<IDataObject>>(),
 	/** The newest session this process obtained. */
 	newest: new Map<string, string>(),
-	/** Sessions this process replaced by a newer login: known to be older than the newest. */
+	/**
+	 * Sessions this process replaced by a newer login (their digests, `sessionDigest`): known to
+	 * be older than the newest.
+	 */
 	retired: new Map<string, Set<string>>(),
 	/** When the last login of each identity ended (requests waiting for it left after that). */
 	lastLoginEnd: new Map<string, number>(),
 	/** When the login that obtained the newest session started, per identity. */
 	newestStartedAt: new Map<string, number>(),
 	/**
-	 * When this process first sent each session (its own or one another n8n process stored in
-	 * the credential): a session first sent before our newest login started is older than it.
+	 * When this process first sent each session (its digest; its own or one another n8n process
+	 * stored in the credential): a session first sent before our newest login started is older
+	 * than it.
 	 */
 	firstSent: new Map<string, number>(),
 	/** How many logins of each identity this process completed (the run's hints count them). */
@@ -76,20 +85,33 @@ function forget(identity: string) {
 	sessions.loginsDone.delete(identity);
 }
 
+/**
+ * What the maps keep of a session they only compare (`retired`, `firstSent`): its SHA-256, 64
+ * hex characters whatever the session's length.
+ */
+export const sessionDigest = (session: string) =>
+	createHash('sha256').update(session).digest('hex');
+
 /** Notes the first time this process sends `session` (the oldest dropped beyond the bound). */
 export function noteSessionSent(session: string, now: number) {
-	if (sessions.firstSent.has(session)) return;
-	sessions.firstSent.set(session, now);
+	const digest = sessionDigest(session);
+	if (sessions.firstSent.has(digest)) return;
+	sessions.firstSent.set(digest, now);
 	if (sessions.firstSent.size > MAX_RETIRED_SESSIONS) {
 		sessions.firstSent.delete(sessions.firstSent.keys().next().value as string);
 	}
+}
+
+/** Whether this process replaced `session` of `identity` by a newer login. */
+export function isRetired(identity: string, session: string): boolean {
+	return sessions.retired.get(identity)?.has(sessionDigest(session)) ?? false;
 }
 
 /** Keeps `session` among the retired ones of `identity` (oldest dropped beyond the bound). */
 function retireSession(identity: string, session: string | undefined) {
 	if (!session) return;
 	const retired = sessions.retired.get(identity) ?? new Set<string>();
-	retired.add(session);
+	retired.add(sessionDigest(session));
 	if (retired.size > MAX_RETIRED_SESSIONS) retired.delete(retired.values().next().value as string);
 	sessions.retired.set(identity, retired);
 }
@@ -154,8 +176,9 @@ export async function sharedLogin(
 	const newest = sessions.newest.get(identity);
 	const olderThanNewest =
 		!used ||
-		sessions.retired.get(identity)?.has(used) ||
-		(sessions.firstSent.get(used) ?? Infinity) < (sessions.newestStartedAt.get(identity) ?? 0);
+		isRetired(identity, used) ||
+		(sessions.firstSent.get(sessionDigest(used)) ?? Infinity) <
+			(sessions.newestStartedAt.get(identity) ?? 0);
 	if (newest && used !== newest && olderThanNewest) {
 		return { sessionCookie: newest, sessionFingerprint: identity };
 	}
@@ -236,7 +259,7 @@ export function adoptSession(
 	const session = copy.sessionCookie;
 	if (typeof session !== 'string' || !session || session === shared.sessionCookie) return;
 	const identity = loginFingerprint(copy);
-	if (sessions.retired.get(identity)?.has(session)) return;
+	if (isRetired(identity, session)) return;
 	shared.sessionCookie = session;
 	shared.sessionFingerprint = copy.sessionFingerprint;
 }

@@ -2,22 +2,35 @@
  * Answers are read with a size cap: n8n's HTTP client would buffer a whole answer, however large,
  * and decode a gzip answer whole (a small compressed body can decode to gigabytes). So every API
  * answer and the login's arrive as a stream (`encoding: 'stream'`; the client still decodes gzip,
- * deflate and brotli on the way), read here up to `MAX_ANSWER_BYTES` of decoded bytes: beyond,
- * the request is aborted, its connection closed and the rest never read.
+ * deflate and brotli on the way), read here up to a cap of decoded bytes (`MAX_ANSWER_BYTES` for
+ * the API, `MAX_LOGIN_ANSWER_BYTES` for the login): beyond, the request is aborted, its connection
+ * closed and the rest never read.
  */
 import { baseUrlField } from '../credential/fields';
 import { PolicyStop } from '../errors/errors';
 
-/** Largest answer of the API or the login read, in decoded bytes (after gzip). */
+/** Largest answer of the API read, in decoded bytes (after gzip). */
 export const MAX_ANSWER_MB = 16;
 export const MAX_ANSWER_BYTES = MAX_ANSWER_MB * 1024 * 1024;
+
+/** Largest login answer read, in decoded bytes: the login answers a small JSON object. */
+export const MAX_LOGIN_ANSWER_KB = 64;
+export const MAX_LOGIN_ANSWER_BYTES = MAX_LOGIN_ANSWER_KB * 1024;
+
+/** The cap of an answer (`what`: 'login' or 'API'), as bytes and as text. */
+function capOf(what: string): { bytes: number; text: string } {
+	return what === 'login'
+		? { bytes: MAX_LOGIN_ANSWER_BYTES, text: `${MAX_LOGIN_ANSWER_KB} KB` }
+		: { bytes: MAX_ANSWER_BYTES, text: `${MAX_ANSWER_MB} MB` };
+}
 
 /** An answer beyond the cap: not read further, never repeated. */
 export class AnswerTooLarge extends PolicyStop {
 	constructor(what: string, httpStatus?: number) {
+		const cap = capOf(what).text;
 		super(
-			`The answer of the Seller Platform ${what} was larger than ${MAX_ANSWER_MB} MB (decoded), so it was not read`,
-			`The node reads at most ${MAX_ANSWER_MB} MB of an answer (after gzip decoding) and closed the connection there. An answer that large is not one the API gives: check the ${baseUrlField.displayName} of the credential, or try again later.`,
+			`The answer of the Seller Platform ${what} was larger than ${cap} (decoded), so it was not read`,
+			`The node reads at most ${cap} of an answer (after gzip decoding) and closed the connection there. An answer that large is not one the API gives: check the ${baseUrlField.displayName} of the credential, or try again later.`,
 			httpStatus,
 		);
 		this.name = 'AnswerTooLarge';
@@ -60,12 +73,13 @@ export async function readCapped(
 ): Promise<unknown> {
 	if (!isStream(body)) return body;
 	const chunks: Buffer[] = [];
+	const cap = capOf(what).bytes;
 	let received = 0;
 	let failed: unknown;
 	try {
 		for await (const chunk of body) {
 			received += sizeOf(chunk);
-			if (received > MAX_ANSWER_BYTES) throw new AnswerTooLarge(what, httpStatus);
+			if (received > cap) throw new AnswerTooLarge(what, httpStatus);
 			chunks.push(asBuffer(chunk));
 		}
 		// As n8n's client reads text: without a byte order mark.

@@ -32,6 +32,12 @@ export const WAREHOUSE_LISTS = {
 	maxCredentials: 50,
 	/** Pages of ListWarehouses one read follows at most (up to 500 warehouses each). */
 	maxPages: 20,
+	/** Warehouses the kept lists hold in all; the oldest list goes first beyond it. */
+	maxEntries: 20_000,
+	/** A longer warehouse code is no code the API gives: such an entry is left out. */
+	maxCodeLength: 100,
+	/** Characters of a warehouse's name kept (and shown); a longer one is cut. */
+	maxNameLength: 100,
 	/** Entries one list search answer holds; the editor asks for more with its token. */
 	pageSize: 100,
 	now: (): number => Date.now(),
@@ -40,18 +46,37 @@ export const WAREHOUSE_LISTS = {
 interface KeptList {
 	/** When the read ended; undefined while it runs (a running read never expires). */
 	readAt?: number;
+	/** How many warehouses the read gave; 0 while it runs. */
+	entries: number;
 	list: Promise<WarehouseEntry[]>;
 }
 
 /**
- * The warehouse lists, keyed by the credential's login identity (Base URL, key, project: so two
- * credentials of two projects, or two keys, never share one). Bound: `maxCredentials` lists
- * (the oldest dropped first, expired ones on every new read), each of at most `maxPages` × 500
- * warehouses, each for `lifetimeMs`; a failed read is dropped at once.
+ * The warehouse lists, keyed by the credential's login identity (Base URL, key, project: 64
+ * characters; so two credentials of two projects, or two keys, never share one). Bound:
+ * `maxCredentials` lists (the oldest dropped first, expired ones on every new read), each of at
+ * most `maxPages` × 500 warehouses, `maxEntries` warehouses in all (the oldest lists dropped
+ * first when a read ends, never a running one), each warehouse a code of at most
+ * `maxCodeLength` and a name of at most `maxNameLength` characters (at most about 10 MB in all),
+ * each list for `lifetimeMs`; a failed read is dropped at once. Who fills it: any credential
+ * whose Base URL is a server of its own, through the editor's list.
  */
 const lists = new Map<string, KeptList>();
 
-/** A page's warehouses; entries without a code are left out. */
+/**
+ * A name trimmed, of at most `maxNameLength` characters, as a text of its own (a part of a longer
+ * text would keep the whole one in memory).
+ */
+function shortened(name: string): string {
+	const max = WAREHOUSE_LISTS.maxNameLength;
+	const trimmed = name.trim();
+	if (name.length <= max) return trimmed;
+	return Array.from(trimmed.slice(0, max + 1))
+		.slice(0, max)
+		.join('');
+}
+
+/** A page's warehouses; entries without a code, or with one too long for a code, are left out. */
 function entriesOf(answer: IDataObject): WarehouseEntry[] {
 	const warehouses = Array.isArray(answer.warehouses) ? (answer.warehouses as unknown[]) : [];
 	return warehouses.flatMap((warehouse) => {
@@ -62,8 +87,9 @@ function entriesOf(answer: IDataObject): WarehouseEntry[] {
 			is_active: active,
 		} = warehouse as IDataObject;
 		if (typeof code !== 'string' || code.trim() === '') return [];
-		const shown = typeof name === 'string' && name.trim() !== '' ? name.trim() : code;
-		return [{ code, name: shown, active: active !== false }];
+		if (code.length > WAREHOUSE_LISTS.maxCodeLength) return [];
+		const shown = typeof name === 'string' ? shortened(name) : '';
+		return [{ code, name: shown || code, active: active !== false }];
 	});
 }
 
@@ -97,6 +123,18 @@ function makeRoom(now: number) {
 	}
 }
 
+/** Drops the oldest ended lists but `kept` while the kept lists hold more than `maxEntries`. */
+function keepWithinEntries(kept: KeptList) {
+	let total = 0;
+	for (const list of lists.values()) total += list.entries;
+	for (const [key, list] of lists) {
+		if (total <= WAREHOUSE_LISTS.maxEntries) break;
+		if (list === kept || list.readAt === undefined) continue;
+		total -= list.entries;
+		lists.delete(key);
+	}
+}
+
 /** The credential's list: the kept one while it lasts, else one read shared by every caller. */
 export async function warehousesOf(ctx: RequestContext): Promise<WarehouseEntry[]> {
 	const settings = await connectionSettings(ctx, 0);
@@ -108,11 +146,13 @@ export async function warehousesOf(ctx: RequestContext): Promise<WarehouseEntry[
 	}
 	lists.delete(key);
 	makeRoom(now);
-	const kept: KeptList = { list: readWarehouses(ctx) };
+	const kept: KeptList = { entries: 0, list: readWarehouses(ctx) };
 	lists.set(key, kept);
 	kept.list.then(
-		() => {
+		(entries) => {
 			kept.readAt = WAREHOUSE_LISTS.now();
+			kept.entries = entries.length;
+			keepWithinEntries(kept);
 		},
 		() => {
 			if (lists.get(key) === kept) lists.delete(key);

@@ -30,10 +30,11 @@ export const MAX_REMEMBERED_IMPORT_REQUESTS = 2000;
 
 /**
  * What the Create Barcode Import operation sent under each client reference and the service
- * accepted: the digest of the request, keyed `<gateway and project>\0<client_reference>`, oldest
- * first. The memory that proves a re-run of a manual execution (whose static data n8n does not
- * save) is the same request; the node's static data is the other. Bound: the newest
- * `MAX_REMEMBERED_IMPORT_REQUESTS` references of this process.
+ * accepted: the digest of the request, keyed by the digest of `<gateway and project>\0<client_reference>`
+ * (the reference is the user's text, of any length), oldest first. The memory that proves a
+ * re-run of a manual execution (whose static data n8n does not save) is the same request; the
+ * node's static data is the other. Bound: the newest `MAX_REMEMBERED_IMPORT_REQUESTS` references
+ * of this process, each a key and a value of 43 characters (about 0.3 MB in all).
  */
 export const importRequests = new Map<string, string>();
 
@@ -60,7 +61,7 @@ export function canonicalRequest(scope: string, body: IDataObject): string {
 }
 
 interface Sent {
-	/** The memory's key: scope and client reference. */
+	/** The memory's key: the digest of scope and client reference. */
 	key: string;
 	reference: string;
 	/** The scope, hashed: static data keeps no address or project code. */
@@ -77,7 +78,7 @@ async function describeRequest(
 	const scope = `${settings.scope}|${settings.prefixes.importPrefix}`;
 	const reference = text(body.client_reference);
 	return {
-		key: `${scope}\u0000${reference}`,
+		key: sha256(`${scope}\u0000${reference}`),
 		reference,
 		scopeTag: sha256(scope).slice(0, 16),
 		digest: sha256(canonicalRequest(scope, body)),
