@@ -47,8 +47,8 @@ const OWNER_RUN_MS = 8_000;
  * The member's Download Timeout, and the owner's Waiting Budget for a download place: the
  * issue's 3,600 s and 300 s, scaled down so that the check stays short.
  */
-const HOSTILE_DOWNLOAD_TIMEOUT_S = 15;
-const OWNER_PLACE_WAIT_S = 10;
+const HOSTILE_DOWNLOAD_TIMEOUT_S = 25;
+const OWNER_PLACE_WAIT_S = 5;
 
 // --- workflows ---------------------------------------------------------------------------------------
 
