@@ -199,11 +199,12 @@ beforeAll(async () => {
 	await hostileCredential('Huge cookie gateway', 'cookie', project);
 	await hostileCredential('Endless downloads (owner project)', 'endless', project);
 	await hostileCredential('Endless downloads (made-up project)', 'endless', 'PRJ-MADE-UP');
-	await fetch(`${emu.controlUrl}/fbpi-orders`, {
+	const added = await fetch(`${emu.controlUrl}/fbpi-orders`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },
 		body: JSON.stringify({ warehouseCode: LISTED_WAREHOUSE, count: ADDED_ORDERS, intervalMs: 0 }),
 	});
+	expect(added.ok).toBe(true);
 	log(`tenants: owner and member set up after ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }, 300_000);
 
