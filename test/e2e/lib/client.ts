@@ -180,6 +180,39 @@ export class N8nClient {
 		await this.request('POST', '/rest/login', { emailOrLdapLoginId: email, password });
 	}
 
+	/**
+	 * Settings → Users → Invite (the owner's session): a member account waiting for its sign-up.
+	 * Without an SMTP server n8n answers the invitation's accept URL (both lines).
+	 */
+	async inviteMember(email: string): Promise<string> {
+		const [invited] = await this.request<
+			Array<{ user: { inviteAcceptUrl?: string }; error?: string }>
+		>('POST', '/rest/invitations', [{ email, role: 'global:member' }]);
+		if (!invited?.user.inviteAcceptUrl)
+			throw new Error(`n8n gave no invitation link for ${email}: ${JSON.stringify(invited)}`);
+		return invited.user.inviteAcceptUrl;
+	}
+
+	/**
+	 * The sign-up page of an invitation (`inviteAcceptUrl`), as the invitee fills it in: this
+	 * client then has the new member's session. n8n 2.x signs the invitation (`?token=`,
+	 * `POST /rest/invitations/accept`); 1.x names both users (`?inviterId=&inviteeId=`,
+	 * `POST /rest/invitations/:inviteeId/accept`).
+	 */
+	async acceptInvitation(inviteAcceptUrl: string, person: Omit<Owner, 'email'>): Promise<void> {
+		const query = new URL(inviteAcceptUrl).searchParams;
+		const token = query.get('token');
+		if (token) {
+			await this.request('POST', '/rest/invitations/accept', { token, ...person });
+			return;
+		}
+		const inviteeId = query.get('inviteeId') ?? '';
+		await this.request('POST', `/rest/invitations/${encodeURIComponent(inviteeId)}/accept`, {
+			inviterId: query.get('inviterId'),
+			...person,
+		});
+	}
+
 	/** Node and credential types n8n knows (what the editor loads). */
 	async nodeTypeNames(): Promise<string[]> {
 		return ((await this.request<Array<{ name: string }>>('GET', '/types/nodes.json')) ?? []).map(
