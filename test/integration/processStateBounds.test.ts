@@ -109,7 +109,7 @@ async function startHostile(): Promise<Hostile> {
 	const server = createServer((req: IncomingMessage, res: ServerResponse) => {
 		req.resume();
 		req.on('end', () => {
-			const path = (req.url ?? '').split('?')[0];
+			const path = new URL(req.url ?? '/', 'http://hostile').pathname;
 			if (path === LOGIN_PATH) {
 				state.logins++;
 				const body =
