@@ -252,7 +252,10 @@ describe('process state filled with hostile values stays within its bounds', () 
 			await credentialType.preAuthentication.call(n8nHelper, credentials);
 		}
 		for (let sent = 0; sent < 2; sent++) {
-			const data = { ...credentials, sessionCookie: sessionOf(SESSION_CAP) };
+			const data: ICredentialDataDecryptedObject = {
+				...credentials,
+				sessionCookie: sessionOf(SESSION_CAP),
+			};
 			data.sessionFingerprint = loginFingerprint(data);
 			await credentialType.authenticate(data, { url: `${hostile.baseUrl}/x` });
 		}

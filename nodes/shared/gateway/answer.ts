@@ -95,6 +95,34 @@ export async function readCapped(
 	throw failed;
 }
 
+/** A failed request's error as n8n 1.x throws it (n8n-workflow 1.x `NodeApiError`). */
+interface WithoutCause {
+	cause?: unknown;
+	message?: string;
+	context?: { data?: unknown };
+}
+
+/**
+ * n8n 1.x drops the HTTP client's error from the `NodeApiError` its authenticated request throws
+ * (n8n-workflow 1.x keeps no cause that is an Error): the answer survives only as the error's
+ * `context.data`, the streamed answer itself, with its status and headers. Put back as the
+ * error's cause, it reads as in n8n 2.x (status, Retry-After, the service's message), and the
+ * answer, which holds the request (and its Cookie), leaves the error's context.
+ */
+function restoreDroppedAnswer(error: unknown): void {
+	const e = error as WithoutCause | undefined;
+	if (!e || typeof e !== 'object' || e.cause !== undefined || !e.context) return;
+	const answer = e.context.data as { statusCode?: unknown; headers?: unknown } | undefined;
+	if (!isStream(answer) || typeof answer.statusCode !== 'number') return;
+	if (!answer.headers || typeof answer.headers !== 'object') return;
+	e.cause = {
+		name: 'AxiosError',
+		message: String(e.message ?? ''),
+		response: { status: answer.statusCode, headers: answer.headers, data: answer },
+	};
+	delete e.context.data;
+}
+
 interface WithResponse {
 	cause?: unknown;
 	response?: { status?: number; data?: unknown; body?: unknown };
@@ -106,6 +134,7 @@ interface WithResponse {
  * An error body beyond the cap is dropped unread (the answer's status stays).
  */
 export async function readErrorBody(error: unknown, stop: () => void): Promise<void> {
+	restoreDroppedAnswer(error);
 	let e = error as WithResponse | undefined;
 	for (let depth = 0; e && typeof e === 'object' && depth < 5; depth++, e = e.cause as never) {
 		const response = e.response;
