@@ -4,6 +4,8 @@
  * the test's name) and fails on the change under review.
  */
 import { createHash } from 'node:crypto';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
@@ -14,12 +16,24 @@ import { requestsPerMinuteField } from '../../dist/nodes/shared/credential/field
 import { rateScope } from '../../dist/nodes/shared/gateway/url';
 import { limiters, MAX_LIMITERS } from '../../dist/nodes/shared/pacing/limiters';
 import { credentialFields } from '../emulator';
-import { bulkPoItems, GET_PO, startFixture, workflowWithItems, type Fixture } from './fixture';
+import {
+	bulkPoItems,
+	CREDENTIAL_ID,
+	GET_PO,
+	startFixture,
+	workflowWithItems,
+	type Fixture,
+} from './fixture';
 
 const digest = (text: string) => createHash('sha256').update(text).digest('hex');
 
 let f: Fixture | undefined;
+const servers: Server[] = [];
 afterEach(async () => {
+	for (const server of servers.splice(0)) {
+		server.closeAllConnections();
+		await new Promise((resolve) => server.close(resolve));
+	}
 	await f?.close();
 	f = undefined;
 });
@@ -103,5 +117,89 @@ describe("finding 2: a co-tenant's proven identities push the victim's out of th
 		// Unproven, the victim's next real 429 neither pauses its other runs nor cuts their share
 		// (pacing/paced.ts noteFailure): they keep sending into the gateway's 429s.
 		expect(isProven(identity)).toBe(true);
+	});
+});
+
+/**
+ * The gateway as another implementation may run it, in front of the emulator: a request without a
+ * session it knows is redirected to a sign-in page (302) instead of answered 401. Everything else
+ * passes through (a plain-http request names its whole address: only its path is forwarded).
+ */
+async function redirectingGateway(upstream: string) {
+	const up = new URL(upstream);
+	const server = createServer((req, res) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => {
+			const target = new URL(req.url ?? '/', 'http://gateway');
+			const forward = httpRequest(
+				{
+					host: up.hostname,
+					port: up.port,
+					method: req.method,
+					path: `${target.pathname}${target.search}`,
+					headers: { ...req.headers, host: up.host },
+				},
+				(answer) => {
+					if (answer.statusCode === 401) {
+						answer.resume();
+						res.writeHead(302, { Location: '/sign-in' }).end();
+						return;
+					}
+					res.writeHead(answer.statusCode ?? 502, answer.headers);
+					answer.pipe(res);
+				},
+			);
+			forward.on('error', () => res.writeHead(502).end());
+			forward.end(Buffer.concat(chunks));
+		});
+	});
+	servers.push(server);
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+describe('finding 3: an answer below 400 that is no success proves a made-up identity', () => {
+	it("finding 3: a made-up session redirected to a sign-in page, then answered 429: the victim's run is not held up", async () => {
+		f = await startFixture({ ratePlan: null });
+		const baseUrl = await redirectingGateway(f.emulator.baseUrl);
+		f.env.addCredential(
+			CREDENTIAL_ID,
+			'sellerPlatformApi',
+			credentialFields(f.emulator, { baseUrl }),
+		);
+		// The co-tenant: the victim's Base URL and Project Code (no secret), a key the gateway does
+		// not know, a stored session nobody obtained (so n8n sends the request without logging in).
+		f.env.addCredential(
+			'made-up',
+			'sellerPlatformApi',
+			credentialFields(f.emulator, {
+				baseUrl,
+				keyId: 'made-up-key',
+				sessionCookie: '_npsid=made-up; _npgw=made-up',
+			}),
+		);
+		const runAs = async (name: string, items: number) => {
+			const workflow = workflowWithItems(bulkPoItems(items), GET_PO, { continueOnFail: true });
+			workflow.nodes[1].credentials = { sellerPlatformApi: name };
+			const result = await f!.env.runWorkflow(workflow);
+			return result.outputs('Seller Platform').map((item) => item.json);
+		};
+		expect((await runAs(CREDENTIAL_ID, 1))[0].error).toBeUndefined(); // the victim works
+
+		// The made-up session is redirected (302: below 400, so "proven"), then answered 429.
+		expect(String((await runAs('made-up', 1))[0].error)).not.toBe('undefined');
+		f.emulator.injectFaults({
+			count: 1,
+			status: 429,
+			retryAfter: 3600,
+			operation: 'GetPurchaseOrder',
+		});
+		expect(String((await runAs('made-up', 1))[0].error)).toMatch(/Retry-After 3600 s/);
+
+		// Before the co-tenant's runs the victim's run completed; now it fails at once, sending
+		// nothing ("… its Retry-After to an earlier request").
+		const out = await runAs(CREDENTIAL_ID, 3);
+		expect(out.map((item) => item.error)).toEqual([undefined, undefined, undefined]);
 	});
 });
