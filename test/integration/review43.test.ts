@@ -125,9 +125,18 @@ describe("finding 2: a co-tenant's proven identities push the victim's out of th
  * session it knows is redirected to a sign-in page (302) instead of answered 401. Everything else
  * passes through (a plain-http request names its whole address: only its path is forwarded).
  */
-async function redirectingGateway(upstream: string) {
+async function redirectingGateway(upstream: string, originFormOnly = false) {
 	const up = new URL(upstream);
 	const server = createServer((req, res) => {
+		// A server that reads the request line's target as a path (as many small servers and
+		// routers do) answers an absolute-form request line 400.
+		if (originFormOnly && !(req.url ?? '').startsWith('/')) {
+			req.resume();
+			res
+				.writeHead(400, { 'Content-Type': 'application/json' })
+				.end('{"message":"bad request target"}');
+			return;
+		}
 		const chunks: Buffer[] = [];
 		req.on('data', (chunk: Buffer) => chunks.push(chunk));
 		req.on('end', () => {
@@ -141,7 +150,7 @@ async function redirectingGateway(upstream: string) {
 					headers: { ...req.headers, host: up.host },
 				},
 				(answer) => {
-					if (answer.statusCode === 401) {
+					if (answer.statusCode === 401 && !originFormOnly) {
 						answer.resume();
 						res.writeHead(302, { Location: '/sign-in' }).end();
 						return;
@@ -201,5 +210,21 @@ describe('finding 3: an answer below 400 that is no success proves a made-up ide
 		// nothing ("… its Retry-After to an earlier request").
 		const out = await runAs(CREDENTIAL_ID, 3);
 		expect(out.map((item) => item.error)).toEqual([undefined, undefined, undefined]);
+	});
+});
+
+describe('finding 4: every request to an http:// Base URL is sent in the absolute form', () => {
+	it('finding 4: a local gateway that takes only origin-form request lines still gets the login and the request (no proxy in the environment)', async () => {
+		f = await startFixture({ ratePlan: null });
+		const baseUrl = await redirectingGateway(f.emulator.baseUrl, true);
+		f.env.addCredential(
+			CREDENTIAL_ID,
+			'sellerPlatformApi',
+			credentialFields(f.emulator, { baseUrl }),
+		);
+		const [out] = await runVictim(1);
+		// Before the change: origin-form (`GET /fbpo/…`), answered. Now `POST http://127.0.0.1:…/…`
+		// for every http:// Base URL, whether or not n8n's environment names a proxy.
+		expect(out.error).toBeUndefined();
 	});
 });
