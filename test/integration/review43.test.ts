@@ -228,3 +228,38 @@ describe('finding 4: every request to an http:// Base URL is sent in the absolut
 		expect(out.error).toBeUndefined();
 	});
 });
+
+describe("finding 5: an unproven credential's requests still use up the scope's plan", () => {
+	it('finding 5: a made-up credential running alongside leaves the victim its whole plan', async () => {
+		const rpm = { requestsPerMinute: 60 };
+		f = await startFixture({ ratePlan: null }, rpm);
+		// The co-tenant: the victim's Base URL (its gateway, or its tunnel) and Project Code, a key
+		// the gateway does not know, a made-up stored session, the victim's Requests per Minute
+		// (the default, in practice). Nothing of it is ever proven here: each request is answered
+		// 401 and its login refused.
+		f.env.addCredential(
+			'made-up',
+			'sellerPlatformApi',
+			credentialFields(f.emulator, {
+				...rpm,
+				keyId: 'made-up-key',
+				sessionCookie: '_npsid=made-up; _npgw=made-up',
+			}),
+		);
+		const hostile = workflowWithItems(bulkPoItems(20), GET_PO, { continueOnFail: true });
+		hostile.nodes[1].credentials = { sellerPlatformApi: 'made-up' };
+		// REV43_ALONE=1: the victim alone, the baseline (measured 5.8 s; with the co-tenant 13.9 s).
+		const hostileRun = process.env.REV43_ALONE ? undefined : f.env.runWorkflow(hostile);
+		await new Promise((resolve) => setTimeout(resolve, 200));
+
+		// Alone, the victim's 6 items take about 5 s (60 per minute: one a second). With the
+		// co-tenant's run, whose requests proved nothing, they share the plan: about twice as long
+		// (n such runs: n + 1 times).
+		const started = Date.now();
+		const out = await runVictim(6);
+		const took = Date.now() - started;
+		expect(out.map((item) => item.error)).toEqual(Array(6).fill(undefined));
+		await hostileRun;
+		expect(took).toBeLessThan(7500);
+	}, 90_000);
+});
