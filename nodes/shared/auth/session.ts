@@ -19,7 +19,7 @@ import { CREDENTIAL_TYPE } from '../common/constants';
 import { apiError } from '../errors/errors';
 import type { LoginGate } from '../pacing/paced';
 import { login, loginFingerprint } from './login';
-import { isProven, noteAnswer, noteProven } from './proven';
+import { atGateway, isProven, noteAnswer, noteProven } from './proven';
 
 /**
  * Logins, per login identity (the fingerprint of base URL, key id, key and project; login.ts
@@ -130,13 +130,13 @@ export const refusedRequests = new WeakMap<object, Error>();
  */
 const runLogins = new WeakMap<object, Promise<RunLogin>>();
 
-/** The login of `identity` as pacing waits for it (pacing/paced.ts). */
-export function loginGate(identity: string): LoginGate {
+/** The login of `identity` (at the gateways: `gateway`) as pacing waits for it (pacing/paced.ts). */
+export function loginGate(identity: string, gateway = false): LoginGate {
 	return {
 		running: () => sessions.inFlight.get(identity)?.task,
 		endedAt: () => sessions.lastLoginEnd.get(identity),
 		proven: () => isProven(identity),
-		answered: (httpStatus) => noteAnswer(identity, httpStatus),
+		answered: (httpStatus) => noteAnswer(identity, httpStatus, gateway),
 	};
 }
 
@@ -194,7 +194,7 @@ export async function sharedLogin(
 			sessions.newest.set(identity, String(result.sessionCookie));
 			sessions.newestStartedAt.set(identity, startedAt);
 			sessions.loginsDone.set(identity, (sessions.loginsDone.get(identity) ?? 0) + 1);
-			noteProven(identity);
+			noteProven(identity, atGateway(credentials));
 			return result;
 		} finally {
 			if (sessions.inFlight.get(identity) === shared) sessions.inFlight.delete(identity);
@@ -229,7 +229,7 @@ export async function loginForRun(ctx: IExecuteFunctions, itemIndex: number): Pr
 			const credentials = await ctx.getCredentials(CREDENTIAL_TYPE, itemIndex);
 			const cancel = ctx.getExecutionCancelSignal?.();
 			const { sessionCookie } = await login.call(loginHelper(ctx), credentials, cancel);
-			noteProven(loginFingerprint(credentials));
+			noteProven(loginFingerprint(credentials), atGateway(credentials));
 			return {
 				credentials,
 				sessionCookie: String(sessionCookie),

@@ -60,9 +60,9 @@ export class RateLimiterRegistry {
 
 	/**
 	 * `maxLimiters`: the limiters kept, those used last; beyond it the idle one used longest ago
-	 * is dropped (a run with made-up project codes would otherwise leave one each). A limiter in
-	 * use (callers waiting, starts in its window, a throttling episode open) is never dropped, so
-	 * no running project loses its pacing or its Retry-After, up to twice the bound.
+	 * is dropped (a run with made-up project codes would otherwise leave one each). A limiter held
+	 * (callers waiting, a throttling episode open) is never dropped, so no project loses its
+	 * Retry-After, up to twice the bound; the one handed out is never dropped.
 	 */
 	constructor(
 		private readonly clock: Clock,
@@ -84,20 +84,27 @@ export class RateLimiterRegistry {
 		// Kept in the order of use: the first is the one used longest ago.
 		this.limiters.delete(key);
 		this.limiters.set(key, limiter);
-		if (this.limiters.size > this.maxLimiters) this.dropOne();
+		if (this.limiters.size > this.maxLimiters) this.dropOne(key);
 		return limiter;
 	}
 
-	/** Drops the idle limiter used longest ago; past twice the bound, the one used longest ago. */
-	private dropOne(): void {
-		const now = this.clock.now();
+	/**
+	 * Drops the limiter used longest ago that no caller waits for and no throttling episode holds
+	 * (starts in its window do not keep it: a co-tenant's thousands of one-request scopes would
+	 * otherwise leave the new one alone to drop); past twice the bound, the one used longest ago.
+	 * Never `keep`, the one being handed out.
+	 */
+	private dropOne(keep: string): void {
 		for (const [key, limiter] of this.limiters) {
-			if (!limiter.idle(now)) continue;
+			if (key === keep || limiter.held()) continue;
 			this.limiters.delete(key);
 			return;
 		}
-		if (this.limiters.size > 2 * this.maxLimiters) {
-			this.limiters.delete(this.limiters.keys().next().value as string);
+		if (this.limiters.size <= 2 * this.maxLimiters) return;
+		for (const key of this.limiters.keys()) {
+			if (key === keep) continue;
+			this.limiters.delete(key);
+			return;
 		}
 	}
 }

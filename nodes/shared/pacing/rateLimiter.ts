@@ -172,6 +172,11 @@ export class PlanLimiter {
 		}
 	}
 
+	/** Whether callers wait for a slot or a throttling episode is open (its Retry-After kept). */
+	held(): boolean {
+		return this.waiting > 0 || this.episodes.active;
+	}
+
 	/**
 	 * Whether dropping this limiter forgets nothing: no caller waits, no start lies in its window
 	 * and no throttling episode is open.

@@ -12,6 +12,7 @@ import {
 } from 'n8n-workflow';
 
 import { loginFingerprint, LoginTimedOut } from '../auth/login';
+import { atGateway } from '../auth/proven';
 import { adoptSession, loginGate, loginHelper, sharedLogin } from '../auth/session';
 import { deadline, DeadlineExceeded, withinDeadline, withSignal } from '../common/abort';
 import { CREDENTIAL_TYPE, USER_AGENT } from '../common/constants';
@@ -88,6 +89,17 @@ interface Call {
 	policy: RunPolicy;
 	limiter: PlanLimiter;
 	body?: IDataObject;
+}
+
+/**
+ * The limiter a request takes its slot from: the rate scope's shared one once its login identity
+ * is proven in this process (auth/proven.ts), else one of the identity's own, so that a credential
+ * with made-up values sent at a shared scope never uses up the plan of the credentials that work.
+ */
+function limiterOf(call: Call, identity: string, proven: boolean): PlanLimiter {
+	if (proven) return call.limiter;
+	const { settings, endpoint } = call;
+	return limiters.get(`${settings.rateScope}|${identity}`, endpoint, settings.requestsPerMinute);
 }
 
 /** The credential's Project Code, as an endpoint's project header carries it. */
@@ -187,8 +199,9 @@ async function sendTo(
 		await loginBeforePacing(ctx, settings.data, policy);
 		const identity = loginFingerprint(settings.data);
 		const repeatable = ENDPOINTS[call.endpoint].repeatable;
-		const login = loginGate(identity);
-		const paceAndSend = async () => await paced(call.limiter, send, policy, login);
+		const login = loginGate(identity, atGateway(settings.data));
+		const paceAndSend = async () =>
+			await paced(limiterOf(call, identity, login.proven()), send, policy, login);
 		return { answer: await withRetries(repeatable, paceAndSend, policy) };
 	} catch (error) {
 		failed = error;
