@@ -392,18 +392,26 @@ describe('oauth/createToken', () => {
 		expect(text).not.toMatch(/eyJ[\w-]+\./);
 	});
 
-	it('with Access Token Output "Nowhere", token fields spelled in camelCase or with dashes are removed too; token_type stays', async () => {
+	it('with Access Token Output "Nowhere", token fields spelled in camelCase or with dashes, a list of tokens and a jwt field are removed too; token_type stays', async () => {
 		f = await startFixture();
 		const tokens = {
 			accessToken: 'at_camel_5d2e8f1a9b7c3e6d',
 			refreshToken: 'rt_camel_0f3c9a7d2b1e4f6a',
 			idToken: 'id_camel_8c0d5e7b1a2b3c4d',
 			'Refresh-Token': 'rt_dash_9b7c3e6d4f0a1b2c',
+			token_value: 'tv_snake_1a2b3c4d5e6f7a8b',
+			jwt: 'jw_plain_2b3c4d5e6f7a8b9c',
 		};
 		f.emulator.injectFaults({
 			operation: 'CreateToken',
 			count: 1,
-			answer: { set: { ...tokens, nested: { sessionToken: 'st_nested_3e6d4f0a1b2c' } } },
+			answer: {
+				set: {
+					...tokens,
+					nested: { sessionToken: 'st_nested_3e6d4f0a1b2c' },
+					tokens: ['tk_list_4f0a1b2c3d4e', 'tk_list_5a6b7c8d9e0f'],
+				},
+			},
 		});
 		const result = await f.env.runWorkflow(
 			workflowWithItems(
@@ -413,7 +421,8 @@ describe('oauth/createToken', () => {
 		);
 		const [json] = result.json(NODE);
 		const text = seen(result);
-		for (const token of [...Object.values(tokens), 'st_nested_3e6d4f0a1b2c']) {
+		const listed = ['st_nested_3e6d4f0a1b2c', 'tk_list_4f0a1b2c3d4e', 'tk_list_5a6b7c8d9e0f'];
+		for (const token of [...Object.values(tokens), ...listed]) {
 			expect(text).not.toContain(token);
 		}
 		expect(json.token_type).toBe('TOKEN_TYPE_BEARER');

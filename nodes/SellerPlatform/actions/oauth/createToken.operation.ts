@@ -88,18 +88,28 @@ function readTokenOutput(ctx: IExecuteFunctions, itemIndex: number): string {
 }
 
 /**
- * Whether a field of the answer holds a token, however its name is spelled: `access_token`,
- * `refreshToken`, `ID-Token`, `token`… (its letters and digits end in "token"; `token_type` does
- * not).
+ * Whether a field of the answer holds tokens, however its name is spelled: its letters and digits
+ * (any case) hold "token" (`access_token`, `refreshToken`, `ID-Token`, `token_value`, `tokens`)
+ * or are "jwt"; `token_type` names the kind of token, not one.
  */
-const isTokenField = (name: string) => /token$/i.test(name.replace(/[^a-z\d]/gi, ''));
+function isTokenField(name: string): boolean {
+	const letters = name.replace(/[^a-z\d]/gi, '').toLowerCase();
+	return (letters.includes('token') && letters !== 'tokentype') || letters === 'jwt';
+}
 
-/** The values of every token field of `value`, at any depth. */
+/** The texts in `value` (itself, or in a list at any depth). */
+function textsIn(value: unknown): string[] {
+	if (typeof value === 'string') return value ? [value] : [];
+	return Array.isArray(value) ? value.flatMap(textsIn) : [];
+}
+
+/** The values of every token field of `value`, at any depth (a list of tokens included). */
 function tokensIn(value: unknown): string[] {
 	if (!value || typeof value !== 'object') return [];
-	return Object.entries(value).flatMap(([name, inner]) =>
-		isTokenField(name) && typeof inner === 'string' && inner ? [inner] : tokensIn(inner),
-	);
+	return Object.entries(value).flatMap(([name, inner]) => [
+		...(isTokenField(name) ? textsIn(inner) : []),
+		...tokensIn(inner),
+	]);
 }
 
 /** The answer, without any trace of a token unless the option keeps them in the JSON. */
