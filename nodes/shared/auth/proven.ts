@@ -49,7 +49,7 @@ export function noteAnswer(identity: string, httpStatus: number, gateway = false
 	if (httpStatus >= 200 && httpStatus < 300) noteProven(identity, gateway);
 }
 
-/** Whether `identity` is proven in this process. */
+/** Whether `identity` is proven in this n8n process (see the top of the file). */
 export function isProven(identity: string): boolean {
 	return proven.gateway.has(identity) || proven.other.has(identity);
 }

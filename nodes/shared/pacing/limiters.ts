@@ -110,7 +110,7 @@ export class RateLimiterRegistry {
 }
 
 /**
- * Rate limiters, keyed (rate scope, endpoint, plan): shared by every execution in this process.
+ * Rate limiters, keyed (rate scope, endpoint, plan): shared by every execution in this n8n process (see below).
  * Bound: the `MAX_LIMITERS` (scope, endpoint, plan) keys used last (more only while they are in
  * use, at most twice that), each key under 100 characters (the scope is a digest); each limiter
  * keeps at most one window of start

@@ -10,7 +10,7 @@ export type { ThrottleKind };
  *
  * The plan is "N requests per window" (60 s for almost every endpoint) and "B per burst window"
  * (per rate scope and endpoint, limiters.ts). One `PlanLimiter` per plan is shared by every
- * execution of this n8n process. It
+ * execution of this n8n process; it
  * - never starts more than the plan in any window, nor the burst in any burst window, nor a sixth
  *   of the plan in any sixth of the window (10 s of a 60 s plan: so a gateway that counts the plan
  *   in 10 s windows never sees a burst), each window stretched by 1% (a margin for the spread of
