@@ -8,7 +8,7 @@
  */
 import { NodeApiError, type IDataObject, type IPollFunctions, type JsonObject } from 'n8n-workflow';
 
-import { apiRequest, runPolicy } from '../shared';
+import { apiRequest, monotonicNow, runPolicy } from '../shared';
 import type { PageBudget } from './listing';
 import type { Outcome, Work } from './pending';
 
@@ -82,7 +82,7 @@ export async function readDetails(
 	let ended = false;
 	const readNext = async (): Promise<void> => {
 		for (let item = queue.shift(); item; item = queue.shift()) {
-			if (ended || (started >= DETAIL_READS_AT_ONCE && Date.now() > budget.until)) {
+			if (ended || (started >= DETAIL_READS_AT_ONCE && monotonicNow() > budget.until)) {
 				outcome.unreached.push(item);
 				continue;
 			}

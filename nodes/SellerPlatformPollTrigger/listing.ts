@@ -12,7 +12,7 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-import { apiRequest, pages } from '../shared';
+import { apiRequest, monotonicNow, pages } from '../shared';
 import { orderKey, type Listed, type Position } from './state';
 
 /** Orders in one page of ListFbpiOrders (the reference's page size). */
@@ -38,7 +38,7 @@ export interface Room {
 }
 
 /**
- * What a poll may still read: pages, a time after which no page is asked for and no order's
+ * What a poll may still read: pages, a time (monotonicNow) after which no page is asked for and no order's
  * details are read (details.ts), and (an active workflow's poll) the room for new orders.
  */
 export interface PageBudget {
@@ -47,12 +47,12 @@ export interface PageBudget {
 	room?: Room;
 }
 
-export function pageBudget(ctx: IPollFunctions, now: number): PageBudget {
+export function pageBudget(ctx: IPollFunctions): PageBudget {
 	// n8n 2.x says it; the 1.x context has no such method (its types neither).
 	const { getPollBudgetMs } = ctx as { getPollBudgetMs?: () => number };
 	const budget = typeof getPollBudgetMs === 'function' ? getPollBudgetMs.call(ctx) : NaN;
 	const ms = Number.isFinite(budget) && budget > 0 ? budget : DEFAULT_POLL_BUDGET_MS;
-	return { pages: MAX_PAGES_PER_POLL, until: now + ms * BUDGET_SHARE };
+	return { pages: MAX_PAGES_PER_POLL, until: monotonicNow() + ms * BUDGET_SHARE };
 }
 
 /** Whole seconds (down), as the filters take them. */
@@ -142,7 +142,7 @@ export interface WindowListing {
 /** Whether the budget (pages, time, room for new orders) lets the poll ask for another page. */
 function mayAsk(budget: PageBudget): boolean {
 	const full = budget.room !== undefined && budget.room.orders <= 0;
-	return budget.pages > 0 && Date.now() <= budget.until && !full;
+	return budget.pages > 0 && monotonicNow() <= budget.until && !full;
 }
 
 /** Where a listing is: the token to go on from ('' for the start) and the pages read so far. */

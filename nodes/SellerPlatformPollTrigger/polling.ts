@@ -126,7 +126,7 @@ async function startAfresh(
 	lateMs: number,
 ) {
 	const now = toSecond(Date.now());
-	const budget = pageBudget(ctx, Date.now());
+	const budget = pageBudget(ctx);
 	const { orders, complete } = await listWindow(
 		ctx,
 		warehouseCode,
@@ -145,7 +145,7 @@ async function startAfresh(
 
 /** A poll's listing budget: each new order could wait for its details (at most `MAX_PENDING`). */
 function budgetWithRoom(ctx: IPollFunctions, state: PollState): PageBudget {
-	const budget = pageBudget(ctx, Date.now());
+	const budget = pageBudget(ctx);
 	const orders = MAX_PENDING - Object.keys(state.pending).length;
 	budget.room = { orders, isNew: (listed) => isNew(state, listed) };
 	return budget;
@@ -245,7 +245,7 @@ export async function mostRecentOrder(
 	warehouseCode: string,
 ): Promise<INodeExecutionData[][]> {
 	const now = toSecond(Date.now());
-	const budget = pageBudget(ctx, Date.now());
+	const budget = pageBudget(ctx);
 	const seen: Listed[] = [];
 	let newest: Listed | undefined;
 	for (const span of TEST_EVENT_SPANS) {

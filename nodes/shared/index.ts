@@ -41,6 +41,7 @@ export {
 	keyProblem,
 	MAX_TEXT_LENGTH,
 	MAX_TIMER_MS,
+	monotonicNow,
 	named,
 	NODE_DESCRIPTION,
 	numberProblem,

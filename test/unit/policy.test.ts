@@ -159,6 +159,26 @@ describe('waiting', () => {
 		expect(parseRetryAfter('soon', now)).toBeUndefined();
 	});
 
+	it('reads a Retry-After date against the wall clock, and shows a wait as a wall date, when the wall clock steps', async () => {
+		// The machine's clock set back an hour: the service's date 30 s ahead of that clock is 30 s
+		// (the service and the machine agree on what the date is), and the time a user reads is on
+		// the machine's clock. Pacing itself measures elapsed time (clock.ts).
+		const real = Date.now;
+		Date.now = () => real() - 3_600_000;
+		try {
+			const date = new Date(Date.now() + 30_000).toUTCString(); // whole seconds: 29-30 s
+			expect(parseRetryAfter(date)).toBeGreaterThan(28_900);
+			expect(parseRetryAfter(date)).toBeLessThanOrEqual(30_000);
+			const error = await new RunPolicy(undefined, 5_000)
+				.waitOut(600_000, 429, true)
+				.catch((e: unknown) => e as PolicyStop);
+			const shown = Date.parse(/again at (\S+) /.exec((error as PolicyStop).message)![1]);
+			expect(Math.abs(shown - (Date.now() + 600_000))).toBeLessThan(1000);
+		} finally {
+			Date.now = real;
+		}
+	});
+
 	it('still backs off, with jitter, on Retry-After 0 or a past date', () => {
 		const floor = RETRY_POLICY.minRetryAfterMs;
 		expect(rateLimitDelay(0, 0, () => 0)).toBe(floor);
@@ -183,6 +203,11 @@ describe('waiting', () => {
 });
 
 describe('a Retry-After far beyond any run, on virtual time', () => {
+	/** The virtual clock's instants are dates already: shown as they are. */
+	const datedClock = (clock: VirtualClock) => ({
+		now: () => clock.now(),
+		dateOf: (at: number) => at,
+	});
 	const DAY_S = 86_400;
 
 	/** A run of `items` through `paced` and `withRetries`, on the limiter's virtual clock. */
@@ -192,7 +217,7 @@ describe('a Retry-After far beyond any run, on virtual time', () => {
 		items: number,
 		send: () => Promise<string>,
 	) {
-		const policy = new RunPolicy(undefined, RETRY_POLICY.waitingBudgetMs, 20, () => clock.now());
+		const policy = new RunPolicy(undefined, RETRY_POLICY.waitingBudgetMs, 20, datedClock(clock));
 		const results = Array.from({ length: items }, () =>
 			withRetries(true, async () => await paced(limiter, send, policy), policy).catch(
 				(error: unknown) => error as PolicyStop,
@@ -268,7 +293,7 @@ describe('a Retry-After far beyond any run, on virtual time', () => {
 		await run(limiter, clock, 1, send);
 		await clock.advance(61_000);
 		const policy = () =>
-			new RunPolicy(undefined, RETRY_POLICY.waitingBudgetMs, 20, () => clock.now());
+			new RunPolicy(undefined, RETRY_POLICY.waitingBudgetMs, 20, datedClock(clock));
 		const probe = withRetries(true, async () => await paced(limiter, send, policy()), policy());
 		const probeFailed = probe.catch((error: unknown) => error as PolicyStop);
 		await clock.advance(100);

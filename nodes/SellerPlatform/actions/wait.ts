@@ -1,7 +1,7 @@
 /** Waiting for a long job (an import, an export): the polling (its options: options.ts). */
 import type { IDataObject } from 'n8n-workflow';
 
-import { MAX_TIMER_MS, wait } from '../../shared';
+import { MAX_TIMER_MS, monotonicNow, wait } from '../../shared';
 import type { WaitSettings } from './options';
 
 /**
@@ -9,8 +9,8 @@ import type { WaitSettings } from './options';
  * than MAX_TIMER_MS. Ends at once when the user stops the execution.
  */
 async function pause(ms: number, signal?: AbortSignal): Promise<void> {
-	const end = Date.now() + ms;
-	for (let left = ms; left > 0; left = end - Date.now()) {
+	const end = monotonicNow() + ms;
+	for (let left = ms; left > 0; left = end - monotonicNow()) {
 		await wait(Math.min(left, MAX_TIMER_MS), signal);
 	}
 }
@@ -25,10 +25,10 @@ export async function pollUntilFinal(
 	settings: WaitSettings,
 ): Promise<IDataObject> {
 	if (!settings.enabled) return await fetchStatus();
-	const deadline = Date.now() + settings.timeoutMs;
+	const deadline = monotonicNow() + settings.timeoutMs;
 	let status = await fetchStatus();
 	while (!isFinal(status)) {
-		const left = deadline - Date.now();
+		const left = deadline - monotonicNow();
 		if (left <= 0) return { ...status, waitTimedOut: true };
 		await pause(Math.min(settings.intervalMs, left), settings.signal);
 		status = await fetchStatus();

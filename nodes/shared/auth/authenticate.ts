@@ -6,6 +6,7 @@
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
 
 import { signalOf } from '../common/abort';
+import { monotonicNow } from '../common/clock';
 import { LOGIN_PATH } from '../common/constants';
 import { gatewayBaseUrl } from '../credential/baseUrl';
 import { baseUrlField } from '../credential/fields';
@@ -184,7 +185,7 @@ export async function authenticateRequest(
 	}
 	if (session && credentials.sessionFingerprint === identity) {
 		options.headers!.Cookie = session;
-		noteSessionSent(session, Date.now());
+		noteSessionSent(session, monotonicNow());
 	}
 	return options;
 }

@@ -15,6 +15,7 @@ import type {
 } from 'n8n-workflow';
 
 import { abortable, sharedTask, type SharedTask } from '../common/abort';
+import { monotonicNow } from '../common/clock';
 import { CREDENTIAL_TYPE } from '../common/constants';
 import { apiError } from '../errors/errors';
 import type { LoginGate } from '../pacing/paced';
@@ -185,7 +186,7 @@ export async function sharedLogin(
 
 	// Each caller waits with its own cancel signal; once every caller stopped, the login is closed
 	// (abort.ts `sharedTask`) and the next caller starts a new one.
-	const startedAt = Date.now();
+	const startedAt = monotonicNow();
 	const shared: SharedTask<IDataObject> = sharedTask(async (abandoned) => {
 		try {
 			const result = await login.call(this, credentials, abandoned);
@@ -198,7 +199,7 @@ export async function sharedLogin(
 			return result;
 		} finally {
 			if (sessions.inFlight.get(identity) === shared) sessions.inFlight.delete(identity);
-			noteLoginEnd(identity, Date.now());
+			noteLoginEnd(identity, monotonicNow());
 		}
 	});
 	sessions.inFlight.set(identity, shared);

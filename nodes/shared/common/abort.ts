@@ -6,6 +6,7 @@
 import { sleep, type IHttpRequestOptions } from 'n8n-workflow';
 
 import { PolicyStop } from '../errors/errors';
+import { monotonicNow } from './clock';
 
 /** The longest delay a timer takes (2^31 - 1 ms, about 24.8 days); beyond it Node fires at once. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -74,13 +75,13 @@ export interface Deadline {
 }
 
 export function deadline(ms: number, cancel?: AbortSignal): Deadline {
-	const end = Date.now() + ms;
+	const end = monotonicNow() + ms;
 	const timer = AbortSignal.timeout(Math.min(Math.max(1, ms), MAX_TIMER_MS));
 	return {
 		ms,
 		signal: cancel ? AbortSignal.any([cancel, timer]) : timer,
 		passed: () => timer.aborted,
-		left: () => (timer.aborted ? 0 : Math.max(1, end - Date.now())),
+		left: () => (timer.aborted ? 0 : Math.max(1, end - monotonicNow())),
 	};
 }
 

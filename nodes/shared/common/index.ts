@@ -3,6 +3,7 @@
  * description says of a parameter.
  */
 export { MAX_TIMER_MS, wait } from './abort';
+export { MONOTONIC, monotonicNow, wallDateOf, type ElapsedClock } from './clock';
 export { eventLoopTurns, TURN_MS, type Turns } from './turns';
 export {
 	CREDENTIAL_TYPE,

@@ -7,6 +7,8 @@
  */
 import { sleep } from 'n8n-workflow';
 
+import { monotonicNow } from './clock';
+
 /** The longest a loop keeps the event loop before it gives a turn. */
 export const TURN_MS = 25;
 
@@ -17,12 +19,12 @@ export interface Turns {
 }
 
 export function eventLoopTurns(turnMs = TURN_MS): Turns {
-	let since = Date.now();
+	let since = monotonicNow();
 	return {
-		due: () => Date.now() - since >= turnMs,
+		due: () => monotonicNow() - since >= turnMs,
 		async pause() {
 			await sleep(0);
-			since = Date.now();
+			since = monotonicNow();
 		},
 	};
 }

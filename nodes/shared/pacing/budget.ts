@@ -5,6 +5,7 @@
  * the run ends with that reason. The execution's cancel signal ends every wait within a moment.
  */
 import { abortable, wait } from '../common/abort';
+import type { ElapsedClock } from '../common/clock';
 import type { PolicyStop } from '../errors/errors';
 import { beyondBudget, type WaitReason } from './waits';
 
@@ -20,8 +21,12 @@ export class WaitingBudget {
 	constructor(
 		readonly signal: AbortSignal | undefined,
 		readonly limitMs: number,
-		private readonly now: () => number,
+		private readonly clock: ElapsedClock,
 	) {}
+
+	private now(): number {
+		return this.clock.now();
+	}
 
 	/** Throws the reason the run stopped trying, once it has. */
 	checkStopped() {
@@ -49,7 +54,7 @@ export class WaitingBudget {
 		const at = Math.max(why.earlier?.at ?? -Infinity, now + ms);
 		const leftMs = Math.max(0, this.limitMs - this.spent());
 		if (at - now > leftMs) {
-			const wait = { ms: at - now, at, leftMs, budgetMs: this.limitMs };
+			const wait = { ms: at - now, at: this.clock.dateOf(at), leftMs, budgetMs: this.limitMs };
 			const stop = beyondBudget(wait, why, httpStatus);
 			if (why.retryAfter && !this.stopped) {
 				this.stopped = stop;

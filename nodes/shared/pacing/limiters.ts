@@ -5,6 +5,7 @@
  * (rateController.ts). docs/queue-mode.md ("Running in n8n queue mode") says what follows.
  */
 import { wait } from '../common/abort';
+import { monotonicNow } from '../common/clock';
 import { COMMON_PLAN, type RatePlan } from '../credential/plan';
 import { ENDPOINTS, type Endpoint } from '../gateway/endpoints';
 import { PlanLimiter, type Clock } from './rateLimiter';
@@ -119,6 +120,6 @@ export class RateLimiterRegistry {
  * refusal one request probes, and an answer without a 429 clears it).
  */
 export const limiters = new RateLimiterRegistry({
-	now: () => Date.now(),
+	now: monotonicNow,
 	sleep: async (ms, signal) => await wait(ms, signal),
 });

@@ -3,6 +3,7 @@
  * breaker (breaker.ts), the execution's cancel signal, and what the run met on its way for the
  * hints n8n shows after it. How requests wait under these limits: retries.ts and paced.ts.
  */
+import { MONOTONIC, type ElapsedClock } from '../common/clock';
 import type { Failure } from '../errors/errors';
 import { CircuitBreaker } from './breaker';
 import { WaitingBudget } from './budget';
@@ -31,9 +32,9 @@ export class RunPolicy {
 		readonly signal: AbortSignal | undefined,
 		readonly waitingBudgetMs: number = RETRY_POLICY.waitingBudgetMs,
 		readonly circuitBreakerLimit: number = RETRY_POLICY.circuitBreakerLimit,
-		now: () => number = Date.now,
+		clock: ElapsedClock = MONOTONIC,
 	) {
-		this.budget = new WaitingBudget(signal, waitingBudgetMs, now);
+		this.budget = new WaitingBudget(signal, waitingBudgetMs, clock);
 		this.breaker = new CircuitBreaker(circuitBreakerLimit);
 	}
 

@@ -78,7 +78,7 @@ export interface WaitReason {
 }
 
 /**
- * The error of a wait of `ms` (until `at`) beyond what is left of the run's budget (`leftMs` of
+ * The error of a wait of `ms` (until `at`, a wall date) beyond what is left of the run's budget (`leftMs` of
  * `budgetMs`): when the service takes requests again, however far away that is.
  */
 export function beyondBudget(

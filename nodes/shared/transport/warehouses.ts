@@ -12,6 +12,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
 import { loginFingerprint } from '../auth/login';
+import { monotonicNow } from '../common/clock';
 import { pages } from './pages';
 import { apiRequest } from './request';
 import type { RequestContext } from './run';
@@ -40,7 +41,7 @@ export const WAREHOUSE_LISTS = {
 	maxNameLength: 100,
 	/** Entries one list search answer holds; the editor asks for more with its token. */
 	pageSize: 100,
-	now: (): number => Date.now(),
+	now: monotonicNow,
 };
 
 interface KeptList {

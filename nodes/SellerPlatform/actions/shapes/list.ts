@@ -33,6 +33,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import {
 	apiRequest,
+	monotonicNow,
 	named,
 	pages,
 	propertyIn,
@@ -127,7 +128,7 @@ interface Listing {
 	/** Entries wanted; Infinity with Return All. */
 	limit: number;
 	maxPages: number;
-	/** Date.now() after which no page is asked for. */
+	/** How long after the list began no further page is asked for (ms). */
 	timeoutMs: number;
 	/** The Include Total option: the total added to each output item. */
 	includeTotal: boolean;
@@ -208,7 +209,7 @@ function checkMayGoOn(ctx: IExecuteFunctions, itemIndex: number, state: PageStat
 	let reason: string | undefined;
 	if (pages >= listing.maxPages) reason = `The list did not end within ${listing.maxPages} pages`;
 	// The first page is always asked for: the timeout bounds the pages after it.
-	else if (pages > 0 && Date.now() - state.started >= listing.timeoutMs)
+	else if (pages > 0 && monotonicNow() - state.started >= listing.timeoutMs)
 		reason = `The list did not end within the ${quotedName(listTimeoutOption)} option, ${listing.timeoutMs / 1000} s (${pages} ${pages === 1 ? 'page' : 'pages'} read)`;
 	if (reason) {
 		const advice = 'Narrow the filters, or turn off "Return All" and set a limit.';
@@ -230,7 +231,7 @@ async function readList(
 	listing: Listing,
 	itemIndex: number,
 ) {
-	const state: PageState = { listing, pages: 0, started: Date.now(), noun: declaration.noun };
+	const state: PageState = { listing, pages: 0, started: monotonicNow(), noun: declaration.noun };
 	const entries: IDataObject[] = [];
 	let total: number | undefined;
 	const fetchPage = async (token: string) => {
