@@ -38,8 +38,9 @@ export interface Room {
 }
 
 /**
- * What a poll may still read: pages, a time (monotonicNow) after which no page is asked for and no order's
- * details are read (details.ts), and (an active workflow's poll) the room for new orders.
+ * What a poll may still read: pages, a time (`monotonicNow`) after which no page is asked for and
+ * no order's details are read (details.ts), and (an active workflow's poll) the room for new
+ * orders.
  */
 export interface PageBudget {
 	pages: number;

@@ -20,7 +20,7 @@ export interface RunSummary {
 	outputs: INodeExecutionData[];
 	/** What the run created before its first failed item (with "continue on fail"). */
 	createdBeforeFailure: string[];
-	/** 429 answers, the wall time waited on them and on backoff, the lowest share paced at. */
+	/** 429 answers, the elapsed time waited on them and on backoff, the lowest share paced at. */
 	rateLimited: number;
 	waitedMs: number;
 	lowestShare: number;

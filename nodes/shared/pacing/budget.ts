@@ -1,8 +1,9 @@
 /**
- * A run's waiting budget: the wall time it may spend waiting on 429 answers and backoff, however
- * many of its items wait at once. A wait beyond what is left fails at once; when the service said
- * it takes requests again only beyond the budget, the run stops trying and every other wait of
- * the run ends with that reason. The execution's cancel signal ends every wait within a moment.
+ * A run's waiting budget: the elapsed time it may spend waiting on 429 answers and backoff,
+ * however many of its items wait at once. A wait beyond what is left fails at once; when the
+ * service said it takes requests again only beyond the budget, the run stops trying and every
+ * other wait of the run ends with that reason. The execution's cancel signal ends every wait
+ * within a moment.
  */
 import { abortable, wait } from '../common/abort';
 import type { ElapsedClock } from '../common/clock';
@@ -33,7 +34,7 @@ export class WaitingBudget {
 		if (this.stopped) throw this.stopped;
 	}
 
-	/** The wall time the run has spent waiting so far (ms). */
+	/** The elapsed time the run has spent waiting so far (ms). */
 	spent(): number {
 		return this.spentMs + (this.waiters ? this.now() - this.waitingSince : 0);
 	}

@@ -49,7 +49,7 @@ export class RunPolicy {
 		this.breaker.record(failure);
 	}
 
-	/** The wall time the run has spent waiting on 429 answers and backoff so far (ms). */
+	/** The elapsed time the run has spent waiting on 429 answers and backoff so far (ms). */
 	waitedMs(): number {
 		return this.budget.spent();
 	}
