@@ -359,6 +359,8 @@ function storedState(soak: Soak): Promise<string> {
 		execFile(
 			'sqlite3',
 			[
+				'-cmd',
+				'.timeout 5000',
 				join(soak.dataDir, '.n8n', 'database.sqlite'),
 				`SELECT staticData FROM workflow_entity WHERE id = '${soak.pollWorkflowId}'`,
 			],

@@ -34,8 +34,13 @@ const parseFlatted = (text: string) =>
 		text,
 	);
 
+/**
+ * `.timeout`: a reading right after a kill may find the database locked for a moment (a reader
+ * of the soak's own, or the recovery of the killed n8n's journal): it waits up to 30 s for the
+ * lock instead of failing at once (seen once in a 30-minute soak: "database is locked").
+ */
 function query<T>(databaseFile: string, sql: string): T[] {
-	const output = execFileSync('sqlite3', ['-json', databaseFile, sql], {
+	const output = execFileSync('sqlite3', ['-cmd', '.timeout 30000', '-json', databaseFile, sql], {
 		encoding: 'utf8',
 		maxBuffer: 1 << 30,
 	});
