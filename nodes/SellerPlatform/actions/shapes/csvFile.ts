@@ -38,7 +38,13 @@ import {
 import { eventLoopTurns, inputField, type InputField, type Turns } from '../../../shared';
 import { readOption, readRequiredText, type ParameterSource } from '../parameters';
 import type { Planned, TaskOutput } from '../runner';
-import { CsvProblem, CsvReader, MAX_CSV_FIELD_LENGTH, MAX_CSV_ROW_LENGTH, type CsvRow } from './csv';
+import {
+	CsvProblem,
+	CsvReader,
+	MAX_CSV_FIELD_LENGTH,
+	MAX_CSV_ROW_LENGTH,
+	type CsvRow,
+} from './csv';
 import { FAILURES_SHOWN, Failures, type RowOutcome } from './csvFailures';
 import { KeyHashes, keyHash } from './csvKeys';
 import { MAPPING_MODE, shownIn, type RowFields } from './mapping';
@@ -66,8 +72,8 @@ export interface SentRow {
 
 /** The size of the pieces a file is read in. */
 const PIECE_BYTES = 64 * 1024;
-/** Base64 characters decoded at a time (a multiple of 4: whole bytes). */
-const BASE64_PIECE = (PIECE_BYTES / 3) * 4;
+/** Base64 characters decoded at a time (a multiple of 4: whole bytes; 48 KiB). */
+const BASE64_PIECE = 64 * 1024;
 
 export const binaryPropertyNameProperty: INodeProperties = {
 	displayName: 'Input Binary Field',
@@ -206,7 +212,11 @@ function columnsOf(ctx: IExecuteFunctions, batch: CsvBatch, file: CsvFile, heade
 		const field = name.trim();
 		if (!(field in batch.fields)) return;
 		if (columns.has(field)) {
-			throw refuse(ctx, file, `${lineOf(file, header.line)}, the header, names the column "${field}" twice`);
+			throw refuse(
+				ctx,
+				file,
+				`${lineOf(file, header.line)}, the header, names the column "${field}" twice`,
+			);
 		}
 		columns.set(field, index);
 	});
@@ -280,7 +290,8 @@ async function eachRow(
 			await each(row, reading.read(row));
 		}
 	}
-	if (!reading) throw refuse(ctx, file, `The CSV file in "${file.field}" is empty: it has no header row`);
+	if (!reading)
+		throw refuse(ctx, file, `The CSV file in "${file.field}" is empty: it has no header row`);
 }
 
 function readingOf(
@@ -362,7 +373,8 @@ async function confirmRepeats(
 	suspects: Suspect[],
 ) {
 	const byFirst = new Map<number, Suspect[]>();
-	for (const suspect of suspects) byFirst.set(suspect.first, [...(byFirst.get(suspect.first) ?? []), suspect]);
+	for (const suspect of suspects)
+		byFirst.set(suspect.first, [...(byFirst.get(suspect.first) ?? []), suspect]);
 	let repeat: { suspect: Suspect; body: IDataObject } | undefined;
 	await eachRow(ctx, batch, file, (row, body) => {
 		const key = byFirst.has(row.line) ? batch.keyText(body) : undefined;
@@ -502,11 +514,7 @@ async function outputOf(
 	const error = failedRowsError(ctx, file, failures);
 	if (!ctx.continueOnFail()) throw error;
 	json.error = error.message;
-	const binary = await ctx.helpers.prepareBinaryData(
-		failures.file(),
-		'failedRows.csv',
-		'text/csv',
-	);
+	const binary = await ctx.helpers.prepareBinaryData(failures.file(), 'failedRows.csv', 'text/csv');
 	return { json, binary: { failedRows: binary } };
 }
 
