@@ -193,7 +193,7 @@ describe('Read Rows From a CSV File', () => {
 			status_code: 'FAILED_PRECONDITION',
 		});
 		expect(json.error).toMatch(
-			/^3 rows of the CSV file in "data" failed; the first, line 22: The service refused the row/,
+			/^3 rows of the CSV file in "data" failed; the first: The service refused the row of line 22 /,
 		);
 		const file = textOf(out.binary!.failedRows).split('\n');
 		expect(file[0]).toBe('line,warehouse_code,partner_sku,reason,code');
@@ -220,7 +220,7 @@ describe('Read Rows From a CSV File', () => {
 		);
 		const error = result.nodeError(NODE);
 		expect(error?.message).toMatch(
-			/^100 rows of the CSV file in "data" failed; the first, line 2: /,
+			/^100 rows of the CSV file in "data" failed; the first: The request of lines 2 to 200 failed: /,
 		);
 		expect(error?.name).toBe('NodeApiError');
 		expect(sent(f, 'UpdateStock')).toHaveLength(20);

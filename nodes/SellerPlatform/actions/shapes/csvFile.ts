@@ -437,11 +437,12 @@ async function sendRequest(batch: CsvBatch, file: CsvFile, rows: SentRow[], send
 		outcomes = await batch.send(rows, file.item);
 	} catch (error) {
 		// A request that failed as a whole: each of its rows failed with it.
-		outcomes = rows.map(({ line }) => ({ line, error: error as Error }));
+		const request = `lines ${rows[0].line} to ${rows[rows.length - 1].line}`;
+		outcomes = rows.map(({ line }) => ({ line, error: error as Error, request }));
 	}
 	const byLine = new Map(rows.map((row) => [row.line, row.body]));
-	for (const { line, error } of outcomes) {
-		if (error) sending.failures.add(line, byLine.get(line) ?? {}, error);
+	for (const outcome of outcomes) {
+		if (outcome.error) sending.failures.add(outcome, byLine.get(outcome.line) ?? {});
 		else sending.applied++;
 	}
 }
@@ -520,9 +521,9 @@ async function outputOf(
 
 /** The error of a file some of whose rows failed: how many, and the first. */
 function failedRowsError(ctx: IExecuteFunctions, file: CsvFile, failures: Failures) {
+	// The first failure's message names its line, its key and the service's status_code.
 	const first = failures.shown[0] as IDataObject;
-	const code = first.status_code ? ` (${String(first.status_code)})` : '';
-	const message = `${failures.count} ${failures.count === 1 ? 'row' : 'rows'} of the CSV file in "${file.field}" failed; the first, line ${String(first.line)}: ${String(first.message)}${code}`;
+	const message = `${failures.count} ${failures.count === 1 ? 'row' : 'rows'} of the CSV file in "${file.field}" failed; the first: ${String(first.message)}`;
 	return new NodeApiError(ctx.getNode(), { message } as JsonObject, {
 		message,
 		description: `Every other row was sent and applied. With Continue On Fail on, the output item lists the first ${FAILURES_SHOWN} failures and a failedRows file lists the rows that failed (line, key, reason), to correct and send again.`,
