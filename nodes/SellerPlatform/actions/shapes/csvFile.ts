@@ -281,8 +281,11 @@ async function eachRow(
 	for (const [field, property] of Object.entries(batch.fields))
 		fields[field] = inputField(property, field, true);
 	let reading: ReadRows | undefined;
+	const turns = eventLoopTurns();
 	for await (const rows of rowsOf(ctx, file)) {
 		for (const row of rows) {
+			// A turn within a piece too: reading a row may be slow (long fields, many columns).
+			if (turns.due()) await turns.pause();
 			if (!reading) {
 				reading = readingOf(ctx, batch, file, row, fields);
 				continue;
