@@ -37,7 +37,7 @@ import {
 
 import { eventLoopTurns, inputField, type InputField, type Turns } from '../../../shared';
 import { readOption, readRequiredText, type ParameterSource } from '../parameters';
-import type { Planned, TaskOutput } from '../runner';
+import { asNodeError, type Planned, type TaskOutput } from '../runner';
 import {
 	CsvProblem,
 	CsvReader,
@@ -192,7 +192,7 @@ async function* rowsOf(ctx: IExecuteFunctions, file: CsvFile): AsyncGenerator<Cs
 		reader.end(rows);
 		if (rows.length) yield rows;
 	} catch (error) {
-		if (!(error instanceof CsvProblem)) throw error;
+		if (!(error instanceof CsvProblem)) throw asNodeError(ctx, error, file.item);
 		throw refuse(
 			ctx,
 			file,
