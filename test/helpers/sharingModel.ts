@@ -124,7 +124,8 @@ export function startProcess(
 			// As paced.ts: the plan pauses for the 429's own wait (backoff's first step without a
 			// Retry-After); as retries.ts: the request waits its Retry-After, or backs off.
 			const retryAfterMs = answer.retryAfterS === undefined ? undefined : answer.retryAfterS * 1000;
-			const kind = limiter.rateLimited(slot, rateLimitDelay(retryAfterMs, 0, random));
+			const pauseMs = rateLimitDelay(retryAfterMs, 0, random);
+			const kind = limiter.rateLimited(slot, pauseMs, true, retryAfterMs !== undefined);
 			slot.finished(undefined, 'answered');
 			if (kind === 'new') inARow++;
 			const gaveUp = attempt >= RETRY_POLICY.maxRateLimitRetries;

@@ -74,7 +74,7 @@ export interface MeasuredShare {
 	share: number;
 	/** Whether the 429 says that others used the rest of the window (`SHARING.othersEvidence`). */
 	others: boolean;
-	/** Whether the share is this process's part of a 10 s window that the 429 said was full. */
+	/** Whether the share is this process's part of the window that the 429 said was full. */
 	window?: boolean;
 }
 
@@ -85,43 +85,49 @@ interface PlanWindows {
 	tenth: { limit: number; windowMs: number };
 }
 
+/** Starts in `starts` (oldest first) after `since`. */
+function startsAfter(starts: readonly number[], since: number): number {
+	let count = 0;
+	for (let i = starts.length - 1; i >= 0 && starts[i] > since; i--) count++;
+	return count;
+}
+
 /**
- * What this process used of the plan before a 429 at `now` that pauses it `pauseMs`, from its
- * `starts` (oldest first). When the 429 may be a 10 s window's (a pause shorter than 10 s: such a
- * gateway asks to wait until its window ends), its share is its part of that window, whose rest
+ * What this process used of the plan before a 429 at `now` that pauses it `pauseMs` (`retryAfter`:
+ * the pause is the service's Retry-After, not backoff), from its `starts` (oldest first). The 429
+ * says that a window of the gateway is full, and its share is its part of that window, whose rest
  * the others used: the parts of the processes that share the plan add up to the whole window, so
- * each takes its own part again, whatever it learnt before (`window`). Otherwise its rate in the
- * last 10 s (over less when it began sending later; its pauses count as time it used nothing).
- * Whether others used the plan: it sent a part of the 10 s window or of the minute (the larger),
- * not (nearly) all of it.
+ * each takes its own part again, whatever it learnt before (`window`).
+ * - Its part of the 10 s window (a sixth of the plan): when a Retry-After under 10 s says when that
+ *   window ends, the 10 s before then (a fixed window's start); else the last 10 s.
+ * - When it sent (nearly) all of that 10 s window itself, no one else used it: the full window is
+ *   the minute's, and its part of the minute's starts is its share. Only when a Retry-After does
+ *   not say it was a 10 s window (none, or 10 s and more): a 429 with a shorter one after a
+ *   full 10 s window of its own is a gateway's hiccup.
+ * - When it sent (nearly) all of that window too, it filled it alone: its rate in the last 10 s
+ *   (over less when it began sending later), and no evidence of others.
+ * Whether others used the plan: its part lies within `SHARING.othersEvidence`.
  */
 export function measureShare(
 	windows: PlanWindows,
 	starts: readonly number[],
-	at: { now: number; busySince: number; pauseMs: number },
+	at: { now: number; busySince: number; pauseMs: number; retryAfter?: boolean },
 ): MeasuredShare {
 	const { plan, windowMs, tenth } = windows;
-	const tenthWindow = at.pauseMs < tenth.windowMs;
+	const { from, to } = SHARING.othersEvidence;
+	const saidTenth = at.retryAfter !== false && at.pauseMs < tenth.windowMs;
 	// That window ends when the pause does, or up to a second before (Retry-After counts whole
 	// seconds): counted from a window (with the margin) before the pause's end, the part misses at
 	// most the first second of the window and takes at most the margin of the one before (the
 	// parts of the processes add up to a little less than the window, not to more).
-	const since = at.now + at.pauseMs - tenth.windowMs;
-	let sent = 0;
-	for (let i = starts.length - 1; i >= 0 && starts[i] > since; i--) sent++;
-	const ofTenth = tenthWindow ? sent / tenth.limit : 0;
-	let inTenth = 0;
-	for (let i = starts.length - 1; i >= 0 && starts[i] > at.now - tenth.windowMs; i--) inTenth++;
+	const since = saidTenth ? at.now + at.pauseMs - tenth.windowMs : at.now - tenth.windowMs;
+	const ofTenth = startsAfter(starts, since) / tenth.limit;
+	const ofMinute = saidTenth ? 1 : starts.length / plan;
+	const part = ofTenth < to ? ofTenth : ofMinute;
+	if (part < to) return { share: part, others: part >= from, window: true };
+	const inTenth = startsAfter(starts, at.now - tenth.windowMs);
 	const span = Math.min(tenth.windowMs, Math.max(1000, at.now - at.busySince));
-	const part = Math.max(ofTenth, starts.length / plan);
-	const { from, to } = SHARING.othersEvidence;
-	// Its part of the window, unless it sent (nearly) all of it: then it filled it alone.
-	const window = tenthWindow && ofTenth < to;
-	return {
-		share: window ? ofTenth : (inTenth * windowMs) / (span * plan),
-		others: part >= from && part <= to,
-		window,
-	};
+	return { share: (inTenth * windowMs) / (span * plan), others: false, window: false };
 }
 
 /**
@@ -238,7 +244,7 @@ export type ThrottleKind = 'new' | 'echo';
  * the share (`controller.congestion`); the others lengthen the pause.
  */
 export class Episodes {
-	private open?: { pausedUntil: number; backAt: number; probe?: object };
+	private open?: { pausedUntil: number; backAt: number; probe?: object; failedProbes: number };
 	/** When the last episode ended: 429s to requests granted before it are stale echoes. */
 	private lastEnd = -Infinity;
 	private lastBegan = -Infinity;
@@ -269,6 +275,16 @@ export class Episodes {
 		return this.lastBegan;
 	}
 
+	/**
+	 * How many times longer a pause without a Retry-After lasts when it answers `slot`: doubled at
+	 * each failed probe of the episode (backoff: the service did not say when its window has room,
+	 * and one probe per 250-500 ms met a full minute's window some twenty times); 1 for the other
+	 * answers.
+	 */
+	backoff(slot: object): number {
+		return this.open?.probe === slot ? 2 ** this.open.failedProbes : 1;
+	}
+
 	/** A probe is out: the others wait for its answer. */
 	get probing(): boolean {
 		return this.open?.probe !== undefined;
@@ -296,7 +312,7 @@ export class Episodes {
 		const open = this.open;
 		if (!open) {
 			this.lastBegan = now;
-			this.open = { pausedUntil: pause.until, backAt: pause.backAt };
+			this.open = { pausedUntil: pause.until, backAt: pause.backAt, failedProbes: 0 };
 			if (evidence) this.controller.congestion(now, measured());
 			return 'new';
 		}
@@ -307,6 +323,7 @@ export class Episodes {
 		}
 		open.backAt = pause.backAt;
 		open.probe = undefined;
+		open.failedProbes++;
 		this.onProbeDone();
 		return 'new';
 	}

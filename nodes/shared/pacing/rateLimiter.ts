@@ -68,6 +68,8 @@ export const PACING = {
 	safetyFactor: 1.01,
 	/** A pause for a 429 lasts at most a window (a longer Retry-After fails the run that got it). */
 	maxPauseMs: 60_000,
+	/** A pause for a 429 without a Retry-After doubles at each failed probe up to this. */
+	maxBackoffMs: 30_000,
 	/** Starts within a slice are at least this share of the slice's even spacing apart. */
 	spacing: 0.9,
 	/** Requests in flight before any round trip is known, and the ceiling. */
@@ -211,19 +213,27 @@ export class PlanLimiter {
 	}
 
 	/**
-	 * A request (its `slot`) was answered 429 with a pause of `pauseMs`. The first 429 of an
+	 * A request (its `slot`) was answered 429 with a pause of `pauseMs` (its Retry-After, or when it
+	 * had none, `retryAfter` false, the backoff's first step: a failed probe doubles it, up to
+	 * `PACING.maxBackoffMs`). The first 429 of an
 	 * episode pauses every request of this process and, when `evidence` (the pause is one a run
 	 * can wait out), cuts the share; the episode's later 429s only lengthen the pause. Returns
 	 * `new` for the episode's first 429 and for a failed probe (answers the service gave anew),
 	 * `echo` for the others (one event, counted once by the circuit breaker).
 	 */
-	rateLimited(slot: Pick<Slot, 'granted'>, pauseMs: number, evidence = true): ThrottleKind {
+	rateLimited(
+		slot: Pick<Slot, 'granted'>,
+		pauseMs: number,
+		evidence = true,
+		retryAfter = true,
+	): ThrottleKind {
 		const now = this.clock.now();
-		const wait = Math.max(0, pauseMs);
+		const backoff = retryAfter ? 1 : this.episodes.backoff(slot);
+		const wait = Math.max(0, Math.min(pauseMs * backoff, Math.max(pauseMs, PACING.maxBackoffMs)));
 		const pause = { until: now + Math.min(wait, PACING.maxPauseMs), backAt: now + wait };
 		this.busyUntil = Math.max(this.busyUntil, pause.until);
 		const measured = () =>
-			measureShare(this, this.starts, { now, busySince: this.busySince, pauseMs });
+			measureShare(this, this.starts, { now, busySince: this.busySince, pauseMs, retryAfter });
 		return this.episodes.throttled(slot, slot.granted, now, pause, evidence, measured);
 	}
 
