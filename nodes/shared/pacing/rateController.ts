@@ -100,12 +100,10 @@ function startsAfter(starts: readonly number[], since: number): number {
  * each takes its own part again, whatever it learnt before (`window`).
  * - Its part of the 10 s window (a sixth of the plan): when a Retry-After under 10 s says when that
  *   window ends, the 10 s before then (a fixed window's start); else the last 10 s.
- * - When it sent (nearly) all of that 10 s window itself, no one else used it: the full window is
- *   the minute's, and its part of the minute's starts is its share. Only when a Retry-After does
- *   not say it was a 10 s window (none, or 10 s and more): a 429 with a shorter one after a
- *   full 10 s window of its own is a gateway's hiccup.
- * - When it sent (nearly) all of that window too, it filled it alone: its rate in the last 10 s
- *   (over less when it began sending later), and no evidence of others.
+ * - When it sent (nearly) all of that 10 s window itself and a Retry-After of 10 s or more says
+ *   that the full window is the minute's, its part of the minute's starts.
+ * - Otherwise it filled the window alone (a gateway's hiccup, a newcomer's first requests): its
+ *   rate in the last 10 s (over less when it began sending later), and no evidence of others.
  * Whether others used the plan: its part lies within `SHARING.othersEvidence`.
  */
 export function measureShare(
@@ -122,7 +120,8 @@ export function measureShare(
 	// parts of the processes add up to a little less than the window, not to more).
 	const since = saidTenth ? at.now + at.pauseMs - tenth.windowMs : at.now - tenth.windowMs;
 	const ofTenth = startsAfter(starts, since) / tenth.limit;
-	const ofMinute = saidTenth ? 1 : starts.length / plan;
+	const saidMinute = at.retryAfter !== false && !saidTenth;
+	const ofMinute = saidMinute ? starts.length / plan : 1;
 	const part = ofTenth < to ? ofTenth : ofMinute;
 	if (part < to) return { share: part, others: part >= from, window: true };
 	const inTenth = startsAfter(starts, at.now - tenth.windowMs);
