@@ -247,6 +247,8 @@ export class Episodes {
 	/** When the last episode ended: 429s to requests granted before it are stale echoes. */
 	private lastEnd = -Infinity;
 	private lastBegan = -Infinity;
+	/** How long the last episode lasted, from its first 429 to its end. */
+	private lastLength = 0;
 	/** Called when the probe's answer is in (or it was abandoned): the next caller may go. */
 	onProbeDone: () => void = () => {};
 
@@ -275,13 +277,21 @@ export class Episodes {
 	}
 
 	/**
-	 * How many times longer a pause without a Retry-After lasts when it answers `slot`: doubled at
-	 * each failed probe of the episode (backoff: the service did not say when its window has room,
-	 * and one probe per 250-500 ms met a full minute's window some twenty times); 1 for the other
-	 * answers.
+	 * The pause for a 429 without a Retry-After to `slot` at `now`, `firstMs` the backoff's first
+	 * step: the service did not say when its window has room, and probing every 250-500 ms met a
+	 * full minute's window some twenty times. A failed probe doubles it at each failure; a new
+	 * episode less than `SHARING.periodGapMs` after the last one waits at least half as long as that
+	 * one lasted (the gateway's window is alike); the other answers only say the pause goes on.
+	 * At most `maxMs`.
 	 */
-	backoff(slot: object): number {
-		return this.open?.probe === slot ? 2 ** this.open.failedProbes : 1;
+	backoffPause(slot: object, now: number, firstMs: number, maxMs: number): number {
+		const open = this.open;
+		let pause = firstMs;
+		if (open?.probe === slot) pause = firstMs * 2 ** (open.failedProbes + 1);
+		else if (!open && now - this.lastEnd < SHARING.periodGapMs) {
+			pause = Math.max(firstMs, this.lastLength / 2);
+		}
+		return Math.min(pause, Math.max(firstMs, maxMs));
 	}
 
 	/** A probe is out: the others wait for its answer. */
@@ -334,6 +344,7 @@ export class Episodes {
 		if (answered) {
 			this.open = undefined;
 			this.lastEnd = now;
+			this.lastLength = now - this.lastBegan;
 			this.controller.ended(now);
 		} else {
 			open.probe = undefined;

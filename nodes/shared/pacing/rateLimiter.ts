@@ -214,8 +214,8 @@ export class PlanLimiter {
 
 	/**
 	 * A request (its `slot`) was answered 429 with a pause of `pauseMs` (its Retry-After, or when it
-	 * had none, `retryAfter` false, the backoff's first step: a failed probe doubles it, up to
-	 * `PACING.maxBackoffMs`). The first 429 of an
+	 * had none, `retryAfter` false, the backoff's first step: `Episodes.backoffPause` lengthens it,
+	 * up to `PACING.maxBackoffMs`). The first 429 of an
 	 * episode pauses every request of this process and, when `evidence` (the pause is one a run
 	 * can wait out), cuts the share; the episode's later 429s only lengthen the pause. Returns
 	 * `new` for the episode's first 429 and for a failed probe (answers the service gave anew),
@@ -228,8 +228,9 @@ export class PlanLimiter {
 		retryAfter = true,
 	): ThrottleKind {
 		const now = this.clock.now();
-		const backoff = retryAfter ? 1 : this.episodes.backoff(slot);
-		const wait = Math.max(0, Math.min(pauseMs * backoff, Math.max(pauseMs, PACING.maxBackoffMs)));
+		const wait = retryAfter
+			? Math.max(0, pauseMs)
+			: this.episodes.backoffPause(slot, now, Math.max(0, pauseMs), PACING.maxBackoffMs);
 		const pause = { until: now + Math.min(wait, PACING.maxPauseMs), backAt: now + wait };
 		this.busyUntil = Math.max(this.busyUntil, pause.until);
 		const measured = () =>
