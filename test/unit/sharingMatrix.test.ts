@@ -23,7 +23,7 @@ import { VirtualClock } from '../helpers/virtualTime';
 const PLAN = 1500;
 const PER_SECOND = PLAN / 60;
 /** Time all the processes are busy together, from the last one's start. */
-const BUSY_MS = 120_000;
+const BUSY_MS = 180_000;
 
 /** Moves time on until every process, stopped, has no request left in flight. */
 async function settle(clock: VirtualClock, processes: ModelProcess[]) {

@@ -101,7 +101,8 @@ function startsAfter(starts: readonly number[], since: number): number {
  * - Its part of the 10 s window (a sixth of the plan): when a Retry-After under 10 s says when that
  *   window ends, the 10 s before then (a fixed window's start); else the last 10 s.
  * - When it sent (nearly) all of that 10 s window itself and a Retry-After of 10 s or more says
- *   that the full window is the minute's, its part of the minute's starts.
+ *   that the full window is the minute's, its part of the minute's starts; the same, whatever its
+ *   10 s count, when the last episode, recent, kept it out for 20 s or more (`lastEpisodeMs`).
  * - Otherwise it filled the window alone (a gateway's hiccup, a newcomer's first requests): its
  *   rate in the last 10 s (over less when it began sending later), and no evidence of others.
  * Whether others used the plan: its part lies within `SHARING.othersEvidence`.
@@ -109,11 +110,22 @@ function startsAfter(starts: readonly number[], since: number): number {
 export function measureShare(
 	windows: PlanWindows,
 	starts: readonly number[],
-	at: { now: number; busySince: number; pauseMs: number; retryAfter?: boolean },
+	at: {
+		now: number;
+		busySince: number;
+		pauseMs: number;
+		retryAfter?: boolean;
+		/** How long the last episode lasted, when it ended recently (`Episodes.recentLength`). */
+		lastEpisodeMs?: number;
+	},
 ): MeasuredShare {
 	const { plan, windowMs, tenth } = windows;
 	const { from, to } = SHARING.othersEvidence;
 	const saidTenth = at.retryAfter !== false && at.pauseMs < tenth.windowMs;
+	// A window that kept this process out for 20 s or more is the minute's (a 10 s one has room
+	// again within 10 s, found within twice that by backoff), and its 10 s count says little: it
+	// was paused for most of them.
+	const keptOut = (at.lastEpisodeMs ?? 0) >= 2 * tenth.windowMs;
 	// That window ends when the pause does, or up to a second before (Retry-After counts whole
 	// seconds): counted from a window (with the margin) before the pause's end, the part misses at
 	// most the first second of the window and takes at most the margin of the one before (the
@@ -121,8 +133,8 @@ export function measureShare(
 	const since = saidTenth ? at.now + at.pauseMs - tenth.windowMs : at.now - tenth.windowMs;
 	const ofTenth = startsAfter(starts, since) / tenth.limit;
 	const saidMinute = at.retryAfter !== false && !saidTenth;
-	const ofMinute = saidMinute ? starts.length / plan : 1;
-	const part = ofTenth < to ? ofTenth : ofMinute;
+	const ofMinute = saidMinute || keptOut ? starts.length / plan : 1;
+	const part = ofTenth < to && !keptOut ? ofTenth : ofMinute;
 	if (part < to) return { share: part, others: part >= from, window: true };
 	const inTenth = startsAfter(starts, at.now - tenth.windowMs);
 	const span = Math.min(tenth.windowMs, Math.max(1000, at.now - at.busySince));
@@ -271,6 +283,11 @@ export class Episodes {
 		return this.open !== undefined;
 	}
 
+	/** How long the last episode lasted when it ended less than `SHARING.periodGapMs` ago, else 0. */
+	recentLength(now: number): number {
+		return now - this.lastEnd < SHARING.periodGapMs ? this.lastLength : 0;
+	}
+
 	/** When the last episode began (its first 429; -Infinity: none yet). */
 	get beganAt(): number {
 		return this.lastBegan;
@@ -288,9 +305,7 @@ export class Episodes {
 		const open = this.open;
 		let pause = firstMs;
 		if (open?.probe === slot) pause = firstMs * 2 ** (open.failedProbes + 1);
-		else if (!open && now - this.lastEnd < SHARING.periodGapMs) {
-			pause = Math.max(firstMs, this.lastLength / 2);
-		}
+		else if (!open) pause = Math.max(firstMs, this.recentLength(now) / 2);
 		return Math.min(pause, Math.max(firstMs, maxMs));
 	}
 

@@ -234,7 +234,13 @@ export class PlanLimiter {
 		const pause = { until: now + Math.min(wait, PACING.maxPauseMs), backAt: now + wait };
 		this.busyUntil = Math.max(this.busyUntil, pause.until);
 		const measured = () =>
-			measureShare(this, this.starts, { now, busySince: this.busySince, pauseMs, retryAfter });
+			measureShare(this, this.starts, {
+				now,
+				busySince: this.busySince,
+				pauseMs,
+				retryAfter,
+				lastEpisodeMs: this.episodes.recentLength(now),
+			});
 		return this.episodes.throttled(slot, slot.granted, now, pause, evidence, measured);
 	}
 
