@@ -26,10 +26,18 @@
  * A 429 also tells how much the others use when this process had sent only a part of the window
  * that overflowed (`measureShare`): its share drops to that part at once (processes that start
  * together settle near their share after the first episode, not after several), and the episode
- * is sharing from the start: the way back takes `maxRecoveryMs`. After a 429 from a full 10 s
- * window the share is that part again at every episode, not the lowest level learnt so far: the
- * parts of the processes add up to the window, so together they keep taking (nearly) the plan,
- * where a level that only went down left a tenth of it unused.
+ * is sharing from the start: the way back takes `maxRecoveryMs`. After a 429 from a full window
+ * the share is that part again at every episode, not the lowest level learnt so far: the parts of
+ * the processes add up to the window, so together they keep taking (nearly) the plan, where a
+ * level that only went down left a tenth of it unused. Which window overflowed, the 10 s one or
+ * the minute's, the gateway says only in its Retry-After (10 s or more: the minute's) or by how
+ * long it keeps refusing (an episode of 20 s or more: the minute's); otherwise the 10 s one, and
+ * when this process had filled that alone, the 429 is a hiccup, not sharing.
+ *
+ * A 429 without a Retry-After says nothing of when the window has room: the pause is backoff
+ * (`Episodes.backoffPause`), doubled at each failed probe and, for an episode soon after another,
+ * at least half as long as that one lasted; probing every 250-500 ms met a full minute's window
+ * some twenty times per episode.
  */
 export const SHARING = {
 	/** After an episode the share is this much of the share measured before it (CUBIC's beta). */
