@@ -306,14 +306,20 @@ export class Episodes {
 	 * step: the service did not say when its window has room, and probing every 250-500 ms met a
 	 * full minute's window some twenty times. A failed probe doubles it at each failure; a new
 	 * episode less than `SHARING.periodGapMs` after the last one waits at least half as long as that
-	 * one lasted (the gateway's window is alike); the other answers only say the pause goes on.
+	 * one lasted (the gateway's window is alike), and at least `roomMs` (until the 10 s window this
+	 * process filled with others surely has room); the other answers only say the pause goes on.
 	 * At most `maxMs`.
 	 */
-	backoffPause(slot: object, now: number, firstMs: number, maxMs: number): number {
+	backoffPause(
+		slot: object,
+		now: number,
+		waits: { firstMs: number; maxMs: number; roomMs: number },
+	): number {
+		const { firstMs, maxMs, roomMs } = waits;
 		const open = this.open;
 		let pause = firstMs;
 		if (open?.probe === slot) pause = firstMs * 2 ** (open.failedProbes + 1);
-		else if (!open) pause = Math.max(firstMs, this.recentLength(now) / 2);
+		else if (!open) pause = Math.max(firstMs, roomMs, this.recentLength(now) / 2);
 		return Math.min(pause, Math.max(firstMs, maxMs));
 	}
 

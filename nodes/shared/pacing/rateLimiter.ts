@@ -1,5 +1,11 @@
 import type { RatePlan } from '../credential/plan';
-import { Episodes, measureShare, ShareController, type ThrottleKind } from './rateController';
+import {
+	Episodes,
+	measureShare,
+	ShareController,
+	SHARING,
+	type ThrottleKind,
+} from './rateController';
 import { RoundTrips } from './roundTrips';
 
 export type { ThrottleKind };
@@ -228,9 +234,12 @@ export class PlanLimiter {
 		retryAfter = true,
 	): ThrottleKind {
 		const now = this.clock.now();
-		const wait = retryAfter
-			? Math.max(0, pauseMs)
-			: this.episodes.backoffPause(slot, now, Math.max(0, pauseMs), PACING.maxBackoffMs);
+		const waits = {
+			firstMs: Math.max(0, pauseMs),
+			maxMs: PACING.maxBackoffMs,
+			roomMs: this.roomMs(now),
+		};
+		const wait = retryAfter ? waits.firstMs : this.episodes.backoffPause(slot, now, waits);
 		const pause = { until: now + Math.min(wait, PACING.maxPauseMs), backAt: now + wait };
 		this.busyUntil = Math.max(this.busyUntil, pause.until);
 		const measured = () =>
@@ -242,6 +251,21 @@ export class PlanLimiter {
 				lastEpisodeMs: this.episodes.recentLength(now),
 			});
 		return this.episodes.throttled(slot, slot.granted, now, pause, evidence, measured);
+	}
+
+	/**
+	 * How long until a 10 s window this process filled together with others has room again at the
+	 * latest: 10 s after its first start in the last 10 s, when it sent a part of that window that
+	 * says others sent the rest (`SHARING.othersEvidence`; a newcomer's first requests say nothing
+	 * of when the others' window frees); else 0.
+	 */
+	private roomMs(now: number): number {
+		const since = now - this.tenth.windowMs;
+		const first = this.starts.findIndex((start) => start > since);
+		if (first === -1) return 0;
+		const part = (this.starts.length - first) / this.tenth.limit;
+		if (part < SHARING.othersEvidence.from || part >= SHARING.othersEvidence.to) return 0;
+		return this.starts[first] + this.tenth.windowMs - now;
 	}
 
 	/** How long the pause for a 429 lasts from now (0: none). */
