@@ -84,6 +84,19 @@ export interface MeasuredShare {
 	others: boolean;
 	/** Whether the share is this process's part of the window that the 429 said was full. */
 	window?: boolean;
+	/** Its part of the minute's starts (what the share is when the window proves the minute's). */
+	ofMinute?: number;
+	/** Whether the share is already that part. */
+	byMinute?: boolean;
+}
+
+/**
+ * Whether an episode of `lengthMs` says the window that overflowed is the minute's: it kept the
+ * process out for twice the 10 s window (`tenthMs`) or more (a 10 s window has room again within
+ * 10 s, found within twice that by backoff).
+ */
+export function keptOut(lengthMs: number, tenthMs: number): boolean {
+	return lengthMs >= 2 * tenthMs;
 }
 
 /** The plan's windows, as the limiter counts them (with its margin). */
@@ -130,10 +143,9 @@ export function measureShare(
 	const { plan, windowMs, tenth } = windows;
 	const { from, to } = SHARING.othersEvidence;
 	const saidTenth = at.retryAfter !== false && at.pauseMs < tenth.windowMs;
-	// A window that kept this process out for 20 s or more is the minute's (a 10 s one has room
-	// again within 10 s, found within twice that by backoff), and its 10 s count says little: it
+	// A window that kept this process out long is the minute's, and its 10 s count says little: it
 	// was paused for most of them.
-	const keptOut = (at.lastEpisodeMs ?? 0) >= 2 * tenth.windowMs;
+	const minute = keptOut(at.lastEpisodeMs ?? 0, tenth.windowMs);
 	// That window ends when the pause does, or up to a second before (Retry-After counts whole
 	// seconds): counted from a window (with the margin) before the pause's end, the part misses at
 	// most the first second of the window and takes at most the margin of the one before (the
@@ -141,12 +153,27 @@ export function measureShare(
 	const since = saidTenth ? at.now + at.pauseMs - tenth.windowMs : at.now - tenth.windowMs;
 	const ofTenth = startsAfter(starts, since) / tenth.limit;
 	const saidMinute = at.retryAfter !== false && !saidTenth;
-	const ofMinute = saidMinute || keptOut ? starts.length / plan : 1;
-	const part = ofTenth < to && !keptOut ? ofTenth : ofMinute;
-	if (part < to) return { share: part, others: part >= from, window: true };
+	const byMinute = saidMinute || minute;
+	const ofMinute = starts.length / plan;
+	const part = ofTenth < to && !minute ? ofTenth : byMinute ? ofMinute : 1;
+	if (part < to) return { share: part, others: part >= from, window: true, ofMinute, byMinute };
 	const inTenth = startsAfter(starts, at.now - tenth.windowMs);
 	const span = Math.min(tenth.windowMs, Math.max(1000, at.now - at.busySince));
-	return { share: (inTenth * windowMs) / (span * plan), others: false, window: false };
+	const share = (inTenth * windowMs) / (span * plan);
+	return { share, others: false, window: false, ofMinute, byMinute };
+}
+
+/**
+ * What an episode that kept this process out long (the window was the minute's) says, when its
+ * first 429 was `measured` otherwise: the share is its part of the minute's starts then, and
+ * others used the rest. Undefined when it says nothing new.
+ */
+function minuteMeasure(measured: MeasuredShare | undefined): MeasuredShare | undefined {
+	if (!measured || measured.byMinute || measured.ofMinute === undefined) return undefined;
+	const { from, to } = SHARING.othersEvidence;
+	const part = measured.ofMinute;
+	if (part < from || part >= to) return undefined;
+	return { share: part, others: true, window: true, ofMinute: part, byMinute: true };
 }
 
 /**
@@ -263,7 +290,14 @@ export type ThrottleKind = 'new' | 'echo';
  * the share (`controller.congestion`); the others lengthen the pause.
  */
 export class Episodes {
-	private open?: { pausedUntil: number; backAt: number; probe?: object; failedProbes: number };
+	private open?: {
+		pausedUntil: number;
+		backAt: number;
+		probe?: object;
+		failedProbes: number;
+		/** What its first 429 measured (when it was evidence). */
+		measured?: MeasuredShare;
+	};
 	/** When the last episode ended: 429s to requests granted before it are stale echoes. */
 	private lastEnd = -Infinity;
 	private lastBegan = -Infinity;
@@ -350,8 +384,10 @@ export class Episodes {
 		const open = this.open;
 		if (!open) {
 			this.lastBegan = now;
+			const first = evidence ? measured() : undefined;
 			this.open = { pausedUntil: pause.until, backAt: pause.backAt, failedProbes: 0 };
-			if (evidence) this.controller.congestion(now, measured());
+			this.open.measured = first;
+			if (first) this.controller.congestion(now, first);
 			return 'new';
 		}
 		open.pausedUntil = Math.max(open.pausedUntil, pause.until);
@@ -366,14 +402,20 @@ export class Episodes {
 		return 'new';
 	}
 
-	/** A request's answer is in (`answered`: without a 429), or it never will be. */
-	finished(slot: object, answered: boolean, now: number): void {
+	/**
+	 * A request's answer is in (`answered`: without a 429), or it never will be. An episode that
+	 * kept the process out long (`keptOut`, `tenthMs` the plan's 10 s window) proves the window the
+	 * minute's: the share is cut again to the part of it that the first 429 found.
+	 */
+	finished(slot: object, answered: boolean, now: number, tenthMs: number): void {
 		const open = this.open;
 		if (!open || open.probe !== slot) return;
 		if (answered) {
 			this.open = undefined;
 			this.lastEnd = now;
 			this.lastLength = now - this.lastBegan;
+			const minute = keptOut(this.lastLength, tenthMs) ? minuteMeasure(open.measured) : undefined;
+			if (minute) this.controller.congestion(now, minute);
 			this.controller.ended(now);
 		} else {
 			open.probe = undefined;

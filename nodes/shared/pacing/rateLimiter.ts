@@ -211,7 +211,7 @@ export class PlanLimiter {
 				} else if (outcome === 'answered') {
 					this.roundTrips.record(end - now);
 				}
-				this.episodes.finished(slot, outcome === 'answered', end);
+				this.episodes.finished(slot, outcome === 'answered', end, this.tenth.windowMs);
 			},
 		};
 		this.episodes.sent(slot);
