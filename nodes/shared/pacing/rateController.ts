@@ -31,13 +31,15 @@
  * the processes add up to the window, so together they keep taking (nearly) the plan, where a
  * level that only went down left a tenth of it unused. Which window overflowed, the 10 s one or
  * the minute's, the gateway says only in its Retry-After (10 s or more: the minute's) or by how
- * long it keeps refusing (an episode of 20 s or more: the minute's); otherwise the 10 s one, and
- * when this process had filled that alone, the 429 is a hiccup, not sharing.
+ * long it keeps refusing (an episode of 20 s or more: the minute's, and the share is cut again at
+ * its end to this process's part of the minute's starts when it began); otherwise the 10 s one,
+ * and when this process had filled that alone, the 429 is a hiccup, not sharing.
  *
  * A 429 without a Retry-After says nothing of when the window has room: the pause is backoff
- * (`Episodes.backoffPause`), doubled at each failed probe and, for an episode soon after another,
- * at least half as long as that one lasted; probing every 250-500 ms met a full minute's window
- * some twenty times per episode.
+ * (`Episodes.backoffPause`), doubled at each failed probe; for an episode soon after another, at
+ * least half as long as that one lasted; and when this process filled a 10 s window with others,
+ * until that window surely has room (probing every 250-500 ms met a full minute's window some
+ * twenty times per episode, a full 10 s window three or four times per process).
  */
 export const SHARING = {
 	/** After an episode the share is this much of the share measured before it (CUBIC's beta). */
