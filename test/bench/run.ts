@@ -89,7 +89,7 @@ const BENCHMARKS: Array<{ id: string; title: string; load: () => Benchmark; optI
 	{
 		id: 'sharing',
 		title:
-			'Sharing the plan without lasting harm: a throttling episode then a full-plan run; 2, 3 and 4 processes; the others leave (sliding and strict plan models)',
+			'Sharing the plan without lasting harm: a throttling episode then a full-plan run; 2, 3 and 4 processes; the others leave (sliding and strict plan models); the sharing matrix (every gateway window model, with and without Retry-After)',
 		load: () => (require('./sharing') as typeof import('./sharing')).sharing,
 	},
 	{

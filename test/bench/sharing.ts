@@ -10,7 +10,13 @@
  * - 2, 3 and 4 processes (separate Node processes, each loading dist/ with n8n-core, one
  *   credential) running executions back to back for 3 minutes: aggregate share, 429s, the most
  *   accepted answers in any 60 s and any 10 s, items lost;
- * - the others leave: of 2 processes, one stops after 90 s; the other's time back to 90%.
+ * - the others leave: of 2 processes, one stops after 90 s; the other's time back to 90%;
+ * - the sharing matrix (test/helpers/sharingMatrix.ts, the same cells as the virtual-time test
+ *   test/unit/sharingMatrix.test.ts): each gateway window model (sliding or fixed, 10 s or 60 s),
+ *   429 with and without Retry-After, 2, 3 and 4 processes started together or staggered, busy
+ *   together for `BENCH_MATRIX_BUSY_SECONDS` (60), then all but the first stop.
+ * `BENCH_SHARING_ONLY` (a regular expression) picks rows by key: `^matrix` the matrix alone,
+ * `^matrix sliding-10s ` one model, `^matrix sliding-10s no-retry-after 2 together$` one cell.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
@@ -25,6 +31,14 @@ import {
 	poItems,
 	round,
 } from './common';
+import {
+	BACK_WITHIN_MS,
+	MATRIX_CELLS,
+	MATRIX_TARGETS,
+	STAGGER_MS,
+	startOffsets,
+	type MatrixCell,
+} from '../helpers/sharingMatrix';
 import { startBenchEmulator, type BenchEmulator } from './emulator';
 import type { Arrival } from './emulatorSummary';
 import { PROCESS_STRIDE, type WorkerReport } from './sharingWorker';
@@ -39,6 +53,14 @@ const LEAVE_AFTER_SECONDS = 90;
 /** Items of each of the 2 processes of the 60 s row (1,400 at the plan's 25/s: about 56 s). */
 const SHORT_ITEMS = 700;
 const LEAVE_WATCH_SECONDS = 130;
+/** The matrix: how long all of a cell's processes are busy together, from the last one's start. */
+const MATRIX_BUSY_SECONDS = Number(process.env.BENCH_MATRIX_BUSY_SECONDS ?? 60);
+const STAGGER_TEXT = `${STAGGER_MS.map((ms) => ms / 1000).join(', ')} s apart`;
+/** The matrix's executions are short, so a process told to stop ends within seconds. */
+const MATRIX_ITEMS = 50;
+
+const sleep = async (ms: number) =>
+	await new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
 async function control(emulator: BenchEmulator, path: string, body: unknown) {
 	const response = await fetch(`${emulator.baseUrl}/__control${path}`, {
@@ -165,7 +187,7 @@ function startWorker(
 	emulator: BenchEmulator,
 	index: number,
 	seconds: number,
-	executions?: { items: number; count: number },
+	executions?: { items: number; count?: number },
 ): Worker {
 	const args = {
 		baseUrl: emulator.baseUrl,
@@ -287,6 +309,85 @@ async function othersLeave(model: Model, context: BenchContext) {
 	}
 }
 
+/**
+ * One cell of the sharing matrix against the emulator's model: its processes start (together or
+ * staggered), all are busy for `MATRIX_BUSY_SECONDS` after the last start, then all but the first
+ * are told to stop (each ends its execution of 50 items); the first runs on alone for 40 s more.
+ */
+async function matrixCell(cell: MatrixCell, context: BenchContext) {
+	const ratePlan = {
+		limit: PLAN,
+		windowMs: 60_000,
+		model: cell.model,
+		retryAfter: cell.retryAfter,
+	};
+	const emulator = await startBenchEmulator(
+		{ latencyMs: 50, ratePlan, requestLogLimit: 400_000 },
+		context.placement,
+	);
+	try {
+		const workers: Worker[] = [];
+		const started = Date.now();
+		for (const [i, offset] of startOffsets(cell).entries()) {
+			await sleep(started + offset - Date.now());
+			workers.push(startWorker(emulator, i + 1, 3600, { items: MATRIX_ITEMS }));
+		}
+		await sleep(MATRIX_BUSY_SECONDS * 1000);
+		const stoppedAt = Date.now();
+		for (const worker of workers.slice(1)) worker.child.send({ kind: 'stop' });
+		const others = await Promise.all(workers.slice(1).map((w) => w.report));
+		const from = stoppedAt + BACK_WITHIN_MS;
+		await sleep(from + 10_000 - Date.now());
+		workers[0].child.send({ kind: 'stop' });
+		const reports = [await workers[0].report, ...others];
+		const arrivals = await emulator.arrivals('GetPurchaseOrder');
+		const times = accepted(arrivals).map((a) => a.at);
+		const busy = times.filter((t) => t <= stoppedAt);
+		const alone = accepted(arrivals).filter(
+			(a) => processOf(a) === 1 && a.at >= from && a.at < from + 10_000,
+		);
+		return {
+			together: percent((busy.length - 1) / ((stoppedAt - times[0]) / 1000) / PER_SECOND),
+			requests: arrivals.length,
+			answers429: arrivals.length - times.length,
+			percent429: round(((arrivals.length - times.length) / arrivals.length) * 100, 2) ?? 0,
+			lost: lost(reports),
+			failures: reports.flatMap((r) => r.failures),
+			alone: percent(alone.length / (PER_SECOND * 10)),
+			othersEndedAfterS: round((Date.now() - stoppedAt) / 1000, 0),
+		};
+	} finally {
+		await emulator.close();
+	}
+}
+
+/** The matrix's rows (`BENCH_SHARING_ONLY` picks cells by `matrix <key>`). */
+async function matrix(
+	context: BenchContext,
+	wanted: (name: string) => boolean,
+	out: { metrics: Metric[]; details: Record<string, unknown> },
+) {
+	const pct = (share: number) => share * 100;
+	for (const cell of MATRIX_CELLS) {
+		if (!wanted(`matrix ${cell.key}`)) continue;
+		context.log(`matrix: ${cell.name}, ${MATRIX_BUSY_SECONDS} s busy`);
+		const r = await matrixCell(cell, context);
+		out.details[`matrix ${cell.key}`] = r;
+		context.log(JSON.stringify(r));
+		out.metrics.push({
+			name: `matrix: ${cell.name}: together % of the plan / 429s / items lost / the one left alone, from the ${BACK_WITHIN_MS / 1000}th second`,
+			value: `${r.together} % / ${r.percent429} % (${r.answers429} of ${r.requests}) / ${r.lost} / ${r.alone} %`,
+			target: `>= ${pct(MATRIX_TARGETS.together)} % / <= ${pct(MATRIX_TARGETS.rejected)} % / 0 / >= ${pct(MATRIX_TARGETS.alone)} %`,
+			met:
+				r.together >= pct(MATRIX_TARGETS.together) &&
+				r.percent429 <= pct(MATRIX_TARGETS.rejected) &&
+				r.lost === 0 &&
+				!r.failures.length &&
+				r.alone >= pct(MATRIX_TARGETS.alone),
+		});
+	}
+}
+
 export const sharing: Benchmark = {
 	id: 'sharing',
 	async run(context): Promise<BenchOutcome> {
@@ -358,6 +459,7 @@ export const sharing: Benchmark = {
 				});
 			}
 		}
+		await matrix(context, wanted, { metrics, details });
 		return {
 			metrics,
 			details,
@@ -369,6 +471,7 @@ export const sharing: Benchmark = {
 				'Sequence: the episode is an execution of 30 items while the emulator allows 5 per 2 s (about 6 × 429); the full-plan run starts right after it in the same process.',
 				"After an episode at 10 % of the plan (strict): the same with an episode of 40 items at 5 per 2 s (the emulator's Retry-After: the wait of its sliding window, rounded up to whole seconds, 1 or 2), then 1,250 items at latency 50 ± 10 ms (uniform). After a short episode (strict): 12 items at 5 per 2 s, 3 ordinary executions of 50 items at the full plan and 50 ms, then 625 items at latency 600 ms (the automatic concurrency must reach 15 to carry the plan): its share over the whole run, from its first request to its last.",
 				'Most in any 10 s: accepted answers in any 10 s window against a sixth of the plan (250); the sliding model lets a window of processes start in a burst (its first minute is empty), the strict one does not.',
+				`Matrix: the emulator counts the plan (1500) in a sliding or fixed 60 s window, or a sixth of it (250) in a sliding or fixed 10 s window, and answers 429 with a Retry-After (the wait until that window has room, whole seconds) or without one (the node backs off 250-500 ms, doubling). Processes as above, executions of ${MATRIX_ITEMS} items back to back; started together, or staggered ${STAGGER_TEXT}; all busy for ${MATRIX_BUSY_SECONDS} s after the last start, then all but the first are told to stop (each ends its execution). Together: accepted requests from the first to the stop, as a share of the plan; 429s and items lost over the whole cell; the one left alone: its accepted requests in the 10 s from ${BACK_WITHIN_MS / 1000} s after the stop, as a share of the plan's 250.`,
 			],
 		};
 	},

@@ -4,7 +4,7 @@
  *   ts-node --transpile-only test/emulator/cli.ts [--port 8787] [--host 127.0.0.1] [--latency 0]
  *     [--import-step-ms 200] [--export-step-ms 200] [--credential-file .tmp/emulator-credential.json]
  *     [--delivery-retries 3] [--delivery-backoff-ms 200] [--delivery-timeout-ms 5000] [--external-deliveries]
- *     [--rate-model sliding|strict]
+ *     [--rate-model sliding|strict|sliding-10s|fixed-10s|fixed-60s] [--no-retry-after]
  * The port can also come from EMULATOR_PORT.
  */
 import { resolve } from 'node:path';
@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 
 import {
 	DEFAULT_RATE_PLAN,
+	describeRatePlan,
 	RATE_MODELS,
 	SEEDED_API_USER,
 	SEEDED_DESTINATIONS,
@@ -20,14 +21,14 @@ import {
 	SEEDED_OAUTH_TOKENS,
 	SEEDED_WAREHOUSES,
 	startEmulator,
-	STRICT_FIXED_WINDOWS,
 	type RateModel,
 	type RatePlan,
 } from './index';
 
 const USAGE = `Usage: cli.ts [--port N] [--host ADDRESS] [--latency MS] [--latency-jitter MS] [--import-step-ms MS] [--export-step-ms MS]
               [--credential-file PATH] [--delivery-retries N] [--delivery-backoff-ms MS]
-              [--delivery-timeout-ms MS] [--external-deliveries] [--rate-model sliding|strict]
+              [--delivery-timeout-ms MS] [--external-deliveries]
+              [--rate-model sliding|strict|sliding-10s|fixed-10s|fixed-60s] [--no-retry-after]
               [--event-notifications-prefix PREFIX]
   --port                 port to listen on (default: $EMULATOR_PORT or 8787; 0 = any free port)
   --host                 address to listen on (default 127.0.0.1)
@@ -41,9 +42,12 @@ const USAGE = `Usage: cli.ts [--port N] [--host ADDRESS] [--latency MS] [--laten
   --delivery-timeout-ms  an attempt without a complete answer after this long fails (default 5000)
   --external-deliveries  also deliver events to destination urls outside loopback (default: only
                          127.0.0.1, localhost, [::1]; others are recorded as skipped)
-  --rate-model           the rate plan (1500 requests per 60 s per project and operation; ListWarehouses
-                         30 per 60 s and 15 per 30 s): sliding (default) counts them in sliding
-                         windows; strict also admits at most 1/6 of them in each fixed sixth
+  --rate-model           how the rate plan (1500 requests per 60 s per project and operation;
+                         ListWarehouses 30 per 60 s and 15 per 30 s) is counted: sliding (default)
+                         in any 60 s; strict also at most 1/6 of it in each fixed 10 s; sliding-10s
+                         only 1/6 of it in any 10 s; fixed-10s only 1/6 of it in each fixed 10 s;
+                         fixed-60s only the plan in each fixed 60 s
+  --no-retry-after       answer 429 without a Retry-After header (the client backs off)
   --event-notifications-prefix
                          prefix of the event webhook paths (default /event-notifications; '' serves
                          the reference file's bare /v1/create-webhook)`;
@@ -71,14 +75,6 @@ function rateModelFlag(value: string | undefined): RateModel | undefined {
 	return value as RateModel;
 }
 
-/** One line on the rate plan for the start-up banner. */
-function describeRatePlan(plan: RatePlan): string {
-	const base = `${plan.limit} requests per ${plan.windowMs} ms per project and operation (ListWarehouses: its own 30 per 60 s, 15 per 30 s)`;
-	if (plan.model !== 'strict') return `${base} (sliding window)`;
-	const fixedLimit = Math.max(1, Math.floor(plan.limit / STRICT_FIXED_WINDOWS));
-	return `${base}, and at most ${fixedLimit} per fixed ${plan.windowMs / STRICT_FIXED_WINDOWS} ms window (strict)`;
-}
-
 async function main(): Promise<void> {
 	const { values } = parseArgs({
 		options: {
@@ -94,6 +90,7 @@ async function main(): Promise<void> {
 			'delivery-timeout-ms': { type: 'string' },
 			'external-deliveries': { type: 'boolean' },
 			'rate-model': { type: 'string' },
+			'no-retry-after': { type: 'boolean' },
 			'event-notifications-prefix': { type: 'string' },
 			help: { type: 'boolean', short: 'h' },
 		},
@@ -103,9 +100,11 @@ async function main(): Promise<void> {
 		return;
 	}
 	const rateModel = rateModelFlag(values['rate-model']);
-	const ratePlan: RatePlan = rateModel
-		? { ...DEFAULT_RATE_PLAN, model: rateModel }
-		: { ...DEFAULT_RATE_PLAN };
+	const ratePlan: RatePlan = {
+		...DEFAULT_RATE_PLAN,
+		...(rateModel ? { model: rateModel } : {}),
+		...(values['no-retry-after'] ? { retryAfter: false } : {}),
+	};
 	const credentialFile = resolve(values['credential-file'] ?? '.tmp/emulator-credential.json');
 	const emulator = await startEmulator({
 		host: values.host,
@@ -135,7 +134,7 @@ async function main(): Promise<void> {
                                    fbpi-orders, fbpi-orders/quirks, fbpi-orders/tokens/expire,
                                    events, events/{messageId}/redeliver, deliveries, deliveries/wait)
   Event deliveries:                ${values['external-deliveries'] ? 'to every destination url' : 'to loopback destination urls only (others are recorded as skipped)'}
-  Rate plan:                       ${describeRatePlan(ratePlan)}
+  Rate plan:                       ${describeRatePlan(ratePlan)}, per project and operation (ListWarehouses: its own 30 per 60 s, 15 per 30 s)
   Credential file:                 ${credentialFile}
 
   Key id (credential "keyId"):             ${credential.key_id}

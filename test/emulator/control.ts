@@ -61,7 +61,8 @@ const CONTROL_ROUTES = compileRoutes<ControlRoute>([
 		},
 	},
 	{
-		// `{ limit, windowMs, model?: 'sliding' | 'strict' }`, or `null` to switch it off.
+		// `{ limit, windowMs, model?, retryAfter? }` (ratePlan.ts: the models, `retryAfter: false` for
+		// 429 without Retry-After), or `null` to switch it off.
 		method: 'POST',
 		path: '/__control/rate-plan',
 		handler: (c, body) => (c.setRatePlan(body as RatePlan | null), OK),

@@ -11,7 +11,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 }
 
 export * from './types';
-export { DEFAULT_RATE_PLAN, RATE_MODELS, STRICT_FIXED_WINDOWS } from './ratePlan';
+export { DEFAULT_RATE_PLAN, describeRatePlan, RATE_MODELS, STRICT_FIXED_WINDOWS } from './ratePlan';
 export { ApiError, GRPC_CODES, type ErrorBody, type GrpcCode } from './errors';
 export { GATEWAY_COOKIE, IAT_WINDOW_SECONDS, LOGIN_PATH, SESSION_COOKIE } from './auth';
 export { CONTROL_PREFIX } from './control';

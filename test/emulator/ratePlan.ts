@@ -1,11 +1,18 @@
 /**
- * Rate plan: a sliding window (the default model, `sliding`). At most `limit` requests are accepted in any period of
- * `windowMs`; rejected requests do not count. The emulator keys windows by project and operation.
+ * Rate plan: `limit` requests per `windowMs` (the documented 1500 per 60 s), counted per project
+ * and operation in one of the gateway models below (`RATE_MODEL_WINDOWS`); rejected requests do
+ * not count. An accepted request counts in every window of its model.
  *
- * The `strict` model adds fixed windows of `windowMs / 6`, aligned to multiples of that length on
- * the emulator's clock, each admitting at most `floor(limit / 6)` requests (at least 1) per key. A
- * request is accepted only if both the sliding window and the current fixed window allow it, and
- * an accepted request counts in both.
+ * - `sliding` (the default): the plan in any period of `windowMs` (a sliding 60 s window);
+ * - `strict`: `sliding`, and at most `floor(limit / 6)` (at least 1) in each fixed sixth of the
+ *   window (10 s), aligned to multiples of that length on the emulator's clock;
+ * - `sliding-10s`: only a sixth of the plan in any sixth of the window (250 in any 10 s);
+ * - `fixed-10s`: only a sixth of the plan in each fixed sixth of the window;
+ * - `fixed-60s`: only the plan in each fixed window (aligned to multiples of `windowMs`).
+ *
+ * A refusal is a 429 with a Retry-After (the wait until the window that refused it has room,
+ * rounded up to whole seconds), or without one when the plan says `retryAfter: false` (a gateway
+ * that only says no: the client backs off).
  *
  * An operation the reference documents with a plan of its own (ListWarehouses: 30 per 60 s, burst
  * 15 per 30 s) is paced by that plan instead (its endpoint entry's `ratePlan`), in the model of
@@ -14,25 +21,45 @@
  */
 import { invalidArgument } from './errors';
 
-/** `sliding` (the default): the sliding window alone; `strict`: plus fixed sixths of the window. */
-export type RateModel = 'sliding' | 'strict';
-
-export const RATE_MODELS: readonly RateModel[] = ['sliding', 'strict'];
-
-/** A strict plan cuts its window into this many fixed windows. */
+/** A strict plan cuts its window into this many fixed windows (and the 10 s models count a sixth). */
 export const STRICT_FIXED_WINDOWS = 6;
+
+/** One window of a gateway model: sliding or fixed, the plan's window divided by `parts`. */
+interface ModelWindow {
+	kind: 'sliding' | 'fixed';
+	/** 1: the plan in its window; 6: a sixth of the plan in a sixth of the window. */
+	parts: 1 | typeof STRICT_FIXED_WINDOWS;
+}
+
+/** The gateway models and the windows each counts the plan in (see the top of the file). */
+export const RATE_MODEL_WINDOWS = {
+	sliding: [{ kind: 'sliding', parts: 1 }],
+	strict: [
+		{ kind: 'sliding', parts: 1 },
+		{ kind: 'fixed', parts: STRICT_FIXED_WINDOWS },
+	],
+	'sliding-10s': [{ kind: 'sliding', parts: STRICT_FIXED_WINDOWS }],
+	'fixed-10s': [{ kind: 'fixed', parts: STRICT_FIXED_WINDOWS }],
+	'fixed-60s': [{ kind: 'fixed', parts: 1 }],
+} as const satisfies Record<string, readonly ModelWindow[]>;
+
+export type RateModel = keyof typeof RATE_MODEL_WINDOWS;
+
+export const RATE_MODELS = Object.keys(RATE_MODEL_WINDOWS) as readonly RateModel[];
 
 export interface RatePlan {
 	limit: number;
 	windowMs: number;
 	/** Absent: `sliding`. */
 	model?: RateModel;
+	/** `false`: a refusal is a 429 without a Retry-After header. Absent: with one. */
+	retryAfter?: boolean;
 	/** A second, shorter sliding window (`x-burst` per `x-burst-time-window`): at most `limit` per `windowMs`. */
 	burst?: { limit: number; windowMs: number };
 }
 
 /** An operation's own documented plan (an endpoint entry's `ratePlan`); the model is the emulator's. */
-export type OwnRatePlan = Omit<RatePlan, 'model'>;
+export type OwnRatePlan = Omit<RatePlan, 'model' | 'retryAfter'>;
 
 /** The documented plan: 1500 requests per 60 seconds per operation, quota per project. */
 export const DEFAULT_RATE_PLAN: Readonly<RatePlan> = { limit: 1500, windowMs: 60_000 };
@@ -45,14 +72,26 @@ export interface RateLimit {
 	windowMs: number;
 }
 
-/** The fixed windows of a strict plan; `null` for a sliding one. */
-export function fixedWindowOf(plan: RatePlan): RateLimit | null {
-	if (plan.model !== 'strict') return null;
-	return {
-		kind: 'fixed',
-		limit: Math.max(1, Math.floor(plan.limit / STRICT_FIXED_WINDOWS)),
-		windowMs: plan.windowMs / STRICT_FIXED_WINDOWS,
-	};
+/** The limits `plan` counts in (its model's windows, then its burst). */
+export function limitsOf(plan: RatePlan): RateLimit[] {
+	const limits: RateLimit[] = RATE_MODEL_WINDOWS[plan.model ?? 'sliding'].map(
+		({ kind, parts }) => ({
+			kind,
+			limit: Math.max(1, Math.floor(plan.limit / parts)),
+			windowMs: plan.windowMs / parts,
+		}),
+	);
+	if (plan.burst) limits.push({ kind: 'sliding', ...plan.burst });
+	return limits;
+}
+
+/** One line on `plan` (the CLI's banner, the benches' rows). */
+export function describeRatePlan(plan: RatePlan): string {
+	const limits = limitsOf({ ...plan, burst: undefined }).map(
+		(l) => `${l.limit} per ${l.windowMs / 1000} s (${l.kind})`,
+	);
+	const answer = plan.retryAfter === false ? 'without Retry-After' : 'with Retry-After';
+	return `${limits.join(' and ')}, 429 ${answer} (${plan.model ?? 'sliding'})`;
 }
 
 /** A refusal waits `retryAfterMs` (the later of the waits of the limits in `exceeded`). */
@@ -62,18 +101,24 @@ export type RateDecision =
 /** Checks a rate plan given as untrusted input (control API); `null` disables rate limiting. */
 export function validateRatePlan(plan: unknown): RatePlan | null {
 	if (plan === null) return null;
-	const { limit, windowMs, model } = (plan ?? {}) as Partial<Record<keyof RatePlan, unknown>>;
+	const { limit, windowMs, model, retryAfter } = (plan ?? {}) as Partial<
+		Record<keyof RatePlan, unknown>
+	>;
 	if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
 		throw invalidArgument('rate plan limit must be an integer >= 1');
 	}
 	if (typeof windowMs !== 'number' || !Number.isFinite(windowMs) || windowMs <= 0) {
 		throw invalidArgument('rate plan windowMs must be a number > 0');
 	}
-	if (model === undefined) return { limit, windowMs };
+	if (retryAfter !== undefined && typeof retryAfter !== 'boolean') {
+		throw invalidArgument('rate plan retryAfter must be true or false');
+	}
+	const answer = retryAfter === false ? { retryAfter } : {};
+	if (model === undefined) return { limit, windowMs, ...answer };
 	if (typeof model !== 'string' || !(RATE_MODELS as readonly string[]).includes(model)) {
 		throw invalidArgument(`rate plan model must be one of ${RATE_MODELS.join(', ')}`);
 	}
-	return { limit, windowMs, model: model as RateModel };
+	return { limit, windowMs, model: model as RateModel, ...answer };
 }
 
 /** Acceptance times of one key, oldest first; a moving head avoids O(n) shifts. */
@@ -133,38 +178,40 @@ export class SlidingWindowLimiter {
 	take(key: string, now: number, own?: OwnRatePlan): RateDecision {
 		if (!this.currentPlan) return { allowed: true };
 		const plan: RatePlan = own ? { ...own, model: this.currentPlan.model } : this.currentPlan;
-		const sliding: RateLimit = { kind: 'sliding', limit: plan.limit, windowMs: plan.windowMs };
-		const windows: Array<[TimestampQueue, RateLimit]> = [[this.windowOf(key), sliding]];
-		if (plan.burst) {
-			const burst: RateLimit = { kind: 'sliding', ...plan.burst };
-			windows.push([this.windowOf(`${key}\u0000burst`), burst]);
-		}
+		const counts = limitsOf(plan).map((limit, i) => this.countOf(`${key}\u0000${i}`, limit, now));
 		const exceeded: RateLimit[] = [];
 		let retryAfterMs = 0;
-		for (const [window, limit] of windows) {
-			window.dropUntil(now - limit.windowMs);
-			if (window.size < limit.limit) continue;
+		for (const { limit, size, freesAt } of counts) {
+			if (size < limit.limit) continue;
 			exceeded.push(limit);
-			retryAfterMs = Math.max(retryAfterMs, window.oldest + limit.windowMs - now);
-		}
-		const fixed = fixedWindowOf(plan);
-		let fixedCount: FixedWindowCount | undefined;
-		if (fixed) {
-			const start = Math.floor(now / fixed.windowMs) * fixed.windowMs;
-			fixedCount = this.fixedWindows.get(key);
-			if (!fixedCount || fixedCount.start !== start) {
-				fixedCount = { start, count: 0 };
-				this.fixedWindows.set(key, fixedCount);
-			}
-			if (fixedCount.count >= fixed.limit) {
-				exceeded.push(fixed);
-				retryAfterMs = Math.max(retryAfterMs, start + fixed.windowMs - now);
-			}
+			retryAfterMs = Math.max(retryAfterMs, freesAt - now);
 		}
 		if (exceeded.length > 0) return { allowed: false, retryAfterMs, exceeded };
-		for (const [window] of windows) window.push(now);
-		if (fixedCount) fixedCount.count++;
+		for (const count of counts) count.add();
 		return { allowed: true };
+	}
+
+	/** What `limit` counts for `key` at `now`: how many, when one frees, and how to count one more. */
+	private countOf(key: string, limit: RateLimit, now: number) {
+		if (limit.kind === 'sliding') {
+			const window = this.windowOf(key);
+			window.dropUntil(now - limit.windowMs);
+			const freesAt = window.oldest + limit.windowMs;
+			return { limit, size: window.size, freesAt, add: () => window.push(now) };
+		}
+		const start = Math.floor(now / limit.windowMs) * limit.windowMs;
+		let fixed = this.fixedWindows.get(key);
+		if (!fixed || fixed.start !== start) {
+			fixed = { start, count: 0 };
+			this.fixedWindows.set(key, fixed);
+		}
+		const counted = fixed;
+		return {
+			limit,
+			size: counted.count,
+			freesAt: start + limit.windowMs,
+			add: () => counted.count++,
+		};
 	}
 
 	private windowOf(key: string): TimestampQueue {

@@ -847,7 +847,7 @@ export class EmulatorServer implements Emulator {
 		}
 	}
 
-	/** Counts the request against its project's quota for the operation; 429 with Retry-After when spent. */
+	/** Counts the request against its project's quota for the operation; 429 when spent (with Retry-After unless the plan says not). */
 	private enforceRatePlan(session: Session, route: ApiRoute, receivedAt: number): void {
 		const { operation, ratePlan } = route;
 		// Counted at receipt, as a gateway does, not after the configured latency; by the
@@ -863,11 +863,13 @@ export class EmulatorServer implements Emulator {
 					`at most ${bound.limit} requests per ${bound.windowMs} ms${bound.kind === 'fixed' ? ' window' : ''}`,
 			)
 			.join(' and ');
+		// A gateway that only says no (`retryAfter: false`) leaves the wait to the client's backoff.
+		const withWait = this.limiter.plan?.retryAfter !== false;
 		throw new ApiError(
 			'RESOURCE_EXHAUSTED',
-			`rate plan exceeded for ${operation}: ${limits}, retry in ${seconds} s`,
+			`rate plan exceeded for ${operation}: ${limits}${withWait ? `, retry in ${seconds} s` : ''}`,
 			429,
-			{ 'Retry-After': String(seconds) },
+			withWait ? { 'Retry-After': String(seconds) } : {},
 		);
 	}
 }

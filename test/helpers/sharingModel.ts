@@ -1,18 +1,19 @@
 /**
  * A model of processes sharing one rate plan, on virtual time: each process is a real
- * `PlanLimiter` with workers that send through it the way `policy.ts` does (wait out the pause,
- * take a slot, report a 429 to the limiter, wait out the Retry-After, send again), against a
- * gateway model that counts the plan in a sliding 60 s window (the emulator's default) or also in
- * fixed 10 s windows of a sixth of the plan (the emulator's strict model). For the fake-clock
- * tests of the controller; the benchmarks measure the real thing (separate Node processes, the
- * emulator, n8n-core).
+ * `PlanLimiter` with workers that send through it the way `paced.ts` and `retries.ts` do (wait out
+ * the pause, take a slot, report a 429 to the limiter, wait out the Retry-After or back off, send
+ * again), against the emulator's own gateway models (test/emulator/ratePlan.ts: the plan in a
+ * sliding or fixed window of 60 s, a sixth of it in one of 10 s, or both; 429 with or without a
+ * Retry-After). For the fake-clock tests of the controller; the benchmarks measure the real thing
+ * (separate Node processes, the emulator, n8n-core).
  */
 // dist/ exists once the package is built (npm test builds first; lint runs before the build).
 import { PlanLimiter } from '../../dist/nodes/shared/pacing/rateLimiter';
-import { rateLimitDelay } from '../../dist/nodes/shared/pacing/waits';
+import { rateLimitDelay, RETRY_POLICY } from '../../dist/nodes/shared/pacing/waits';
+import { SlidingWindowLimiter, type RateModel } from '../emulator/ratePlan';
 import { VirtualClock } from './virtualTime';
 
-export type GatewayModel = 'sliding' | 'strict';
+export type GatewayModel = RateModel;
 
 /**
  * A seeded source of numbers in [0, 1) (mulberry32): the model's jitter and the Retry-After's
@@ -29,43 +30,30 @@ export function seededRandom(seed: number): () => number {
 	};
 }
 
-/** The gateway: `limit` per `windowMs` sliding, and in `strict` also `limit/6` per fixed sixth. */
+/** A gateway answer: accepted, or a 429 with its Retry-After in seconds (absent: none sent). */
+export type GatewayAnswer = { ok: true } | { ok: false; retryAfterS?: number };
+
+/** The gateway: `limit` per `windowMs` counted in `model` (the emulator's), 429 with or without Retry-After. */
 export class GatewayModelServer {
-	private accepted: number[] = [];
-	private head = 0;
-	private fixed = { start: -Infinity, count: 0 };
+	private readonly counter: SlidingWindowLimiter;
 	readonly arrivals: Array<{ at: number; process: number; status: number }> = [];
 
 	constructor(
 		public limit: number,
 		public windowMs = 60_000,
 		public model: GatewayModel = 'sliding',
-	) {}
+		public retryAfter = true,
+	) {
+		this.counter = new SlidingWindowLimiter({ limit, windowMs, model, retryAfter });
+	}
 
-	/** Accepts a request at `now`, or returns the Retry-After in seconds. */
-	take(now: number, process: number): number | undefined {
-		while (this.head < this.accepted.length && this.accepted[this.head] <= now - this.windowMs)
-			this.head++;
-		let retryMs: number | undefined;
-		if (this.accepted.length - this.head >= this.limit) {
-			retryMs = this.accepted[this.head] + this.windowMs - now;
-		}
-		if (this.model === 'strict') {
-			const sixth = this.windowMs / 6;
-			const start = Math.floor(now / sixth) * sixth;
-			if (start !== this.fixed.start) this.fixed = { start, count: 0 };
-			if (this.fixed.count >= Math.floor(this.limit / 6)) {
-				retryMs = Math.max(retryMs ?? 0, start + sixth - now);
-			}
-		}
-		if (retryMs !== undefined) {
-			this.arrivals.push({ at: now, process, status: 429 });
-			return Math.max(1, Math.ceil(retryMs / 1000));
-		}
-		this.accepted.push(now);
-		if (this.model === 'strict') this.fixed.count++;
-		this.arrivals.push({ at: now, process, status: 200 });
-		return undefined;
+	/** Accepts a request at `now`, or refuses it (with the emulator's Retry-After, unless told not to). */
+	take(now: number, process: number): GatewayAnswer {
+		const decision = this.counter.take('plan', now);
+		this.arrivals.push({ at: now, process, status: decision.allowed ? 200 : 429 });
+		if (decision.allowed) return { ok: true };
+		if (!this.retryAfter) return { ok: false };
+		return { ok: false, retryAfterS: Math.max(1, Math.ceil(decision.retryAfterMs / 1000)) };
 	}
 }
 
@@ -73,6 +61,13 @@ export interface ModelProcess {
 	readonly limiter: PlanLimiter;
 	/** Items answered with success. */
 	done: number;
+	/**
+	 * Items the node would have failed: more 429s than it waits out for one request
+	 * (`RETRY_POLICY.maxRateLimitRetries`), or a run of answers that would open its circuit
+	 * breaker (`RETRY_POLICY.circuitBreakerLimit` 429s in a row, echoes not counted). The model
+	 * sends them on (so the pressure stays), and counts them here.
+	 */
+	failed: number;
 	/** Stops taking new items (those in flight finish). */
 	stop(): void;
 	/** Resolves when `items` are done, or after `stop()` when those in flight are. */
@@ -107,24 +102,35 @@ export function startProcess(
 	const process: ModelProcess = {
 		limiter,
 		done: 0,
+		failed: 0,
 		stop: () => (stopped = true),
 		finished: Promise.resolve(),
 	};
+	let inARow = 0;
 	const sendOne = async () => {
+		let failed = false;
 		for (let attempt = 0; ; attempt++) {
 			const pause = limiter.pauseLeft();
 			if (pause > 0) await clock.sleep(pause);
 			const slot = await limiter.acquire();
-			const retryAfter = gateway.take(clock.now(), options.id);
+			const answer = gateway.take(clock.now(), options.id);
 			await clock.sleep(latency + (random() * 2 - 1) * jitter);
-			if (retryAfter === undefined) {
+			if (answer.ok) {
+				inARow = 0;
 				slot.finished(undefined, 'answered');
+				if (failed) process.failed++;
 				return;
 			}
-			const delay = rateLimitDelay(retryAfter * 1000, attempt, random);
-			limiter.rateLimited(slot, delay);
+			// As paced.ts: the plan pauses for the 429's own wait (backoff's first step without a
+			// Retry-After); as retries.ts: the request waits its Retry-After, or backs off.
+			const retryAfterMs = answer.retryAfterS === undefined ? undefined : answer.retryAfterS * 1000;
+			const pauseMs = rateLimitDelay(retryAfterMs, 0, random);
+			const kind = limiter.rateLimited(slot, pauseMs, true, retryAfterMs !== undefined);
 			slot.finished(undefined, 'answered');
-			await clock.sleep(delay);
+			if (kind === 'new') inARow++;
+			const gaveUp = attempt >= RETRY_POLICY.maxRateLimitRetries;
+			if (gaveUp || inARow >= RETRY_POLICY.circuitBreakerLimit) failed = true;
+			await clock.sleep(rateLimitDelay(retryAfterMs, attempt, random));
 		}
 	};
 	const worker = async (): Promise<void> => {

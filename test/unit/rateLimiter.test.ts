@@ -402,6 +402,70 @@ describe('PlanLimiter: the plan is a ceiling (rule 4)', () => {
 	});
 });
 
+describe('PlanLimiter: a 429 without a Retry-After', () => {
+	it('doubles the pause at each failed probe (before: 250-500 ms each time, some twenty 429s while a minute was full)', async () => {
+		const clock = new VirtualClock();
+		const limiter = new PlanLimiter(1500, clock);
+		await busyFor(limiter, clock, 20_000);
+		const first = await slotAt(limiter, clock);
+		limiter.rateLimited(first, 400, true, false);
+		first.finished();
+		const pauses = [limiter.pauseLeft()];
+		for (let i = 0; i < 3; i++) {
+			await clock.advance(limiter.pauseLeft());
+			const probe = await slotAt(limiter, clock);
+			expect(limiter.rateLimited(probe, 400, true, false)).toBe('new');
+			probe.finished();
+			pauses.push(limiter.pauseLeft());
+		}
+		expect(pauses).toEqual([400, 800, 1600, 3200]);
+		// With a Retry-After the failed probe's pause is what the service said.
+		await clock.advance(limiter.pauseLeft());
+		const probe = await slotAt(limiter, clock);
+		limiter.rateLimited(probe, 400);
+		probe.finished();
+		expect(limiter.pauseLeft()).toBe(400);
+	});
+
+	it('waits until the 10 s window it filled with others surely has room (before: 4-6 × 429 per process when 4 start together)', async () => {
+		const clock = new VirtualClock(1_000);
+		const limiter = new PlanLimiter(1500, clock);
+		// 2.5 s at the plan's pace: a quarter of the 10 s window, as each of 4 processes started together.
+		await busyFor(limiter, clock, 2_500);
+		const slot = await slotAt(limiter, clock);
+		limiter.rateLimited(slot, 400, true, false);
+		slot.finished();
+		// Its first request in the window was at 1 s: the window has room 10 s (with the margin) later.
+		expect(clock.now() + limiter.pauseLeft()).toBe(1_000 + limiter.tenth.windowMs);
+		expect(limiter.share()).toBeLessThan(0.3);
+		expect(limiter.controller.recurring).toBe(true);
+	});
+
+	it('after an episode that kept it out 20 s or more, takes its part of the minute (before: 0.85 of the plan, the next probe overflowed the minute)', async () => {
+		const clock = new VirtualClock();
+		const limiter = new PlanLimiter(1500, clock);
+		// 30 s at the plan's pace (750 starts): a 429 that says nothing of the window; the 10 s
+		// window was its own, so a hiccup for now.
+		await busyFor(limiter, clock, 30_000);
+		const slot = await slotAt(limiter, clock);
+		limiter.rateLimited(slot, 400, true, false);
+		slot.finished();
+		expect(limiter.share()).toBeGreaterThan(0.8);
+		// The probes meet 429s for 25 s: the window was the minute's, half of it this process's.
+		while (clock.now() < 55_000) {
+			await clock.advance(limiter.pauseLeft());
+			const probe = await slotAt(limiter, clock);
+			limiter.rateLimited(probe, 400, true, false);
+			probe.finished();
+		}
+		await clock.advance(limiter.pauseLeft());
+		(await slotAt(limiter, clock)).finished();
+		expect(limiter.share()).toBeGreaterThan(0.4);
+		expect(limiter.share()).toBeLessThan(0.5);
+		expect(limiter.controller.recurring).toBe(true);
+	});
+});
+
 describe('PlanLimiter: a Retry-After beyond the budget is no evidence of sharing (rule 5)', () => {
 	it('pauses every request, and leaves the share whole', async () => {
 		const clock = new VirtualClock();

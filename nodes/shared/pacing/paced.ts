@@ -59,7 +59,7 @@ function noteFailure(
 	const pause = rateLimitDelay(retryAfter, 0);
 	// A pause the run cannot afford says when the service is back, not that others share it.
 	const evidence = pause <= Math.min(policy.budgetLeft(), PACING.maxPauseMs);
-	const kind = limiter.rateLimited(slot, pause, evidence);
+	const kind = limiter.rateLimited(slot, pause, evidence, retryAfter !== undefined);
 	if (kind === 'echo' && typeof error === 'object' && error) rateLimitEchoes.add(error);
 	return 'answered';
 }

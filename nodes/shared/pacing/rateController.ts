@@ -26,10 +26,20 @@
  * A 429 also tells how much the others use when this process had sent only a part of the window
  * that overflowed (`measureShare`): its share drops to that part at once (processes that start
  * together settle near their share after the first episode, not after several), and the episode
- * is sharing from the start: the way back takes `maxRecoveryMs`. After a 429 from a full 10 s
- * window the share is that part again at every episode, not the lowest level learnt so far: the
- * parts of the processes add up to the window, so together they keep taking (nearly) the plan,
- * where a level that only went down left a tenth of it unused.
+ * is sharing from the start: the way back takes `maxRecoveryMs`. After a 429 from a full window
+ * the share is that part again at every episode, not the lowest level learnt so far: the parts of
+ * the processes add up to the window, so together they keep taking (nearly) the plan, where a
+ * level that only went down left a tenth of it unused. Which window overflowed, the 10 s one or
+ * the minute's, the gateway says only in its Retry-After (10 s or more: the minute's) or by how
+ * long it keeps refusing (an episode of 20 s or more: the minute's, and the share is cut again at
+ * its end to this process's part of the minute's starts when it began); otherwise the 10 s one,
+ * and when this process had filled that alone, the 429 is a hiccup, not sharing.
+ *
+ * A 429 without a Retry-After says nothing of when the window has room: the pause is backoff
+ * (`Episodes.backoffPause`), doubled at each failed probe; for an episode soon after another, at
+ * least half as long as that one lasted; and when this process filled a 10 s window with others,
+ * until that window surely has room (probing every 250-500 ms met a full minute's window some
+ * twenty times per episode, a full 10 s window three or four times per process).
  */
 export const SHARING = {
 	/** After an episode the share is this much of the share measured before it (CUBIC's beta). */
@@ -74,8 +84,21 @@ export interface MeasuredShare {
 	share: number;
 	/** Whether the 429 says that others used the rest of the window (`SHARING.othersEvidence`). */
 	others: boolean;
-	/** Whether the share is this process's part of a 10 s window that the 429 said was full. */
+	/** Whether the share is this process's part of the window that the 429 said was full. */
 	window?: boolean;
+	/** Its part of the minute's starts (what the share is when the window proves the minute's). */
+	ofMinute?: number;
+	/** Whether the share is already that part. */
+	byMinute?: boolean;
+}
+
+/**
+ * Whether an episode of `lengthMs` says the window that overflowed is the minute's: it kept the
+ * process out for twice the 10 s window (`tenthMs`) or more (a 10 s window has room again within
+ * 10 s, found within twice that by backoff).
+ */
+export function keptOut(lengthMs: number, tenthMs: number): boolean {
+	return lengthMs >= 2 * tenthMs;
 }
 
 /** The plan's windows, as the limiter counts them (with its margin). */
@@ -85,43 +108,74 @@ interface PlanWindows {
 	tenth: { limit: number; windowMs: number };
 }
 
+/** Starts in `starts` (oldest first) after `since`. */
+function startsAfter(starts: readonly number[], since: number): number {
+	let count = 0;
+	for (let i = starts.length - 1; i >= 0 && starts[i] > since; i--) count++;
+	return count;
+}
+
 /**
- * What this process used of the plan before a 429 at `now` that pauses it `pauseMs`, from its
- * `starts` (oldest first). When the 429 may be a 10 s window's (a pause shorter than 10 s: such a
- * gateway asks to wait until its window ends), its share is its part of that window, whose rest
+ * What this process used of the plan before a 429 at `now` that pauses it `pauseMs` (`retryAfter`:
+ * the pause is the service's Retry-After, not backoff), from its `starts` (oldest first). The 429
+ * says that a window of the gateway is full, and its share is its part of that window, whose rest
  * the others used: the parts of the processes that share the plan add up to the whole window, so
- * each takes its own part again, whatever it learnt before (`window`). Otherwise its rate in the
- * last 10 s (over less when it began sending later; its pauses count as time it used nothing).
- * Whether others used the plan: it sent a part of the 10 s window or of the minute (the larger),
- * not (nearly) all of it.
+ * each takes its own part again, whatever it learnt before (`window`).
+ * - Its part of the 10 s window (a sixth of the plan): when a Retry-After under 10 s says when that
+ *   window ends, the 10 s before then (a fixed window's start); else the last 10 s.
+ * - When it sent (nearly) all of that 10 s window itself and a Retry-After of 10 s or more says
+ *   that the full window is the minute's, its part of the minute's starts; the same, whatever its
+ *   10 s count, when the last episode, recent, kept it out for 20 s or more (`lastEpisodeMs`).
+ * - Otherwise it filled the window alone (a gateway's hiccup, a newcomer's first requests): its
+ *   rate in the last 10 s (over less when it began sending later), and no evidence of others.
+ * Whether others used the plan: its part lies within `SHARING.othersEvidence`.
  */
 export function measureShare(
 	windows: PlanWindows,
 	starts: readonly number[],
-	at: { now: number; busySince: number; pauseMs: number },
+	at: {
+		now: number;
+		busySince: number;
+		pauseMs: number;
+		retryAfter?: boolean;
+		/** How long the last episode lasted, when it ended recently (`Episodes.recentLength`). */
+		lastEpisodeMs?: number;
+	},
 ): MeasuredShare {
 	const { plan, windowMs, tenth } = windows;
-	const tenthWindow = at.pauseMs < tenth.windowMs;
+	const { from, to } = SHARING.othersEvidence;
+	const saidTenth = at.retryAfter !== false && at.pauseMs < tenth.windowMs;
+	// A window that kept this process out long is the minute's, and its 10 s count says little: it
+	// was paused for most of them.
+	const minute = keptOut(at.lastEpisodeMs ?? 0, tenth.windowMs);
 	// That window ends when the pause does, or up to a second before (Retry-After counts whole
 	// seconds): counted from a window (with the margin) before the pause's end, the part misses at
 	// most the first second of the window and takes at most the margin of the one before (the
 	// parts of the processes add up to a little less than the window, not to more).
-	const since = at.now + at.pauseMs - tenth.windowMs;
-	let sent = 0;
-	for (let i = starts.length - 1; i >= 0 && starts[i] > since; i--) sent++;
-	const ofTenth = tenthWindow ? sent / tenth.limit : 0;
-	let inTenth = 0;
-	for (let i = starts.length - 1; i >= 0 && starts[i] > at.now - tenth.windowMs; i--) inTenth++;
+	const since = saidTenth ? at.now + at.pauseMs - tenth.windowMs : at.now - tenth.windowMs;
+	const ofTenth = startsAfter(starts, since) / tenth.limit;
+	const saidMinute = at.retryAfter !== false && !saidTenth;
+	const byMinute = saidMinute || minute;
+	const ofMinute = starts.length / plan;
+	const part = ofTenth < to && !minute ? ofTenth : byMinute ? ofMinute : 1;
+	if (part < to) return { share: part, others: part >= from, window: true, ofMinute, byMinute };
+	const inTenth = startsAfter(starts, at.now - tenth.windowMs);
 	const span = Math.min(tenth.windowMs, Math.max(1000, at.now - at.busySince));
-	const part = Math.max(ofTenth, starts.length / plan);
+	const share = (inTenth * windowMs) / (span * plan);
+	return { share, others: false, window: false, ofMinute, byMinute };
+}
+
+/**
+ * What an episode that kept this process out long (the window was the minute's) says, when its
+ * first 429 was `measured` otherwise: the share is its part of the minute's starts then, and
+ * others used the rest. Undefined when it says nothing new.
+ */
+function minuteMeasure(measured: MeasuredShare | undefined): MeasuredShare | undefined {
+	if (!measured || measured.byMinute || measured.ofMinute === undefined) return undefined;
 	const { from, to } = SHARING.othersEvidence;
-	// Its part of the window, unless it sent (nearly) all of it: then it filled it alone.
-	const window = tenthWindow && ofTenth < to;
-	return {
-		share: window ? ofTenth : (inTenth * windowMs) / (span * plan),
-		others: part >= from && part <= to,
-		window,
-	};
+	const part = measured.ofMinute;
+	if (part < from || part >= to) return undefined;
+	return { share: part, others: true, window: true, ofMinute: part, byMinute: true };
 }
 
 /**
@@ -238,10 +292,19 @@ export type ThrottleKind = 'new' | 'echo';
  * the share (`controller.congestion`); the others lengthen the pause.
  */
 export class Episodes {
-	private open?: { pausedUntil: number; backAt: number; probe?: object };
+	private open?: {
+		pausedUntil: number;
+		backAt: number;
+		probe?: object;
+		failedProbes: number;
+		/** What its first 429 measured (when it was evidence). */
+		measured?: MeasuredShare;
+	};
 	/** When the last episode ended: 429s to requests granted before it are stale echoes. */
 	private lastEnd = -Infinity;
 	private lastBegan = -Infinity;
+	/** How long the last episode lasted, from its first 429 to its end. */
+	private lastLength = 0;
 	/** Called when the probe's answer is in (or it was abandoned): the next caller may go. */
 	onProbeDone: () => void = () => {};
 
@@ -264,9 +327,36 @@ export class Episodes {
 		return this.open !== undefined;
 	}
 
+	/** How long the last episode lasted when it ended less than `SHARING.periodGapMs` ago, else 0. */
+	recentLength(now: number): number {
+		return now - this.lastEnd < SHARING.periodGapMs ? this.lastLength : 0;
+	}
+
 	/** When the last episode began (its first 429; -Infinity: none yet). */
 	get beganAt(): number {
 		return this.lastBegan;
+	}
+
+	/**
+	 * The pause for a 429 without a Retry-After to `slot` at `now`, `firstMs` the backoff's first
+	 * step: the service did not say when its window has room, and probing every 250-500 ms met a
+	 * full minute's window some twenty times. A failed probe doubles it at each failure; a new
+	 * episode less than `SHARING.periodGapMs` after the last one waits at least half as long as that
+	 * one lasted (the gateway's window is alike), and at least `roomMs` (until the 10 s window this
+	 * process filled with others surely has room); the other answers only say the pause goes on.
+	 * At most `maxMs`.
+	 */
+	backoffPause(
+		slot: object,
+		now: number,
+		waits: { firstMs: number; maxMs: number; roomMs: number },
+	): number {
+		const { firstMs, maxMs, roomMs } = waits;
+		const open = this.open;
+		let pause = firstMs;
+		if (open?.probe === slot) pause = firstMs * 2 ** (open.failedProbes + 1);
+		else if (!open) pause = Math.max(firstMs, roomMs, this.recentLength(now) / 2);
+		return Math.min(pause, Math.max(firstMs, maxMs));
 	}
 
 	/** A probe is out: the others wait for its answer. */
@@ -296,8 +386,10 @@ export class Episodes {
 		const open = this.open;
 		if (!open) {
 			this.lastBegan = now;
-			this.open = { pausedUntil: pause.until, backAt: pause.backAt };
-			if (evidence) this.controller.congestion(now, measured());
+			const first = evidence ? measured() : undefined;
+			this.open = { pausedUntil: pause.until, backAt: pause.backAt, failedProbes: 0 };
+			this.open.measured = first;
+			if (first) this.controller.congestion(now, first);
 			return 'new';
 		}
 		open.pausedUntil = Math.max(open.pausedUntil, pause.until);
@@ -307,17 +399,25 @@ export class Episodes {
 		}
 		open.backAt = pause.backAt;
 		open.probe = undefined;
+		open.failedProbes++;
 		this.onProbeDone();
 		return 'new';
 	}
 
-	/** A request's answer is in (`answered`: without a 429), or it never will be. */
-	finished(slot: object, answered: boolean, now: number): void {
+	/**
+	 * A request's answer is in (`answered`: without a 429), or it never will be. An episode that
+	 * kept the process out long (`keptOut`, `tenthMs` the plan's 10 s window) proves the window the
+	 * minute's: the share is cut again to the part of it that the first 429 found.
+	 */
+	finished(slot: object, answered: boolean, now: number, tenthMs: number): void {
 		const open = this.open;
 		if (!open || open.probe !== slot) return;
 		if (answered) {
 			this.open = undefined;
 			this.lastEnd = now;
+			this.lastLength = now - this.lastBegan;
+			const minute = keptOut(this.lastLength, tenthMs) ? minuteMeasure(open.measured) : undefined;
+			if (minute) this.controller.congestion(now, minute);
 			this.controller.ended(now);
 		} else {
 			open.probe = undefined;

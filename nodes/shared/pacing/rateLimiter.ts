@@ -1,5 +1,11 @@
 import type { RatePlan } from '../credential/plan';
-import { Episodes, measureShare, ShareController, type ThrottleKind } from './rateController';
+import {
+	Episodes,
+	measureShare,
+	ShareController,
+	SHARING,
+	type ThrottleKind,
+} from './rateController';
 import { RoundTrips } from './roundTrips';
 
 export type { ThrottleKind };
@@ -68,6 +74,8 @@ export const PACING = {
 	safetyFactor: 1.01,
 	/** A pause for a 429 lasts at most a window (a longer Retry-After fails the run that got it). */
 	maxPauseMs: 60_000,
+	/** A pause for a 429 without a Retry-After doubles at each failed probe up to this. */
+	maxBackoffMs: 30_000,
 	/** Starts within a slice are at least this share of the slice's even spacing apart. */
 	spacing: 0.9,
 	/** Requests in flight before any round trip is known, and the ceiling. */
@@ -203,7 +211,7 @@ export class PlanLimiter {
 				} else if (outcome === 'answered') {
 					this.roundTrips.record(end - now);
 				}
-				this.episodes.finished(slot, outcome === 'answered', end);
+				this.episodes.finished(slot, outcome === 'answered', end, this.tenth.windowMs);
 			},
 		};
 		this.episodes.sent(slot);
@@ -211,20 +219,53 @@ export class PlanLimiter {
 	}
 
 	/**
-	 * A request (its `slot`) was answered 429 with a pause of `pauseMs`. The first 429 of an
+	 * A request (its `slot`) was answered 429 with a pause of `pauseMs` (its Retry-After, or when it
+	 * had none, `retryAfter` false, the backoff's first step: `Episodes.backoffPause` lengthens it,
+	 * up to `PACING.maxBackoffMs`). The first 429 of an
 	 * episode pauses every request of this process and, when `evidence` (the pause is one a run
 	 * can wait out), cuts the share; the episode's later 429s only lengthen the pause. Returns
 	 * `new` for the episode's first 429 and for a failed probe (answers the service gave anew),
 	 * `echo` for the others (one event, counted once by the circuit breaker).
 	 */
-	rateLimited(slot: Pick<Slot, 'granted'>, pauseMs: number, evidence = true): ThrottleKind {
+	rateLimited(
+		slot: Pick<Slot, 'granted'>,
+		pauseMs: number,
+		evidence = true,
+		retryAfter = true,
+	): ThrottleKind {
 		const now = this.clock.now();
-		const wait = Math.max(0, pauseMs);
+		const waits = {
+			firstMs: Math.max(0, pauseMs),
+			maxMs: PACING.maxBackoffMs,
+			roomMs: this.roomMs(now),
+		};
+		const wait = retryAfter ? waits.firstMs : this.episodes.backoffPause(slot, now, waits);
 		const pause = { until: now + Math.min(wait, PACING.maxPauseMs), backAt: now + wait };
 		this.busyUntil = Math.max(this.busyUntil, pause.until);
 		const measured = () =>
-			measureShare(this, this.starts, { now, busySince: this.busySince, pauseMs });
+			measureShare(this, this.starts, {
+				now,
+				busySince: this.busySince,
+				pauseMs,
+				retryAfter,
+				lastEpisodeMs: this.episodes.recentLength(now),
+			});
 		return this.episodes.throttled(slot, slot.granted, now, pause, evidence, measured);
+	}
+
+	/**
+	 * How long until a 10 s window this process filled together with others has room again at the
+	 * latest: 10 s after its first start in the last 10 s, when it sent a part of that window that
+	 * says others sent the rest (`SHARING.othersEvidence`; a newcomer's first requests say nothing
+	 * of when the others' window frees); else 0.
+	 */
+	private roomMs(now: number): number {
+		const since = now - this.tenth.windowMs;
+		const first = this.starts.findIndex((start) => start > since);
+		if (first === -1) return 0;
+		const part = (this.starts.length - first) / this.tenth.limit;
+		if (part < SHARING.othersEvidence.from || part >= SHARING.othersEvidence.to) return 0;
+		return this.starts[first] + this.tenth.windowMs - now;
 	}
 
 	/** How long the pause for a 429 lasts from now (0: none). */

@@ -413,12 +413,57 @@ describe('rate plan', () => {
 		for (let i = 0; i < 5; i++) expect(off.take('k', i, own)).toEqual({ allowed: true });
 	});
 
+	it('sliding-10s, fixed-10s, fixed-60s: one window each, of a sixth of the plan or the whole', () => {
+		// 12 per 6000 ms: a sixth is 2 per 1000 ms.
+		const sixth = (kind: string) => [{ kind, limit: 2, windowMs: 1000 }];
+		const sliding = new SlidingWindowLimiter({ limit: 12, windowMs: 6000, model: 'sliding-10s' });
+		expect(sliding.take('k', 900)).toEqual({ allowed: true });
+		expect(sliding.take('k', 950)).toEqual({ allowed: true });
+		// In any 1000 ms: the next sixth of the clock does not admit, the start at 900 leaves at 1900.
+		const slidingExceeded = sixth('sliding');
+		expect(sliding.take('k', 1000)).toEqual({
+			allowed: false,
+			retryAfterMs: 900,
+			exceeded: slidingExceeded,
+		});
+		expect(sliding.take('k', 1900)).toEqual({ allowed: true });
+		// No limit on the whole window: 2 per 1000 ms for 6000 ms and more.
+		for (let t = 3000; t < 10_000; t += 500)
+			expect(sliding.take('k', t)).toEqual({ allowed: true });
+
+		const fixed = new SlidingWindowLimiter({ limit: 12, windowMs: 6000, model: 'fixed-10s' });
+		expect(fixed.take('k', 900)).toEqual({ allowed: true });
+		expect(fixed.take('k', 950)).toEqual({ allowed: true });
+		expect(fixed.take('k', 960)).toEqual({
+			allowed: false,
+			retryAfterMs: 40,
+			exceeded: sixth('fixed'),
+		});
+		// A new aligned window admits at once, however recent the last ones.
+		expect(fixed.take('k', 1000)).toEqual({ allowed: true });
+		expect(fixed.take('k', 1001)).toEqual({ allowed: true });
+		for (let t = 2000; t < 9000; t += 500) expect(fixed.take('k', t)).toEqual({ allowed: true });
+
+		const minute = new SlidingWindowLimiter({ limit: 12, windowMs: 6000, model: 'fixed-60s' });
+		for (let i = 0; i < 12; i++) expect(minute.take('k', 5000 + i)).toEqual({ allowed: true });
+		expect(minute.take('k', 5500)).toEqual({
+			allowed: false,
+			retryAfterMs: 500,
+			exceeded: [{ kind: 'fixed', limit: 12, windowMs: 6000 }],
+		});
+		// 12 more right after the window's end: 24 within 1 s, as a fixed window allows.
+		for (let i = 0; i < 12; i++) expect(minute.take('k', 6000 + i)).toEqual({ allowed: true });
+		expect(minute.take('k', 6100)).toMatchObject({ allowed: false, retryAfterMs: 5900 });
+	});
+
 	it('refuses an invalid model among the emulator options', async () => {
 		// Closed again should it start, so a failure here cannot keep Jest running.
 		const started = startEmulator({
 			ratePlan: { limit: 6, windowMs: 60, model: 'fixed' as never },
 		}).then(async (other) => (await other.close(), other));
-		await expect(started).rejects.toThrow('rate plan model must be one of sliding, strict');
+		await expect(started).rejects.toThrow(
+			'rate plan model must be one of sliding, strict, sliding-10s, fixed-10s, fixed-60s',
+		);
 	});
 });
 
@@ -511,14 +556,42 @@ describe('control API', () => {
 		await expectError(
 			await post({ limit: 12, windowMs, model: 'fixed' }),
 			'INVALID_ARGUMENT',
-			'rate plan model must be one of sliding, strict',
+			'rate plan model must be one of sliding, strict, sliding-10s, fixed-10s, fixed-60s',
 		);
 		await expectError(
 			await post({ limit: 12, windowMs, model: 6 }),
 			'INVALID_ARGUMENT',
-			'rate plan model must be one of sliding, strict',
+			'rate plan model must be one of sliding, strict, sliding-10s, fixed-10s, fixed-60s',
 		);
 		// The refused plans left the sliding one in place: its 4th request in the window is allowed.
 		expect((await getPurchaseOrder(SEEDED_PO.released, cookie)).status).toBe(200);
+	});
+
+	it('answers 429 without Retry-After when the plan says so (retryAfter: false)', async () => {
+		const cookie = await login();
+		const post = (body: unknown) =>
+			control('/rate-plan', {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify(body),
+			});
+		const windowMs = 6_000_000_000;
+		expect((await post({ limit: 6, windowMs, model: 'fixed-10s', retryAfter: false })).status).toBe(
+			200,
+		);
+		expect((await getPurchaseOrder(SEEDED_PO.released, cookie)).status).toBe(200);
+		const limited = await getPurchaseOrder(SEEDED_PO.released, cookie);
+		expect(limited.headers.get('retry-after')).toBeNull();
+		await expectError(
+			limited,
+			'RESOURCE_EXHAUSTED',
+			`rate plan exceeded for GetPurchaseOrder: at most 1 requests per ${windowMs / 6} ms window`,
+		);
+		await expectError(
+			await post({ limit: 6, windowMs, retryAfter: 'no' }),
+			'INVALID_ARGUMENT',
+			'rate plan retryAfter must be true or false',
+		);
+		expect((await post({ limit: 1500, windowMs: 60_000 })).status).toBe(200);
 	});
 });
