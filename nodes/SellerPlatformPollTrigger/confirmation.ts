@@ -15,8 +15,9 @@
  * workflow's global static data (saved after activation), and a later poll that finds no state
  * starts from there (however long after: the stream names what it is for).
  */
-import { randomUUID } from 'crypto';
 import type { IDataObject, INode, IPollFunctions } from 'n8n-workflow';
+
+import { POSSIBLE_DUPLICATE, startNewLifeForTests, thisLife } from '../shared';
 
 import { entryOf } from './pending';
 import {
@@ -28,19 +29,8 @@ import {
 	type Unconfirmed,
 } from './state';
 
-/** The field that marks an order n8n may have received before it stopped. */
-export const POSSIBLE_DUPLICATE = 'possibleDuplicate';
-
-/**
- * This n8n life: a random id and when it began (this module loaded).
- * Bound: one id and one time.
- */
-let life = { id: randomUUID(), startedAt: Date.now() };
-
-/** For tests only: plays n8n started again (a new process) within one test run. */
-export function startNewLifeForTests(): void {
-	life = { id: randomUUID(), startedAt: Date.now() };
-}
+// This n8n life (one per loaded package) is the shared layer's, also read by the webhook trigger.
+export { POSSIBLE_DUPLICATE, startNewLifeForTests };
 
 /** n8n-core's poll context carries its `Workflow` (a property of the class, not of the API). */
 interface WithWorkflow {
@@ -70,7 +60,7 @@ export function confirmEmitted(ctx: IPollFunctions, state: PollState): void {
 	const durable = durableCursors(ctx);
 	if (durable) dropStart(ctx, state);
 	const kept = state.unconfirmed;
-	if (kept?.life === life.id) {
+	if (kept?.life === thisLife().id) {
 		kept.orders = {};
 		return;
 	}
@@ -78,12 +68,12 @@ export function confirmEmitted(ctx: IPollFunctions, state: PollState): void {
 		delete state.unconfirmed;
 		return;
 	}
-	let marksBefore = Math.max(life.startedAt + LOOKBACK_MS, kept?.marksBefore ?? 0);
+	let marksBefore = Math.max(thisLife().startedAt + LOOKBACK_MS, kept?.marksBefore ?? 0);
 	for (const [key, { createdAt, order }] of Object.entries(kept?.orders ?? {})) {
 		marksBefore = Math.max(marksBefore, createdAt + 1);
 		if (!(key in state.pending)) state.pending[key] = { createdAt, attempts: 0, order };
 	}
-	state.unconfirmed = { life: life.id, marksBefore, orders: {} };
+	state.unconfirmed = { life: thisLife().id, marksBefore, orders: {} };
 }
 
 /**
@@ -94,9 +84,9 @@ export function confirmEmitted(ctx: IPollFunctions, state: PollState): void {
  */
 export function recordEmitted(ctx: IPollFunctions, state: PollState, emit: readonly Listed[]) {
 	const durable = durableCursors(ctx);
-	const own = state.unconfirmed?.life === life.id ? state.unconfirmed : undefined;
+	const own = state.unconfirmed?.life === thisLife().id ? state.unconfirmed : undefined;
 	const kept: Unconfirmed | undefined =
-		own ?? (durable ? undefined : { life: life.id, orders: {} });
+		own ?? (durable ? undefined : { life: thisLife().id, orders: {} });
 	if (!kept) return;
 	const before = kept.marksBefore;
 	for (const { key, createdAt, order } of emit) {
@@ -143,7 +133,7 @@ function keptStart(ctx: IPollFunctions): StreamStart | undefined {
  */
 export function noteStart(ctx: IPollFunctions, state: PollState, at: number): void {
 	if (!durableCursors(ctx)) {
-		state.unconfirmed = { life: life.id, orders: {} };
+		state.unconfirmed = { life: thisLife().id, orders: {} };
 		return;
 	}
 	const start: StreamStart = { stream: state.stream, at };

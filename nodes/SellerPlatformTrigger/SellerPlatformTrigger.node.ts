@@ -7,10 +7,11 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { NODE_DESCRIPTION, quoted, shown } from '../shared';
+import { NODE_DESCRIPTION, POSSIBLE_DUPLICATE, quoted, shown } from '../shared';
 import { authenticate } from './authentication';
 import { deliveryKey, firstDelivery, markChangedAfterStart, memoryKey } from './deliveries';
 import { destinationCodeProperty, properties } from './description';
+import { mayHaveRunBefore } from './resent';
 import { deduplicates, noonSendersOnly } from './parameters';
 import { DELIVERY_HEADER, destinationWebhookMethods, triggerId } from './registration';
 import { fromNoon, senderAddress } from './senders';
@@ -96,18 +97,21 @@ export class SellerPlatformTrigger implements INodeType {
 			};
 		}
 
+		let json = delivery;
 		if (deduplicates(this)) {
 			if (!firstDelivery(memoryKey(triggerId(this), current), deliveryKey(delivery), current)) {
 				return { webhookResponse: { received: true, ignored: 'duplicate delivery' } };
 			}
 			markChangedAfterStart(current);
+			if (mayHaveRunBefore(delivery)) json = { ...delivery, [POSSIBLE_DUPLICATE]: true };
 		}
 
-		// n8n answers, with the description's responseData. n8n 2.x creates the execution, saves
-		// the static data (the remembered deliveries), then answers: a crash before that leaves
-		// the delivery unanswered and the service sends it again. n8n 1.x saves the static data
-		// and answers while it creates the execution, so a crash in between loses the delivery
-		// (docs/triggers.md).
-		return { workflowData: [[{ json: delivery }]] };
+		// n8n answers, with the description's responseData. n8n 2.x creates the execution (and
+		// starts it), saves the static data (the remembered deliveries), then answers: killed in
+		// between, the first execution may even have ended, and the service sends the delivery
+		// again, to an n8n that remembers nothing of it (resent.ts marks that one). n8n 1.x saves
+		// the static data and answers while it creates the execution, so a crash in between loses
+		// the delivery (docs/triggers.md).
+		return { workflowData: [[{ json }]] };
 	}
 }

@@ -121,7 +121,7 @@ function addKey(memory: RememberedKeys, key: string): void {
  * `seen`, the one list of every key this process knows for the registration: no key is lost to a
  * later save, and no record holds a copy. A re-send while this process still handles the first
  * is dropped here; after a crash before the save, the key is neither saved nor remembered, and the
- * re-send runs.
+ * re-send runs (marked `possibleDuplicate`: resent.ts).
  */
 export function firstDelivery(registration: string, key: string, record: Registration): boolean {
 	const memory = memoryOf(registration);

@@ -68,7 +68,7 @@ export const deduplicateOption = {
 	type: 'boolean',
 	default: true,
 	description:
-		'Whether to start nothing for a delivery already received (the service delivers at least once, so the same event can arrive twice). Deliveries are recognised by metadata.message_id, or by their content.',
+		'Whether to start nothing for a delivery already received (the service delivers at least once, so the same event can arrive twice). Deliveries are recognised by metadata.message_id, or by their content. A new delivery that may have started the workflow before n8n last stopped comes with possibleDuplicate: true: check before acting on it.',
 } satisfies INodeProperties;
 
 /** The addresses noon documents its deliveries come from (noon-api-map.md). */

@@ -25,6 +25,7 @@ import {
 	DELIVERY_HEADER,
 	type Registration,
 } from '../../dist/nodes/SellerPlatformTrigger/registration';
+import { startNewLifeForTests } from '../../dist/nodes/shared';
 import { SEEDED_DESTINATIONS, type Emulator, type RequestLogEntry } from '../emulator';
 import { type ActiveWorkflow, type TestEnvironment, type TestWorkflow } from '../helpers';
 import { startFixture, type Fixture } from './fixture';
@@ -39,6 +40,7 @@ let env: TestEnvironment;
 const activations = new Activations();
 
 beforeEach(async () => {
+	startNewLifeForTests(60 * 60_000); // n8n running for an hour
 	f = await startFixture();
 	({ emulator, env } = f);
 });
@@ -104,6 +106,7 @@ function memoryEntriesOf(workflowId: string): string[] {
 
 /** What n8n's restart leaves of this process's state: nothing (static data stays saved). */
 function restartProcess() {
+	startNewLifeForTests();
 	destinationOwners.clear();
 	recentDeliveries.clear();
 	pendingRecords.clear();

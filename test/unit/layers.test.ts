@@ -71,7 +71,7 @@ const STATEFUL: Record<string, string> = {
 	'nodes/SellerPlatformTrigger/deliveries.ts':
 		'1000 delivery keys per registration, 100 registrations, 64 pending records each',
 	'nodes/SellerPlatformTrigger/owners.ts': 'one owner per destination registered; one number',
-	'nodes/SellerPlatformPollTrigger/confirmation.ts': "this n8n life's id and start time",
+	'nodes/shared/common/life.ts': "this n8n life's id and start times",
 	'nodes/SellerPlatform/actions/import/sentRequests.ts': 'the newest 2000 client references',
 	'nodes/shared/transport/warehouses.ts':
 		'50 warehouse lists (per credential), each at most 20 pages of 500, for 5 minutes; failed reads dropped',

@@ -4,6 +4,7 @@
  */
 export { MAX_TIMER_MS, wait } from './abort';
 export { MONOTONIC, monotonicNow, wallDateOf, type ElapsedClock } from './clock';
+export { lifeAge, POSSIBLE_DUPLICATE, startNewLifeForTests, thisLife, type Life } from './life';
 export { eventLoopTurns, TURN_MS, type Turns } from './turns';
 export {
 	CREDENTIAL_TYPE,
