@@ -31,7 +31,7 @@ import {
 
 import { CredentialsHelper, testCredential, type CredentialTestResult } from './credentials';
 import { additionalData, credentialTypeOf, loadPackage, NodeTypes, TestLogger } from './n8n';
-import { TestHttpRequest, TestItems, TestNoOp, TestSet } from './nodes';
+import { TestFiles, TestHttpRequest, TestItems, TestNoOp, TestSet } from './nodes';
 import { activatePolling, type ActivePoller, type PollingOptions } from './polls';
 import {
 	activate,
@@ -154,6 +154,7 @@ export class TestEnvironment {
 		this.loader ??= await loadPackage();
 		this.types ??= new NodeTypes(this.loader, [
 			new TestItems(),
+			new TestFiles(),
 			new TestNoOp(),
 			new TestHttpRequest(),
 			new TestSet(),

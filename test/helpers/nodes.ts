@@ -74,6 +74,56 @@ export class TestItems implements INodeType {
 	}
 }
 
+export const TEST_FILES_NODE_TYPE = 'testFiles';
+
+/**
+ * A start node that outputs files as n8n binary data (as Read/Write Files from Disk would): one
+ * item per entry of its `files` parameter (an array set directly in the parameters: `{ text,
+ * fileName?, field? }`, the field default `data`), made with n8n's own `prepareBinaryData`, so
+ * the data is base64 in memory, or on disk where the test set filesystem mode
+ * (`useFilesystemBinaryData`).
+ */
+export class TestFiles implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Test Files',
+		name: TEST_FILES_NODE_TYPE,
+		group: ['input'],
+		version: 1,
+		description: 'Outputs files as binary data (test only)',
+		defaults: { name: 'Test Files' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [{ displayName: 'Files', name: 'files', type: 'json', default: '[]' }],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const files = this.getNodeParameter('files', 0) as unknown as Array<{
+			text: string;
+			/** The bytes as base64, instead of `text` (a file that is not UTF-8). */
+			base64?: string;
+			fileName?: string;
+			field?: string;
+		}>;
+		const items: INodeExecutionData[] = [];
+		for (const [index, file] of files.entries()) {
+			const data = file.base64
+				? Buffer.from(file.base64, 'base64')
+				: Buffer.from(file.text, 'utf8');
+			const binary = await this.helpers.prepareBinaryData(
+				data,
+				file.fileName ?? `file-${index}.csv`,
+				'text/csv',
+			);
+			items.push({
+				json: { index },
+				binary: { [file.field ?? 'data']: binary },
+				pairedItem: { item: 0 },
+			});
+		}
+		return [items];
+	}
+}
+
 /** Passes its input through unchanged: a place to collect and inspect items. */
 export class TestNoOp implements INodeType {
 	description: INodeTypeDescription = {

@@ -74,6 +74,45 @@ function validatorFor(path: string): ValidateFunction {
 	return validate;
 }
 
+/**
+ * The output item of a file read by Read Rows From a CSV File (mappingMode `csvFile`), the same
+ * for every batch operation that offers it: a summary of the file, not a row.
+ */
+export const CSV_FILE_SUMMARY_SCHEMA = {
+	type: 'object',
+	properties: {
+		fileName: { type: ['string', 'null'], description: 'The name of the file read' },
+		rowsRead: {
+			type: 'integer',
+			description: 'Rows of the file (the header and empty lines aside)',
+		},
+		rowsSent: { type: 'integer', description: 'Rows sent to the service' },
+		requests: { type: 'integer', description: 'Requests made' },
+		rowsApplied: { type: 'integer', description: 'Rows the service applied' },
+		rowsFailed: {
+			type: 'integer',
+			description: 'Rows the service refused or left out, or whose request failed',
+		},
+		failures: {
+			type: 'array',
+			description: 'The first 100 rows that failed',
+			items: {
+				type: 'object',
+				properties: {
+					line: { type: 'integer' },
+					key: { type: 'object', additionalProperties: true },
+					message: { type: 'string' },
+					status_code: { type: 'string' },
+					http_code: { type: 'string' },
+				},
+				required: ['line', 'key', 'message'],
+			},
+		},
+		error: { type: 'string', description: 'With Continue On Fail: why the file failed' },
+	},
+	required: ['rowsRead', 'rowsSent', 'requests', 'rowsApplied', 'rowsFailed', 'failures'],
+};
+
 /** What is wrong with one output item's JSON for its resource/operation; empty when nothing. */
 export async function outputSchemaProblems(
 	resource: string,
@@ -81,6 +120,11 @@ export async function outputSchemaProblems(
 	json: unknown,
 	version: number | string = 1,
 ): Promise<string[]> {
+	if (version === 'csvFile') {
+		const validate = ajv.compile(strict(CSV_FILE_SUMMARY_SCHEMA) as object);
+		if (validate(json)) return [];
+		return (validate.errors ?? []).map((error) => `${error.instancePath} ${error.message}`);
+	}
 	const path = await outputSchemaPath(resource, operation, version);
 	if (!existsSync(path)) return [`no output schema for ${resource}/${operation} at ${path}`];
 	const validate = validatorFor(path);
@@ -137,7 +181,10 @@ function resourceAndOperation(node: INode, workflow: Workflow) {
 			type.description,
 		) ?? node.parameters;
 	const [resource, operation] = [String(parameters.resource), String(parameters.operation)];
-	const versions = schemaVersions(`${resource}/${operation}`, parameters, node.typeVersion);
+	const versions =
+		parameters.mappingMode === 'csvFile'
+			? ['csvFile']
+			: schemaVersions(`${resource}/${operation}`, parameters, node.typeVersion);
 	return { resource, operation, versions };
 }
 

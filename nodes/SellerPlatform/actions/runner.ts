@@ -62,7 +62,8 @@ export interface Task {
 	 * no output). Never a secret.
 	 */
 	creates?: { describe(json: IDataObject): string; advice: string };
-	send(): Promise<TaskResult>;
+	/** Sends the task; `concurrency`: the run's, for a task that sends several requests itself. */
+	send(concurrency: () => number): Promise<TaskResult>;
 }
 
 /** An item whose parameters were refused (only with "continue on fail"). */
@@ -312,10 +313,15 @@ function placeResult(ctx: IExecuteFunctions, entry: Task, result: TaskResult, se
 }
 
 /** Sends one planned entry, or answers a refused one with its error item. */
-async function sendEntry(ctx: IExecuteFunctions, entry: Planned, sent: Sent) {
+async function sendEntry(
+	ctx: IExecuteFunctions,
+	entry: Planned,
+	sent: Sent,
+	concurrency: () => number,
+) {
 	if (!isTask(entry)) return failItem(ctx, sent, firstItem(entry), entry.error);
 	try {
-		placeResult(ctx, entry, await entry.send(), sent);
+		placeResult(ctx, entry, await entry.send(concurrency), sent);
 	} catch (error) {
 		if (entry.eachItem && entry.items) {
 			for (const item of entry.items) failItem(ctx, sent, item, error);
@@ -352,7 +358,7 @@ export async function runOperation(
 	await runPool(planned.length, sequential ? () => 1 : plan.concurrency, async (index) => {
 		const entry = planned[index] as Planned;
 		planned[index] = undefined;
-		if (!sent.stop.error) await sendEntry(this, entry, sent);
+		if (!sent.stop.error) await sendEntry(this, entry, sent, plan.concurrency);
 	});
 	if (sent.stop.error) throw withCreated(sent.stop.error, sent.created);
 	const outputs = await inInputOrder(sent.results);

@@ -20,15 +20,21 @@ export function credentialField(property: Pick<INodeProperties, 'displayName'>):
 
 /**
  * A property read from a field of the input item rather than from the node's parameters (a batch
- * operation's Map Automatically): `name` is the field's, as the API names it.
+ * operation's Map Automatically), or from a column of a CSV file (`column`): `name` is the
+ * field's, as the API names it.
  */
-export type InputField = INodeProperties & { inputField: true };
+export type InputField = INodeProperties & { inputField: true; column?: true };
 
-/** The input field `field` standing for `property`: its rules, the field's name. */
-export const inputField = (property: INodeProperties, field: string): InputField => ({
+/** The input field (or CSV column) `field` standing for `property`: its rules, the field's name. */
+export const inputField = (
+	property: INodeProperties,
+	field: string,
+	column = false,
+): InputField => ({
 	...property,
 	name: field,
 	inputField: true,
+	...(column ? { column: true as const } : {}),
 });
 
 export const isInputField = (property: INodeProperties): property is InputField =>
@@ -39,7 +45,8 @@ export const isInputField = (property: INodeProperties): property is InputField 
  * `The input field "qty"`.
  */
 export function named(property: INodeProperties, kind: Kind = 'parameter'): string {
-	if (isInputField(property)) return `The input field "${property.name}"`;
+	if (isInputField(property))
+		return `The ${property.column ? 'column' : 'input field'} "${property.name}"`;
 	return `The ${kind} ${quotedName(property)}`;
 }
 

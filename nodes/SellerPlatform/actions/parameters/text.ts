@@ -85,7 +85,9 @@ export function readRequiredText(
 
 /** What to do about a required input field that is blank (Map Automatically). */
 export const fieldAdvice = (property: INodeProperties) =>
-	`Give the input item a "${property.name}" field that is not blank.`;
+	(property as { column?: true }).column
+		? `Give the row a value that is not blank in the "${property.name}" column.`
+		: `Give the input item a "${property.name}" field that is not blank.`;
 
 /** A text parameter as its description says: required (see above) or optional. */
 export function readText(

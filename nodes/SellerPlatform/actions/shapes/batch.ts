@@ -60,10 +60,11 @@ import {
 import { answerError, failureCode, failureOf } from './answerStatus';
 import { describe, type Declaration } from './declaration';
 import { fieldExpressionSource } from './fieldExpressions';
+import { csvFileProperties, planCsvFiles, type CsvBatch } from './csvFile';
 import {
 	inputFields,
 	MAPPING_MODE,
-	mappingModeProperty,
+	mappingModeOf,
 	mappingProperties,
 	type RowFields,
 } from './mapping';
@@ -247,7 +248,7 @@ async function pauseUnlessStopped(ctx: IExecuteFunctions, turns: Turns, item: nu
 async function readRows(
 	ctx: IExecuteFunctions,
 	declaration: BatchDeclaration,
-	readingOf: (item: number) => RowReading,
+	readingOf: (item: number) => RowReading | undefined,
 	itemCount: number,
 ) {
 	const rows: Row[] = [];
@@ -261,7 +262,9 @@ async function readRows(
 	for (; item < itemCount; item++) {
 		if (turns.due()) await pauseUnlessStopped(ctx, turns, item);
 		try {
-			const { source, fields } = readingOf(item);
+			const reading = readingOf(item);
+			if (!reading) continue;
+			const { source, fields } = reading;
 			body = declaration.row(source, fields, item);
 			const first = rowAt(byKey, declaration.key, body, add);
 			if (!first) continue;
@@ -304,7 +307,13 @@ interface Tally {
 	unmatched: number;
 	/** The run's session cookies: a row's failure status must not show them, should it echo one. */
 	secrets: string[];
+	/** What a row's `item` is: an input item, or a CSV file's line (csvFile.ts). */
+	unit: 'item' | 'line';
 }
+
+/** A row as messages name it: `item 3 (warehouse "WH-1", SKU "A-1")`, or `line 3 (…)`. */
+const rowNamed = (declaration: BatchDeclaration, tally: Tally, row: Row, item: number) =>
+	`${tally.unit} ${item} (${describeRow(declaration.key, row.body)})`;
 
 const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -359,7 +368,7 @@ function leftOut(
 	tally: Tally,
 ): ItemOutcome {
 	tally.leftOut++;
-	const named = `item ${item} (${describeRow(declaration.key, row.body)})`;
+	const named = rowNamed(declaration, tally, row, item);
 	const message = `The service's answer left out the row of ${named}`;
 	const description = declaration.leftOutAdvice;
 	return { item, error: rowError(ctx, declaration.endpoint, item, message, { description }) };
@@ -377,7 +386,7 @@ function answeredTwice(
 	tally: Tally,
 ): ItemOutcome {
 	tally.repeated++;
-	const named = `item ${item} (${describeRow(declaration.key, row.body)})`;
+	const named = rowNamed(declaration, tally, row, item);
 	const message = `The service's answer gave the row of ${named} more than once: which of its answers holds is unknown`;
 	const description = declaration.leftOutAdvice;
 	return { item, error: rowError(ctx, declaration.endpoint, item, message, { description }) };
@@ -396,7 +405,7 @@ function outcomeOf(
 	const failure = failureOf(answer.status, tally.secrets);
 	if (failure) {
 		tally.failed++;
-		const named = `item ${item} (${describeRow(declaration.key, row.body)})`;
+		const named = rowNamed(declaration, tally, row, item);
 		const said = failure.message || 'no reason given';
 		const code = failureCode(failure);
 		const message = `The service refused the row of ${named}: ${said}${code ? ` (${code})` : ''}`;
@@ -534,27 +543,55 @@ function outcomesOf(
 	return outcomes;
 }
 
+/** Each item's `mappingMode`: read once (from item 0) when set; per item when an expression gives it. */
+function modesOf(ctx: IExecuteFunctions, mode: INodeProperties): (item: number) => string {
+	const readingOf = (item: number) => readOption(ctx, mode, item);
+	const saved = ctx.getNode().parameters[mode.name];
+	if (typeof saved === 'string' && saved.startsWith('=')) return readingOf;
+	const once = readingOf(0);
+	return () => once;
+}
+
 /**
- * Where each item's row is read, as its `mappingMode` says: read once (from item 0) when the
- * parameter is set; per item when an expression gives it (each item read as its own mode says,
- * or refused).
+ * Where each item's row is read, as its `mappingMode` says (each item read as its own mode says,
+ * or refused); none for an item whose rows come from a CSV file (csvFile.ts).
  */
 function rowReadings(
 	ctx: IExecuteFunctions,
 	declaration: BatchDeclaration,
 	mapped: Record<string, InputField>,
-): (item: number) => RowReading {
+	modeOf: (item: number) => string,
+): (item: number) => RowReading | undefined {
 	const auto: RowReading = { source: itemFields(ctx, mapped), fields: mapped };
 	const below: RowReading = {
 		source: fieldExpressionSource(ctx, declaration.fields),
 		fields: declaration.fields,
 	};
-	const readingOf = (item: number) =>
-		readOption(ctx, mappingModeProperty, item) === MAPPING_MODE.autoMapInputData ? auto : below;
-	const saved = ctx.getNode().parameters[mappingModeProperty.name];
-	if (typeof saved === 'string' && saved.startsWith('=')) return readingOf;
-	const once = readingOf(0);
-	return () => once;
+	const readings: Record<string, RowReading | undefined> = {
+		[MAPPING_MODE.autoMapInputData]: auto,
+		[MAPPING_MODE.defineBelow]: below,
+	};
+	return (item: number) => readings[modeOf(item)];
+}
+
+/** Sends one chunk of rows in one request: each item's outcome, matched from the answer. */
+async function sendChunk(
+	ctx: IExecuteFunctions,
+	declaration: BatchDeclaration,
+	chunk: Row[],
+	itemIndex: number,
+	tally: Tally,
+): Promise<ItemOutcome[]> {
+	const { endpoint, pathOf, bodyOf } = declaration;
+	tally.requests++;
+	tally.rows += chunk.length;
+	const sent = chunk.map((row) => row.body);
+	const body = bodyOf ? bodyOf(sent) : { items: sent };
+	const pathParams = pathOf?.(chunk[0].body);
+	const answer = await apiRequest.call(ctx, endpoint, { pathParams, body, itemIndex });
+	for (const secret of await sessionSecrets(ctx, itemIndex))
+		if (!tally.secrets.includes(secret)) tally.secrets.push(secret);
+	return outcomesOf(ctx, declaration, chunk, answer, tally);
 }
 
 /** Each chunk of rows as a task: one request, each of its items its own outcome. */
@@ -564,21 +601,11 @@ function tasksOf(
 	chunks: Row[][],
 	tally: Tally,
 ): Planned[] {
-	const { endpoint, pathOf, bodyOf } = declaration;
 	return chunks.map((chunk) => {
 		const items = itemsOf(chunk);
 		const send = async () => {
-			tally.requests++;
-			tally.rows += chunk.length;
 			try {
-				const sent = chunk.map((row) => row.body);
-				const body = bodyOf ? bodyOf(sent) : { items: sent };
-				const pathParams = pathOf?.(chunk[0].body);
-				const itemIndex = items[0];
-				const answer = await apiRequest.call(ctx, endpoint, { pathParams, body, itemIndex });
-				for (const secret of await sessionSecrets(ctx, itemIndex))
-					if (!tally.secrets.includes(secret)) tally.secrets.push(secret);
-				return { outcomes: outcomesOf(ctx, declaration, chunk, answer, tally) };
+				return { outcomes: await sendChunk(ctx, declaration, chunk, items[0], tally) };
 			} catch (error) {
 				throw asNodeError(ctx, error, items[0]);
 			} finally {
@@ -589,30 +616,77 @@ function tasksOf(
 	});
 }
 
+const newTally = (requests: number, refusedBefore: number, unit: Tally['unit']): Tally => ({
+	requestsLeft: requests,
+	requests: 0,
+	rows: 0,
+	refusedBefore,
+	failed: 0,
+	leftOut: 0,
+	repeated: 0,
+	unmatched: 0,
+	secrets: [],
+	unit,
+});
+
+/** The operation as Read Rows From a CSV File reads, keys and sends its rows (csvFile.ts). */
+function csvBatchOf(ctx: IExecuteFunctions, declaration: BatchDeclaration): CsvBatch {
+	const { pathOf, key } = declaration;
+	return {
+		fields: declaration.fields,
+		key,
+		keyText: (row) => key.map((field) => keyPart(field, row)).join('\u0000'),
+		read: declaration.row,
+		maxRows: declaration.maxRows,
+		pathOf: pathOf && ((row) => JSON.stringify(pathOf(row))),
+		async send(rows, item) {
+			// A row's `item` is its line: messages name the line, outcomes give it back.
+			const chunk: Row[] = rows.map(({ body, line }) => ({ body, item: line }));
+			const outcomes = await sendChunk(ctx, declaration, chunk, item, newTally(1, 0, 'line'));
+			return outcomes.map(({ item: line, error }) => ({ line, error }));
+		},
+	};
+}
+
+/** The items whose `mappingMode` is Read Rows From a CSV File (an item whose mode is refused: not). */
+function csvItemsOf(modeOf: (item: number) => string, itemCount: number): number[] {
+	const items: number[] = [];
+	for (let item = 0; item < itemCount; item++) {
+		try {
+			if (modeOf(item) === MAPPING_MODE.csvFile) items.push(item);
+		} catch {
+			// readRows refuses the item, naming the parameter.
+		}
+	}
+	return items;
+}
+
 export function batchOperation<F extends RowFields>(declaration: BatchDeclaration<F>): Operation {
 	const mapped = inputFields(declaration.fields);
+	// Read Rows From a CSV File: for the writes (a read's answers are its output, one per row).
+	const csvFile = declaration.repeatedKey === 'refuse';
+	const mode = mappingModeOf(csvFile);
+	const csvProperties = csvFile
+		? csvFileProperties(declaration.fields, declaration.rowIs, declaration.maxRows)
+		: [];
 	return {
 		description: describe({
 			...declaration,
-			properties: mappingProperties(declaration.fields, declaration),
+			properties: mappingProperties(declaration.fields, declaration, mode, csvProperties),
 		}),
 		async plan(this: IExecuteFunctions, itemCount: number): Promise<Planned[]> {
 			if (itemCount === 0) return [];
-			const readingOf = rowReadings(this, declaration, mapped);
+			const modeOf = modesOf(this, mode);
+			const csvItems = csvFile ? csvItemsOf(modeOf, itemCount) : [];
+			const refuse = (error: unknown, item: number) => throwUnlessContinueOnFail(this, error, item);
+			const batch = csvBatchOf(this, declaration as BatchDeclaration);
+			const files = csvItems.length ? await planCsvFiles(this, batch, csvItems, refuse) : [];
+			if (csvItems.length === itemCount) return files;
+			const readingOf = rowReadings(this, declaration, mapped, modeOf);
 			const { rows, refused } = await readRows(this, declaration, readingOf, itemCount);
 			const chunks = chunksOf(declaration, rows);
-			const tally: Tally = {
-				requestsLeft: chunks.length,
-				requests: 0,
-				rows: 0,
-				refusedBefore: refused.length,
-				failed: 0,
-				leftOut: 0,
-				repeated: 0,
-				unmatched: 0,
-				secrets: [],
-			};
-			return [...refused, ...tasksOf(this, declaration, chunks, tally)];
+			const tally = newTally(chunks.length, refused.length, 'item');
+			return [...files, ...refused, ...tasksOf(this, declaration, chunks, tally)];
 		},
 	};
 }

@@ -7,6 +7,9 @@
  * - Map Automatically (`autoMapInputData`): the input item's own fields, named as the API names
  *   them (the keys of the operation's `fields`), listed in the editor's notice; each read under
  *   its parameter's rules, and named in messages as the field.
+ * - Read Rows From a CSV File (`csvFile`, the operations that write): each row of a CSV file in
+ *   the input item's binary field is a row, its columns named as under Map Automatically, read
+ *   under the same rules (csvFile.ts), without turning the rows into n8n items.
  */
 import type { INodeProperties } from 'n8n-workflow';
 
@@ -18,7 +21,15 @@ export type RowFields = Record<string, INodeProperties>;
 export const MAPPING_MODE = {
 	defineBelow: 'defineBelow',
 	autoMapInputData: 'autoMapInputData',
+	csvFile: 'csvFile',
 } as const;
+
+const csvFileOption = {
+	name: 'Read Rows From a CSV File',
+	value: MAPPING_MODE.csvFile,
+	description:
+		"Each row of a CSV file in the input item's binary field is one row, its columns named as the API names them (as Map Automatically reads fields); other columns are ignored",
+};
 
 export const mappingModeProperty: INodeProperties = {
 	displayName: 'Mapping Column Mode',
@@ -36,6 +47,7 @@ export const mappingModeProperty: INodeProperties = {
 			value: MAPPING_MODE.defineBelow,
 			description: 'Set the value of each field, by hand or with an expression',
 		},
+		csvFileOption,
 	],
 	// A literal: n8n's lint reads it. Saved workflows without the parameter have it.
 	default: 'defineBelow',
@@ -56,7 +68,14 @@ const fieldList = (fields: RowFields) =>
 		.map(([field, property]) => (property.required ? `${field} (required)` : field))
 		.join(', ');
 
-const shownIn = (mode: string) => ({ show: { [mappingModeProperty.name]: [mode] } });
+export const shownIn = (mode: string) => ({ show: { [mappingModeProperty.name]: [mode] } });
+
+/** The mode as an operation offers it: Read Rows From a CSV File only where `csvFile` is true. */
+export function mappingModeOf(csvFile: boolean): INodeProperties {
+	if (csvFile) return mappingModeProperty;
+	const options = mappingModeProperty.options?.filter((option) => option !== csvFileOption);
+	return { ...mappingModeProperty, options };
+}
 
 /**
  * The mode, the notice of each mode (one row per input item, packed into requests), then the
@@ -65,11 +84,13 @@ const shownIn = (mode: string) => ({ show: { [mappingModeProperty.name]: [mode] 
 export function mappingProperties(
 	fields: RowFields,
 	{ rowIs, maxRows }: { rowIs: string; maxRows: number },
+	mode: INodeProperties,
+	csvFile: INodeProperties[],
 ): INodeProperties[] {
 	const requests = `Rows are sent in requests of at most ${maxRows}; each item gets its own output item, or its own error.`;
 	const defineBelow = shownIn(MAPPING_MODE.defineBelow);
 	return [
-		mappingModeProperty,
+		mode,
 		{
 			displayName: `Each input item is one row (${rowIs}): map the fields below from the item with expressions. ${requests}`,
 			name: 'batchNotice',
@@ -84,6 +105,7 @@ export function mappingProperties(
 			default: '',
 			displayOptions: shownIn(MAPPING_MODE.autoMapInputData),
 		},
+		...csvFile,
 		...Object.values(fields).map((property) => ({
 			...property,
 			displayOptions: {
