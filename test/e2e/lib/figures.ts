@@ -1,4 +1,3 @@
-/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * Figures of a bench run in a real n8n (queue.e2e.ts, million.e2e.ts): each measured by a scenario
  * and checked by a Jest test of its own, which fails when the figure missed its target or was
