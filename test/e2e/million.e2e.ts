@@ -155,6 +155,8 @@ function countRows(emulator: Emulator) {
 		// Every UpdateStock the emulator received is in its log (none dropped by its limit).
 		logged: requests === (emulator.stats().byOperation.UpdateStock ?? 0),
 		mostIn60s: busiestWindow(arrivals, PLAN.windowMs).length,
+		firstAt: Math.min(...arrivals.map((a) => a.at)),
+		lastAt: Math.max(...arrivals.map((a) => a.at)),
 	};
 }
 
@@ -338,6 +340,8 @@ function writeResults() {
 const NAMES = {
 	endToEnd: "end to end (n8n's execution), vs the plan's own time",
 	heap: "n8n's heap peak during the run (nodejs_heap_size_used_bytes, every 1 s)",
+	phases:
+		"the execution's start → the first UpdateStock (the file read and checked) / the first → the last UpdateStock, vs (R − 1) × 40 ms",
 	rss: "n8n's peak RSS: the run's (sampled) / the process's (VmHWM, start-up included)",
 	rows: 'rows accepted by the emulator once / lost / sent twice / other values',
 	requests: 'UpdateStock requests / answered other than 200',
@@ -409,6 +413,13 @@ describe(`a catalog of ${ROWS.toLocaleString('en-US')} rows: ${EXAMPLE} in a rea
 				during.length > 0 &&
 					peakHeap < HEAP_LIMIT_MB * 1024 * 1024 &&
 					nodeOptions.includes(`--max-old-space-size=${HEAP_LIMIT_MB}`),
+			);
+			const startedAtMs = new Date(execution.startedAt).getTime();
+			check(
+				NAMES.phases,
+				`${seconds(rows.firstAt - startedAtMs)} s / ${seconds(rows.lastAt - rows.firstAt)} s vs ${seconds(PLAN_MS - LATENCY_MS)} s`,
+				'stated',
+				Number.isFinite(rows.firstAt),
 			);
 			check(NAMES.rss, `${mb(peakRss)} / ${mb(hwm)} MB`, 'stated', Number.isFinite(hwm));
 			check(
