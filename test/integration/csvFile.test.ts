@@ -10,8 +10,8 @@
 import type { IBinaryData, IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { SEEDED_WAREHOUSES, type RequestLogEntry } from '../emulator';
-import { chain, type TestNode, type TestWorkflow } from '../helpers';
-import { CREDENTIAL_ID, startFixture, type Fixture } from './fixture';
+import { lineOfRow, sku, stockCsv, workflowWithFiles } from './csvFiles';
+import { startFixture, type Fixture } from './fixture';
 
 const NODE = 'Seller Platform';
 const DXB = SEEDED_WAREHOUSES.dubai;
@@ -26,49 +26,6 @@ const PRICE_CSV: INodeParameters = {
 	operation: 'update',
 	mappingMode: 'csvFile',
 };
-
-export const sku = (n: number) => `SKU-${String(n).padStart(6, '0')}`;
-
-/** A stock file: header, then `rows` rows (a BOM, CRLF, quoted fields and a column to ignore). */
-export function stockCsv(
-	rows: number,
-	edit: (n: number, cells: string[]) => string[] = (_, c) => c,
-) {
-	const lines = ['\uFEFFwarehouse_code,partner_sku,title,qty'];
-	for (let n = 0; n < rows; n++) {
-		const cells = [
-			n % 2 ? RUH : DXB,
-			sku(n),
-			`"Mug, ""white"" ${n}\nsecond line"`,
-			String(n % 500),
-		];
-		lines.push(edit(n, cells).join(','));
-	}
-	return `${lines.join('\r\n')}\r\n`;
-}
-
-/** The line a data row starts on: the header is line 1, each stock row's title holds a line break. */
-export const lineOfRow = (n: number) => 2 + 2 * n;
-
-export function workflowWithFiles(
-	files: Array<{ text: string; base64?: string; fileName?: string; field?: string }>,
-	parameters: INodeParameters,
-	nodeSettings: Partial<TestNode> = {},
-): TestWorkflow {
-	return {
-		nodes: [
-			{ name: 'Files', type: 'testFiles', parameters: { files: files as unknown as string } },
-			{
-				name: NODE,
-				type: 'sellerPlatform',
-				parameters,
-				credentials: { sellerPlatformApi: CREDENTIAL_ID },
-				...nodeSettings,
-			},
-		],
-		connections: chain('Files', NODE),
-	};
-}
 
 const sent = (f: Fixture, operation: string): RequestLogEntry[] =>
 	f.emulator.requests().filter((entry) => entry.operation === operation);
@@ -157,7 +114,10 @@ describe('Read Rows From a CSV File', () => {
 	it('a required column missing from the header, a file that ends inside quotes, a file that is not UTF-8: refused before any request', async () => {
 		const noSku = 'warehouse_code,sku,qty\nNAE40000001,A,1\n';
 		const open = `warehouse_code,partner_sku,qty\n${DXB},A,1\n${DXB},"B,2\n`;
-		const latin1 = Buffer.from(`warehouse_code,partner_sku,qty\n${DXB},caf\u00e9,1\n`, 'latin1').toString('base64');
+		const latin1 = Buffer.from(
+			`warehouse_code,partner_sku,qty\n${DXB},caf\u00e9,1\n`,
+			'latin1',
+		).toString('base64');
 		const expected: Array<[unknown, string]> = [
 			[
 				noSku,
@@ -233,7 +193,7 @@ describe('Read Rows From a CSV File', () => {
 			status_code: 'FAILED_PRECONDITION',
 		});
 		expect(json.error).toMatch(
-			/^3 rows of the CSV file in "data" failed; the first, line 22: The service refused the row/,
+			/^3 rows of the CSV file in "data" failed; the first: The service refused the row of line 22 /,
 		);
 		const file = textOf(out.binary!.failedRows).split('\n');
 		expect(file[0]).toBe('line,warehouse_code,partner_sku,reason,code');
@@ -260,7 +220,7 @@ describe('Read Rows From a CSV File', () => {
 		);
 		const error = result.nodeError(NODE);
 		expect(error?.message).toMatch(
-			/^100 rows of the CSV file in "data" failed; the first, line 2: /,
+			/^100 rows of the CSV file in "data" failed; the first: The request of lines 2 to 200 failed: /,
 		);
 		expect(error?.name).toBe('NodeApiError');
 		expect(sent(f, 'UpdateStock')).toHaveLength(20);

@@ -1,3 +1,4 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * The streaming CSV reader of Read Rows From a CSV File (shapes/csv.ts): any table of texts
  * written as RFC 4180 CSV (quotes, delimiters, CR, LF, CRLF, a BOM) reads back the same, whatever

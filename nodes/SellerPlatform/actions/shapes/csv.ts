@@ -79,29 +79,11 @@ export class CsvReader {
 					continue;
 				}
 			}
-			if (this.at === At.Quoted) {
-				if (code === QUOTE) {
-					this.append(text, start, i);
-					this.at = At.QuoteInQuoted;
-					start = i + 1;
-				} else if (code === CR || code === LF) {
-					this.line++;
-					if (code === CR) this.afterCr = true;
-				}
-				continue;
-			}
-			if (this.at === At.QuoteInQuoted) {
-				if (code === QUOTE) {
-					// A doubled quote: one quote of the text, still in quotes.
-					this.at = At.Quoted;
-					start = i;
+			if (this.at === At.Quoted || this.at === At.QuoteInQuoted) {
+				const next = this.inQuotes(text, code, i, start);
+				if (next !== undefined) {
+					start = next;
 					continue;
-				}
-				if (code !== this.delimiter && code !== CR && code !== LF) {
-					throw new CsvProblem(
-						`a character after the closing quote of a field (${JSON.stringify(text[i])}): a quoted field ends at a delimiter or a line break`,
-						this.line,
-					);
 				}
 			}
 			if (code === this.delimiter) {
@@ -122,6 +104,37 @@ export class CsvReader {
 			}
 		}
 		this.append(text, start, text.length);
+	}
+
+	/**
+	 * A character in quotes, or right after a quote in quotes: where the field's text now starts,
+	 * or undefined when the quote closed the field (the character then ends the field or the row).
+	 */
+	private inQuotes(text: string, code: number, i: number, start: number): number | undefined {
+		if (this.at === At.Quoted) {
+			if (code === QUOTE) {
+				this.append(text, start, i);
+				this.at = At.QuoteInQuoted;
+				return i + 1;
+			}
+			if (code === CR || code === LF) {
+				this.line++;
+				if (code === CR) this.afterCr = true;
+			}
+			return start;
+		}
+		// A doubled quote: one quote of the text (from here), still in quotes.
+		if (code === QUOTE) {
+			this.at = At.Quoted;
+			return i;
+		}
+		if (code !== this.delimiter && code !== CR && code !== LF) {
+			throw new CsvProblem(
+				`a character after the closing quote of a field (${JSON.stringify(text[i])}): a quoted field ends at a delimiter or a line break`,
+				this.line,
+			);
+		}
+		return undefined;
 	}
 
 	/** The end of the file: its last row, if it has no line break after it. */

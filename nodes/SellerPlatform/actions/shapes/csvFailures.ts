@@ -14,6 +14,8 @@ export const FAILED_ROWS_MAX_BYTES = 8 * 1024 * 1024;
 export interface RowOutcome {
 	line: number;
 	error?: Error;
+	/** The request failed as a whole: the lines it carried (`lines 2 to 200`). */
+	request?: string;
 }
 
 /** A field as RFC 4180 writes it: in quotes when it holds a quote, the delimiter or a line break. */
@@ -45,15 +47,16 @@ export class Failures {
 		this.push(header.join(delimiter));
 	}
 
-	add(line: number, row: IDataObject, error: Error) {
+	/** Adds a row that failed (its `error` set). */
+	add({ line, error = new Error('failed'), request }: RowOutcome, row: IDataObject) {
 		this.count++;
+		const message = request ? `The request of ${request} failed: ${error.message}` : error.message;
 		const key: IDataObject = {};
 		for (const { field } of this.key) key[field] = row[field] ?? null;
 		const code = codeOf(error);
-		if (this.shown.length < FAILURES_SHOWN)
-			this.shown.push({ line, key, message: error.message, ...code });
+		if (this.shown.length < FAILURES_SHOWN) this.shown.push({ line, key, message, ...code });
 		const cells = [String(line), ...this.key.map(({ field }) => String(row[field] ?? ''))];
-		cells.push(error.message, code.status_code ?? code.http_code ?? '');
+		cells.push(message, code.status_code ?? code.http_code ?? '');
 		const text = cells.map((cell) => csvField(cell, this.delimiter)).join(this.delimiter);
 		if (this.bytes + Buffer.byteLength(text) + 1 > FAILED_ROWS_MAX_BYTES) this.unlisted++;
 		else this.push(text);

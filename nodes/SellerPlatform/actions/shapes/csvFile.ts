@@ -37,7 +37,7 @@ import {
 
 import { eventLoopTurns, inputField, type InputField, type Turns } from '../../../shared';
 import { readOption, readRequiredText, type ParameterSource } from '../parameters';
-import type { Planned, TaskOutput } from '../runner';
+import { asNodeError, type Planned, type TaskOutput } from '../runner';
 import {
 	CsvProblem,
 	CsvReader,
@@ -192,7 +192,7 @@ async function* rowsOf(ctx: IExecuteFunctions, file: CsvFile): AsyncGenerator<Cs
 		reader.end(rows);
 		if (rows.length) yield rows;
 	} catch (error) {
-		if (!(error instanceof CsvProblem)) throw error;
+		if (!(error instanceof CsvProblem)) throw asNodeError(ctx, error, file.item);
 		throw refuse(
 			ctx,
 			file,
@@ -281,8 +281,11 @@ async function eachRow(
 	for (const [field, property] of Object.entries(batch.fields))
 		fields[field] = inputField(property, field, true);
 	let reading: ReadRows | undefined;
+	const turns = eventLoopTurns();
 	for await (const rows of rowsOf(ctx, file)) {
 		for (const row of rows) {
+			// A turn within a piece too: reading a row may be slow (long fields, many columns).
+			if (turns.due()) await turns.pause();
 			if (!reading) {
 				reading = readingOf(ctx, batch, file, row, fields);
 				continue;
@@ -437,11 +440,12 @@ async function sendRequest(batch: CsvBatch, file: CsvFile, rows: SentRow[], send
 		outcomes = await batch.send(rows, file.item);
 	} catch (error) {
 		// A request that failed as a whole: each of its rows failed with it.
-		outcomes = rows.map(({ line }) => ({ line, error: error as Error }));
+		const request = `lines ${rows[0].line} to ${rows[rows.length - 1].line}`;
+		outcomes = rows.map(({ line }) => ({ line, error: error as Error, request }));
 	}
 	const byLine = new Map(rows.map((row) => [row.line, row.body]));
-	for (const { line, error } of outcomes) {
-		if (error) sending.failures.add(line, byLine.get(line) ?? {}, error);
+	for (const outcome of outcomes) {
+		if (outcome.error) sending.failures.add(outcome, byLine.get(outcome.line) ?? {});
 		else sending.applied++;
 	}
 }
@@ -520,9 +524,9 @@ async function outputOf(
 
 /** The error of a file some of whose rows failed: how many, and the first. */
 function failedRowsError(ctx: IExecuteFunctions, file: CsvFile, failures: Failures) {
+	// The first failure's message names its line, its key and the service's status_code.
 	const first = failures.shown[0] as IDataObject;
-	const code = first.status_code ? ` (${String(first.status_code)})` : '';
-	const message = `${failures.count} ${failures.count === 1 ? 'row' : 'rows'} of the CSV file in "${file.field}" failed; the first, line ${String(first.line)}: ${String(first.message)}${code}`;
+	const message = `${failures.count} ${failures.count === 1 ? 'row' : 'rows'} of the CSV file in "${file.field}" failed; the first: ${String(first.message)}`;
 	return new NodeApiError(ctx.getNode(), { message } as JsonObject, {
 		message,
 		description: `Every other row was sent and applied. With Continue On Fail on, the output item lists the first ${FAILURES_SHOWN} failures and a failedRows file lists the rows that failed (line, key, reason), to correct and send again.`,
