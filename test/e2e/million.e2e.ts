@@ -30,7 +30,7 @@
  */
 import { readFileSync, rmSync, mkdirSync, createWriteStream, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { MILLION_RESULTS_JSON, rewriteReport } from '../bench/report';
@@ -155,9 +155,22 @@ function countRows(emulator: Emulator) {
 		// Every UpdateStock the emulator received is in its log (none dropped by its limit).
 		logged: requests === (emulator.stats().byOperation.UpdateStock ?? 0),
 		mostIn60s: busiestWindow(arrivals, PLAN.windowMs).length,
+		perTenSeconds: perTenSeconds(arrivals),
 		firstAt: Math.min(...arrivals.map((a) => a.at)),
 		lastAt: Math.max(...arrivals.map((a) => a.at)),
 	};
+}
+
+/** Requests in each 10 s from the first one: an even pace shows as the same count throughout. */
+function perTenSeconds(arrivals: Array<{ at: number }>): number[] {
+	const first = Math.min(...arrivals.map((a) => a.at));
+	const counts: number[] = [];
+	for (const { at } of arrivals) {
+		const slot = Math.floor((at - first) / 10_000);
+		while (counts.length <= slot) counts.push(0);
+		counts[slot]++;
+	}
+	return counts;
 }
 
 // --- n8n's memory, as its Prometheus metrics and the kernel give it -------------------------------
@@ -211,6 +224,14 @@ function procStatus(pid: number, field: string): number {
 	return Number(kb ?? NaN) * 1024;
 }
 
+/** The CPU time n8n's process has used (user + system, /proc/<pid>/stat, 100 ticks a second), in s. */
+function cpuSeconds(pid: number): number {
+	const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+	const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+	// utime and stime: fields 14 and 15 of the line, 12 and 13 after the command's name.
+	return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 /** The NODE_OPTIONS n8n's process runs with, as the kernel shows its environment. */
 function nodeOptionsOf(pid: number): string {
 	const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
@@ -259,6 +280,8 @@ async function runCatalog(client: N8nClient, workflow: StoredWorkflow) {
 	await sleep(2 * METRICS_EVERY_MS);
 	const healthz = pollHealthz(n8n!.baseUrl, HEALTHZ_EVERY_MS, 10_000);
 	runStartedAt = Date.now();
+	const cpuBefore = cpuSeconds(n8n!.process.pid!);
+	const loadBefore = loadavg()[0];
 	const stopProgress = progress(memory);
 	let execution: Execution;
 	try {
@@ -268,9 +291,13 @@ async function runCatalog(client: N8nClient, workflow: StoredWorkflow) {
 		stopProgress();
 	}
 	const seenEndedAt = Date.now();
+	const machine = {
+		n8nCpuSeconds: Number((cpuSeconds(n8n!.process.pid!) - cpuBefore).toFixed(1)),
+		loadAverage: [loadBefore, loadavg()[0]].map((load) => Number(load.toFixed(2))),
+	};
 	const samples = await memory.stop();
 	const polls = await healthz.stop();
-	return { execution, seenEndedAt, samples, polls };
+	return { execution, seenEndedAt, samples, polls, machine };
 }
 
 beforeAll(async () => {
@@ -342,6 +369,8 @@ const NAMES = {
 	heap: "n8n's heap peak during the run (nodejs_heap_size_used_bytes, every 1 s)",
 	phases:
 		"the execution's start → the first UpdateStock (the file read and checked) / the first → the last UpdateStock, vs (R − 1) × 40 ms",
+	machine:
+		"n8n's CPU time during the run / the machine's 1-minute load average at the run's start and end",
 	rss: "n8n's peak RSS: the run's (sampled) / the process's (VmHWM, start-up included)",
 	rows: 'rows accepted by the emulator once / lost / sent twice / other values',
 	requests: 'UpdateStock requests / answered other than 200',
@@ -362,7 +391,7 @@ describe(`a catalog of ${ROWS.toLocaleString('en-US')} rows: ${EXAMPLE} in a rea
 			log(
 				`${ROWS} rows → ${REQUESTS} requests; the plan allows ${seconds(PLAN_MS)} s; n8n's NODE_OPTIONS: ${nodeOptions}`,
 			);
-			const { execution, seenEndedAt, samples, polls } = await runCatalog(client, stored);
+			const { execution, seenEndedAt, samples, polls, machine } = await runCatalog(client, stored);
 			const durationMs =
 				new Date(execution.stoppedAt!).getTime() - new Date(execution.startedAt).getTime();
 			const rows = countRows(emulator!);
@@ -396,6 +425,7 @@ describe(`a catalog of ${ROWS.toLocaleString('en-US')} rows: ${EXAMPLE} in a rea
 					samples: during.length,
 				},
 				healthz: health,
+				machine,
 				summary,
 			};
 			log(JSON.stringify(results));
@@ -420,6 +450,12 @@ describe(`a catalog of ${ROWS.toLocaleString('en-US')} rows: ${EXAMPLE} in a rea
 				`${seconds(rows.firstAt - startedAtMs)} s / ${seconds(rows.lastAt - rows.firstAt)} s vs ${seconds(PLAN_MS - LATENCY_MS)} s`,
 				'stated',
 				Number.isFinite(rows.firstAt),
+			);
+			check(
+				NAMES.machine,
+				`${machine.n8nCpuSeconds} s of ${seconds(seenEndedAt - runStartedAt)} s / ${machine.loadAverage.join(' → ')}`,
+				'stated',
+				true,
 			);
 			check(NAMES.rss, `${mb(peakRss)} / ${mb(hwm)} MB`, 'stated', Number.isFinite(hwm));
 			check(
