@@ -414,7 +414,7 @@ describe(`a catalog of ${ROWS.toLocaleString('en-US')} rows: ${EXAMPLE} in a rea
 			results = {
 				execution: { id: execution.id, status: execution.status, durationMs, nodeTimes },
 				seenEndedMs: seenEndedAt - runStartedAt,
-				rows,
+				rowCounts: rows,
 				memory: {
 					nodeOptions,
 					heapUsedBeforeMb: before ? mb(before.heapUsed) : null,
