@@ -33,7 +33,7 @@ import { once } from 'node:events';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { MILLION_RESULTS_JSON, rewriteReport } from '../bench/report';
+import { MILLION_RESULTS_JSON, rewriteReport, STATED } from '../bench/report';
 import { startEmulator, SEEDED_WAREHOUSES, type Emulator } from '../emulator';
 import {
 	N8nClient,
@@ -448,16 +448,16 @@ describe(`a catalog of ${ROWS.toLocaleString('en-US')} rows: ${EXAMPLE} in a rea
 			check(
 				NAMES.phases,
 				`${seconds(rows.firstAt - startedAtMs)} s / ${seconds(rows.lastAt - rows.firstAt)} s vs ${seconds(PLAN_MS - LATENCY_MS)} s`,
-				'stated',
+				STATED,
 				Number.isFinite(rows.firstAt),
 			);
 			check(
 				NAMES.machine,
 				`${machine.n8nCpuSeconds} s of ${seconds(seenEndedAt - runStartedAt)} s / ${machine.loadAverage.join(' → ')}`,
-				'stated',
+				STATED,
 				true,
 			);
-			check(NAMES.rss, `${mb(peakRss)} / ${mb(hwm)} MB`, 'stated', Number.isFinite(hwm));
+			check(NAMES.rss, `${mb(peakRss)} / ${mb(hwm)} MB`, STATED, Number.isFinite(hwm));
 			check(
 				NAMES.rows,
 				`${rows.once} / ${rows.lost} / ${rows.twice} / ${rows.wrongValues + rows.foreign}${rows.logged ? '' : ' (the log dropped requests!)'}`,
