@@ -287,6 +287,54 @@ describe('Read Rows From a CSV File', () => {
 		]);
 	});
 
+	it('FBN Shipment Item → Upsert: rows of two ASNs, a request per run of one ASN (its path), each row once', async () => {
+		const skus = f.emulator.addFbnCatalogItems({ count: 120 }).map((item) => item.partner_sku);
+		const asns: string[] = [];
+		for (const ref of ['PO-CSV-1', 'PO-CSV-2']) {
+			const created = await f.env.runWorkflow(
+				workflowWithFiles([{ text: '' }], {
+					resource: 'fbnShipment',
+					operation: 'create',
+					exrefNr: ref,
+					countryCode: 'ae',
+				}),
+			);
+			asns.push((created.json(NODE)[0].shipment as IDataObject).asn_nr as string);
+		}
+		f.emulator.clearRequests();
+		// 30 rows of the first ASN, 60 of the second, 30 of the first again.
+		const asnOf = (n: number) => (n >= 30 && n < 90 ? asns[1] : asns[0]);
+		const text = [
+			'asn_nr,partner_sku,qty',
+			...skus.map((sku, n) => `${asnOf(n)},${sku},${n + 1}`),
+		].join('\n');
+		const result = await f.env.runWorkflow(
+			workflowWithFiles([{ text }], {
+				resource: 'fbnShipmentItem',
+				operation: 'upsert',
+				mappingMode: 'csvFile',
+			}),
+		);
+		expect(result.status).toBe('success');
+		const requests = f.emulator
+			.requests()
+			.filter((entry) => entry.operation === 'AsnService_UpdateShipmentItems');
+		expect(
+			requests.map((entry) => [entry.path, (entry.body as { items: unknown[] }).items.length]),
+		).toEqual([
+			[expect.stringContaining(asns[0]), 30],
+			[expect.stringContaining(asns[1]), 60],
+			[expect.stringContaining(asns[0]), 30],
+		]);
+		expect(result.outputs(NODE)[0].json).toMatchObject({
+			rowsRead: 120,
+			rowsSent: 120,
+			requests: 3,
+			rowsApplied: 120,
+			rowsFailed: 0,
+		});
+	});
+
 	it('is not offered by the reads (Stock → Get): their answers are their output', async () => {
 		const result = await f.env.runWorkflow(
 			workflowWithFiles([{ text: stockCsv(2) }], {

@@ -47,7 +47,7 @@ import {
 } from './csv';
 import { FAILURES_SHOWN, Failures, type RowOutcome } from './csvFailures';
 import { KeyHashes, keyHash } from './csvKeys';
-import { MAPPING_MODE, shownIn, type RowFields } from './mapping';
+import { fieldList, MAPPING_MODE, shownIn, type RowFields } from './mapping';
 
 /** What the batch shape (batch.ts) gives this mode: how a row is read, keyed and sent. */
 export interface CsvBatch {
@@ -101,12 +101,9 @@ export const delimiterProperty: INodeProperties = {
 
 /** The parameters shown with Read Rows From a CSV File: the notice, the binary field, the delimiter. */
 export function csvFileProperties(fields: RowFields, rowIs: string, maxRows: number) {
-	const list = Object.entries(fields)
-		.map(([field, property]) => (property.required ? `${field} (required)` : field))
-		.join(', ');
 	const shown = shownIn(MAPPING_MODE.csvFile);
 	const notice: INodeProperties = {
-		displayName: `Each row of the CSV file (UTF-8, a header row first) is one row (${rowIs}), its columns named as the API names them: ${list}. Other columns are ignored. The whole file is checked before anything is sent, then sent in requests of at most ${maxRows}; each input item (each file) gives one output item: a summary, and a failedRows file listing the rows that failed.`,
+		displayName: `Each row of the CSV file (UTF-8, a header row first) is one row (${rowIs}), its columns named as the API names them: ${fieldList(fields)}. Other columns are ignored. The whole file is checked before anything is sent, then sent in requests of at most ${maxRows}; each input item (each file) gives one output item: a summary, and a failedRows file listing the rows that failed.`,
 		name: 'csvFileNotice',
 		type: 'notice',
 		default: '',
@@ -403,7 +400,7 @@ export async function planCsvFiles(
 	ctx: IExecuteFunctions,
 	batch: CsvBatch,
 	items: number[],
-	refuse: (error: unknown, item: number) => Planned,
+	refused: (error: unknown, item: number) => Planned,
 ): Promise<Planned[]> {
 	const planned: Planned[] = [];
 	for (const item of items) {
@@ -416,7 +413,7 @@ export async function planCsvFiles(
 				send: async (concurrency) => await sendFile(ctx, batch, file, rows, concurrency),
 			});
 		} catch (error) {
-			planned.push(refuse(error, item));
+			planned.push(refused(error, item));
 		}
 	}
 	return planned;

@@ -63,7 +63,7 @@ export function inputFields(fields: RowFields): Record<string, InputField> {
 }
 
 /** The fields as the notice lists them: `warehouse_code (required), qty`. */
-const fieldList = (fields: RowFields) =>
+export const fieldList = (fields: RowFields) =>
 	Object.entries(fields)
 		.map(([field, property]) => (property.required ? `${field} (required)` : field))
 		.join(', ');
