@@ -87,6 +87,7 @@ const log = (message: string) => process.stdout.write(`[million] ${message}\n`);
 const { figures, check, figureTests } = createFigures(log);
 const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
 const seconds = (ms: number) => (ms / 1000).toFixed(1);
+const signed = (n: number) => (n < 0 ? `−${-n}` : `+${n}`);
 
 // --- the catalog: line i (from 0) is SKU MIL-<i>, so a row says which line it came from ---------
 
@@ -438,7 +439,7 @@ describe(`a catalog of ${ROWS.toLocaleString('en-US')} rows: ${EXAMPLE} in a rea
 			);
 			check(
 				NAMES.heap,
-				`${mb(peakHeap)} MB (${before ? `+${mb(peakHeap - before.heapUsed)} MB over the ${mb(before.heapUsed)} MB before the run` : 'no sample before the run'}; ${during.length} samples)`,
+				`${mb(peakHeap)} MB (${before ? `${signed(mb(peakHeap - before.heapUsed))} MB against the ${mb(before.heapUsed)} MB of the last sample before the run` : 'no sample before the run'}; ${during.length} samples)`,
 				`< ${HEAP_LIMIT_MB} MB (the heap limit, ${nodeOptions || 'NODE_OPTIONS not set!'})`,
 				during.length > 0 &&
 					peakHeap < HEAP_LIMIT_MB * 1024 * 1024 &&
