@@ -8,6 +8,11 @@
  * test/bench/queue-results.json and the report. CI runs the same file's short checks
  * (`npm run test:e2e:queue`).
  *
+ * `npm run bench -- million` (only when named): a catalog of 1,000,000 rows in a real n8n 2.x
+ * (test/e2e/million.e2e.ts with MILLION_ROWS=1000000 unless set: about 8 minutes), the example
+ * sync-stock-from-csv-file.json against the emulator at the plan; it writes
+ * test/bench/million-results.json and the report (a run of another size: .tmp/million-results.json).
+ *
  * Benchmarks of the Seller Platform node running in-process through n8n-core against the
  * emulator (50 ms per request): paced, overhead, import, logins (all by default). Prints a table
  * and writes test/bench/results.json and test/bench/RESULTS.md (a partial run replaces only its
@@ -37,7 +42,7 @@ import { performance } from 'node:perf_hooks';
 import { HOSTED_BY_PARENT_ENV, type EmulatorPlacement } from './emulator';
 import type { EmulatorHost } from './emulatorHost';
 import { isEmulatorMessage, type EmulatorRequest } from './emulatorProtocol';
-import { renderMarkdown, renderTable, type QueueResults } from './report';
+import { realN8nResults, renderMarkdown, renderTable } from './report';
 import type { BenchOutcome, BenchResult, Benchmark } from './types';
 
 /** The benchmarks, loaded only by the process that runs them (this one loads no n8n code). */
@@ -112,14 +117,6 @@ const BENCHMARKS: Array<{ id: string; title: string; load: () => Benchmark; optI
 	},
 ];
 const RESULTS_JSON = join(__dirname, 'results.json');
-const QUEUE_JSON = join(__dirname, 'queue-results.json');
-
-/** The figures of the last `npm run bench -- queue`, if any. */
-export function readQueueResults(): QueueResults | undefined {
-	return existsSync(QUEUE_JSON)
-		? (JSON.parse(readFileSync(QUEUE_JSON, 'utf8')) as QueueResults)
-		: undefined;
-}
 const RESULTS_MD = join(__dirname, 'RESULTS.md');
 
 export interface MachineFacts {
@@ -178,7 +175,7 @@ function machineFacts(): MachineFacts {
 }
 
 function usage(): string {
-	return `Usage: npm run bench [-- <name>...] [--in-process] [--no-write] [--profile] [--same-process]\n  names: ${BENCHMARKS.map((b) => b.id).join(', ')}, ${QUEUE} (default: all but soak and ${QUEUE})`;
+	return `Usage: npm run bench [-- <name>...] [--in-process] [--no-write] [--profile] [--same-process]\n  names: ${BENCHMARKS.map((b) => b.id).join(', ')}, ${Object.keys(REAL_N8N).join(', ')} (default: all but soak, ${Object.keys(REAL_N8N).join(' and ')})`;
 }
 
 const log = (message: string) => console.log(`  ${message}`);
@@ -251,13 +248,35 @@ async function runIsolated(
 
 const CHILD_FLAG = '--child';
 
-/** The queue-mode figures: a real n8n cluster, run by Jest (test/e2e/queue.e2e.ts), not forked here. */
-const QUEUE = 'queue';
+/**
+ * Benchmarks in a real n8n, run by Jest (test/e2e/), not forked here; each with the environment
+ * that makes its e2e file the full run.
+ */
+const REAL_N8N: Record<string, { title: string; file: string; env: NodeJS.ProcessEnv }> = {
+	queue: {
+		title: 'n8n queue mode, the full run (test/e2e/queue.e2e.ts, QUEUE_FULL=1)',
+		file: 'test/e2e/queue.e2e.ts',
+		env: { QUEUE_FULL: '1' },
+	},
+	million: {
+		title: `a catalog of a million rows in n8n (test/e2e/million.e2e.ts, MILLION_ROWS=${process.env.MILLION_ROWS ?? '1000000'})`,
+		file: 'test/e2e/million.e2e.ts',
+		env: { MILLION_ROWS: process.env.MILLION_ROWS ?? '1000000' },
+	},
+};
 
-/** `npm run bench -- queue`: the e2e install of n8n 2.x, then the full queue-mode run. */
-function runQueue(): number {
+/** Runs each named real-n8n benchmark; non-zero when any failed. */
+function runAll(names: string[]): number {
+	let status = 0;
+	for (const name of names) status = runRealN8n(name) || status;
+	return status;
+}
+
+/** `npm run bench -- queue` or `-- million`: the e2e install of n8n 2.x, then the run. */
+function runRealN8n(name: string): number {
 	const root = join(__dirname, '..', '..');
-	console.log('\n▶ queue: n8n queue mode, the full run (test/e2e/queue.e2e.ts, QUEUE_FULL=1)');
+	const { title, file, env } = REAL_N8N[name];
+	console.log(`\n▶ ${name}: ${title}`);
 	const install = spawnSync(process.execPath, [join(root, 'test', 'e2e', 'install.js')], {
 		cwd: root,
 		stdio: 'inherit',
@@ -265,8 +284,8 @@ function runQueue(): number {
 	if (install.status !== 0) return install.status ?? 1;
 	const jest = spawnSync(
 		process.execPath,
-		[require.resolve('jest/bin/jest'), '-c', 'test/e2e/jest.config.js', 'test/e2e/queue.e2e.ts'],
-		{ cwd: root, stdio: 'inherit', env: { ...process.env, QUEUE_FULL: '1' } },
+		[require.resolve('jest/bin/jest'), '-c', 'test/e2e/jest.config.js', file],
+		{ cwd: root, stdio: 'inherit', env: { ...process.env, ...env } },
 	);
 	return jest.status ?? 1;
 }
@@ -281,8 +300,8 @@ async function main(): Promise<number> {
 		);
 	}
 	const flags = new Set(args.filter((a) => a.startsWith('--')));
-	const names = args.filter((a) => !a.startsWith('--') && a !== QUEUE);
-	const queue = args.includes(QUEUE);
+	const names = args.filter((a) => !a.startsWith('--') && !(a in REAL_N8N));
+	const realN8n = Object.keys(REAL_N8N).filter((name) => args.includes(name));
 	for (const flag of flags) {
 		if (!['--in-process', '--no-write', '--profile', '--same-process', '--help'].includes(flag)) {
 			console.error(`Unknown option ${flag}\n${usage()}`);
@@ -298,7 +317,7 @@ async function main(): Promise<number> {
 		console.error(`Unknown benchmark ${unknown.join(', ')}\n${usage()}`);
 		return 2;
 	}
-	if (queue && !names.length) return runQueue();
+	if (realN8n.length && !names.length) return runAll(realN8n);
 	const selected = names.length
 		? BENCHMARKS.filter((b) => names.includes(b.id))
 		: BENCHMARKS.filter((b) => !b.optIn);
@@ -360,13 +379,13 @@ async function main(): Promise<number> {
 	if (!flags.has('--no-write')) {
 		const file = mergeResults(results, machine, args);
 		writeFileSync(RESULTS_JSON, `${JSON.stringify(file, null, '\t')}\n`);
-		writeFileSync(RESULTS_MD, renderMarkdown(file, readQueueResults()));
+		writeFileSync(RESULTS_MD, renderMarkdown(file, ...realN8nResults()));
 		console.log(
 			`Written: ${relative(process.cwd(), RESULTS_JSON)}, ${relative(process.cwd(), RESULTS_MD)}`,
 		);
 	}
-	const queueStatus = queue ? runQueue() : 0;
-	return crashed || queueStatus !== 0 ? 1 : 0;
+	const realN8nStatus = runAll(realN8n);
+	return crashed || realN8nStatus !== 0 ? 1 : 0;
 }
 
 /** Replaces the benchmarks of this run in the results file, keeping the others, in the usual order. */

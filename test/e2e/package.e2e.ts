@@ -64,6 +64,7 @@ import {
 	importExamples,
 	loadExamples,
 	NODE_TYPE,
+	readingFile,
 	TOOL_TYPE,
 	TRIGGER_TYPE,
 	upsertCredential,
@@ -319,26 +320,16 @@ const stockCsv = (rows: Array<[string, string, number]>) =>
 	['partner_sku,warehouse_code,qty', ...rows.map((row) => row.join(','))].join('\n') + '\n';
 
 /**
- * A copy of the example that reads a CSV file of its own (in `examples/`, where n8n may read;
- * removed by the check): its Remove Duplicates history starts empty, the shipped sheet stays as is.
+ * A copy of an example that reads a CSV file of its own (in `examples/`, where n8n may read;
+ * removed by the check): the shipped file stays as it is, and the copy has a history of its own
+ * (sync-changed-stock's Remove Duplicates starts empty).
  */
-async function syncChangedStockCopy(csvPath: string): Promise<StoredWorkflow> {
-	const shipped = loadExamples().find((e) => e.file === 'sync-changed-stock.json');
+async function exampleReading(file: string, csvPath: string): Promise<StoredWorkflow> {
+	const shipped = loadExamples().find((e) => e.file === file);
 	expect(shipped).toBeDefined();
 	const { workflow: wf } = shipped!;
 	return await client.createWorkflow(
-		withCredential(
-			{
-				...wf,
-				name: `${wf.name} (e2e ${process.pid})`,
-				nodes: wf.nodes.map((n) =>
-					n.name === 'Read stock.csv'
-						? { ...n, parameters: { ...n.parameters, fileSelector: csvPath } }
-						: n,
-				),
-			},
-			credential,
-		),
+		withCredential(readingFile(wf, csvPath, `${wf.name} (e2e ${process.pid})`), credential),
 	);
 }
 
@@ -349,6 +340,56 @@ const stockRowsSent = async () =>
 		.flatMap((entry) => (entry.body as { items: Array<Record<string, unknown>> }).items)
 		.map((row) => [row.partner_sku, row.warehouse_code, row.qty])
 		.sort();
+
+// --- check 5g: the example "sync a catalog's stock from a CSV file" ---------------------------------
+
+const CSV_EXAMPLE = 'sync-stock-from-csv-file.json';
+const CSV_UPDATE_NODE = 'Update stock from the file';
+const CATALOG_ROWS = 5_000;
+const CATALOG_WAREHOUSES = [
+	SEEDED_WAREHOUSES.dubai,
+	SEEDED_WAREHOUSES.riyadh,
+	SEEDED_WAREHOUSES.cairo,
+];
+/** Line i of the check's catalog as [SKU, warehouse, qty]: a SKU of its own, a seeded warehouse. */
+const catalogLine = (i: number): [string, string, number] => [
+	`SKU-CSV-${String(i + 1).padStart(5, '0')}`,
+	CATALOG_WAREHOUSES[i % CATALOG_WAREHOUSES.length],
+	i % 97,
+];
+/** The catalog's columns in the order an export may give them (not the API's). */
+const catalogCsv = (rows: Array<[string, string, number]>) =>
+	[
+		'warehouse_code,partner_sku,qty',
+		...rows.map(([sku, warehouse, qty]) => `${warehouse},${sku},${qty}`),
+	].join('\n') + '\n';
+
+/**
+ * The rows sent against the rows expected, by [SKU, warehouse, qty]: how many, the first few
+ * expected and never sent, the first few sent more than once (a sent row that was not expected
+ * makes the count differ).
+ */
+function eachRowOnce(sent: unknown[][], expected: unknown[][]) {
+	const times = new Map<string, number>();
+	for (const row of sent) times.set(JSON.stringify(row), (times.get(JSON.stringify(row)) ?? 0) + 1);
+	return {
+		rows: sent.length,
+		neverSent: expected.filter((row) => !times.has(JSON.stringify(row))).slice(0, 5),
+		sentTwice: [...times]
+			.filter(([, n]) => n > 1)
+			.map(([row]) => row)
+			.slice(0, 5),
+	};
+}
+
+/** UpdateStock requests since the log was cleared, by the HTTP status answered. */
+const updateStockStatuses = async () => {
+	const counts: Record<string, number> = {};
+	for (const entry of await requestLog())
+		if (entry.operation === 'UpdateStock')
+			counts[String(entry.status)] = (counts[String(entry.status)] ?? 0) + 1;
+	return counts;
+};
 
 // --- checks 17 and 18: the ASN picker in the editor, a saved FBN workflow of today's shape ------
 
@@ -1612,7 +1653,7 @@ describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 			const csvPath = join(EXAMPLES_DIR, `e2e-stock-${process.pid}.csv`);
 			try {
 				writeFileSync(csvPath, stockCsv(STOCK_SHEET));
-				const sync = await syncChangedStockCopy(csvPath);
+				const sync = await exampleReading('sync-changed-stock.json', csvPath);
 				const expected = STOCK_SHEET.map((row) => [...row]).sort();
 
 				await control(emu, 'DELETE', '/requests');
@@ -1638,6 +1679,84 @@ describe(`the package in a real n8n ${N8N_MAJOR}.x`, () => {
 				const third = await client.runAndWait(sync);
 				expectSucceeded(third);
 				expect(await stockRowsSent()).toEqual([['SKU-MUG-BLK', SEEDED_WAREHOUSES.dubai, 17]]);
+			} finally {
+				rmSync(csvPath, { force: true });
+			}
+		},
+	);
+
+	check(
+		`5g. example "sync a catalog's stock from a CSV file": ${CATALOG_ROWS.toLocaleString('en-US')} rows, each sent once, the summary counts them; rows the service refuses are counted, listed in failedRows and fail the run`,
+		async () => {
+			const csvPath = join(EXAMPLES_DIR, `e2e-catalog-${process.pid}.csv`);
+			try {
+				const catalog = Array.from({ length: CATALOG_ROWS }, (_, i) => catalogLine(i));
+				writeFileSync(csvPath, catalogCsv(catalog));
+				const sync = await exampleReading(CSV_EXAMPLE, csvPath);
+
+				await control(emu, 'DELETE', '/requests');
+				const run = await client.runAndWait(sync);
+				expectSucceeded(run);
+				// One item through the workflow: the summary; every row went once, 100 a request.
+				expect(single(run, CSV_UPDATE_NODE)).toMatchObject({
+					rowsRead: CATALOG_ROWS,
+					rowsSent: CATALOG_ROWS,
+					requests: CATALOG_ROWS / 100,
+					rowsApplied: CATALOG_ROWS,
+					rowsFailed: 0,
+				});
+				expect(binaryOf(run, CSV_UPDATE_NODE)).toEqual([{}]);
+				expect(single(run, 'Summary')).toEqual({
+					file: `e2e-catalog-${process.pid}.csv`,
+					rows_read: CATALOG_ROWS,
+					rows_applied: CATALOG_ROWS,
+					requests: CATALOG_ROWS / 100,
+				});
+				expect(run.data.resultData.runData['Fail the run']).toBeUndefined();
+				const sent = await stockRowsSent();
+				expect(eachRowOnce(sent, catalog)).toEqual({
+					rows: CATALOG_ROWS,
+					neverSent: [],
+					sentTwice: [],
+				});
+				expect(await updateStockStatuses()).toEqual({ '200': CATALOG_ROWS / 100 });
+
+				// Two rows in a warehouse the service does not know: the others are applied, the two
+				// counted and listed in the failedRows file, and the run fails saying so.
+				const unknown = 'WH-NOWHERE-9';
+				const mixed: Array<[string, string, number]> = [
+					catalogLine(0),
+					['SKU-CSV-BAD-1', unknown, 1],
+					['SKU-CSV-BAD-2', unknown, 2],
+				];
+				writeFileSync(csvPath, catalogCsv(mixed));
+				await control(emu, 'DELETE', '/requests');
+				const failing = await client.runAndWait(sync);
+				expect(failing.status).toEqual('error');
+				// The run's error says how many rows failed, and names the first.
+				const failure = failing.data.resultData.error?.message ?? '';
+				expect(failure).toContain('2 rows of the CSV file in "data" failed');
+				expect(failure).toContain('SKU-CSV-BAD-1');
+				expect(single(failing, CSV_UPDATE_NODE)).toMatchObject({
+					rowsRead: 3,
+					rowsSent: 3,
+					requests: 1,
+					rowsApplied: 1,
+					rowsFailed: 2,
+				});
+				const failedRows = binaryOf(failing, CSV_UPDATE_NODE)[0].failedRows;
+				expect(failedRows).toMatchObject({ fileName: 'failedRows.csv' });
+				const listed = (await client.binaryText(failedRows)).trim().split('\n');
+				expect(listed.map((line) => line.split(',').slice(0, 3))).toEqual([
+					['line', 'warehouse_code', 'partner_sku'],
+					['3', unknown, 'SKU-CSV-BAD-1'],
+					['4', unknown, 'SKU-CSV-BAD-2'],
+				]);
+				expect(eachRowOnce(await stockRowsSent(), mixed)).toEqual({
+					rows: 3,
+					neverSent: [],
+					sentTwice: [],
+				});
 			} finally {
 				rmSync(csvPath, { force: true });
 			}

@@ -29,18 +29,18 @@
  *    to empty. Full run only.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { renderMarkdown, type QueueResults } from '../bench/report';
-import type { ResultsFile } from '../bench/run';
+import { QUEUE_RESULTS_JSON, rewriteReport } from '../bench/report';
 import { startEmulator, STRICT_FIXED_WINDOWS, type Emulator, type RateModel } from '../emulator';
 import { validateRatePlan } from '../emulator/ratePlan';
 import { N8nClient, outputOf, type StoredWorkflow, type WorkflowNode } from './lib/client';
+import { busiestWindow, createFigures } from './lib/figures';
 import {
 	freePort,
+	installedN8nVersion,
 	installPackageInto,
-	n8nInstall,
 	REPO_ROOT,
 	startN8n,
 	type N8nInstance,
@@ -70,42 +70,14 @@ const FULL = process.env.QUEUE_FULL === '1';
 /** Purchase orders per execution in scenario 1, and of the one execution of scenario 2. */
 const SIZE1 = FULL ? 300 : 200;
 const SIZE2 = FULL ? 600 : 150;
-const RESULTS = FULL
-	? join(REPO_ROOT, 'test', 'bench', 'queue-results.json')
-	: join(REPO_ROOT, '.tmp', 'queue-ci-results.json');
+const RESULTS = FULL ? QUEUE_RESULTS_JSON : join(REPO_ROOT, '.tmp', 'queue-ci-results.json');
 
 // Straight to stdout: Jest's console adds a stack line to every message.
 const log = (message: string) => process.stdout.write(`[queue] ${message}\n`);
 
 // --- figures: measured by a scenario, each checked by a test of its own ---------------------------
 
-interface Figure {
-	name: string;
-	value: string;
-	target: string;
-	met: boolean;
-}
-const figures: Figure[] = [];
-
-/** Records a figure measured by a scenario; its test checks it. */
-function check(name: string, value: string | number, target: string, met: boolean) {
-	if (!declared.has(name)) throw new Error(`figure "${name}" has no test`);
-	figures.push({ name, value: String(value), target, met });
-	log(`${met ? '✓' : '✗'} ${name}: ${value} (target ${target})`);
-}
-
-const declared = new Set<string>();
-/** A test per figure: it fails when the figure missed its target, or was never measured. */
-function figureTests(names: string[]) {
-	for (const name of names) {
-		declared.add(name);
-		it(name, () => {
-			const figure = figures.find((f) => f.name === name);
-			if (!figure) throw new Error('not measured: the scenario ended before it (see its error)');
-			if (!figure.met) throw new Error(`${figure.value}, target ${figure.target}`);
-		});
-	}
-}
+const { figures, check, figureTests } = createFigures(log);
 
 /** Polls every 500 ms, for a minute unless told otherwise. */
 const waitLong = async <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000) =>
@@ -190,22 +162,6 @@ async function runBulk(
 	await duringDone;
 	const executions = await Promise.all(ids.map(async (id) => await client.waitForExecution(id)));
 	return { executions, wallMs: Date.now() - started };
-}
-
-/**
- * The entries in the busiest period of `windowMs` (sliding: the rule of the emulator's plan, where
- * a request counts until `windowMs` after it), so `.length` is the most in any such window. The
- * same count as test/bench/common.ts's `maxInWindow`, not imported because that module loads the
- * in-process n8n helpers.
- */
-function busiestWindow<T extends { at: number }>(entries: T[], windowMs: number): T[] {
-	const sorted = [...entries].sort((a, b) => a.at - b.at);
-	let best = [0, 0];
-	for (let lo = 0, hi = 0; hi < sorted.length; hi++) {
-		while (sorted[hi].at - sorted[lo].at >= windowMs) lo++;
-		if (hi + 1 - lo > best[1] - best[0]) best = [lo, hi + 1];
-	}
-	return sorted.slice(best[0], best[1]);
 }
 
 const percent = (part: number, whole: number, digits = 1) =>
@@ -389,12 +345,6 @@ async function fourExecutions(scenario: string, model: RateModel, size: number) 
 	return round;
 }
 
-/** The version of the 2.x install the cluster runs (installs/n8n-2), as its package.json says. */
-function installedN8nVersion(): string {
-	const manifest = join(n8nInstall(2).dir, 'node_modules', 'n8n', 'package.json');
-	return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
-}
-
 /** The figures to test/bench/queue-results.json, and the benchmark report. */
 function writeResults() {
 	writeFileSync(
@@ -402,7 +352,7 @@ function writeResults() {
 		`${JSON.stringify(
 			{
 				date: new Date().toISOString(),
-				n8n: `${installedN8nVersion()} (main + 2 workers + 1 webhook process, Postgres, Redis)`,
+				n8n: `${installedN8nVersion(2)} (main + 2 workers + 1 webhook process, Postgres, Redis)`,
 				run: FULL ? 'full (npm run bench -- queue)' : 'CI (npm run test:e2e:queue)',
 				emulator: { latencyMs: 50, ratePlan: planOf('sliding'), strictIn: 'scenario1s' },
 				credentialRequestsPerMinute: PLAN,
@@ -417,15 +367,7 @@ function writeResults() {
 	);
 	log(`figures written to ${RESULTS}`);
 	// The benchmark report shows them too (the full run's only).
-	if (!FULL) return;
-	const benchResults = join(REPO_ROOT, 'test', 'bench', 'results.json');
-	if (existsSync(benchResults)) {
-		const file = JSON.parse(readFileSync(benchResults, 'utf8')) as ResultsFile;
-		writeFileSync(
-			join(REPO_ROOT, 'test', 'bench', 'RESULTS.md'),
-			renderMarkdown(file, JSON.parse(readFileSync(RESULTS, 'utf8')) as QueueResults),
-		);
-	}
+	if (FULL) rewriteReport();
 }
 
 // --- the cluster, shared by the scenarios -------------------------------------------------------------

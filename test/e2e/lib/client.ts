@@ -73,6 +73,14 @@ export interface StoredWorkflow extends WorkflowJson {
 	activeVersionId?: string | null;
 }
 
+/** A binary file of an item: in n8n's binary data store (`id`), or in the data itself (1.x, in memory). */
+export interface BinaryRef {
+	fileName?: string;
+	mimeType?: string;
+	id?: string;
+	data?: string;
+}
+
 export interface NodeRun {
 	startTime: number;
 	executionTime: number;
@@ -83,7 +91,7 @@ export interface NodeRun {
 	data?: {
 		main?: Array<Array<{
 			json: Record<string, unknown>;
-			binary?: Record<string, { fileName?: string; mimeType?: string }>;
+			binary?: Record<string, BinaryRef>;
 		}> | null>;
 	};
 }
@@ -387,6 +395,13 @@ export class N8nClient {
 		return result.results;
 	}
 
+	/** A binary file's content as text, as the editor's Download gets it. */
+	async binaryText(binary: BinaryRef): Promise<string> {
+		if (!binary.id) return Buffer.from(binary.data ?? '', 'base64').toString('utf8');
+		const id = encodeURIComponent(binary.id);
+		return await this.request<string>('GET', `/rest/binary-data?id=${id}&action=download`);
+	}
+
 	/** Runs a workflow from its manual trigger and waits for the result. */
 	async runAndWait(workflow: StoredWorkflow, timeoutMs?: number): Promise<Execution> {
 		return await this.waitForExecution(await this.run(workflow), timeoutMs);
@@ -415,10 +430,7 @@ export function outputOf(
 }
 
 /** Binary properties of the output items of a node's last run. */
-export function binaryOf(
-	execution: Execution,
-	nodeName: string,
-): Array<Record<string, { fileName?: string; mimeType?: string }>> {
+export function binaryOf(execution: Execution, nodeName: string): Array<Record<string, BinaryRef>> {
 	const runs = execution.data.resultData.runData[nodeName] ?? [];
 	const run = runs[runs.length - 1];
 	return (run?.data?.main?.[0] ?? []).map((item) => item.binary ?? {});

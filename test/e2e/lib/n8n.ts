@@ -51,6 +51,12 @@ export function n8nInstall(major: N8nMajor = N8N_MAJOR): N8nInstall {
 	return { major, dir, node, n8n };
 }
 
+/** The version of n8n an install holds, as its package.json says. */
+export function installedN8nVersion(major: N8nMajor = N8N_MAJOR): string {
+	const manifest = join(n8nInstall(major).dir, 'node_modules', 'n8n', 'package.json');
+	return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
+}
+
 /** Environment that keeps n8n on loopback and away from the network. */
 export function n8nEnvironment(options: {
 	dataDir: string;

@@ -112,6 +112,28 @@ export function withCredential(workflow: WorkflowJson, credential: StoredCredent
 	};
 }
 
+/** The node type that reads a file from n8n's disk (Read/Write Files from Disk). */
+export const READ_FILE_TYPE = 'n8n-nodes-base.readWriteFile';
+
+/**
+ * A copy of the workflow whose Read/Write Files from Disk node reads `path` instead (a file of
+ * the test's own, where n8n may read: `N8N_RESTRICT_FILE_ACCESS_TO`), named apart.
+ */
+export function readingFile(workflow: WorkflowJson, path: string, name: string): WorkflowJson {
+	const readers = workflow.nodes.filter((node) => node.type === READ_FILE_TYPE);
+	if (readers.length !== 1)
+		throw new Error(`${workflow.name}: ${readers.length} file readers, not one`);
+	return {
+		...workflow,
+		name,
+		nodes: workflow.nodes.map((node) =>
+			node === readers[0]
+				? { ...node, parameters: { ...node.parameters, fileSelector: path } }
+				: node,
+		),
+	};
+}
+
 /**
  * Imports the examples that are not there yet (by name), as the editor's "Import from File" would,
  * bound to `credential`. Returns every example's stored workflow, by file name.
