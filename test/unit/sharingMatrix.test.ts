@@ -8,7 +8,7 @@
  * breaker), and once all but one stop, the one left back at >= 90 % of the plan from the 30th
  * second on (its accepted requests in the 10 s from then).
  * A change that helps one model and hurts another fails a cell. `MATRIX_REPORT=1` prints every
- * cell's figures.
+ * cell's figures; `MATRIX_SEED=n` runs the cells on other jitter draws.
  */
 import {
 	BACK_WITHIN_MS,
@@ -44,7 +44,14 @@ interface CellFigures {
 	alone: number;
 }
 
-async function runCell(cell: MatrixCell): Promise<CellFigures> {
+/**
+ * Shifts every cell's seed (`MATRIX_SEED=n`; 0, the default, gives the seeds the verdicts and
+ * `KNOWN_FAILING` are for): other jitter draws, to see whether a cell's margins hold.
+ */
+const SEED_SHIFT = 7919 * Number(process.env.MATRIX_SEED ?? 0);
+
+async function runCell(matrixCell: MatrixCell): Promise<CellFigures> {
+	const cell = { ...matrixCell, seed: matrixCell.seed + SEED_SHIFT };
 	// Not at 0: the fixed windows are the gateway's clock's, not the processes'.
 	const clock = new VirtualClock(3_700 + (cell.seed % 7) * 1_300);
 	const start = clock.now();
@@ -82,8 +89,14 @@ const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
  * misses a target, and fails the day the cell meets them all (then take it out of this list). The
  * targets stay the issue's. Without a Retry-After a sliding minute's window overflowed by
  * processes that start together is refused for half a minute, and the synchronized probes after
- * it overflow the room its ageing burst leaves; in a fixed minute's window the others' last
- * requests may fill the minute the one left alone is in, and no one gets in before it ends.
+ * it overflow the room its ageing burst leaves. In a fixed minute's window the one left alone
+ * meets a 429 as the others stop (the minute they filled together), is cut to its part of that
+ * minute and is whole only 30 s after that episode ended, though the next minute has room (in
+ * both such cells here the fixed minute of the 10 s measured held 6 and 0 requests before it).
+ * The list is for these seeds: with `MATRIX_SEED=1`, `2` or `3` (other jitter draws) 4 to 7
+ * more cells miss, most by a hair (together 89-90 %, 429 just over 1 %), and one or two listed
+ * cells meet every target; in a fixed minute without a Retry-After the one left alone may fill
+ * the rest of the minute at the plan before the 10 s measured, which then lie in a full minute.
  */
 const KNOWN_FAILING = new Set([
 	'sliding-10s retry-after 2 staggered',
