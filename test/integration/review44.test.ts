@@ -1,0 +1,98 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
+/**
+ * Review of issue 44's changes (Read Rows From a CSV File, the webhook trigger's
+ * possibleDuplicate mark) against the real emulator: each test fails on the code as merged.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import {
+	pendingRecords,
+	recentDeliveries,
+} from '../../dist/nodes/SellerPlatformTrigger/deliveries';
+import { DELIVERY_HEADER } from '../../dist/nodes/SellerPlatformTrigger/registration';
+import { startNewLifeForTests } from '../../dist/nodes/shared';
+import { SEEDED_DESTINATIONS, SEEDED_WAREHOUSES, type RequestLogEntry } from '../emulator';
+import { workflowWithFiles } from './csvFiles';
+import { startFixture, type Fixture } from './fixture';
+import { Activations, ORDER_SYNC, TRIGGER, triggerWorkflow } from './triggerFixture';
+
+const NODE = 'Seller Platform';
+const DXB = SEEDED_WAREHOUSES.dubai;
+const STOCK_CSV: INodeParameters = {
+	resource: 'stock',
+	operation: 'update',
+	mappingMode: 'csvFile',
+};
+const HOUR = 60 * 60_000;
+
+const sent = (f: Fixture): RequestLogEntry[] =>
+	f.emulator.requests().filter((entry) => entry.operation === 'UpdateStock');
+const rowsSent = (f: Fixture) =>
+	sent(f).flatMap((entry) => (entry.body as { items: IDataObject[] }).items);
+
+describe('review44: Read Rows From a CSV File', () => {
+	let f: Fixture;
+	beforeEach(async () => {
+		f = await startFixture({ ratePlan: null });
+	});
+	afterEach(async () => await f.close());
+
+	it('a column named as a field but in another case ("Processing_Time") is not silently ignored: the file is refused before any request', async () => {
+		// The user's processing times would never be set while the summary says every row applied.
+		const text = `warehouse_code,partner_sku,qty,Processing_Time\n${DXB},SKU-1,5,3\n${DXB},SKU-2,6,4\n`;
+		const result = await f.env.runWorkflow(workflowWithFiles([{ text }], STOCK_CSV));
+		expect(sent(f)).toHaveLength(0);
+		expect(result.status).not.toBe('success');
+	});
+
+	it('two files in one run with the same warehouse and SKU: the later is refused, never both sent ("a run updates each row once")', async () => {
+		const file = (qty: number) => ({
+			text: `warehouse_code,partner_sku,qty\n${DXB},SKU-9,${qty}\n`,
+		});
+		await f.env.runWorkflow(workflowWithFiles([file(1), file(2)], STOCK_CSV));
+		expect(rowsSent(f).filter((row) => row.partner_sku === 'SKU-9')).toHaveLength(1);
+	});
+});
+
+describe('review44: the webhook trigger possibleDuplicate mark', () => {
+	let f: Fixture;
+	const activations = new Activations();
+	beforeEach(async () => {
+		f = await startFixture();
+	});
+	afterEach(async () => {
+		await activations.closeAll();
+		await f.env.close();
+		await f.close();
+	});
+
+	it('queue mode: a re-send reaching another webhook process, up for an hour, is marked (the first process was killed before saving)', async () => {
+		startNewLifeForTests(HOUR);
+		const handle = await activations.activate(f.env, triggerWorkflow());
+		// The event was published 5 s ago; the process that got it was killed before its save and
+		// its answer; the service re-sends it to another webhook process, which has no memory of it.
+		recentDeliveries.clear();
+		pendingRecords.clear();
+		const secret = f.emulator
+			.destinations()
+			.find((d) => d.destination_code === SEEDED_DESTINATIONS.active)!.credentials[DELIVERY_HEADER];
+		const body = {
+			event_schema_version: '1.0',
+			event_type: ORDER_SYNC,
+			metadata: {
+				message_id: 'review44-resend',
+				project_code: f.emulator.projectCode,
+				published_at: new Date(Date.now() - 5_000).toISOString(),
+			},
+			payload: { order_nr: 'FBPI-4401' },
+		};
+		const response = await fetch(handle.webhookUrl, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json', [DELIVERY_HEADER]: secret },
+			body: JSON.stringify(body),
+		});
+		expect(response.status).toBe(200);
+		const [execution] = await handle.waitForExecutions(1);
+		expect(execution.json(TRIGGER)[0].possibleDuplicate).toBe(true);
+	});
+});
