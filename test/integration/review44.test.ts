@@ -1,4 +1,3 @@
-/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * Review of issue 44's changes (Read Rows From a CSV File, the webhook trigger's
  * possibleDuplicate mark) against the real emulator: each test fails on the code as merged.

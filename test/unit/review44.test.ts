@@ -1,4 +1,3 @@
-/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * Review of issue 44's CSV reader (shapes/csv.ts): failing tests for what a hostile file does.
  */
