@@ -126,8 +126,25 @@ describe('CsvReader', () => {
 		]);
 		const wide = Array.from({ length: MAX_CSV_ROW_LENGTH / MAX_CSV_FIELD_LENGTH + 1 }, () => long);
 		expect(problemOf(`a\n${wide.join(',')}\n`)?.[0]).toBe(
-			`a row longer than ${MAX_CSV_ROW_LENGTH} characters (the longest a row may be)`,
+			`a row longer than ${MAX_CSV_ROW_LENGTH} characters, its delimiters included (the longest a row may be)`,
 		);
+	});
+
+	it('refuses a row of millions of bare delimiters by the row limit, never holding its empty fields', () => {
+		// A line of commas has no field text: only counting each delimiter stops it.
+		const reader = new CsvReader(',');
+		const rows: CsvRow[] = [];
+		const piece = ','.repeat(64 * 1024);
+		let refused: unknown;
+		try {
+			for (let at = 0; at <= MAX_CSV_ROW_LENGTH * 2; at += piece.length) reader.push(piece, rows);
+		} catch (error) {
+			refused = error;
+		}
+		expect(refused).toBeInstanceOf(CsvProblem);
+		expect((refused as CsvProblem).line).toBe(1);
+		expect(problemOf(`a\n${','.repeat(MAX_CSV_ROW_LENGTH)}\n`)).toBeUndefined();
+		expect(problemOf(`a\n${','.repeat(MAX_CSV_ROW_LENGTH + 1)}\n`)?.[1]).toBe(2);
 	});
 });
 

@@ -6,14 +6,15 @@
  * - A UTF-8 byte order mark at the start of the file is skipped; empty lines are skipped.
  * - A quote inside an unquoted field is kept as text (`5" screen`); a character other than the
  *   delimiter or a line break after a closing quote is refused, as is a file that ends inside
- *   quotes, a field over MAX_CSV_FIELD_LENGTH characters and a row over MAX_CSV_ROW_LENGTH.
+ *   quotes, a field over MAX_CSV_FIELD_LENGTH characters and a row over MAX_CSV_ROW_LENGTH (its
+ *   delimiters counted: a row of bare delimiters holds at most MAX_CSV_ROW_LENGTH + 1 fields).
  * - Each row carries the line it starts on (line 1 is the first line of the file; a line break
  *   inside quotes counts, so lines are what a text editor shows).
  */
 
 /** The longest field, in characters (the longest text a parameter takes). */
 export const MAX_CSV_FIELD_LENGTH = 64 * 1024;
-/** The longest row, in characters, its line breaks inside quotes included. */
+/** The longest row, in characters, its delimiters and line breaks inside quotes included. */
 export const MAX_CSV_ROW_LENGTH = 1024 * 1024;
 
 export interface CsvRow {
@@ -88,6 +89,7 @@ export class CsvReader {
 			}
 			if (code === this.delimiter) {
 				this.append(text, start, i);
+				this.count(1);
 				this.endField();
 				start = i + 1;
 			} else if (code === CR || code === LF) {
@@ -154,20 +156,25 @@ export class CsvReader {
 	/** Adds `text[from, to)` to the current field, within the limits. */
 	private append(text: string, from: number, to: number) {
 		if (to <= from) return;
-		this.rowLength += to - from;
 		if (this.field.length + to - from > MAX_CSV_FIELD_LENGTH) {
 			throw new CsvProblem(
 				`a field longer than ${MAX_CSV_FIELD_LENGTH} characters (the longest a field may be)`,
 				this.rowLine,
 			);
 		}
+		this.count(to - from);
+		this.field += text.slice(from, to);
+	}
+
+	/** Counts `length` characters (a field's text, a delimiter) toward the row's limit. */
+	private count(length: number) {
+		this.rowLength += length;
 		if (this.rowLength > MAX_CSV_ROW_LENGTH) {
 			throw new CsvProblem(
-				`a row longer than ${MAX_CSV_ROW_LENGTH} characters (the longest a row may be)`,
+				`a row longer than ${MAX_CSV_ROW_LENGTH} characters, its delimiters included (the longest a row may be)`,
 				this.rowLine,
 			);
 		}
-		this.field += text.slice(from, to);
 	}
 
 	private endField() {
