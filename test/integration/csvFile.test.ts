@@ -156,6 +156,23 @@ describe('Read Rows From a CSV File', () => {
 		expect(ok.outputs(NODE)[0].json.rowsApplied).toBe(10);
 	});
 
+	it('a column named as a field apart from case, "-" or "_" ("Processing_Time", "partner-sku") refuses the file before any request, naming both', async () => {
+		// Ignored, the user's processing times would never be set while every row says applied.
+		const cases: Array<[string, string, string]> = [
+			['warehouse_code,partner_sku,qty,Processing_Time', 'Processing_Time', 'processing_time'],
+			['warehouse_code,partner-sku,qty', 'partner-sku', 'partner_sku'],
+		];
+		for (const [header, column, field] of cases) {
+			const text = `${header}\n${DXB},SKU-1,5${header.split(',').length === 4 ? ',3' : ''}\n`;
+			const result = await f.env.runWorkflow(workflowWithFiles([{ text }], STOCK_CSV));
+			expect(result.status).not.toBe('success');
+			expect(result.nodeError(NODE)?.message).toBe(
+				`Line 1 of the CSV file in "data", the header, names a column "${column}": did you mean "${field}"?`,
+			);
+		}
+		expect(f.emulator.requests()).toHaveLength(0);
+	});
+
 	it('rows the service refuses (a failure status, a warehouse it does not know): Continue On Fail gives the summary, the error and the failedRows file', async () => {
 		f.emulator.injectRowFaults({
 			operation: 'UpdateStock',

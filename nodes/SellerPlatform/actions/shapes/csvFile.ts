@@ -3,12 +3,13 @@
  * rows come from a CSV file in each input item's binary field, read as a stream, never turned
  * into n8n items, so a catalog of 1,000,000 rows syncs in one run within a small heap.
  * - The file is UTF-8 with a header row naming its columns as the API names them (the fields of
- *   Map Automatically); other columns are ignored. Values are text, read by the same readers and
+ *   Map Automatically); other columns are ignored, but one named as a field apart from case, `-`
+ *   or `_` (mapping.ts `resembledField`) refuses the file. Values are text, read by the same readers and
  *   rules as Map Automatically (`12` is the number 12 where the field is a number).
  * - Every input item's file is checked whole before anything is sent (a first pass over the
- *   stream): a column required and missing, a row of the wrong length, a value a reader refuses,
- *   a key two rows repeat (writes refuse repeated keys) refuses the file, naming the line, the
- *   column and the rule; without Continue On Fail, the run.
+ *   stream): a column required and missing or resembling a field, a row of the wrong length, a
+ *   value a reader refuses, a key two rows repeat (writes refuse repeated keys) refuses the file,
+ *   naming the line, the column and the rule; without Continue On Fail, the run.
  * - A second pass streams the file again and sends: rows packed into requests of the operation's
  *   `maxRows` (a change of path starts a new request), as many requests in flight as the run's
  *   concurrency allows (automatic by default), each through the one request path and its pacing.
@@ -47,7 +48,7 @@ import {
 } from './csv';
 import { FAILURES_SHOWN, Failures, type RowOutcome } from './csvFailures';
 import { KeyHashes, keyHash } from './csvKeys';
-import { fieldList, MAPPING_MODE, shownIn, type RowFields } from './mapping';
+import { fieldList, MAPPING_MODE, resembledField, shownIn, type RowFields } from './mapping';
 
 /** What the batch shape (batch.ts) gives this mode: how a row is read, keyed and sent. */
 export interface CsvBatch {
@@ -207,6 +208,15 @@ function columnsOf(ctx: IExecuteFunctions, batch: CsvBatch, file: CsvFile, heade
 	const columns: Columns = new Map();
 	header.fields.forEach((name, index) => {
 		const field = name.trim();
+		const resembled = resembledField(field, batch.fields);
+		if (resembled) {
+			throw refuse(
+				ctx,
+				file,
+				`${lineOf(file, header.line)}, the header, names a column "${field}": did you mean "${resembled}"?`,
+				`Columns are named exactly as the API names them (case, "-" and "_" included): ${Object.keys(batch.fields).join(', ')}. A column named otherwise would be ignored.`,
+			);
+		}
 		if (!(field in batch.fields)) return;
 		if (columns.has(field)) {
 			throw refuse(

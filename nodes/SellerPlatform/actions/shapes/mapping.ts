@@ -62,6 +62,19 @@ export function inputFields(fields: RowFields): Record<string, InputField> {
 	return mapped;
 }
 
+/** A name as compared for resemblance: lower case, without `-` or `_` (`Partner-SKU`: `partnersku`). */
+const folded = (name: string) => name.toLowerCase().replace(/[-_]/g, '');
+
+/**
+ * The field a name is not but resembles (the same apart from case, `-` or `_`: `Processing_Time`
+ * for `processing_time`), or undefined: a column so named is a mistake, never a column to ignore.
+ */
+export function resembledField(name: string, fields: RowFields): string | undefined {
+	if (name in fields) return undefined;
+	const key = folded(name);
+	return Object.keys(fields).find((field) => folded(field) === key);
+}
+
 /** The fields as the notice lists them: `warehouse_code (required), qty`. */
 export const fieldList = (fields: RowFields) =>
 	Object.entries(fields)
