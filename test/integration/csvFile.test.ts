@@ -147,13 +147,31 @@ describe('Read Rows From a CSV File', () => {
 		);
 		const result = await f.env.runWorkflow(workflowWithFiles([{ text }], STOCK_CSV));
 		expect(result.nodeError(NODE)?.message).toBe(
-			`Line ${lineOfRow(1200)} of the CSV file in "data" has the same "warehouse_code" and "partner_sku" as line ${lineOfRow(200)} (warehouse "${DXB}", SKU "${sku(200)}"): a run updates each row once`,
+			`Line ${lineOfRow(1200)} of the CSV file in "data" has the same "warehouse_code" and "partner_sku" as line ${lineOfRow(200)} (warehouse "${DXB}", SKU "${sku(200)}"): a file updates each row once`,
 		);
 		expect(f.emulator.requests()).toHaveLength(0);
 		// One SKU in two warehouses is two rows: sent.
 		const twoWarehouses = stockCsv(10, (n, c) => (n === 3 ? [c[0], sku(2), c[2], c[3]] : c));
 		const ok = await f.env.runWorkflow(workflowWithFiles([{ text: twoWarehouses }], STOCK_CSV));
 		expect(ok.outputs(NODE)[0].json.rowsApplied).toBe(10);
+	});
+
+	it('the same key in two files of one run: each file sent as given, the second only once the first is answered (the later value wins)', async () => {
+		const file = (qty: number) => ({
+			text: `warehouse_code,partner_sku,qty\n${DXB},SKU-9,${qty}\n`,
+		});
+		// The first file's request is answered 300 ms late: the second file's waits for it.
+		f.emulator.injectFaults({ count: 1, operation: 'UpdateStock', delayMs: 300 });
+		const result = await f.env.runWorkflow(workflowWithFiles([file(1), file(2)], STOCK_CSV));
+		expect(result.status).toBe('success');
+		const [first, second] = sent(f, 'UpdateStock');
+		expect([first, second].map((entry) => (entry.body as { items: IDataObject[] }).items)).toEqual([
+			[expect.objectContaining({ partner_sku: 'SKU-9', qty: 1 })],
+			[expect.objectContaining({ partner_sku: 'SKU-9', qty: 2 })],
+		]);
+		expect(second.at - first.at).toBeGreaterThanOrEqual(300);
+		const stock = f.emulator.stock().find((row) => row.partner_sku === 'SKU-9');
+		expect(stock?.qty).toBe(2);
 	});
 
 	it('a column named as a field apart from case, "-" or "_" ("Processing_Time", "partner-sku") refuses the file before any request, naming both', async () => {

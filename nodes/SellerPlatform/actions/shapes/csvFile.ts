@@ -9,7 +9,8 @@
  * - Every input item's file is checked whole before anything is sent (a first pass over the
  *   stream): a column required and missing or resembling a field, a row of the wrong length, a
  *   value a reader refuses, a key two rows repeat (writes refuse repeated keys) refuses the file,
- *   naming the line, the column and the rule; without Continue On Fail, the run.
+ *   naming the line, the column and the rule; without Continue On Fail, the run. Keys are
+ *   compared within a file, not across the run's files: the files are sent one after the other.
  * - A second pass streams the file again and sends: rows packed into requests of the operation's
  *   `maxRows` (a change of path starts a new request), as many requests in flight as the run's
  *   concurrency allows (automatic by default), each through the one request path and its pacing.
@@ -400,7 +401,7 @@ async function confirmRepeats(
 	throw refuse(
 		ctx,
 		file,
-		`${lineOf(file, suspect.line)} has the same ${names} as line ${suspect.first} (${values.join(', ')}): a run updates each row once`,
+		`${lineOf(file, suspect.line)} has the same ${names} as line ${suspect.first} (${values.join(', ')}): a file updates each row once`,
 		'Keep one row per key (merge the two, or drop one), or update the row again in a later run: the node does not guess which value should win.',
 	);
 }
