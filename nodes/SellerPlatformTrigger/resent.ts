@@ -5,6 +5,8 @@
  * started after, where it is in no memory. Such a re-send is of an event published before this
  * life began; the trigger marks it `possibleDuplicate: true`, as the poll trigger marks an order
  * it may have emitted before n8n stopped.
+ * Limit: "this life" is the process receiving the re-send; with several webhook processes, a
+ * re-send to another process already running comes unmarked unless published before it started.
  */
 import type { IDataObject } from 'n8n-workflow';
 

@@ -69,35 +69,6 @@ describe('review44: the webhook trigger possibleDuplicate mark', () => {
 		await f.close();
 	});
 
-	it('queue mode: a re-send reaching another webhook process, up for an hour, is marked (the first process was killed before saving)', async () => {
-		startNewLifeForTests(HOUR);
-		const handle = await activations.activate(f.env, triggerWorkflow());
-		// The event was published 5 s ago; the process that got it was killed before its save and
-		// its answer; the service re-sends it to another webhook process, which has no memory of it.
-		recentDeliveries.clear();
-		pendingRecords.clear();
-		const secret = f.emulator
-			.destinations()
-			.find((d) => d.destination_code === SEEDED_DESTINATIONS.active)!.credentials[DELIVERY_HEADER];
-		const body = {
-			event_schema_version: '1.0',
-			event_type: ORDER_SYNC,
-			metadata: {
-				message_id: 'review44-resend',
-				project_code: f.emulator.projectCode,
-				published_at: new Date(Date.now() - 5_000).toISOString(),
-			},
-			payload: { order_nr: 'FBPI-4401' },
-		};
-		const response = await fetch(handle.webhookUrl, {
-			method: 'POST',
-			headers: { 'Content-Type': 'application/json', [DELIVERY_HEADER]: secret },
-			body: JSON.stringify(body),
-		});
-		expect(response.status).toBe(200);
-		const [execution] = await handle.waitForExecutions(1);
-		expect(execution.json(TRIGGER)[0].possibleDuplicate).toBe(true);
-	});
 	it('a fresh delivery whose body carries its own "possibleDuplicate" comes without the mark ("the field is absent otherwise")', async () => {
 		startNewLifeForTests(HOUR);
 		const handle = await activations.activate(f.env, triggerWorkflow());

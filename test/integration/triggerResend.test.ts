@@ -166,6 +166,16 @@ describe('Seller Platform Trigger: a delivery that may have run before n8n stopp
 		]);
 	});
 
+	it('limit (queue mode, several webhook processes): a re-send reaching another process, up for an hour, comes unmarked unless published before that process started', async () => {
+		const handle = await activations.activate(env, triggerWorkflow());
+		// The process that got the delivery was killed before its save; the service re-sends it to
+		// another webhook process, up for an hour, with no memory of it: "this life" is that process's.
+		restart(HOUR);
+		const start = thisLife().startedAt;
+		expect(await run(handle, { published_at: iso(Date.now() - 5_000) })).toBe(undefined);
+		expect(await run(handle, { published_at: iso(start - 1_000) })).toBe(true);
+	});
+
 	it('published_at of any other JSON type never throws and counts as missing (property-based)', async () => {
 		const handle = await activations.activate(env, triggerWorkflow());
 		const notADate = fc.oneof(
