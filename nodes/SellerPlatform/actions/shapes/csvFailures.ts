@@ -1,7 +1,8 @@
 /**
  * The rows of a CSV file that failed (csvFile.ts): counted, the first FAILURES_SHOWN kept for the
  * summary, and every one listed in the failedRows CSV file (line, key columns, reason) up to
- * FAILED_ROWS_MAX_BYTES; rows beyond are counted, and the file's last line says how many.
+ * FAILED_ROWS_MAX_BYTES; rows beyond are counted, and the file's last line says how many. No
+ * cell starts as a spreadsheet formula (`inertCell`).
  */
 import { NodeApiError, type IDataObject } from 'n8n-workflow';
 
@@ -22,6 +23,14 @@ export interface RowOutcome {
 export function csvField(value: string, delimiter = ','): string {
 	const needs = value.includes('"') || value.includes(delimiter) || /[\r\n]/.test(value);
 	return needs ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+/**
+ * A cell a spreadsheet reads as text, never as a formula (OWASP "CSV injection"): one starting
+ * with `=`, `+`, `-`, `@`, a tab or a CR gets a `'` before it (`'=HYPERLINK(…)`).
+ */
+export function inertCell(value: string): string {
+	return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
 }
 
 /** The service's status_code of a row's error, or the HTTP code of a request's. */
@@ -57,7 +66,9 @@ export class Failures {
 		if (this.shown.length < FAILURES_SHOWN) this.shown.push({ line, key, message, ...code });
 		const cells = [String(line), ...this.key.map(({ field }) => String(row[field] ?? ''))];
 		cells.push(message, code.status_code ?? code.http_code ?? '');
-		const text = cells.map((cell) => csvField(cell, this.delimiter)).join(this.delimiter);
+		const text = cells
+			.map((cell) => csvField(inertCell(cell), this.delimiter))
+			.join(this.delimiter);
 		if (this.bytes + Buffer.byteLength(text) + 1 > FAILED_ROWS_MAX_BYTES) this.unlisted++;
 		else this.push(text);
 	}
