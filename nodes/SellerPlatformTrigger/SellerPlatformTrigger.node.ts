@@ -7,11 +7,11 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { NODE_DESCRIPTION, POSSIBLE_DUPLICATE, quoted, shown } from '../shared';
+import { NODE_DESCRIPTION, quoted, shown } from '../shared';
 import { authenticate } from './authentication';
 import { deliveryKey, firstDelivery, markChangedAfterStart, memoryKey } from './deliveries';
 import { destinationCodeProperty, properties } from './description';
-import { mayHaveRunBefore } from './resent';
+import { mayHaveRunBefore, withMark } from './resent';
 import { deduplicates, noonSendersOnly } from './parameters';
 import { DELIVERY_HEADER, destinationWebhookMethods, triggerId } from './registration';
 import { fromNoon, senderAddress } from './senders';
@@ -97,14 +97,15 @@ export class SellerPlatformTrigger implements INodeType {
 			};
 		}
 
-		let json = delivery;
+		let marked = false;
 		if (deduplicates(this)) {
 			if (!firstDelivery(memoryKey(triggerId(this), current), deliveryKey(delivery), current)) {
 				return { webhookResponse: { received: true, ignored: 'duplicate delivery' } };
 			}
 			markChangedAfterStart(current);
-			if (mayHaveRunBefore(delivery)) json = { ...delivery, [POSSIBLE_DUPLICATE]: true };
+			marked = mayHaveRunBefore(delivery);
 		}
+		const json = withMark(delivery, marked);
 
 		// n8n answers, with the description's responseData. n8n 2.x creates the execution (and
 		// starts it), saves the static data (the remembered deliveries), then answers: killed in

@@ -10,7 +10,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { lifeAge, thisLife } from '../shared';
+import { lifeAge, POSSIBLE_DUPLICATE, thisLife } from '../shared';
 
 /** How far the service's clock may run ahead of n8n's: events published up to this long after this life began are marked too. */
 export const CLOCK_SKEW_MS = 60_000;
@@ -44,4 +44,16 @@ export function mayHaveRunBefore(delivery: IDataObject): boolean {
 	const published = publishedAt(delivery);
 	if (published === undefined) return lifeAge() < UNDATED_MARK_MS;
 	return published < thisLife().startedAt + CLOCK_SKEW_MS;
+}
+
+/**
+ * The delivery as the trigger outputs it: `possibleDuplicate` is the trigger's own field, true
+ * when `marked`, else absent (a top-level `possibleDuplicate` the sender put in is removed).
+ */
+export function withMark(delivery: IDataObject, marked: boolean): IDataObject {
+	if (!marked && !(POSSIBLE_DUPLICATE in delivery)) return delivery;
+	const json = { ...delivery };
+	delete json[POSSIBLE_DUPLICATE];
+	if (marked) json[POSSIBLE_DUPLICATE] = true;
+	return json;
 }

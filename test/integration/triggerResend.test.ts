@@ -82,6 +82,29 @@ async function run(handle: ActiveWorkflow, metadata: IDataObject) {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** Posts a delivery whose body has its own top-level `possibleDuplicate`; the trigger's item. */
+async function runWithOwnField(handle: ActiveWorkflow, publishedAt: string, own: unknown) {
+	const count = handle.executions.length + 1;
+	const rest = {
+		event_schema_version: '1.0',
+		event_type: ORDER_SYNC,
+		metadata: {
+			message_id: `own-mark-${++sent}`,
+			project_code: emulator.projectCode,
+			published_at: publishedAt,
+		},
+		payload: { order_nr: `FBPI-${sent}` },
+	};
+	const response = await fetch(handle.webhookUrl, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json', [DELIVERY_HEADER]: secret() },
+		body: JSON.stringify({ ...rest, possibleDuplicate: own }),
+	});
+	expect(response.status).toBe(200);
+	const executions = await handle.waitForExecutions(count);
+	return { item: executions[count - 1].json(TRIGGER)[0], rest };
+}
+
 describe('Seller Platform Trigger: a delivery that may have run before n8n stopped', () => {
 	it('killed after the execution was created, before the save and the answer: the re-send after the restart is marked, the first copy not', async () => {
 		const handle = await activations.activate(env, triggerWorkflow());
@@ -174,6 +197,25 @@ describe('Seller Platform Trigger: a delivery that may have run before n8n stopp
 		const start = thisLife().startedAt;
 		expect(await run(handle, { published_at: iso(Date.now() - 5_000) })).toBe(undefined);
 		expect(await run(handle, { published_at: iso(start - 1_000) })).toBe(true);
+	});
+
+	it("possibleDuplicate is the trigger's own: a sender's top-level field is removed from an unmarked delivery, set to true on a marked one", async () => {
+		const handle = await activations.activate(env, triggerWorkflow());
+		const start = thisLife().startedAt;
+		const fresh = await runWithOwnField(handle, iso(Date.now()), true);
+		expect(fresh.item).not.toHaveProperty('possibleDuplicate');
+		expect(fresh.item).toEqual(fresh.rest); // the rest as it came
+		const old = await runWithOwnField(handle, iso(start - 1_000), false);
+		expect(old.item).toEqual({ ...old.rest, possibleDuplicate: true });
+	});
+
+	it("possibleDuplicate is the trigger's own with Drop Duplicate Deliveries off too: a sender's field is removed", async () => {
+		const handle = await activations.activate(
+			env,
+			triggerWorkflow({ options: { deduplicate: false } }),
+		);
+		const { item, rest } = await runWithOwnField(handle, iso(thisLife().startedAt - 1_000), true);
+		expect(item).toEqual(rest);
 	});
 
 	it('published_at of any other JSON type never throws and counts as missing (property-based)', async () => {
