@@ -4,8 +4,8 @@
  * into n8n items, so a catalog of 1,000,000 rows syncs in one run within a small heap.
  * - The file is UTF-8 with a header row naming its columns as the API names them (the fields of
  *   Map Automatically); other columns are ignored, but one named as a field apart from case, `-`
- *   or `_` (mapping.ts `resembledField`) refuses the file. Values are text, read by the same readers and
- *   rules as Map Automatically (`12` is the number 12 where the field is a number).
+ *   or `_` (mapping.ts `resembledField`) refuses the file. Values are text, read by the same
+ *   readers and rules as Map Automatically (`12` is the number 12 where the field is a number).
  * - Every input item's file is checked whole before anything is sent (a first pass over the
  *   stream): a column required and missing or resembling a field, a row of the wrong length, a
  *   value a reader refuses, a key two rows repeat (writes refuse repeated keys) refuses the file,

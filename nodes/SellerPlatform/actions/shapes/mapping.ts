@@ -62,7 +62,7 @@ export function inputFields(fields: RowFields): Record<string, InputField> {
 	return mapped;
 }
 
-/** A name as compared for resemblance: lower case, without `-` or `_` (`Partner-SKU`: `partnersku`). */
+/** A name as compared for resemblance: lower case, no `-` or `_` (`Partner-SKU`: `partnersku`). */
 const folded = (name: string) => name.toLowerCase().replace(/[-_]/g, '');
 
 /**
