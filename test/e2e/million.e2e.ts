@@ -28,7 +28,7 @@
  *
  * E2E_KEEP=1 keeps n8n's data folder ($TMPDIR/seller-platform-million-n8n-<pid>, with n8n.log).
  */
-import { readFileSync, rmSync, mkdirSync, createWriteStream, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, mkdirSync, createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,7 +42,7 @@ import {
 	type StoredCredential,
 	type StoredWorkflow,
 } from './lib/client';
-import { busiestWindow, createFigures } from './lib/figures';
+import { busiestWindow, createFigures, writeResultsJson } from './lib/figures';
 import { healthzFigures, pollHealthz, sentWithin } from './lib/healthz';
 import {
 	freePort,
@@ -344,24 +344,17 @@ afterAll(async () => {
 
 function writeResults() {
 	mkdirSync(join(RESULTS, '..'), { recursive: true });
-	writeFileSync(
-		RESULTS,
-		`${JSON.stringify(
-			{
-				date: new Date().toISOString(),
-				n8n: `${installedN8nVersion(2)} (one process, SQLite, N8N_DEFAULT_BINARY_DATA_MODE=filesystem, NODE_OPTIONS=--max-old-space-size=${HEAP_LIMIT_MB})`,
-				rows: ROWS,
-				emulator: { latencyMs: LATENCY_MS, ratePlan: PLAN },
-				requests: REQUESTS,
-				planMs: PLAN_MS,
-				...results,
-				figures,
-			},
-			null,
-			'\t',
-		)}\n`,
-	);
-	log(`figures written to ${RESULTS}`);
+	const file = {
+		date: new Date().toISOString(),
+		n8n: `${installedN8nVersion(2)} (one process, SQLite, N8N_DEFAULT_BINARY_DATA_MODE=filesystem, NODE_OPTIONS=--max-old-space-size=${HEAP_LIMIT_MB})`,
+		rows: ROWS,
+		emulator: { latencyMs: LATENCY_MS, ratePlan: PLAN },
+		requests: REQUESTS,
+		planMs: PLAN_MS,
+		...results,
+		figures,
+	};
+	writeResultsJson(RESULTS, file, log);
 	if (FULL) rewriteReport();
 }
 

@@ -29,14 +29,14 @@
  *    to empty. Full run only.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { QUEUE_RESULTS_JSON, rewriteReport } from '../bench/report';
 import { startEmulator, STRICT_FIXED_WINDOWS, type Emulator, type RateModel } from '../emulator';
 import { validateRatePlan } from '../emulator/ratePlan';
 import { N8nClient, outputOf, type StoredWorkflow, type WorkflowNode } from './lib/client';
-import { busiestWindow, createFigures } from './lib/figures';
+import { busiestWindow, createFigures, writeResultsJson } from './lib/figures';
 import {
 	freePort,
 	installedN8nVersion,
@@ -347,25 +347,18 @@ async function fourExecutions(scenario: string, model: RateModel, size: number) 
 
 /** The figures to test/bench/queue-results.json, and the benchmark report. */
 function writeResults() {
-	writeFileSync(
-		RESULTS,
-		`${JSON.stringify(
-			{
-				date: new Date().toISOString(),
-				n8n: `${installedN8nVersion(2)} (main + 2 workers + 1 webhook process, Postgres, Redis)`,
-				run: FULL ? 'full (npm run bench -- queue)' : 'CI (npm run test:e2e:queue)',
-				emulator: { latencyMs: 50, ratePlan: planOf('sliding'), strictIn: 'scenario1s' },
-				credentialRequestsPerMinute: PLAN,
-				scenario1: one ?? null,
-				scenario2: share2 && two ? { ...share2, wallMs: two.wallMs } : null,
-				scenario1s: oneStrict ?? null,
-				figures,
-			},
-			null,
-			'\t',
-		)}\n`,
-	);
-	log(`figures written to ${RESULTS}`);
+	const file = {
+		date: new Date().toISOString(),
+		n8n: `${installedN8nVersion(2)} (main + 2 workers + 1 webhook process, Postgres, Redis)`,
+		run: FULL ? 'full (npm run bench -- queue)' : 'CI (npm run test:e2e:queue)',
+		emulator: { latencyMs: 50, ratePlan: planOf('sliding'), strictIn: 'scenario1s' },
+		credentialRequestsPerMinute: PLAN,
+		scenario1: one ?? null,
+		scenario2: share2 && two ? { ...share2, wallMs: two.wallMs } : null,
+		scenario1s: oneStrict ?? null,
+		figures,
+	};
+	writeResultsJson(RESULTS, file, log);
 	// The benchmark report shows them too (the full run's only).
 	if (FULL) rewriteReport();
 }

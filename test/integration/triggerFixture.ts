@@ -1,7 +1,10 @@
-/** What the trigger's test files share: the workflow they activate, and closing its activations. */
+/**
+ * What the trigger's test files share: the workflow they activate, closing its activations, and
+ * the checks of a dropped re-send.
+ */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { SEEDED_DESTINATIONS } from '../emulator';
+import { SEEDED_DESTINATIONS, type Emulator } from '../emulator';
 import { chain, type ActiveWorkflow, type TestEnvironment, type TestWorkflow } from '../helpers';
 import { CREDENTIAL_ID } from './fixture';
 
@@ -50,4 +53,31 @@ export class Activations {
 	async closeAll(): Promise<void> {
 		for (const handle of this.handles.splice(0)) await handle.close();
 	}
+}
+
+/** Once the handle's calls settle: one execution, the second delivery dropped as a duplicate. */
+export async function expectSecondDeliveryDropped(handle: ActiveWorkflow): Promise<void> {
+	await handle.settled();
+	expect(handle.executions).toHaveLength(1);
+	expect(handle.requests.map((r) => r.responseBody)).toEqual([
+		{ received: true },
+		{ received: true, ignored: 'duplicate delivery' },
+	]);
+}
+
+/** Re-sends `messageId`'s delivery and expects it dropped: still `executions` executions. */
+export async function expectResendDropped(
+	emulator: Emulator,
+	handle: ActiveWorkflow,
+	messageId: string,
+	executions: number,
+): Promise<void> {
+	emulator.redeliver(messageId);
+	await emulator.waitForDeliveries({ messageId, count: 2 });
+	await handle.settled();
+	expect(handle.executions).toHaveLength(executions);
+	expect(handle.requests.at(-1)?.responseBody).toEqual({
+		received: true,
+		ignored: 'duplicate delivery',
+	});
 }

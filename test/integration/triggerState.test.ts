@@ -29,7 +29,15 @@ import { startNewLifeForTests } from '../../dist/nodes/shared';
 import { SEEDED_DESTINATIONS, type Emulator, type RequestLogEntry } from '../emulator';
 import { type ActiveWorkflow, type TestEnvironment, type TestWorkflow } from '../helpers';
 import { startFixture, type Fixture } from './fixture';
-import { Activations, ORDER_SYNC, STATIC_KEY, TRIGGER, triggerWorkflow } from './triggerFixture';
+import {
+	Activations,
+	expectResendDropped,
+	expectSecondDeliveryDropped,
+	ORDER_SYNC,
+	STATIC_KEY,
+	TRIGGER,
+	triggerWorkflow,
+} from './triggerFixture';
 
 const LIVE = SEEDED_DESTINATIONS.active;
 const TESTING = SEEDED_DESTINATIONS.inactive;
@@ -167,13 +175,7 @@ describe('Seller Platform Trigger: a memory of deliveries per registration', () 
 		await activate(triggerWorkflow({ destinationCode: TESTING }), 'manual');
 		emulator.redeliver(message_id); // to the live destination only, as first planned
 		await emulator.waitForDeliveries({ messageId: message_id, count: 2 });
-		await live.settled();
-
-		expect(live.executions).toHaveLength(1);
-		expect(live.requests.map((r) => r.responseBody)).toEqual([
-			{ received: true },
-			{ received: true, ignored: 'duplicate delivery' },
-		]);
+		await expectSecondDeliveryDropped(live);
 	});
 });
 
@@ -207,14 +209,7 @@ describe('Seller Platform Trigger: n8n answers once the execution exists, then a
 
 		// Saved now: another re-send, after another restart, is dropped.
 		restartProcess();
-		emulator.redeliver(message_id);
-		await emulator.waitForDeliveries({ messageId: message_id, count: 2 });
-		await handle.settled();
-		expect(handle.executions).toHaveLength(2);
-		expect(handle.requests.at(-1)?.responseBody).toEqual({
-			received: true,
-			ignored: 'duplicate delivery',
-		});
+		await expectResendDropped(emulator, handle, message_id, 2);
 	});
 
 	it('dropped when it comes while this process still handles the first (execution started, nothing saved yet)', async () => {

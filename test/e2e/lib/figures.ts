@@ -1,14 +1,22 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * Figures of a bench run in a real n8n (queue.e2e.ts, million.e2e.ts): each measured by a scenario
  * and checked by a Jest test of its own, which fails when the figure missed its target or was
  * never measured. Written to the bench's results file; `test/bench/report.ts` renders them.
  */
+import { writeFileSync } from 'node:fs';
 
 export interface Figure {
 	name: string;
 	value: string;
 	target: string;
 	met: boolean;
+}
+
+/** Writes a bench's results to `path` as tab-indented JSON, and logs where. */
+export function writeResultsJson(path: string, results: object, log: (message: string) => void) {
+	writeFileSync(path, `${JSON.stringify(results, null, '\t')}\n`);
+	log(`figures written to ${path}`);
 }
 
 export function createFigures(log: (message: string) => void) {

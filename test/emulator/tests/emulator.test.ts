@@ -519,19 +519,20 @@ describe("the emulator's echo", () => {
 describe('control API', () => {
 	const control = (path: string, init?: RequestInit) =>
 		fetch(`${emulator.controlUrl}${path}`, init);
+	/** Sets the emulator's rate plan over HTTP (POST /rate-plan with `body` as JSON). */
+	const postRatePlan = (body: unknown) =>
+		control('/rate-plan', {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(body),
+		});
 
 	it('sets a strict rate plan over HTTP: 429 beyond a fixed sixth, 400 for an unknown model', async () => {
 		const cookie = await login();
-		const post = (body: unknown) =>
-			control('/rate-plan', {
-				method: 'POST',
-				headers: { 'content-type': 'application/json' },
-				body: JSON.stringify(body),
-			});
 		// Sixths of 10^9 ms (11.6 days): the three requests share one fixed window; 2 fit in it.
 		const windowMs = 6_000_000_000;
 		const sixth = windowMs / 6;
-		expect((await post({ limit: 12, windowMs, model: 'strict' })).status).toBe(200);
+		expect((await postRatePlan({ limit: 12, windowMs, model: 'strict' })).status).toBe(200);
 		for (let i = 0; i < 2; i++)
 			expect((await getPurchaseOrder(SEEDED_PO.released, cookie)).status).toBe(200);
 		const sentAt = Date.now();
@@ -549,17 +550,17 @@ describe('control API', () => {
 		);
 
 		// The same plan as a sliding window admits the third.
-		expect((await post({ limit: 12, windowMs, model: 'sliding' })).status).toBe(200);
+		expect((await postRatePlan({ limit: 12, windowMs, model: 'sliding' })).status).toBe(200);
 		for (let i = 0; i < 3; i++)
 			expect((await getPurchaseOrder(SEEDED_PO.released, cookie)).status).toBe(200);
 
 		await expectError(
-			await post({ limit: 12, windowMs, model: 'fixed' }),
+			await postRatePlan({ limit: 12, windowMs, model: 'fixed' }),
 			'INVALID_ARGUMENT',
 			'rate plan model must be one of sliding, strict, sliding-10s, fixed-10s, fixed-60s',
 		);
 		await expectError(
-			await post({ limit: 12, windowMs, model: 6 }),
+			await postRatePlan({ limit: 12, windowMs, model: 6 }),
 			'INVALID_ARGUMENT',
 			'rate plan model must be one of sliding, strict, sliding-10s, fixed-10s, fixed-60s',
 		);
@@ -569,16 +570,10 @@ describe('control API', () => {
 
 	it('answers 429 without Retry-After when the plan says so (retryAfter: false)', async () => {
 		const cookie = await login();
-		const post = (body: unknown) =>
-			control('/rate-plan', {
-				method: 'POST',
-				headers: { 'content-type': 'application/json' },
-				body: JSON.stringify(body),
-			});
 		const windowMs = 6_000_000_000;
-		expect((await post({ limit: 6, windowMs, model: 'fixed-10s', retryAfter: false })).status).toBe(
-			200,
-		);
+		expect(
+			(await postRatePlan({ limit: 6, windowMs, model: 'fixed-10s', retryAfter: false })).status,
+		).toBe(200);
 		expect((await getPurchaseOrder(SEEDED_PO.released, cookie)).status).toBe(200);
 		const limited = await getPurchaseOrder(SEEDED_PO.released, cookie);
 		expect(limited.headers.get('retry-after')).toBeNull();
@@ -588,10 +583,10 @@ describe('control API', () => {
 			`rate plan exceeded for GetPurchaseOrder: at most 1 requests per ${windowMs / 6} ms window`,
 		);
 		await expectError(
-			await post({ limit: 6, windowMs, retryAfter: 'no' }),
+			await postRatePlan({ limit: 6, windowMs, retryAfter: 'no' }),
 			'INVALID_ARGUMENT',
 			'rate plan retryAfter must be true or false',
 		);
-		expect((await post({ limit: 1500, windowMs: 60_000 })).status).toBe(200);
+		expect((await postRatePlan({ limit: 1500, windowMs: 60_000 })).status).toBe(200);
 	});
 });
