@@ -11,7 +11,13 @@ import {
 } from 'n8n-workflow';
 
 import { connectionSettings } from '../shared';
-import { confirmEmitted, noteStart, recordEmitted, startedBefore } from './confirmation';
+import {
+	confirmEmitted,
+	durableCursors,
+	noteStart,
+	recordEmitted,
+	startedBefore,
+} from './confirmation';
 import { needsDetails, readDetails, readOrder } from './details';
 import {
 	listPosition,
@@ -22,6 +28,7 @@ import {
 	type PageBudget,
 } from './listing';
 import { settle, workOf, type GivenUp } from './pending';
+import { alone, markRepeats } from './sameProcess';
 import { readSweep } from './sweep';
 import {
 	isNew,
@@ -173,11 +180,25 @@ function warn(ctx: IPollFunctions, givenUp: readonly GivenUp[], unnamed: number,
 	}
 }
 
-/** An active workflow's poll: one item per order new since the last poll, oldest first. */
+/**
+ * An active workflow's poll: one item per order new since the last poll, oldest first. With
+ * durable poll cursors, one poll of the node at a time in this process (sameProcess.ts).
+ */
 export async function newOrders(
 	ctx: IPollFunctions,
 	warehouseCode: string,
 	lateMs: number,
+): Promise<INodeExecutionData[][] | null> {
+	if (!durableCursors(ctx)) return await pollOnce(ctx, warehouseCode, lateMs, false);
+	return await alone(ctx, async () => await pollOnce(ctx, warehouseCode, lateMs, true));
+}
+
+/** One poll (`newOrders`); `durable`: with durable poll cursors. */
+async function pollOnce(
+	ctx: IPollFunctions,
+	warehouseCode: string,
+	lateMs: number,
+	durable: boolean,
 ): Promise<INodeExecutionData[][] | null> {
 	const data = ctx.getWorkflowStaticData('node');
 	const stream = streamKey((await connectionSettings(ctx, 0)).scope, warehouseCode);
@@ -198,6 +219,7 @@ export async function newOrders(
 	const { emit, givenUp } = settle(live, outcome, Date.now());
 	const dropped = recordRead(live, read, lateMs);
 	recordEmitted(ctx, live, emit); // confirmation.ts
+	if (durable) markRepeats(ctx, stream, emit); // sameProcess.ts
 	// Set again on n8n's static data object: it notices changes to its own fields only (not inside
 	// an object set on it later), and saves the static data only when it noticed one.
 	data[STATE_KEY] = live as unknown as IDataObject;

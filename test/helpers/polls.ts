@@ -48,6 +48,19 @@ const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 import type { TestEnvironment, TestWorkflow, WorkflowResult } from './environment';
 import { additionalData } from './n8n';
 
+/** One poll's staged copy of the stored cursor (n8n's staged cursor store). */
+interface Task {
+	staged?: { snapshot: IDataObject; seed: IDataObject };
+}
+
+/** The task's copy of the cursor when the poll changed it (n8n's `takeStagedCursor`). */
+function takeStaged(task: Task): IDataObject | null {
+	const staged = task.staged;
+	if (!staged || JSON.stringify(staged.snapshot) === JSON.stringify(staged.seed)) return null;
+	staged.seed = copy(staged.snapshot);
+	return copy(staged.seed);
+}
+
 export class ActivePoller {
 	readonly executions: WorkflowResult[] = [];
 	/** Errors of polls after the activation (the app saves each as a failed execution). */
@@ -75,8 +88,12 @@ export class ActivePoller {
 		return this;
 	}
 
-	/** A `Workflow` from the saved static data, its poll context and n8n-core's poll tick. */
-	private async start(activation: WorkflowActivateMode): Promise<void> {
+	/**
+	 * A `Workflow` from the saved static data, its poll context and n8n-core's poll tick; with
+	 * durable cursors, `seed` is the stored cursor the scheduler's task read (default: the stored
+	 * one when the poll begins).
+	 */
+	private async start(activation: WorkflowActivateMode, seed?: IDataObject): Promise<void> {
 		this.workflow = await this.env.createWorkflow(this.input);
 		this.node = Object.values(this.workflow.nodes).find(
 			(node) => this.workflow.nodeTypes.getByNameAndVersion(node.type, node.typeVersion).poll,
@@ -86,14 +103,16 @@ export class ActivePoller {
 			baseUrl: this.env.baseUrl,
 			workflowId: this.workflow.id,
 		});
-		const durable = this.options.durableCursors ? this.durableHooks() : undefined;
+		// Each context its own staged copy, as each poll of the app's has.
+		const task: Task = {};
+		const durable = this.options.durableCursors ? this.durableHooks(task, seed) : undefined;
 		const context = new PollContext(
 			this.workflow,
 			this.node,
 			data,
 			'trigger',
 			activation,
-			(items) => this.emit(items),
+			(items) => this.emit(items, task),
 			(error) => void this.errors.push(error),
 			durable?.commitCursor,
 			durable?.runPoll,
@@ -114,40 +133,30 @@ export class ActivePoller {
 		return cursors.get(this.env)!;
 	}
 
-	private staged?: { snapshot: IDataObject; seed: IDataObject };
-
 	/** What the app's durable cursors give the poll context (n8n 2.41, see above). */
-	private durableHooks() {
+	private durableHooks(task: Task, taskSeed?: IDataObject) {
 		const key = `${this.workflow.id}/${this.node.id}`;
 		return {
 			runPoll: async <T>(poll: () => Promise<T>): Promise<T> => {
 				if (!this.cursors.has(key))
 					this.cursors.set(key, copy(this.workflow.getStaticData('node', this.node)));
-				const seed = this.cursors.get(key)!;
-				this.staged = { snapshot: copy(seed), seed };
+				const seed = taskSeed ?? this.cursors.get(key)!;
+				task.staged = { snapshot: copy(seed), seed };
 				return await poll();
 			},
-			resolveNodeStaticData: () => this.staged!.snapshot,
+			resolveNodeStaticData: () => task.staged!.snapshot,
 			commitCursor: async () => {
-				const cursor = this.takeStaged();
+				const cursor = takeStaged(task);
 				if (cursor) this.cursors.set(key, cursor);
 			},
 		};
 	}
 
-	/** The poll's copy of the cursor when the poll changed it (n8n's `takeStagedCursor`). */
-	private takeStaged(): IDataObject | null {
-		const staged = this.staged;
-		if (!staged || JSON.stringify(staged.snapshot) === JSON.stringify(staged.seed)) return null;
-		staged.seed = copy(staged.snapshot);
-		return copy(staged.seed);
-	}
-
-	private emit(items: INodeExecutionData[][]) {
+	private emit(items: INodeExecutionData[][], task: Task) {
 		this.emitted.push(items);
 		if (this.options.durableCursors) {
 			// Stored with the execution, in one transaction.
-			const cursor = this.takeStaged();
+			const cursor = takeStaged(task);
 			if (cursor) this.cursors.set(`${this.workflow.id}/${this.node.id}`, cursor);
 		}
 		this.env.saveStaticData(this.workflow);
@@ -162,6 +171,32 @@ export class ActivePoller {
 	async poll(): Promise<void> {
 		// The scheduler's task of durable cursors: a new Workflow from the saved static data.
 		if (this.options.durableCursors) await this.start('update');
+		await this.tick();
+		await this.settled();
+	}
+
+	/**
+	 * Durable cursors: `count` polls of the scheduler at once (n8n 2.41 runs a poll whose lease
+	 * lapsed beside the current one), each from the cursor stored when it began.
+	 */
+	async pollsAtOnce(count: number): Promise<void> {
+		const ticks = [];
+		for (let i = 0; i < count; i++) {
+			await this.start('update');
+			ticks.push(this.tick);
+		}
+		await Promise.all(ticks.map(async (tick) => await tick()));
+		await this.settled();
+	}
+
+	/**
+	 * Durable cursors: a poll whose task read the stored cursor before another poll ran and
+	 * stored its own (n8n reads the cursor when the task begins, before the poll).
+	 */
+	async pollAfterStaleRead(): Promise<void> {
+		const stale = this.storedCursor();
+		await this.poll();
+		await this.start('update', stale);
 		await this.tick();
 		await this.settled();
 	}

@@ -206,4 +206,28 @@ describe('Seller Platform Poll Trigger: n8n 2.41 durable poll cursors', () => {
 		// The stream's start in the global static data is dropped once the cursor went past it.
 		expect(env.workflowStaticData(WORKFLOW_ID).global ?? {}).toEqual({});
 	});
+	it('two polls of the scheduler at once (a lapsed one beside the current one): each order once, unmarked', async () => {
+		const poller = await activate(true);
+		await poller.poll();
+		const orders = addOrders(4);
+		await poller.pollsAtOnce(2);
+		expect(emitted(poller).map(numbers)).toEqual([orders]);
+		expect(JSON.stringify(emitted(poller))).not.toContain(POSSIBLE_DUPLICATE);
+		// The poll that ran stored its cursor: the next one goes on from there.
+		const later = addOrders(1);
+		await poller.poll();
+		expect(emitted(poller).map(numbers)).toEqual([orders, later]);
+	});
+
+	it('a poll whose cursor was read before another poll stored its own: what that one emitted comes again, marked', async () => {
+		const poller = await activate(true);
+		await poller.poll();
+		const orders = addOrders(3);
+		await poller.pollAfterStaleRead();
+		const [first, again] = emitted(poller);
+		expect(numbers(first)).toEqual(orders);
+		expect(first.some((order) => POSSIBLE_DUPLICATE in order)).toBe(false);
+		expect(numbers(again)).toEqual(orders);
+		expect(again.every((order) => order[POSSIBLE_DUPLICATE] === true)).toBe(true);
+	});
 });

@@ -72,6 +72,8 @@ const STATEFUL: Record<string, string> = {
 		'1000 delivery keys per registration, 100 registrations, 64 pending records each',
 	'nodes/SellerPlatformTrigger/owners.ts': 'one owner per destination registered; one number',
 	'nodes/shared/common/life.ts': "this n8n life's id and start times",
+	'nodes/SellerPlatformPollTrigger/sameProcess.ts':
+		'one entry per poll-trigger node polling now; 100 nodes × streams, 2000 order keys each, for 10 minutes',
 	'nodes/SellerPlatform/actions/import/sentRequests.ts': 'the newest 2000 client references',
 	'nodes/shared/transport/warehouses.ts':
 		'50 warehouse lists (per credential), each at most 20 pages of 500, for 5 minutes; failed reads dropped',
