@@ -48,12 +48,17 @@ export interface PageBudget {
 	room?: Room;
 }
 
-export function pageBudget(ctx: IPollFunctions): PageBudget {
+/** n8n's poll budget (ms): how long n8n gives a poll before it gives up on it. */
+export function pollBudgetMs(ctx: IPollFunctions): number {
 	// n8n 2.x says it; the 1.x context has no such method (its types neither).
 	const { getPollBudgetMs } = ctx as { getPollBudgetMs?: () => number };
 	const budget = typeof getPollBudgetMs === 'function' ? getPollBudgetMs.call(ctx) : NaN;
-	const ms = Number.isFinite(budget) && budget > 0 ? budget : DEFAULT_POLL_BUDGET_MS;
-	return { pages: MAX_PAGES_PER_POLL, until: monotonicNow() + ms * BUDGET_SHARE };
+	return Number.isFinite(budget) && budget > 0 ? budget : DEFAULT_POLL_BUDGET_MS;
+}
+
+export function pageBudget(ctx: IPollFunctions): PageBudget {
+	const until = monotonicNow() + pollBudgetMs(ctx) * BUDGET_SHARE;
+	return { pages: MAX_PAGES_PER_POLL, until };
 }
 
 /** Whole seconds (down), as the filters take them. */

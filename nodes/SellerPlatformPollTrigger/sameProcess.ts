@@ -5,55 +5,61 @@
  * lease lapsed while n8n was down runs again beside the current one. Each starts from the cursor
  * stored when it began, and each stores what it emitted with its execution: both would start the
  * workflow with the same orders, unmarked (seen in the crash soak). So:
- * - a poll that begins while another poll of the same node runs in this process emits nothing
- *   and changes nothing (the next poll goes on from what the other stored);
+ * - a poll that begins while another poll of the same node runs in this process (within its poll
+ *   budget) emits nothing and changes nothing (the next poll goes on from what the other stored);
  * - an order that a poll of this node in this process emitted in the last `RECENT_MS`, emitted
- *   again (a cursor read before the other poll's was stored, or an execution n8n failed to
- *   store), comes `possibleDuplicate: true`.
+ *   again, comes `possibleDuplicate: true`: a cursor read before the other poll's was stored, or
+ *   the other poll's result dropped by n8n (its poll timed out, the workflow deactivated
+ *   meanwhile, the execution not stored), which cannot be told apart here.
  * Polls in another process (queue mode with several mains) are not seen here.
  */
 import type { IPollFunctions } from 'n8n-workflow';
 
 import { monotonicNow, POSSIBLE_DUPLICATE } from '../shared';
+import { pollBudgetMs } from './listing';
 import type { Listed } from './state';
 
 /** How long an emitted order is remembered (ms, monotonic). */
 export const RECENT_MS = 10 * 60_000;
-/** Orders remembered per node (the most a poll emits). */
-export const MAX_RECENT_ORDERS = 2000;
-/** Nodes remembered (the least recently emitting forgotten first). */
-export const MAX_RECENT_NODES = 100;
-
+/** Orders remembered, across nodes (the oldest forgotten first): ten polls' most. */
+export const MAX_RECENT_ORDERS = 20_000;
 /**
- * The nodes with a poll running in this process.
+ * The nodes with a poll running in this process, each until when it holds the node: n8n's poll
+ * budget (`pollBudgetMs`; n8n 2.41 gives up on a poll soon after), so a poll that hangs delays
+ * the next ones by that much at most.
  * Bound: one entry per node polling now.
  */
-const running = new Set<string>();
+const running = new Map<string, { until: number }>();
 /**
- * Per node and order stream, the orders its polls emitted lately: order key → when (oldest first).
- * Bound: `MAX_RECENT_NODES` × `MAX_RECENT_ORDERS` keys (64 characters at most each).
+ * The orders polls emitted lately: node, stream and order key → when (oldest first).
+ * Bound: `MAX_RECENT_ORDERS` keys (order keys of 64 characters at most), for `RECENT_MS`.
  */
-const recent = new Map<string, Map<string, number>>();
+const recent = new Map<string, number>();
 
 const nodeKey = (ctx: IPollFunctions) => `${ctx.getWorkflow().id ?? ''}\u0000${ctx.getNode().id}`;
 
-/** Runs `poll`, or gives null when another poll of the node runs in this process. */
+/**
+ * Runs `poll`, or gives null when another poll of the node runs in this process and is within
+ * its poll budget.
+ */
 export async function alone<T>(ctx: IPollFunctions, poll: () => Promise<T>): Promise<T | null> {
 	const key = nodeKey(ctx);
-	if (running.has(key)) return null;
-	running.add(key);
+	const now = monotonicNow();
+	if ((running.get(key)?.until ?? -Infinity) > now) return null;
+	const mine = { until: now + pollBudgetMs(ctx) };
+	running.set(key, mine);
 	try {
 		return await poll();
 	} finally {
-		running.delete(key);
+		if (running.get(key) === mine) running.delete(key);
 	}
 }
 
-/** Drops the orders emitted more than `RECENT_MS` before `now` (the map is oldest first). */
-function forgetOld(orders: Map<string, number>, now: number): void {
-	for (const [order, at] of orders) {
-		if (now - at <= RECENT_MS) return;
-		orders.delete(order);
+/** Drops the orders emitted more than `RECENT_MS` before `now`, and beyond the bound. */
+function forgetOld(now: number): void {
+	for (const [order, at] of recent) {
+		if (now - at <= RECENT_MS && recent.size <= MAX_RECENT_ORDERS) return;
+		recent.delete(order);
 	}
 }
 
@@ -62,22 +68,12 @@ function forgetOld(orders: Map<string, number>, now: number): void {
  * same order `stream` (state.ts), and remembers `emit`'s.
  */
 export function markRepeats(ctx: IPollFunctions, stream: string, emit: readonly Listed[]): void {
-	const key = `${nodeKey(ctx)}\u0000${stream}`;
+	const prefix = `${nodeKey(ctx)}\u0000${stream}\u0000`;
 	const now = monotonicNow();
-	const orders = recent.get(key) ?? new Map<string, number>();
-	recent.delete(key);
-	forgetOld(orders, now);
-	for (const { key: order, order: item } of emit) {
-		if (orders.delete(order)) item[POSSIBLE_DUPLICATE] = true;
-		orders.set(order, now);
+	forgetOld(now);
+	for (const { key, order } of emit) {
+		if (recent.delete(prefix + key)) order[POSSIBLE_DUPLICATE] = true;
+		recent.set(prefix + key, now);
 	}
-	for (const order of orders.keys()) {
-		if (orders.size <= MAX_RECENT_ORDERS) break;
-		orders.delete(order);
-	}
-	if (orders.size) recent.set(key, orders);
-	for (const node of recent.keys()) {
-		if (recent.size <= MAX_RECENT_NODES) break;
-		recent.delete(node);
-	}
+	forgetOld(now);
 }

@@ -1,3 +1,4 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * Seller Platform Poll Trigger when n8n stops between saving a poll's static data and creating its
  * execution (n8n starts both without waiting for either), run as the app runs a poll trigger
@@ -59,8 +60,8 @@ const workflow = (): TestWorkflow => ({
 	connections: chain(POLL_TRIGGER, 'Received'),
 });
 
-const activate = async (durableCursors = false) => {
-	const poller = await env.activatePolling(workflow(), { durableCursors });
+const activate = async (durableCursors = false, pollBudgetMs?: number) => {
+	const poller = await env.activatePolling(workflow(), { durableCursors, pollBudgetMs });
 	pollers.push(poller);
 	return poller;
 };
@@ -79,6 +80,8 @@ const addOrders = (count: number, aheadMs = 0) => {
 		.addFbpiOrders({ warehouseCode: warehouse, orders })
 		.map((order) => order.fbpi_order_nr);
 };
+
+const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The orders each emitting poll gave n8n. */
 const emitted = (poller: ActivePoller) =>
@@ -229,5 +232,34 @@ describe('Seller Platform Poll Trigger: n8n 2.41 durable poll cursors', () => {
 		expect(first.some((order) => POSSIBLE_DUPLICATE in order)).toBe(false);
 		expect(numbers(again)).toEqual(orders);
 		expect(again.every((order) => order[POSSIBLE_DUPLICATE] === true)).toBe(true);
+	});
+	it('a poll still running past its poll budget (n8n has given up on it) does not keep the next poll from emitting', async () => {
+		// n8n 2.41: a poll budget of 36 s, a poll timeout of 45 s; a listing that waits out 429s may
+		// outlive both. Scaled down.
+		const poller = await activate(true, 1000);
+		await poller.poll();
+		const orders = addOrders(2);
+		emulator.injectFaults({ count: 1, operation: 'ListFbpiOrders', delayMs: 4000 });
+		const abandoned = poller.poll();
+		await sleep(2000);
+		await poller.poll();
+		expect(emitted(poller).map(numbers)).toEqual([orders]);
+		await abandoned;
+	});
+
+	it('a poll whose result n8n dropped (the workflow deactivated meanwhile): the next poll emits those orders, marked (the stated limit)', async () => {
+		const poller = await activate(true);
+		await poller.poll();
+		const orders = addOrders(3);
+		emulator.injectFaults({ count: 1, operation: 'ListFbpiOrders', delayMs: 1500 });
+		const dropped = poller.poll();
+		await sleep(500);
+		poller.deactivate();
+		await dropped;
+		expect(emitted(poller)).toEqual([]);
+		poller.active = true;
+		await poller.poll();
+		expect(emitted(poller).map(numbers)).toEqual([orders]);
+		expect(emitted(poller)[0].every((order) => order[POSSIBLE_DUPLICATE] === true)).toBe(true);
 	});
 });

@@ -73,7 +73,7 @@ const STATEFUL: Record<string, string> = {
 	'nodes/SellerPlatformTrigger/owners.ts': 'one owner per destination registered; one number',
 	'nodes/shared/common/life.ts': "this n8n life's id and start times",
 	'nodes/SellerPlatformPollTrigger/sameProcess.ts':
-		'one entry per poll-trigger node polling now; 100 nodes × streams, 2000 order keys each, for 10 minutes',
+		'one entry per poll-trigger node polling now; the 20000 order keys emitted last, for 10 minutes',
 	'nodes/SellerPlatform/actions/import/sentRequests.ts': 'the newest 2000 client references',
 	'nodes/shared/transport/warehouses.ts':
 		'50 warehouse lists (per credential), each at most 20 pages of 500, for 5 minutes; failed reads dropped',
