@@ -38,8 +38,10 @@
  * A 429 without a Retry-After says nothing of when the window has room: the pause is backoff
  * (`Episodes.backoffPause`), doubled at each failed probe; for an episode soon after another, at
  * least half as long as that one lasted; and when this process filled a 10 s window with others,
- * until that window surely has room (probing every 250-500 ms met a full minute's window some
- * twenty times per episode, a full 10 s window three or four times per process).
+ * until that window surely has room; once the episode has lasted 20 s, a failed probe waits no
+ * longer than until the minute this process used before it surely has room (probing every
+ * 250-500 ms met a full minute's window some twenty times per episode, a full 10 s window three or
+ * four times per process; doubling alone came back up to 20 s after a sliding minute had room).
  */
 export const SHARING = {
 	/** After an episode the share is this much of the share measured before it (CUBIC's beta). */
@@ -283,6 +285,28 @@ export class ShareController {
 	}
 }
 
+/**
+ * The pause after a failed probe without a Retry-After: `doubled`; but once the episode (begun at
+ * `episode.began`) has lasted longer than a 10 s window, the window is the minute's, and the probe
+ * goes when that window has room: a sliding minute when the first of the starts this process had
+ * in it before the first 429 leaves it (`open.minuteRoomAt`), a fixed minute a whole window after
+ * the last long episode ended (`episode.turnedAt`: its probe found the new minute). Doubling
+ * pauses probed a minute's window that processes filled together up to twenty times per episode,
+ * and came back up to 20 s after it had room.
+ */
+function probePause(
+	doubled: number,
+	open: { minuteRoomAt: number },
+	now: number,
+	episode: { began: number; tenthMs: number; windowMs: number; turnedAt: number },
+): number {
+	const { windowMs, turnedAt, tenthMs } = episode;
+	if (now - episode.began <= tenthMs) return doubled;
+	const turns = Math.max(1, Math.ceil((now - turnedAt) / windowMs));
+	const rooms = [open.minuteRoomAt, turnedAt + turns * windowMs].filter((at) => at > now);
+	return rooms.length ? Math.min(...rooms) - now : doubled;
+}
+
 /** What a 429 answer was, for the circuit breaker: a new event, or one more answer of it. */
 export type ThrottleKind = 'new' | 'echo';
 
@@ -297,6 +321,8 @@ export class Episodes {
 		backAt: number;
 		probe?: object;
 		failedProbes: number;
+		/** When the minute's window this process used before the first 429 surely has room. */
+		minuteRoomAt: number;
 		/** What its first 429 measured (when it was evidence). */
 		measured?: MeasuredShare;
 	};
@@ -305,6 +331,8 @@ export class Episodes {
 	private lastBegan = -Infinity;
 	/** How long the last episode lasted, from its first 429 to its end. */
 	private lastLength = 0;
+	/** When the last episode longer than a 10 s window ended: the minute's window had room. */
+	private turnedAt = -Infinity;
 	/** Called when the probe's answer is in (or it was abandoned): the next caller may go. */
 	onProbeDone: () => void = () => {};
 
@@ -344,18 +372,22 @@ export class Episodes {
 	 * episode less than `SHARING.periodGapMs` after the last one waits at least half as long as that
 	 * one lasted (the gateway's window is alike), and at least `roomMs` (until the 10 s window this
 	 * process filled with others surely has room); the other answers only say the pause goes on.
-	 * At most `maxMs`.
+	 * A failed probe of a long episode waits no longer than until the minute this process used
+	 * before it surely has room (`probePause`). At most `maxMs`.
 	 */
 	backoffPause(
 		slot: object,
 		now: number,
-		waits: { firstMs: number; maxMs: number; roomMs: number },
+		waits: { firstMs: number; maxMs: number; roomMs: number; tenthMs: number; windowMs: number },
 	): number {
 		const { firstMs, maxMs, roomMs } = waits;
 		const open = this.open;
 		let pause = firstMs;
-		if (open?.probe === slot) pause = firstMs * 2 ** (open.failedProbes + 1);
-		else if (!open) pause = Math.max(firstMs, roomMs, this.recentLength(now) / 2);
+		const { tenthMs, windowMs } = waits;
+		const episode = { began: this.lastBegan, tenthMs, windowMs, turnedAt: this.turnedAt };
+		if (open?.probe === slot) {
+			pause = probePause(firstMs * 2 ** (open.failedProbes + 1), open, now, episode);
+		} else if (!open) pause = Math.max(firstMs, roomMs, this.recentLength(now) / 2);
 		return Math.min(pause, Math.max(firstMs, maxMs));
 	}
 
@@ -378,7 +410,7 @@ export class Episodes {
 		slot: object,
 		granted: number,
 		now: number,
-		pause: { until: number; backAt: number },
+		pause: { until: number; backAt: number; minuteRoomAt: number },
 		evidence: boolean,
 		measured: () => MeasuredShare,
 	): ThrottleKind {
@@ -387,7 +419,8 @@ export class Episodes {
 		if (!open) {
 			this.lastBegan = now;
 			const first = evidence ? measured() : undefined;
-			this.open = { pausedUntil: pause.until, backAt: pause.backAt, failedProbes: 0 };
+			const { until, backAt, minuteRoomAt } = pause;
+			this.open = { pausedUntil: until, backAt, failedProbes: 0, minuteRoomAt };
 			this.open.measured = first;
 			if (first) this.controller.congestion(now, first);
 			return 'new';
@@ -416,6 +449,8 @@ export class Episodes {
 			this.open = undefined;
 			this.lastEnd = now;
 			this.lastLength = now - this.lastBegan;
+			// Refused for longer than a 10 s window: the window that had room again is the minute's.
+			if (this.lastLength > tenthMs) this.turnedAt = now;
 			const minute = keptOut(this.lastLength, tenthMs) ? minuteMeasure(open.measured) : undefined;
 			if (minute) this.controller.congestion(now, minute);
 			this.controller.ended(now);

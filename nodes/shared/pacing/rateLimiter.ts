@@ -238,9 +238,12 @@ export class PlanLimiter {
 			firstMs: Math.max(0, pauseMs),
 			maxMs: PACING.maxBackoffMs,
 			roomMs: this.roomMs(now),
+			tenthMs: this.tenth.windowMs,
+			windowMs: this.windowMs,
 		};
 		const wait = retryAfter ? waits.firstMs : this.episodes.backoffPause(slot, now, waits);
-		const pause = { until: now + Math.min(wait, PACING.maxPauseMs), backAt: now + wait };
+		const until = now + Math.min(wait, PACING.maxPauseMs);
+		const pause = { until, backAt: now + wait, minuteRoomAt: this.minuteRoomAt(now) };
 		this.busyUntil = Math.max(this.busyUntil, pause.until);
 		const measured = () =>
 			measureShare(this, this.starts, {
@@ -266,6 +269,12 @@ export class PlanLimiter {
 		const part = (this.starts.length - first) / this.tenth.limit;
 		if (part < SHARING.othersEvidence.from || part >= SHARING.othersEvidence.to) return 0;
 		return this.starts[first] + this.tenth.windowMs - now;
+	}
+
+	/** When its oldest start in the plan's window (the last one) leaves it: that window has room. */
+	private minuteRoomAt(now: number): number {
+		const oldest = this.starts.find((start) => start > now - this.windowMs);
+		return oldest === undefined ? -Infinity : oldest + this.windowMs;
 	}
 
 	/** How long the pause for a 429 lasts from now (0: none). */
