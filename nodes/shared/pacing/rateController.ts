@@ -285,28 +285,6 @@ export class ShareController {
 	}
 }
 
-/**
- * The pause after a failed probe without a Retry-After: `doubled`; but once the episode (begun at
- * `episode.began`) has lasted longer than a 10 s window, the window is the minute's, and the probe
- * goes when that window has room: a sliding minute when the first of the starts this process had
- * in it before the first 429 leaves it (`open.minuteRoomAt`), a fixed minute a whole window after
- * the last long episode ended (`episode.turnedAt`: its probe found the new minute). Doubling
- * pauses probed a minute's window that processes filled together up to twenty times per episode,
- * and came back up to 20 s after it had room.
- */
-function probePause(
-	doubled: number,
-	open: { minuteRoomAt: number },
-	now: number,
-	episode: { began: number; tenthMs: number; windowMs: number; turnedAt: number },
-): number {
-	const { windowMs, turnedAt, tenthMs } = episode;
-	if (now - episode.began <= tenthMs) return doubled;
-	const turns = Math.max(1, Math.ceil((now - turnedAt) / windowMs));
-	const rooms = [open.minuteRoomAt, turnedAt + turns * windowMs].filter((at) => at > now);
-	return rooms.length ? Math.min(...rooms) - now : doubled;
-}
-
 /** What a 429 answer was, for the circuit breaker: a new event, or one more answer of it. */
 export type ThrottleKind = 'new' | 'echo';
 
@@ -321,6 +299,8 @@ export class Episodes {
 		backAt: number;
 		probe?: object;
 		failedProbes: number;
+		/** When the last probe failed (or the episode began): the window had no room then. */
+		refusedAt: number;
 		/** When the minute's window this process used before the first 429 surely has room. */
 		minuteRoomAt: number;
 		/** What its first 429 measured (when it was evidence). */
@@ -331,8 +311,11 @@ export class Episodes {
 	private lastBegan = -Infinity;
 	/** How long the last episode lasted, from its first 429 to its end. */
 	private lastLength = 0;
-	/** When the last episode longer than a 10 s window ended: the minute's window had room. */
-	private turnedAt = -Infinity;
+	/**
+	 * The last episode longer than a 10 s window: the minute's window had room again between its
+	 * last refusal and its end.
+	 */
+	private turned = { after: -Infinity, by: -Infinity };
 	/** Called when the probe's answer is in (or it was abandoned): the next caller may go. */
 	onProbeDone: () => void = () => {};
 
@@ -378,17 +361,42 @@ export class Episodes {
 	backoffPause(
 		slot: object,
 		now: number,
-		waits: { firstMs: number; maxMs: number; roomMs: number; tenthMs: number; windowMs: number },
+		waits: {
+			firstMs: number;
+			maxMs: number;
+			roomMs: number;
+			tenthMs: number;
+			windowMs: number;
+			minuteRoomAt: number;
+		},
 	): number {
-		const { firstMs, maxMs, roomMs } = waits;
+		const { firstMs, maxMs, roomMs, tenthMs } = waits;
 		const open = this.open;
 		let pause = firstMs;
-		const { tenthMs, windowMs } = waits;
-		const episode = { began: this.lastBegan, tenthMs, windowMs, turnedAt: this.turnedAt };
 		if (open?.probe === slot) {
-			pause = probePause(firstMs * 2 ** (open.failedProbes + 1), open, now, episode);
-		} else if (!open) pause = Math.max(firstMs, roomMs, this.recentLength(now) / 2);
+			const doubled = firstMs * 2 ** (open.failedProbes + 1);
+			const room = this.minuteRoom(open.minuteRoomAt, now, waits.windowMs);
+			pause = now - this.lastBegan > tenthMs && room !== undefined ? room - now : doubled;
+		} else if (!open) {
+			const recent = this.recentLength(now);
+			const room = this.minuteRoom(waits.minuteRoomAt, now, waits.windowMs);
+			const minute = keptOut(recent, tenthMs) && room !== undefined ? room - now : 0;
+			pause = Math.max(firstMs, roomMs, recent / 2, minute);
+		}
 		return Math.min(pause, Math.max(firstMs, maxMs));
+	}
+
+	/**
+	 * When the minute's window surely has room next, after `now` (undefined: not known): a sliding
+	 * minute when the first of this process's starts in it leaves it (`minuteRoomAt`), a fixed
+	 * minute a whole window (`windowMs`) after the last long episode ended (its probe found the new
+	 * minute), whichever comes first.
+	 */
+	private minuteRoom(minuteRoomAt: number, now: number, windowMs: number): number | undefined {
+		const next = (at: number) => at + Math.max(1, Math.ceil((now - at) / windowMs)) * windowMs;
+		const { after, by } = this.turned;
+		const rooms = [minuteRoomAt, next(after), next(by)].filter((at) => at > now);
+		return rooms.length ? Math.min(...rooms) : undefined;
 	}
 
 	/** A probe is out: the others wait for its answer. */
@@ -420,7 +428,8 @@ export class Episodes {
 			this.lastBegan = now;
 			const first = evidence ? measured() : undefined;
 			const { until, backAt, minuteRoomAt } = pause;
-			this.open = { pausedUntil: until, backAt, failedProbes: 0, minuteRoomAt };
+			const failedProbes = 0;
+			this.open = { pausedUntil: until, backAt, failedProbes, refusedAt: now, minuteRoomAt };
 			this.open.measured = first;
 			if (first) this.controller.congestion(now, first);
 			return 'new';
@@ -433,6 +442,7 @@ export class Episodes {
 		open.backAt = pause.backAt;
 		open.probe = undefined;
 		open.failedProbes++;
+		open.refusedAt = now;
 		this.onProbeDone();
 		return 'new';
 	}
@@ -450,7 +460,7 @@ export class Episodes {
 			this.lastEnd = now;
 			this.lastLength = now - this.lastBegan;
 			// Refused for longer than a 10 s window: the window that had room again is the minute's.
-			if (this.lastLength > tenthMs) this.turnedAt = now;
+			if (this.lastLength > tenthMs) this.turned = { after: open.refusedAt, by: now };
 			const minute = keptOut(this.lastLength, tenthMs) ? minuteMeasure(open.measured) : undefined;
 			if (minute) this.controller.congestion(now, minute);
 			this.controller.ended(now);

@@ -240,10 +240,11 @@ export class PlanLimiter {
 			roomMs: this.roomMs(now),
 			tenthMs: this.tenth.windowMs,
 			windowMs: this.windowMs,
+			minuteRoomAt: this.minuteRoomAt(now),
 		};
 		const wait = retryAfter ? waits.firstMs : this.episodes.backoffPause(slot, now, waits);
 		const until = now + Math.min(wait, PACING.maxPauseMs);
-		const pause = { until, backAt: now + wait, minuteRoomAt: this.minuteRoomAt(now) };
+		const pause = { until, backAt: now + wait, minuteRoomAt: waits.minuteRoomAt };
 		this.busyUntil = Math.max(this.busyUntil, pause.until);
 		const measured = () =>
 			measureShare(this, this.starts, {
