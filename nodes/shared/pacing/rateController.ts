@@ -348,6 +348,11 @@ export class Episodes {
 		return this.lastBegan;
 	}
 
+	/** When the last episode ended (-Infinity: none yet, or one is open). */
+	get endedAt(): number {
+		return this.open ? -Infinity : this.lastEnd;
+	}
+
 	/**
 	 * The pause for a 429 without a Retry-After to `slot` at `now`, `firstMs` the backoff's first
 	 * step: the service did not say when its window has room, and probing every 250-500 ms met a
@@ -379,8 +384,7 @@ export class Episodes {
 			pause = now - this.lastBegan > tenthMs && room !== undefined ? room - now : doubled;
 		} else if (!open) {
 			const recent = this.recentLength(now);
-			const room = this.minuteRoom(waits.minuteRoomAt, now, waits.windowMs);
-			const minute = keptOut(recent, tenthMs) && room !== undefined ? room - now : 0;
+			const minute = keptOut(recent, tenthMs) ? waits.minuteRoomAt - now : 0;
 			pause = Math.max(firstMs, roomMs, recent / 2, minute);
 		}
 		return Math.min(pause, Math.max(firstMs, maxMs));

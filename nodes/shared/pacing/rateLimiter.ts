@@ -272,9 +272,15 @@ export class PlanLimiter {
 		return this.starts[first] + this.tenth.windowMs - now;
 	}
 
-	/** When its oldest start in the plan's window (the last one) leaves it: that window has room. */
+	/**
+	 * When its oldest start in the plan's window leaves it: that window has room. The probes the
+	 * last episode's 429s refused are not in the gateway's window.
+	 */
 	private minuteRoomAt(now: number): number {
-		const oldest = this.starts.find((start) => start > now - this.windowMs);
+		const [began, ended] = [this.episodes.beganAt, this.episodes.endedAt];
+		const oldest = this.starts.find(
+			(start) => start > now - this.windowMs && (start < began || start >= ended),
+		);
 		return oldest === undefined ? -Infinity : oldest + this.windowMs;
 	}
 
