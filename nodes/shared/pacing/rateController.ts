@@ -78,6 +78,8 @@ export const SHARING = {
 	 * another tool when a run starts; above the upper one this process filled the window itself).
 	 */
 	othersEvidence: { from: 0.1, to: 0.9 },
+	/** A part of the minute this many times the last one measured says the others are leaving. */
+	leaving: 1.5,
 };
 
 /** What this process used of the plan before a 429 (`measureShare`). */
@@ -218,6 +220,8 @@ export class ShareController {
 	private curve?: Curve;
 	private periodStart = -Infinity;
 	private lastEpisode = -Infinity;
+	/** This process's part of the minute at the last episode that measured it. */
+	private lastPart?: number;
 
 	/** The share of the plan at `now`. */
 	share(now: number): number {
@@ -240,6 +244,14 @@ export class ShareController {
 	 * as after sharing that has lasted that long.
 	 */
 	congestion(now: number, measured: MeasuredShare): void {
+		// This process's part of the minute grew by half since the last episode: the others use
+		// less of it, they are leaving. The 429 says their last requests still count in the window,
+		// not that the plan is still shared: the share is not cut (cut, the one left was back at the
+		// plan only 30 s after the window had room).
+		const part = measured.byMinute && measured.window ? measured.share : undefined;
+		const lastPart = this.lastPart;
+		this.lastPart = part ?? this.lastPart;
+		if (part !== undefined && lastPart !== undefined && part >= SHARING.leaving * lastPart) return;
 		// A period of throttling ends when episodes stop for a while, or when the share was whole
 		// again before this one (the others had gone: this is a new period).
 		const whole = this.share(now) >= SHARING.whole;
@@ -282,6 +294,7 @@ export class ShareController {
 		this.curve = undefined;
 		this.periodStart = -Infinity;
 		this.lastEpisode = -Infinity;
+		this.lastPart = undefined;
 	}
 }
 
