@@ -38,10 +38,15 @@
  * A 429 without a Retry-After says nothing of when the window has room: the pause is backoff
  * (`Episodes.backoffPause`), doubled at each failed probe; for an episode soon after another, at
  * least half as long as that one lasted; and when this process filled a 10 s window with others,
- * until that window surely has room; once the episode has lasted 20 s, a failed probe waits no
- * longer than until the minute this process used before it surely has room (probing every
- * 250-500 ms met a full minute's window some twenty times per episode, a full 10 s window three or
- * four times per process; doubling alone came back up to 20 s after a sliding minute had room).
+ * until that window surely has room (probing every 250-500 ms met a full minute's window some
+ * twenty times per episode, a full 10 s window three or four times per process). Once an episode
+ * has refused this process longer than a 10 s window, the window is the minute's, and the probe
+ * goes when that window has room (`Episodes.minuteRoom`): doubling pauses probed a minute that
+ * processes filled together six times each before it had room, and came back up to 20 s after.
+ *
+ * A 429 whose part of the minute is half again as large as the part measured at the last episode
+ * says that the others use less of the minute: they are leaving, and their last requests still
+ * count in the window. The share is not cut (`SHARING.leaving`).
  */
 export const SHARING = {
 	/** After an episode the share is this much of the share measured before it (CUBIC's beta). */
@@ -78,7 +83,10 @@ export const SHARING = {
 	 * another tool when a run starts; above the upper one this process filled the window itself).
 	 */
 	othersEvidence: { from: 0.1, to: 0.9 },
-	/** A part of the minute this many times the last one measured says the others are leaving. */
+	/**
+	 * A 429 that finds this process's part of the minute this many times the part measured at the
+	 * last episode says that the others are leaving: the 429 pauses, the share is not cut.
+	 */
 	leaving: 1.5,
 };
 
@@ -244,13 +252,11 @@ export class ShareController {
 	 * as after sharing that has lasted that long.
 	 */
 	congestion(now: number, measured: MeasuredShare): void {
-		// This process's part of the minute grew by half since the last episode: the others use
-		// less of it, they are leaving. The 429 says their last requests still count in the window,
-		// not that the plan is still shared: the share is not cut (cut, the one left was back at the
-		// plan only 30 s after the window had room).
+		// This process's part of the minute grew by half since the last episode: the others are
+		// leaving (cut, the one left was back at the plan only 30 s after the window had room).
 		const part = measured.byMinute && measured.window ? measured.share : undefined;
 		const lastPart = this.lastPart;
-		this.lastPart = part ?? this.lastPart;
+		this.lastPart = part ?? lastPart;
 		if (part !== undefined && lastPart !== undefined && part >= SHARING.leaving * lastPart) return;
 		// A period of throttling ends when episodes stop for a while, or when the share was whole
 		// again before this one (the others had gone: this is a new period).
@@ -361,9 +367,12 @@ export class Episodes {
 		return this.lastBegan;
 	}
 
-	/** When the last episode ended (-Infinity: none yet, or one is open). */
-	get endedAt(): number {
-		return this.open ? -Infinity : this.lastEnd;
+	/**
+	 * Whether a request granted at `granted` was a probe of the last episode (ended): its 429 left
+	 * it out of the gateway's window.
+	 */
+	refusedProbe(granted: number): boolean {
+		return granted >= this.lastBegan && granted < this.lastEnd;
 	}
 
 	/**
@@ -373,8 +382,10 @@ export class Episodes {
 	 * episode less than `SHARING.periodGapMs` after the last one waits at least half as long as that
 	 * one lasted (the gateway's window is alike), and at least `roomMs` (until the 10 s window this
 	 * process filled with others surely has room); the other answers only say the pause goes on.
-	 * A failed probe of a long episode waits no longer than until the minute this process used
-	 * before it surely has room (`probePause`). At most `maxMs`.
+	 * A failed probe of an episode longer than a 10 s window (the minute's) waits until the minute's
+	 * window has room when that is known (`minuteRoom`), and so does the first 429 of an episode
+	 * soon after one that kept this process out (`keptOut`) when its own starts say when
+	 * (`minuteRoomAt`, see `PlanLimiter.minuteRoomAt`). At most `maxMs`.
 	 */
 	backoffPause(
 		slot: object,
@@ -404,10 +415,10 @@ export class Episodes {
 	}
 
 	/**
-	 * When the minute's window surely has room next, after `now` (undefined: not known): a sliding
-	 * minute when the first of this process's starts in it leaves it (`minuteRoomAt`), a fixed
-	 * minute a whole window (`windowMs`) after the last long episode ended (its probe found the new
-	 * minute), whichever comes first.
+	 * When the minute's window surely has room next after `now` (undefined: not known): a sliding
+	 * minute when the first of this process's starts in it before the episode leaves it
+	 * (`minuteRoomAt`); a fixed minute a window (`windowMs`) or more after it turned, which it did
+	 * between the last long episode's last refusal and its end (`turned`). The earliest of these.
 	 */
 	private minuteRoom(minuteRoomAt: number, now: number, windowMs: number): number | undefined {
 		const next = (at: number) => at + Math.max(1, Math.ceil((now - at) / windowMs)) * windowMs;
@@ -445,8 +456,7 @@ export class Episodes {
 			this.lastBegan = now;
 			const first = evidence ? measured() : undefined;
 			const { until, backAt, minuteRoomAt } = pause;
-			const failedProbes = 0;
-			this.open = { pausedUntil: until, backAt, failedProbes, refusedAt: now, minuteRoomAt };
+			this.open = { pausedUntil: until, backAt, failedProbes: 0, refusedAt: now, minuteRoomAt };
 			this.open.measured = first;
 			if (first) this.controller.congestion(now, first);
 			return 'new';

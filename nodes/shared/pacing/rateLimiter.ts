@@ -273,13 +273,12 @@ export class PlanLimiter {
 	}
 
 	/**
-	 * When its oldest start in the plan's window leaves it: that window has room. The probes the
-	 * last episode's 429s refused are not in the gateway's window.
+	 * When its oldest start in the plan's window leaves it: a sliding minute's window has room then
+	 * (-Infinity: no start in it). The last episode's refused probes never counted in it.
 	 */
 	private minuteRoomAt(now: number): number {
-		const [began, ended] = [this.episodes.beganAt, this.episodes.endedAt];
 		const oldest = this.starts.find(
-			(start) => start > now - this.windowMs && (start < began || start >= ended),
+			(start) => start > now - this.windowMs && !this.episodes.refusedProbe(start),
 		);
 		return oldest === undefined ? -Infinity : oldest + this.windowMs;
 	}
