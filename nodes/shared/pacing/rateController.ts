@@ -43,10 +43,6 @@
  * has refused this process longer than a 10 s window, the window is the minute's, and the probe
  * goes when that window has room (`Episodes.minuteRoom`): doubling pauses probed a minute that
  * processes filled together six times each before it had room, and came back up to 20 s after.
- *
- * A 429 whose part of the minute is half again as large as the part measured at the last episode
- * says that the others use less of the minute: they are leaving, and their last requests still
- * count in the window. The share is not cut (`SHARING.leaving`).
  */
 export const SHARING = {
 	/** After an episode the share is this much of the share measured before it (CUBIC's beta). */
@@ -83,11 +79,6 @@ export const SHARING = {
 	 * another tool when a run starts; above the upper one this process filled the window itself).
 	 */
 	othersEvidence: { from: 0.1, to: 0.9 },
-	/**
-	 * A 429 that finds this process's part of the minute this many times the part measured at the
-	 * last episode says that the others are leaving: the 429 pauses, the share is not cut.
-	 */
-	leaving: 1.5,
 };
 
 /** What this process used of the plan before a 429 (`measureShare`). */
@@ -228,8 +219,6 @@ export class ShareController {
 	private curve?: Curve;
 	private periodStart = -Infinity;
 	private lastEpisode = -Infinity;
-	/** This process's part of the minute at the last episode that measured it. */
-	private lastPart?: number;
 
 	/** The share of the plan at `now`. */
 	share(now: number): number {
@@ -252,12 +241,6 @@ export class ShareController {
 	 * as after sharing that has lasted that long.
 	 */
 	congestion(now: number, measured: MeasuredShare): void {
-		// This process's part of the minute grew by half since the last episode: the others are
-		// leaving (cut, the one left was back at the plan only 30 s after the window had room).
-		const part = measured.byMinute && measured.window ? measured.share : undefined;
-		const lastPart = this.lastPart;
-		this.lastPart = part ?? lastPart;
-		if (part !== undefined && lastPart !== undefined && part >= SHARING.leaving * lastPart) return;
 		// A period of throttling ends when episodes stop for a while, or when the share was whole
 		// again before this one (the others had gone: this is a new period).
 		const whole = this.share(now) >= SHARING.whole;
@@ -300,7 +283,6 @@ export class ShareController {
 		this.curve = undefined;
 		this.periodStart = -Infinity;
 		this.lastEpisode = -Infinity;
-		this.lastPart = undefined;
 	}
 }
 
