@@ -37,12 +37,14 @@
  *
  * A 429 without a Retry-After says nothing of when the window has room: the pause is backoff
  * (`Episodes.backoffPause`), doubled at each failed probe; for an episode soon after another, at
- * least half as long as that one lasted; and when this process filled a 10 s window with others,
- * until that window surely has room (probing every 250-500 ms met a full minute's window some
- * twenty times per episode, a full 10 s window three or four times per process). Once an episode
- * has refused this process longer than a 10 s window, the window is the minute's, and the probe
- * goes when that window has room (`Episodes.minuteRoom`): doubling pauses probed a minute that
- * processes filled together six times each before it had room, and came back up to 20 s after.
+ * least half as long as that one lasted, unless this process sent the last 10 s itself (its own
+ * requests leave the window as fast as they came); and when this process filled a 10 s window
+ * with others, until that window surely has room (probing every 250-500 ms met a full minute's
+ * window some twenty times per episode, a full 10 s window three or four times per process). Once
+ * an episode has refused this process longer than a 10 s window, the window is the minute's, and
+ * the probe goes when that window has room (`Episodes.minuteRoom`): doubling pauses probed a
+ * minute that processes filled together six times each before it had room, and came back up to
+ * 20 s after.
  */
 export const SHARING = {
 	/** After an episode the share is this much of the share measured before it (CUBIC's beta). */
@@ -362,8 +364,9 @@ export class Episodes {
 	 * step: the service did not say when its window has room, and probing every 250-500 ms met a
 	 * full minute's window some twenty times. A failed probe doubles it at each failure; a new
 	 * episode less than `SHARING.periodGapMs` after the last one waits at least half as long as that
-	 * one lasted (the gateway's window is alike), and at least `roomMs` (until the 10 s window this
-	 * process filled with others surely has room); the other answers only say the pause goes on.
+	 * one lasted (the gateway's window is alike), unless this process had filled the last 10 s
+	 * itself (`filledTenth`), and at least `roomMs` (until the 10 s window this process filled with
+	 * others surely has room); the other answers only say the pause goes on.
 	 * A failed probe of an episode longer than a 10 s window (the minute's) waits until the minute's
 	 * window has room when that is known (`minuteRoom`), and so does the first 429 of an episode
 	 * soon after one that kept this process out (`keptOut`) when its own starts say when
@@ -379,6 +382,7 @@ export class Episodes {
 			tenthMs: number;
 			windowMs: number;
 			minuteRoomAt: number;
+			filledTenth: boolean;
 		},
 	): number {
 		const { firstMs, maxMs, roomMs, tenthMs } = waits;
@@ -391,7 +395,11 @@ export class Episodes {
 		} else if (!open) {
 			const recent = this.recentLength(now);
 			const minute = keptOut(recent, tenthMs) ? waits.minuteRoomAt - now : 0;
-			pause = Math.max(firstMs, roomMs, recent / 2, minute);
+			// The last 10 s were this process's own requests: they leave the window as fast as they
+			// came, whatever the last episode lasted (half of it held the one left alone, meeting the
+			// others' last requests ageing out, long after the window had room).
+			const echo = waits.filledTenth && minute <= 0 ? 0 : recent / 2;
+			pause = Math.max(firstMs, roomMs, echo, minute);
 		}
 		return Math.min(pause, Math.max(firstMs, maxMs));
 	}

@@ -241,6 +241,7 @@ export class PlanLimiter {
 			tenthMs: this.tenth.windowMs,
 			windowMs: this.windowMs,
 			minuteRoomAt: this.minuteRoomAt(now),
+			filledTenth: this.tenthPart(now) >= SHARING.othersEvidence.to,
 		};
 		const wait = retryAfter ? waits.firstMs : this.episodes.backoffPause(slot, now, waits);
 		const until = now + Math.min(wait, PACING.maxPauseMs);
@@ -264,12 +265,18 @@ export class PlanLimiter {
 	 * of when the others' window frees); else 0.
 	 */
 	private roomMs(now: number): number {
-		const since = now - this.tenth.windowMs;
-		const first = this.starts.findIndex((start) => start > since);
-		if (first === -1) return 0;
-		const part = (this.starts.length - first) / this.tenth.limit;
+		const part = this.tenthPart(now);
 		if (part < SHARING.othersEvidence.from || part >= SHARING.othersEvidence.to) return 0;
-		return this.starts[first] + this.tenth.windowMs - now;
+		const first = this.starts.find((start) => start > now - this.tenth.windowMs) ?? now;
+		return first + this.tenth.windowMs - now;
+	}
+
+	/** Its starts in the last 10 s, as a part of the plan's 10 s window. */
+	private tenthPart(now: number): number {
+		const since = now - this.tenth.windowMs;
+		let count = 0;
+		for (let i = this.starts.length - 1; i >= 0 && this.starts[i] > since; i--) count++;
+		return count / this.tenth.limit;
 	}
 
 	/**
