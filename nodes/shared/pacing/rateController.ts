@@ -37,9 +37,14 @@
  *
  * A 429 without a Retry-After says nothing of when the window has room: the pause is backoff
  * (`Episodes.backoffPause`), doubled at each failed probe; for an episode soon after another, at
- * least half as long as that one lasted; and when this process filled a 10 s window with others,
- * until that window surely has room (probing every 250-500 ms met a full minute's window some
- * twenty times per episode, a full 10 s window three or four times per process).
+ * least half as long as that one lasted, unless this process sent the last 10 s itself (its own
+ * requests leave the window as fast as they came); and when this process filled a 10 s window
+ * with others, until that window surely has room (probing every 250-500 ms met a full minute's
+ * window some twenty times per episode, a full 10 s window three or four times per process). Once
+ * an episode has refused this process longer than a 10 s window, the window is the minute's, and
+ * the probe goes when that window has room (`Episodes.minuteRoom`): doubling pauses probed a
+ * minute that processes filled together six times each before it had room, and came back up to
+ * 20 s after.
  */
 export const SHARING = {
 	/** After an episode the share is this much of the share measured before it (CUBIC's beta). */
@@ -297,6 +302,10 @@ export class Episodes {
 		backAt: number;
 		probe?: object;
 		failedProbes: number;
+		/** When the last probe failed (or the episode began): the window had no room then. */
+		refusedAt: number;
+		/** When the minute's window this process used before the first 429 surely has room. */
+		minuteRoomAt: number;
 		/** What its first 429 measured (when it was evidence). */
 		measured?: MeasuredShare;
 	};
@@ -305,6 +314,11 @@ export class Episodes {
 	private lastBegan = -Infinity;
 	/** How long the last episode lasted, from its first 429 to its end. */
 	private lastLength = 0;
+	/**
+	 * The last episode longer than a 10 s window: the minute's window had room again between its
+	 * last refusal and its end.
+	 */
+	private turned = { after: -Infinity, by: -Infinity };
 	/** Called when the probe's answer is in (or it was abandoned): the next caller may go. */
 	onProbeDone: () => void = () => {};
 
@@ -338,25 +352,69 @@ export class Episodes {
 	}
 
 	/**
+	 * Whether a request granted at `granted` was a probe of the last episode (ended): its 429 left
+	 * it out of the gateway's window.
+	 */
+	refusedProbe(granted: number): boolean {
+		return granted >= this.lastBegan && granted < this.lastEnd;
+	}
+
+	/**
 	 * The pause for a 429 without a Retry-After to `slot` at `now`, `firstMs` the backoff's first
 	 * step: the service did not say when its window has room, and probing every 250-500 ms met a
 	 * full minute's window some twenty times. A failed probe doubles it at each failure; a new
 	 * episode less than `SHARING.periodGapMs` after the last one waits at least half as long as that
-	 * one lasted (the gateway's window is alike), and at least `roomMs` (until the 10 s window this
-	 * process filled with others surely has room); the other answers only say the pause goes on.
-	 * At most `maxMs`.
+	 * one lasted (the gateway's window is alike), unless this process had filled the last 10 s
+	 * itself (`filledTenth`), and at least `roomMs` (until the 10 s window this process filled with
+	 * others surely has room); the other answers only say the pause goes on.
+	 * A failed probe of an episode longer than a 10 s window (the minute's) waits until the minute's
+	 * window has room when that is known (`minuteRoom`), and so does the first 429 of an episode
+	 * soon after one that kept this process out (`keptOut`) when its own starts say when
+	 * (`minuteRoomAt`, see `PlanLimiter.minuteRoomAt`). At most `maxMs`.
 	 */
 	backoffPause(
 		slot: object,
 		now: number,
-		waits: { firstMs: number; maxMs: number; roomMs: number },
+		waits: {
+			firstMs: number;
+			maxMs: number;
+			roomMs: number;
+			tenthMs: number;
+			windowMs: number;
+			minuteRoomAt: number;
+			filledTenth: boolean;
+		},
 	): number {
-		const { firstMs, maxMs, roomMs } = waits;
+		const { firstMs, maxMs, roomMs, tenthMs } = waits;
 		const open = this.open;
 		let pause = firstMs;
-		if (open?.probe === slot) pause = firstMs * 2 ** (open.failedProbes + 1);
-		else if (!open) pause = Math.max(firstMs, roomMs, this.recentLength(now) / 2);
+		if (open?.probe === slot) {
+			const doubled = firstMs * 2 ** (open.failedProbes + 1);
+			const room = this.minuteRoom(open.minuteRoomAt, now, waits.windowMs);
+			pause = now - this.lastBegan > tenthMs && room !== undefined ? room - now : doubled;
+		} else if (!open) {
+			const recent = this.recentLength(now);
+			const minute = keptOut(recent, tenthMs) ? waits.minuteRoomAt - now : 0;
+			// The last 10 s were this process's own requests: they leave the window as fast as they
+			// came, whatever the last episode lasted (half of it held the one left alone, meeting the
+			// others' last requests ageing out, long after the window had room).
+			const echo = waits.filledTenth && minute <= 0 ? 0 : recent / 2;
+			pause = Math.max(firstMs, roomMs, echo, minute);
+		}
 		return Math.min(pause, Math.max(firstMs, maxMs));
+	}
+
+	/**
+	 * When the minute's window surely has room next after `now` (undefined: not known): a sliding
+	 * minute when the first of this process's starts in it before the episode leaves it
+	 * (`minuteRoomAt`); a fixed minute a window (`windowMs`) or more after it turned, which it did
+	 * between the last long episode's last refusal and its end (`turned`). The earliest of these.
+	 */
+	private minuteRoom(minuteRoomAt: number, now: number, windowMs: number): number | undefined {
+		const next = (at: number) => at + Math.max(1, Math.ceil((now - at) / windowMs)) * windowMs;
+		const { after, by } = this.turned;
+		const rooms = [minuteRoomAt, next(after), next(by)].filter((at) => at > now);
+		return rooms.length ? Math.min(...rooms) : undefined;
 	}
 
 	/** A probe is out: the others wait for its answer. */
@@ -378,7 +436,7 @@ export class Episodes {
 		slot: object,
 		granted: number,
 		now: number,
-		pause: { until: number; backAt: number },
+		pause: { until: number; backAt: number; minuteRoomAt: number },
 		evidence: boolean,
 		measured: () => MeasuredShare,
 	): ThrottleKind {
@@ -387,7 +445,8 @@ export class Episodes {
 		if (!open) {
 			this.lastBegan = now;
 			const first = evidence ? measured() : undefined;
-			this.open = { pausedUntil: pause.until, backAt: pause.backAt, failedProbes: 0 };
+			const { until, backAt, minuteRoomAt } = pause;
+			this.open = { pausedUntil: until, backAt, failedProbes: 0, refusedAt: now, minuteRoomAt };
 			this.open.measured = first;
 			if (first) this.controller.congestion(now, first);
 			return 'new';
@@ -400,6 +459,7 @@ export class Episodes {
 		open.backAt = pause.backAt;
 		open.probe = undefined;
 		open.failedProbes++;
+		open.refusedAt = now;
 		this.onProbeDone();
 		return 'new';
 	}
@@ -416,6 +476,8 @@ export class Episodes {
 			this.open = undefined;
 			this.lastEnd = now;
 			this.lastLength = now - this.lastBegan;
+			// Refused for longer than a 10 s window: the window that had room again is the minute's.
+			if (this.lastLength > tenthMs) this.turned = { after: open.refusedAt, by: now };
 			const minute = keptOut(this.lastLength, tenthMs) ? minuteMeasure(open.measured) : undefined;
 			if (minute) this.controller.congestion(now, minute);
 			this.controller.ended(now);

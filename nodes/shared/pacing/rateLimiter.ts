@@ -238,9 +238,14 @@ export class PlanLimiter {
 			firstMs: Math.max(0, pauseMs),
 			maxMs: PACING.maxBackoffMs,
 			roomMs: this.roomMs(now),
+			tenthMs: this.tenth.windowMs,
+			windowMs: this.windowMs,
+			minuteRoomAt: this.minuteRoomAt(now),
+			filledTenth: this.tenthPart(now) >= SHARING.othersEvidence.to,
 		};
 		const wait = retryAfter ? waits.firstMs : this.episodes.backoffPause(slot, now, waits);
-		const pause = { until: now + Math.min(wait, PACING.maxPauseMs), backAt: now + wait };
+		const until = now + Math.min(wait, PACING.maxPauseMs);
+		const pause = { until, backAt: now + wait, minuteRoomAt: waits.minuteRoomAt };
 		this.busyUntil = Math.max(this.busyUntil, pause.until);
 		const measured = () =>
 			measureShare(this, this.starts, {
@@ -260,12 +265,29 @@ export class PlanLimiter {
 	 * of when the others' window frees); else 0.
 	 */
 	private roomMs(now: number): number {
-		const since = now - this.tenth.windowMs;
-		const first = this.starts.findIndex((start) => start > since);
-		if (first === -1) return 0;
-		const part = (this.starts.length - first) / this.tenth.limit;
+		const part = this.tenthPart(now);
 		if (part < SHARING.othersEvidence.from || part >= SHARING.othersEvidence.to) return 0;
-		return this.starts[first] + this.tenth.windowMs - now;
+		const first = this.starts.find((start) => start > now - this.tenth.windowMs) ?? now;
+		return first + this.tenth.windowMs - now;
+	}
+
+	/** Its starts in the last 10 s, as a part of the plan's 10 s window. */
+	private tenthPart(now: number): number {
+		const since = now - this.tenth.windowMs;
+		let count = 0;
+		for (let i = this.starts.length - 1; i >= 0 && this.starts[i] > since; i--) count++;
+		return count / this.tenth.limit;
+	}
+
+	/**
+	 * When its oldest start in the plan's window leaves it: a sliding minute's window has room then
+	 * (-Infinity: no start in it). The last episode's refused probes never counted in it.
+	 */
+	private minuteRoomAt(now: number): number {
+		const oldest = this.starts.find(
+			(start) => start > now - this.windowMs && !this.episodes.refusedProbe(start),
+		);
+		return oldest === undefined ? -Infinity : oldest + this.windowMs;
 	}
 
 	/** How long the pause for a 429 lasts from now (0: none). */
