@@ -19,7 +19,10 @@
  *   the first time); a poll that emits stores its copy with the execution, in one step; a later
  *   poll that returns null stores it alone; the poll at activation stores nothing. Every later
  *   poll runs on a new `Workflow` and context built from the SAVED static data, as the
- *   scheduler's task does. The stored cursors outlive `restart()` (they are the database's);
+ *   scheduler's task does. The stored cursors outlive `restart()` (they are the database's).
+ *   `pollsAtOnce(n)` runs n scheduler tasks at once, each from the cursor stored when it began
+ *   (n8n 2.41 runs a task whose lease lapsed beside the current one after a restart);
+ *   `pollAfterStaleRead()` a task whose cursor was read before another poll stored its own;
  * - "Fetch Test Event" is a manual execution (`env.runWorkflow`): n8n-core's `WorkflowExecute`
  *   calls `poll()` on a `PollContext` of mode 'manual' and saves no static data.
  */
