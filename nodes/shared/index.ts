@@ -89,6 +89,7 @@ export {
 	fbnCountryProperty,
 	labelOf,
 	locatorProperty,
+	MARKETPLACE_COUNTRIES,
 	MAX_NAMSHI_PRICE_ROWS,
 	msrpProperty,
 	NAMSHI_AMOUNT_NOTE,

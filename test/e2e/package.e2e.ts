@@ -70,6 +70,7 @@ import {
 	upsertCredential,
 	withCredential,
 } from './lib/setup';
+import { toolDescriptionOf } from './lib/toolTexts';
 
 const SECRET_HEADER = 'X-N8n-Seller-Platform-Secret';
 /** The output schemas as the package ships them (the build copies nodes/ into dist/). */
@@ -1058,8 +1059,8 @@ function expectToolOffered(model: FakeOpenAi): void {
 	const tools = first.body.tools ?? [];
 	expect(tools.length).toEqual(1);
 	expect(tools[0].function.name).toEqual('Seller_Platform');
-	// The description is the operation's action.
-	expect(tools[0].function.description).toEqual('Get a purchase order in Seller Platform');
+	// The description is the tool's Description the node fills in for the operation.
+	expect(tools[0].function.description).toEqual(toolDescriptionOf('purchaseOrder', 'get'));
 	expect(tools[0].function.parameters?.properties).toEqual({
 		po_nr: {
 			type: 'string',

@@ -32,6 +32,7 @@ import {
 import { CredentialsHelper, testCredential, type CredentialTestResult } from './credentials';
 import { additionalData, credentialTypeOf, loadPackage, NodeTypes, TestLogger } from './n8n';
 import { TestFiles, TestHttpRequest, TestItems, TestNoOp, TestSet } from './nodes';
+import { TestToolCaller } from './tools';
 import { activatePolling, type ActivePoller, type PollingOptions } from './polls';
 import {
 	activate,
@@ -158,6 +159,7 @@ export class TestEnvironment {
 			new TestNoOp(),
 			new TestHttpRequest(),
 			new TestSet(),
+			new TestToolCaller(),
 		]);
 		this.logger.install();
 		LoggerProxy.init(this.logger);

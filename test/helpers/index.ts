@@ -5,3 +5,4 @@ export type { ActiveWorkflow, WebhookCall } from './webhooks';
 export type { ActivePoller, PollingOptions } from './polls';
 export { useFilesystemBinaryData } from './n8n';
 export { listSearch, type ListSearchCall } from './loadOptions';
+export { TEST_TOOL_CALLER_NODE_TYPE } from './tools';

@@ -26,6 +26,8 @@ import {
 	type LogMetadata,
 } from 'n8n-workflow';
 
+import { toolVariant } from './tools';
+
 export const ROOT = join(__dirname, '..', '..');
 export const PACKAGE_NAME = 'n8n-nodes-seller-platform';
 
@@ -50,9 +52,19 @@ export class NodeTypes implements INodeTypes {
 	}
 
 	getByName(name: string): INodeType | IVersionedNodeType {
-		const type = this.types.get(name.replace(`${PACKAGE_NAME}.`, ''));
+		const short = name.replace(`${PACKAGE_NAME}.`, '');
+		const type = this.types.get(short) ?? this.toolOf(short);
 		if (!type) throw new UnexpectedError(`Unknown node type: ${name}`);
 		return type;
+	}
+
+	/** `<name>Tool`: the AI tool n8n makes of a node with `usableAsTool` (tools.ts), kept once made. */
+	private toolOf(name: string): INodeType | undefined {
+		const base = name.endsWith('Tool') ? this.types.get(name.slice(0, -'Tool'.length)) : undefined;
+		if (!base || !('usableAsTool' in base.description) || !base.description.usableAsTool) return;
+		const tool = toolVariant(base as INodeType);
+		this.types.set(name, tool);
+		return tool;
 	}
 
 	getByNameAndVersion(name: string, version?: number): INodeType {

@@ -1,17 +1,24 @@
 /**
  * A resource of the node, from one declaration: its label, its operations (each with the label,
- * action and description the Operation list shows) and the operation picked by default. Builds
- * what the router runs (`operations`) and what the editor shows (the Operation list, then each
- * operation's parameters).
+ * action and description the Operation list shows, and what an AI model reads of it as a tool)
+ * and the operation picked by default. Builds what the router runs (`operations`) and what the
+ * editor shows (the Operation list, the tool's Description, then each operation's parameters).
  */
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { Operation } from './runner';
+import { toolDescriptionProperty } from './toolDescription';
 
 export interface OperationEntry {
 	name: string;
+	/** The Operation list's action; n8n also names a new tool node after it ("… in Seller Platform"). */
 	action: string;
 	description: string;
+	/**
+	 * What an AI model reads about the operation used as a tool, if more than `description`: what
+	 * it returns, the values it takes, and which tool gives them (toolDescription.ts).
+	 */
+	tool?: string;
 	operation: Operation;
 }
 
@@ -49,6 +56,10 @@ export function resource(declaration: ResourceDeclaration): Resource {
 	return {
 		option: { name: declaration.name, value: declaration.value },
 		operations: Object.fromEntries(entries.map(([value, entry]) => [value, entry.operation])),
-		description: [operationList, ...entries.flatMap(([, entry]) => entry.operation.description)],
+		description: [
+			operationList,
+			...entries.map(([value, entry]) => toolDescriptionProperty(declaration.value, value, entry)),
+			...entries.flatMap(([, entry]) => entry.operation.description),
+		],
 	};
 }

@@ -15,6 +15,12 @@ export const COUNTRY_OPTIONS: INodePropertyOptions[] = [
 	{ name: 'United Arab Emirates', value: 'ae' },
 ];
 
+/** The marketplace countries as a message or a tool description names them: `AE (United Arab Emirates), …`. */
+export const MARKETPLACE_COUNTRIES = COUNTRY_CODES.map((code) => {
+	const country = COUNTRY_OPTIONS.find((option) => option.value === code)?.name ?? code;
+	return `${code.toUpperCase()} (${country})`;
+}).join(', ');
+
 /** A required Country Code (United Arab Emirates by default). */
 export const countryCodeProperty = (description: string): INodeProperties => ({
 	displayName: 'Country Code',

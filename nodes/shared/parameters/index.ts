@@ -11,6 +11,7 @@ export {
 	countryCodeProperty,
 	countryTextProperty,
 	fbnCountryProperty,
+	MARKETPLACE_COUNTRIES,
 } from './country';
 export { labelOf, locatorProperty } from './locator';
 export { PARTNER_SKU_KEY, partnerSkuProperty } from './partnerSku';

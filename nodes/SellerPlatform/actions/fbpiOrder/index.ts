@@ -1,4 +1,5 @@
 import { resource } from '../resource';
+import { WAREHOUSES } from '../toolDescription';
 import * as createSandbox from './createSandbox.operation';
 import * as get from './get.operation';
 import * as getCustomerData from './getCustomerData.operation';
@@ -21,6 +22,7 @@ export const { option, operations, description } = resource({
 			name: 'Get',
 			action: 'Get an FBPI order',
 			description: 'Get an FBPI order with its items, their statuses and prices',
+			tool: 'Gets one FBPI order by its fbpi_order_nr (as FBPI Order → Get Many, the tool that gets many FBPI orders, lists it): mp_order_nr, mp_country_code, warehouse_code, order_created_at and its items with mp_item_nr, partner_sku, mp_status and integration_status.',
 			operation: get,
 		},
 		getCustomerData: {
@@ -34,6 +36,7 @@ export const { option, operations, description } = resource({
 			action: 'Get many FBPI orders',
 			description:
 				'List the FBPI orders of a warehouse, optionally created within a time range, one item per order',
+			tool: `Lists the FBPI orders of one warehouse: for each, fbpi_order_nr, mp_order_nr, mp_country_code, warehouse_code, order_created_at and items (mp_item_nr, partner_sku, mp_status, integration_status). Takes a warehouse_code exactly as ${WAREHOUSES} lists it; optionally Created After and Created Before, ISO 8601 date-times such as 2026-01-31T08:00:00Z, to list only the orders created in that range.`,
 			operation: getMany,
 		},
 		update: {

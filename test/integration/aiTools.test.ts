@@ -1,0 +1,224 @@
+/**
+ * The node as an AI tool, as n8n offers it to the AI Agent and the MCP Server Trigger: the tool
+ * variant n8n makes of it (`sellerPlatformTool`, test/helpers/tools.ts), taken by a node with an
+ * `ai_tool` input through n8n-core's `getInputConnectionData` (`createNodeAsTool`: the tool's
+ * name, description and `$fromAI()` schema), and called through the tool's `invoke`, as the MCP
+ * Server Trigger calls it, against the emulator.
+ */
+import { NodeHelpers, type IDataObject, type INode, type INodeParameters } from 'n8n-workflow';
+
+import { LOGIN_OPERATION, SEEDED_FBPI_ORDERS, SEEDED_WAREHOUSES } from '../emulator';
+import { TEST_TOOL_CALLER_NODE_TYPE, type TestNode } from '../helpers';
+import { nodeOperations } from '../helpers/nodeOperations';
+import { toolVariant } from '../helpers/tools';
+import { SellerPlatform } from '../../dist/nodes/SellerPlatform/SellerPlatform.node';
+import { CREDENTIAL_ID, startFixture, type Fixture } from './fixture';
+
+let f: Fixture;
+beforeAll(async () => {
+	f = await startFixture({ ratePlan: null });
+});
+afterAll(async () => await f.close());
+beforeEach(() => f.emulator.clearRequests());
+
+const READ_NOTE = 'It only reads: it changes nothing at noon.';
+const WRITE_NOTE = 'It changes data at noon';
+
+/** Tool Caller ← the Seller Platform tool named `name` with `parameters`; `calls` its arguments. */
+async function callTool(name: string, parameters: INodeParameters, calls: IDataObject[] = []) {
+	const tool: TestNode = {
+		name,
+		type: 'sellerPlatformTool',
+		typeVersion: 1.1,
+		parameters,
+		credentials: { sellerPlatformApi: CREDENTIAL_ID },
+	};
+	const result = await f.env.runWorkflow(
+		{
+			nodes: [
+				{
+					name: 'Tool Caller',
+					type: TEST_TOOL_CALLER_NODE_TYPE,
+					parameters: { calls: JSON.stringify(calls) },
+				},
+				tool,
+			],
+			connections: {
+				[name]: { ai_tool: [[{ node: 'Tool Caller', type: 'ai_tool', index: 0 }]] },
+			},
+		},
+		{ startNode: 'Tool Caller' },
+	);
+	expect(result.error?.message).toBeUndefined();
+	const [offered, ...answers] = result.json('Tool Caller');
+	return { offered, answers };
+}
+
+/** The eight reads a seller's assistant uses, and what each one's description must name. */
+const READS: Array<[string, INodeParameters, string[]]> = [
+	[
+		'Warehouse → Get Many',
+		{ resource: 'warehouse', operation: 'getMany' },
+		['warehouse_code', 'is_active', 'Call it first', 'FBPI order and stock tools'],
+	],
+	[
+		'FBPI Order → Get Many',
+		{ resource: 'fbpiOrder', operation: 'getMany' },
+		['fbpi_order_nr', 'items', 'Warehouse → Get Many', 'ISO 8601', '2026-01-31T08:00:00Z'],
+	],
+	[
+		'FBPI Order → Get',
+		{ resource: 'fbpiOrder', operation: 'get' },
+		['fbpi_order_nr', 'mp_status', 'FBPI Order → Get Many'],
+	],
+	[
+		'Stock → Get',
+		{ resource: 'stock', operation: 'get' },
+		['qty', 'processing_time', 'Warehouse → Get Many', 'partner_sku'],
+	],
+	[
+		'Price → Get',
+		{ resource: 'price', operation: 'get' },
+		['price', 'msrp', 'partner_sku', 'ISO 3166-1', 'AE (United Arab Emirates)'],
+	],
+	[
+		'FBN Shipment → Get Many',
+		{ resource: 'fbnShipment', operation: 'getMany' },
+		['asn_nr', 'status', 'upper-case two-letter ISO 3166-1 code', 'ASN_STATUS_SEALED'],
+	],
+	[
+		'Offer → Get',
+		{ resource: 'offer', operation: 'get' },
+		['partner_sku', 'live_status', 'issue_reasons'],
+	],
+	[
+		'Purchase Order → Get',
+		{ resource: 'purchaseOrder', operation: 'get' },
+		['po_nr', 'po_status', 'po_lines', 'ISO 8601'],
+	],
+];
+
+describe('the tool descriptions an AI model reads', () => {
+	test.each(READS)(
+		'%s: what it returns, what it takes, which tool gives it',
+		async (label, op, named) => {
+			const { offered } = await callTool('Seller Platform', op);
+			const description = String(offered.description);
+			for (const text of named)
+				expect({ label, description }).toEqual({
+					label,
+					description: expect.stringContaining(text),
+				});
+			expect(description.endsWith(READ_NOTE)).toBe(true);
+			// Not n8n's fallback, "<action> in Seller Platform".
+			expect(description).not.toMatch(/ in Seller Platform$/);
+		},
+	);
+
+	test('every operation says whether it changes data at noon (get… and Who Am I only read)', () => {
+		const tool = toolVariant(new SellerPlatform());
+		const seen: Record<string, string[]> = { reads: [], writes: [] };
+		for (const { resource, operation, name } of nodeOperations()) {
+			const node = {
+				name: 'Tool',
+				type: 'sellerPlatformTool',
+				typeVersion: 1.1,
+				parameters: { resource, operation },
+			} as unknown as INode;
+			// What n8n's Workflow gives a node: its parameters with their defaults.
+			node.parameters = NodeHelpers.getNodeParameters(
+				tool.description.properties,
+				node.parameters,
+				true,
+				false,
+				node,
+				tool.description,
+			)!;
+			const description = NodeHelpers.getToolDescriptionForNode(node, tool);
+			const writes = description.includes(WRITE_NOTE);
+			expect({ name, reads: description.endsWith(READ_NOTE), writes }).toEqual({
+				name,
+				reads: !writes,
+				writes: !/^get|^whoAmI$/.test(operation),
+			});
+			seen[writes ? 'writes' : 'reads'].push(name);
+		}
+		// The writes the issue names: stock, prices, shipments, acknowledgements.
+		expect(seen.writes).toEqual(
+			expect.arrayContaining([
+				'stock/update',
+				'price/update',
+				'fbpiShipment/create',
+				'fbnShipment/create',
+				'fbpiOrder/update',
+			]),
+		);
+		expect(seen.reads).toEqual(
+			expect.arrayContaining(READS.map(([, op]) => `${op.resource}/${op.operation}`)),
+		);
+	});
+
+	test('the plain node has no tool description; a description the user wrote is what the model reads', async () => {
+		const plain = new SellerPlatform().description;
+		const shown = NodeHelpers.getNodeParameters(
+			plain.properties,
+			{ resource: 'stock', operation: 'get' },
+			true,
+			false,
+			null,
+			plain,
+		)!;
+		expect(shown.toolDescription).toBeUndefined();
+		const { offered } = await callTool('Seller Platform', {
+			resource: 'stock',
+			operation: 'get',
+			toolDescription: 'Stock of one SKU.',
+		});
+		expect(offered.description).toEqual('Stock of one SKU.');
+	});
+});
+
+describe('calling the read tools with $fromAI() values', () => {
+	test('Warehouse → Get Many and FBPI Order → Get Many answer with the service data', async () => {
+		const warehouses = await callTool(
+			'Get many warehouses',
+			{
+				resource: 'warehouse',
+				operation: 'getMany',
+				returnAll: "={{ $fromAI('return_all', 'Whether to list every warehouse', 'boolean') }}",
+			},
+			[{ return_all: true }],
+		);
+		expect(warehouses.offered.name).toEqual('Get_many_warehouses');
+		expect(warehouses.offered.parameters).toEqual({
+			return_all: { type: 'ZodBoolean', description: 'Whether to list every warehouse' },
+		});
+		const listed = JSON.parse(String(warehouses.answers[0].result)) as IDataObject[];
+		expect(listed.map((w) => w.warehouse_code)).toEqual(
+			expect.arrayContaining(Object.values(SEEDED_WAREHOUSES)),
+		);
+
+		const orders = await callTool(
+			'Get many FBPI orders',
+			{
+				resource: 'fbpiOrder',
+				operation: 'getMany',
+				warehouseCode: {
+					__rl: true,
+					mode: 'id',
+					value:
+						"={{ $fromAI('warehouse_code', 'A warehouse_code from Get many warehouses', 'string') }}",
+				},
+			},
+			[{ warehouse_code: SEEDED_WAREHOUSES.dubai }],
+		);
+		const found = JSON.parse(String(orders.answers[0].result)) as IDataObject[];
+		expect(found.map((order) => order.fbpi_order_nr)).toContain(SEEDED_FBPI_ORDERS.dubai);
+		// The login, then one request per call (beforeEach cleared the log).
+		const sent = f.emulator.requests().map((r) => r.operation);
+		expect(sent.filter((op) => op !== LOGIN_OPERATION)).toEqual([
+			'ListWarehouses',
+			'ListFbpiOrders',
+		]);
+	});
+});
