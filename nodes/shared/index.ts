@@ -45,6 +45,7 @@ export {
 	monotonicNow,
 	named,
 	NODE_DESCRIPTION,
+	numberAdvice,
 	numberProblem,
 	optionLabel,
 	optionProblem,

@@ -8,6 +8,7 @@
 import { NodeHelpers, type IDataObject, type INode, type INodeParameters } from 'n8n-workflow';
 
 import { LOGIN_OPERATION, SEEDED_FBPI_ORDERS, SEEDED_WAREHOUSES } from '../emulator';
+
 import { TEST_TOOL_CALLER_NODE_TYPE, type TestNode } from '../helpers';
 import { nodeOperations } from '../helpers/nodeOperations';
 import { toolVariant } from '../helpers/tools';
@@ -220,5 +221,93 @@ describe('calling the read tools with $fromAI() values', () => {
 			'ListWarehouses',
 			'ListFbpiOrders',
 		]);
+	});
+});
+
+/** A read tool whose one `$fromAI()` value the model gets wrong: what comes back to it. */
+const WRONG: Array<[string, INodeParameters, IDataObject, string]> = [
+	[
+		'a date in another format (FBPI Order → Get Many)',
+		{
+			resource: 'fbpiOrder',
+			operation: 'getMany',
+			warehouseCode: { __rl: true, mode: 'id', value: SEEDED_WAREHOUSES.dubai },
+			filters: { createdAfter: "={{ $fromAI('created_after', 'ISO 8601 date-time', 'string') }}" },
+		},
+		{ created_after: '31/01/2026' },
+		'The field "Created After" (createdAfter) must be a date and time, got the text "31/01/2026". Give an ISO 8601 date and time such as 2026-01-31T08:00:00Z, or pick a date.',
+	],
+	[
+		'a country the marketplace does not have (Price → Get)',
+		{
+			resource: 'price',
+			operation: 'get',
+			partnerSku: 'SKU-1',
+			countryCode: "={{ $fromAI('country_code', 'AE, SA or EG', 'string') }}",
+		},
+		{ country_code: 'UAE' },
+		'The parameter "Country Code" (countryCode) must be one of ae, sa, eg, got "UAE". Use the two-letter ISO 3166-1 code of a marketplace country, in either case: AE (United Arab Emirates), SA (Saudi Arabia), EG (Egypt).',
+	],
+	[
+		'a country that is no code (FBN Shipment → Get Many)',
+		{
+			resource: 'fbnShipment',
+			operation: 'getMany',
+			countryCode: "={{ $fromAI('country_code', 'AE or SA', 'string') }}",
+		},
+		{ country_code: 'U.A.E.' },
+		'The parameter "Country Code" (countryCode) must be a two-letter country code, got "U.A.E.". Use the upper-case two-letter ISO 3166-1 code of the country, such as AE, SA or KW.',
+	],
+	[
+		'a number in words (Warehouse → Get Many)',
+		{
+			resource: 'warehouse',
+			operation: 'getMany',
+			limit: "={{ $fromAI('limit', 'How many', 'string') }}",
+		},
+		{ limit: 'ten' },
+		'The parameter "Limit" (limit) must be a number, got the text "ten". Give a whole number of at least 1 in digits, such as 10.',
+	],
+	[
+		'a yes/no in words (Warehouse → Get Many)',
+		{
+			resource: 'warehouse',
+			operation: 'getMany',
+			returnAll: "={{ $fromAI('return_all', 'Every warehouse?', 'string') }}",
+		},
+		{ return_all: 'all of them' },
+		'The parameter "Return All" (returnAll) must be true or false, got the text "all of them". Give true or false.',
+	],
+];
+
+describe('a value the model got wrong: the error tells it how to call again', () => {
+	test.each(WRONG)('%s', async (_label, parameters, args, message) => {
+		const { answers } = await callTool('Seller Platform', parameters, [args]);
+		expect(answers).toEqual([{ tool: 'Seller_Platform', error: message }]);
+		// Refused before anything is sent.
+		expect(f.emulator.requests().filter((r) => r.operation !== LOGIN_OPERATION)).toEqual([]);
+	});
+
+	test('the plain node keeps the advice below the message, as the editor shows it', async () => {
+		const [, parameters] = WRONG[1];
+		const result = await f.env.runWorkflow({
+			nodes: [
+				{ name: 'Items', type: 'testItems', parameters: { items: '[{}]' } },
+				{
+					name: 'Seller Platform',
+					type: 'sellerPlatform',
+					typeVersion: 1.1,
+					parameters: { ...parameters, countryCode: 'UAE' },
+					credentials: { sellerPlatformApi: CREDENTIAL_ID },
+				},
+			],
+			connections: { Items: { main: [[{ node: 'Seller Platform', type: 'main', index: 0 }]] } },
+		});
+		const error = result.nodeError('Seller Platform') as { message: string; description?: string };
+		expect({ message: error.message, description: error.description }).toEqual({
+			message: 'The parameter "Country Code" (countryCode) must be one of ae, sa, eg, got "UAE"',
+			description:
+				'Use the two-letter ISO 3166-1 code of a marketplace country, in either case: AE (United Arab Emirates), SA (Saudi Arabia), EG (Egypt).',
+		});
 	});
 });

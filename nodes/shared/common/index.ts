@@ -31,6 +31,7 @@ export {
 	collectionProblem,
 	keyProblem,
 	MAX_TEXT_LENGTH,
+	numberAdvice,
 	numberProblem,
 	optionProblem,
 	parseBoolean,

@@ -136,6 +136,14 @@ export function numberProblem(
 	return undefined;
 }
 
+/** What to give instead of a number `numberProblem` refused: the rule, and an example in digits. */
+export function numberAdvice(rule: NumberRule = {}): string {
+	const min = rule.min ?? 0;
+	const bound = rule.aboveMin ? `above ${min}` : `of at least ${min}`;
+	const example = Math.max(10, min + 1);
+	return `Give ${rule.whole ? 'a whole number' : 'a number'} ${bound} in digits, such as ${example}.`;
+}
+
 /** A collection parameter (its value is an object of fields): an object, or unset. */
 export function collectionProblem(value: unknown, what: string): string | undefined {
 	if (value === undefined || value === null || value === '') return undefined;

@@ -72,7 +72,7 @@ function readTime(
 	const time = toDateTime(value, ctx.getTimezone());
 	if (!time?.isValid) {
 		const message = `${named(property, 'field')} must be a date and time, got ${shown(value)}`;
-		const advice = 'Pick a date, or give an ISO 8601 text such as 2026-01-31T08:00:00Z.';
+		const advice = 'Give an ISO 8601 date and time such as 2026-01-31T08:00:00Z, or pick a date.';
 		throw invalidParameter(ctx, itemIndex, message, advice);
 	}
 	return time.toUTC().startOf('second');

@@ -21,7 +21,7 @@ export function checkBoolean(
 ): boolean {
 	if (value === undefined) return fallback;
 	const problem = booleanProblem(value, what);
-	if (problem) throw invalidParameter(ctx, itemIndex, problem);
+	if (problem) throw invalidParameter(ctx, itemIndex, problem, 'Give true or false.');
 	return parseBoolean(value) as boolean;
 }
 

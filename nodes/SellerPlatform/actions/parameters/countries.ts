@@ -6,7 +6,7 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { COUNTRY_CODES, named, quoted } from '../../../shared';
+import { COUNTRY_CODES, MARKETPLACE_COUNTRIES, named, quoted } from '../../../shared';
 import { invalidParameter, type ParameterSource } from './source';
 import { readRequiredText, readText } from './text';
 
@@ -16,10 +16,12 @@ export function readCountryCode(
 	property: INodeProperties,
 	itemIndex: number,
 ): string | undefined {
-	const code = readText(ctx, property, itemIndex)?.toLowerCase();
+	const given = readText(ctx, property, itemIndex);
+	const code = given?.toLowerCase();
 	if (code !== undefined && !COUNTRY_CODES.includes(code)) {
-		const message = `${named(property)} must be one of ${COUNTRY_CODES.join(', ')}, got ${quoted(code)}`;
-		throw invalidParameter(ctx, itemIndex, message);
+		const message = `${named(property)} must be one of ${COUNTRY_CODES.join(', ')}, got ${quoted(given!)}`;
+		const advice = `Use the two-letter ISO 3166-1 code of a marketplace country, in either case: ${MARKETPLACE_COUNTRIES}.`;
+		throw invalidParameter(ctx, itemIndex, message, advice);
 	}
 	return code;
 }
@@ -39,7 +41,7 @@ export function readTwoLetterCountry(
 			ctx,
 			itemIndex,
 			`${named(property)} must be a two-letter country code, got ${quoted(code)}`,
-			'Use the ISO 3166-1 alpha-2 code of the country, e.g. AE, SA or KW.',
+			'Use the upper-case two-letter ISO 3166-1 code of the country, such as AE, SA or KW.',
 		);
 	}
 	return code;

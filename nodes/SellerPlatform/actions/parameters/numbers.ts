@@ -1,7 +1,14 @@
 /** Numbers: under a rule (`numberProblem`, nodes/shared/common/values.ts), and the amounts of a price row. */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { named, numberProblem, parseNumber, type Kind, type NumberRule } from '../../../shared';
+import {
+	named,
+	numberAdvice,
+	numberProblem,
+	parseNumber,
+	type Kind,
+	type NumberRule,
+} from '../../../shared';
 import { invalidParameter, type ParameterSource } from './source';
 
 /** A number under `rule` (see `numberProblem`); unset gives `fallback`. */
@@ -14,7 +21,7 @@ export function checkNumber(
 	fallback: number,
 ): number {
 	const problem = numberProblem(value, what, rule);
-	if (problem) throw invalidParameter(ctx, itemIndex, problem);
+	if (problem) throw invalidParameter(ctx, itemIndex, problem, numberAdvice(rule));
 	return parseNumber(value) ?? fallback;
 }
 
@@ -45,7 +52,7 @@ export function readOptionalNumber(
 	const value = ctx.getNodeParameter(property.name, itemIndex, property.default) as unknown;
 	const what = named(property);
 	const problem = numberProblem(value, what, rule);
-	if (problem) throw invalidParameter(ctx, itemIndex, problem);
+	if (problem) throw invalidParameter(ctx, itemIndex, problem, numberAdvice(rule));
 	const number = parseNumber(value);
 	if (number !== undefined && rule.max !== undefined && number > rule.max) {
 		throw invalidParameter(ctx, itemIndex, `${what} must be at most ${rule.max}, got ${number}`);

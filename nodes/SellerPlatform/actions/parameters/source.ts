@@ -11,12 +11,25 @@ import { NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
  */
 export type ParameterSource = Pick<IExecuteFunctions, 'getNode' | 'getNodeParameter'>;
 
-/** A rejected parameter: names it and the rule, before anything is sent. */
+/**
+ * The node runs as an AI tool (n8n's `<name>Tool` variant: the AI Agent's, the MCP Server
+ * Trigger's). n8n hands the model a failed tool's message; the AI Agent 3.1 the message alone.
+ */
+const runsAsTool = (ctx: ParameterSource) => ctx.getNode().type.endsWith('Tool');
+
+/**
+ * A rejected parameter: names it and the rule, before anything is sent; `advice` says what to
+ * give instead. The editor shows the advice below the message; a tool's message carries it, so
+ * that a model that gave the value learns how to call again.
+ */
 export function invalidParameter(
 	ctx: ParameterSource,
 	itemIndex: number,
 	message: string,
-	description?: string,
+	advice?: string,
 ): NodeOperationError {
-	return new NodeOperationError(ctx.getNode(), message, { itemIndex, description });
+	if (advice && runsAsTool(ctx)) {
+		return new NodeOperationError(ctx.getNode(), `${message}. ${advice}`, { itemIndex });
+	}
+	return new NodeOperationError(ctx.getNode(), message, { itemIndex, description: advice });
 }
