@@ -8,8 +8,9 @@
 import { NodeHelpers, type IDataObject, type INode, type INodeParameters } from 'n8n-workflow';
 
 import { LOGIN_OPERATION, SEEDED_FBPI_ORDERS, SEEDED_WAREHOUSES } from '../emulator';
+import { join } from 'path';
 
-import { TEST_TOOL_CALLER_NODE_TYPE, type TestNode } from '../helpers';
+import { TEST_TOOL_CALLER_NODE_TYPE, workflowFromFile, type TestNode } from '../helpers';
 import { nodeOperations } from '../helpers/nodeOperations';
 import { toolVariant } from '../helpers/tools';
 import { SellerPlatform } from '../../dist/nodes/SellerPlatform/SellerPlatform.node';
@@ -309,5 +310,67 @@ describe('a value the model got wrong: the error tells it how to call again', ()
 			description:
 				'Use the two-letter ISO 3166-1 code of a marketplace country, in either case: AE (United Arab Emirates), SA (Saudi Arabia), EG (Egypt).',
 		});
+	});
+});
+
+describe('examples/seller-assistant-mcp.json: the tools of the MCP server', () => {
+	const example = workflowFromFile(
+		join(__dirname, '..', '..', 'examples', 'seller-assistant-mcp.json'),
+	);
+	const tools = example.nodes.filter((node) => node.type.endsWith('.sellerPlatformTool'));
+
+	test('the eight reads, each connected to the MCP Server Trigger, none that writes', () => {
+		const operations = tools.map(
+			(node) => `${String(node.parameters!.resource)}/${String(node.parameters!.operation)}`,
+		);
+		expect(operations.sort()).toEqual(
+			READS.map(([, op]) => `${op.resource}/${op.operation}`).sort(),
+		);
+		for (const node of example.nodes.filter((n) => n.type.includes('seller-platform'))) {
+			expect({
+				node: node.name,
+				to: example.connections[node.name]?.ai_tool?.[0]?.[0]?.node,
+			}).toEqual({ node: node.name, to: 'MCP Server Trigger' });
+		}
+	});
+
+	test.each(tools.map((node) => [node.name, node] as const))(
+		'%s: only reads, and leaves values to the model',
+		async (_name, node) => {
+			const { offered } = await callTool(node.name, node.parameters!);
+			expect(String(offered.description).endsWith(READ_NOTE)).toBe(true);
+			const parameters = offered.parameters as Record<string, { description?: string }>;
+			expect(Object.keys(parameters).length).toBeGreaterThan(0);
+			for (const [key, { description }] of Object.entries(parameters))
+				expect({ key, description }).toEqual({ key, description: expect.stringMatching(/\S{3}/) });
+		},
+	);
+
+	test("called with the values a model gives, the warehouses and then that warehouse's orders", async () => {
+		const byName = (name: string) => tools.find((node) => node.name === name)!;
+		const warehouses = await callTool(
+			'Get many warehouses',
+			byName('Get many warehouses').parameters!,
+			[{ limit: 50 }],
+		);
+		const codes = (JSON.parse(String(warehouses.answers[0].result)) as IDataObject[]).map(
+			(w) => w.warehouse_code,
+		);
+		expect(codes).toContain(SEEDED_WAREHOUSES.dubai);
+		const orders = await callTool(
+			'Get many FBPI orders',
+			byName('Get many FBPI orders').parameters!,
+			[
+				{ warehouse_code: SEEDED_WAREHOUSES.dubai, created_after: '' },
+				{ warehouse_code: SEEDED_WAREHOUSES.dubai, created_after: 'last week' },
+			],
+		);
+		const [found, refused] = orders.answers;
+		expect(
+			(JSON.parse(String(found.result)) as IDataObject[]).map((o) => o.fbpi_order_nr),
+		).toContain(SEEDED_FBPI_ORDERS.dubai);
+		expect(refused.error).toMatch(
+			/must be a date and time, got the text "last week"\. Give an ISO 8601 date and time such as 2026-01-31T08:00:00Z/,
+		);
 	});
 });

@@ -10,7 +10,11 @@ import { join } from 'path';
 
 const EXAMPLES = join(__dirname, '..', '..', 'examples');
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const WEBHOOK_NODES = ['n8n-nodes-seller-platform.sellerPlatformTrigger', 'n8n-nodes-base.webhook'];
+const WEBHOOK_NODES = [
+	'n8n-nodes-seller-platform.sellerPlatformTrigger',
+	'n8n-nodes-base.webhook',
+	'@n8n/n8n-nodes-langchain.mcpTrigger',
+];
 
 interface ExampleNode {
 	id?: string;
