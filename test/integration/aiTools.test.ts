@@ -1,3 +1,4 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * The node as an AI tool, as n8n offers it to the AI Agent and the MCP Server Trigger: the tool
  * variant n8n makes of it (`sellerPlatformTool`, test/helpers/tools.ts), taken by a node with an
