@@ -47,7 +47,7 @@ import {
 	withCredential,
 } from './lib/setup';
 import { toolDescriptionOf } from './lib/toolTexts';
-import { waitFor } from './lib/wait';
+import { sleep, waitFor } from './lib/wait';
 
 const MCP_EXAMPLE = 'seller-assistant-mcp.json';
 const TABLE_EXAMPLE = 'sync-stock-from-data-table.json';
@@ -95,10 +95,13 @@ describe2x(`the seller's data in an AI assistant and in Data Tables, n8n ${N8N_M
 		await client.activate(workflow.id);
 		const url = new URL(`${n8n!.baseUrl}/mcp/seller-assistant`);
 
-		// Without the token: refused.
-		await expect(connect(url, 'wrong-token')).rejects.toThrow();
-
-		const mcp = await connect(url, MCP_TOKEN);
+		// Publishing registers the trigger's webhook: wait until the endpoint answers.
+		const mcp = await waitFor(
+			'the MCP endpoint',
+			async () => await connect(url, MCP_TOKEN).catch(() => undefined),
+			30_000,
+			1_000,
+		);
 		try {
 			const { tools } = await mcp.listTools();
 			const toolNodes = workflow.nodes.filter((node) => node.type.endsWith('.sellerPlatformTool'));
@@ -159,6 +162,9 @@ describe2x(`the seller's data in an AI assistant and in Data Tables, n8n ${N8N_M
 				'The field "Created After" (createdAfter) must be a date and time, got the text "31/01/2026". Give an ISO 8601 date and time such as 2026-01-31T08:00:00Z, or pick a date.',
 			);
 			expect(sentOperations()).toEqual(['ListWarehouses', 'ListFbpiOrders']);
+
+			// Without the token: refused.
+			await expect(connect(url, 'wrong-token')).rejects.toThrow();
 		} finally {
 			await mcp.close();
 			await client.deactivate(workflow.id);
@@ -269,7 +275,7 @@ describe2x(`the seller's data in an AI assistant and in Data Tables, n8n ${N8N_M
 				90_000,
 				2_000,
 			);
-			await new Promise((resolve) => setTimeout(resolve, 5_000));
+			await sleep(5_000);
 			expect((await tableRows(table)).map((row) => row.fbpi_order_nr).sort()).toEqual(
 				[...added].sort(),
 			);
