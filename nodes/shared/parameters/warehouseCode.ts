@@ -16,7 +16,7 @@ export function warehouseCodeProperty(description: string): INodeProperties {
 	return locatorProperty({
 		displayName: 'Warehouse Code',
 		name: 'warehouseCode',
-		description,
+		description: `${description.replace(/\.$/, '')}. Its code, as Warehouse → Get Many lists it.`,
 		searchListMethod: WAREHOUSE_SEARCH_METHOD,
 		searchable: true,
 		example: 'WH-DXB-01',

@@ -29,7 +29,7 @@ const properties: INodeProperties[] = [
 				type: 'dateTime',
 				default: '',
 				description:
-					'Only orders created at or after this time (to the second). A time without an offset is in the workflow time zone.',
+					'Only orders created at or after this time (to the second): a date, or ISO 8601 text such as 2026-01-31T08:00:00Z. A time without an offset is in the workflow time zone.',
 			},
 			{
 				displayName: 'Created Before',
@@ -37,7 +37,7 @@ const properties: INodeProperties[] = [
 				type: 'dateTime',
 				default: '',
 				description:
-					'Only orders created at or before this time (to the second). A time without an offset is in the workflow time zone.',
+					'Only orders created at or before this time (to the second): a date, or ISO 8601 text such as 2026-01-31T08:00:00Z. A time without an offset is in the workflow time zone.',
 			},
 		],
 	},
