@@ -276,6 +276,41 @@ describe('co-tenants', () => {
 	});
 });
 
+describe('a lone process after a gateway outage', () => {
+	// Finding: a process alone, at the plan for 30 s, then a gateway outage answering 429 without
+	// Retry-After for 25-40 s: the outage "kept it out" (20 s or more), so its end cuts the share
+	// to its part of the minute's starts (0.5: it had sent for 30 s) and calls it sharing (the way
+	// back of 30 s), though no one else sent: 47 % of the plan from 10 to 30 s after the outage,
+	// 82 % (206 of 250) from 30 to 40 s. With one stray 429 20 s after a 40 s outage: 0 from 30 to
+	// 40 s after, 11 of 250 from 50 to 60 s (the half of the last episode's length, then the
+	// minute's room, as the 10 s it sent were not "filled" at its cut share). Before this change:
+	// the same or worse.
+	it.failing.each([
+		[25_000, 0],
+		[40_000, 20_000],
+	])(
+		'alone, after %i ms of 429 without Retry-After (a stray 429 %i ms later): >= 90 %% of the plan 30 s after the outage',
+		async (outageMs, strayAfterMs) => {
+			const clock = new VirtualClock(1_000);
+			const end = 31_000 + outageMs;
+			let stray = strayAfterMs > 0;
+			const gateway = gatewayOf((now) => {
+				if (now >= 31_000 && now < end) return { status: 429 };
+				if (stray && now >= end + strayAfterMs) {
+					stray = false;
+					return { status: 429 };
+				}
+				return { status: 200 };
+			});
+			const run = startOther(clock, gateway, { id: 0, plan: PLAN });
+			await clock.runUntil(end + 40_000);
+			await settle(clock, [run]);
+			const back = countOf(gateway.arrivals, end + 30_000, end + 40_000);
+			expect(back.accepted / 250).toBeGreaterThanOrEqual(0.9);
+		},
+	);
+});
+
 describe('a wall clock that steps', () => {
 	it("the process's limiters pace on the monotonic clock: a wall clock stepped back an hour or forward 5 hours mid-episode changes no pause", async () => {
 		const limiter = limiters.get('c'.repeat(64), 'GetFbpiOrder', PLAN);
