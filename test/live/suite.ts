@@ -1,0 +1,190 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
+/**
+ * The live suite: each operation once (read-only; `writes` adds the sandbox-safe writes), the
+ * shape of each answer (shape.ts), a check of each status, then the probes (probes.ts). Nothing
+ * printed holds a value of an answer: operations, statuses, error codes and messages (with the
+ * run's secrets cut out), counts and facts.
+ */
+import { readdirSync, readFileSync, writeFileSync } from 'fs';
+import { join } from 'path';
+
+import type { Call, LiveVariables } from './client';
+import type { LiveAnswer, LiveRequest } from './node';
+import { probeLateness, probeListing, probeRateLimit } from './probes';
+import { answerShape, diffShapes, type AnswerShape } from './shape';
+
+export const SHAPES_DIR = join(__dirname, 'shapes');
+
+export interface SuiteOptions {
+	writes: boolean;
+	/** Sends ListWarehouses until a 429 (at most 40 requests: its plan is 30 a minute). */
+	rateLimit: boolean;
+	/** How long the token probe waits before it uses a page token again. */
+	tokenWaitMs: number;
+}
+
+export interface Report {
+	shapes: AnswerShape[];
+	lines: string[];
+	failures: string[];
+}
+
+/** What a step or a probe needs: the call, the run's settings, and where it reports. */
+export interface Run {
+	call: Call;
+	vars: LiveVariables;
+	options: SuiteOptions;
+	report: Report;
+	print(line: string): void;
+	/** One request, its shape kept (the first answer of each name), its status checked. */
+	step(name: string, request: LiveRequest, status?: number): Promise<LiveAnswer>;
+}
+
+/** The service's error code and message of an answer, for a line (never a value of a field). */
+export function errorOf(answer: LiveAnswer): string {
+	const body = (answer.body ?? {}) as { status_code?: unknown; message?: unknown };
+	return [body.status_code, body.message].filter((part) => part !== undefined).join(' ');
+}
+
+export async function runSuite(
+	call: Call,
+	vars: LiveVariables,
+	options: SuiteOptions,
+	secrets: () => string[],
+	out: (line: string) => void,
+): Promise<Report> {
+	const report: Report = { shapes: [], lines: [], failures: [] };
+	const print = (line: string) => {
+		const clean = secrets().reduce((text, secret) => text.split(secret).join('…'), line);
+		report.lines.push(clean);
+		out(clean);
+	};
+	const run: Run = { call, vars, options, report, print, step: async () => ({}) as LiveAnswer };
+	run.step = async (name, request, status = 200) => {
+		const answer = await call(request);
+		if (!report.shapes.some((shape) => shape.operation === name)) {
+			report.shapes.push(answerShape(name, answer));
+		}
+		const ok = answer.status === status;
+		print(`${ok ? 'ok ' : 'FAIL'} ${name}: ${answer.status}${ok ? '' : ` (${errorOf(answer)})`}`);
+		if (!ok) report.failures.push(`${name} answered ${answer.status}, not ${status}`);
+		return answer;
+	};
+	await reads(run);
+	if (options.writes) await writes(run);
+	else
+		print('-- writes skipped (add --writes for a sandbox order, its shipment and a stock update)');
+	if (options.rateLimit) await probeRateLimit(run);
+	else print('-- 429 probe skipped (add --rate-limit: up to 40 ListWarehouses in a row)');
+	return report;
+}
+
+const warehouseRow = (vars: LiveVariables) => ({
+	warehouse_code: vars.warehouseCode,
+	partner_sku: vars.testSku!,
+});
+
+async function reads(run: Run) {
+	const { step, vars } = run;
+	await step('Login', { endpoint: 'Login' });
+	await step('Whoami', { endpoint: 'Whoami' });
+	await step('ListWarehouses', { endpoint: 'ListWarehouses', body: {} });
+	const orders = await probeListing(run);
+	if (orders[0]) {
+		const pathParams = { fbpi_order_nr: orders[0] };
+		await step('GetFbpiOrder', { endpoint: 'GetFbpiOrder', pathParams });
+	} else run.print('-- GetFbpiOrder skipped: the warehouse lists no order');
+	if (vars.testSku)
+		await step('GetStock', { endpoint: 'GetStock', body: { items: [warehouseRow(vars)] } });
+	else run.print('-- stock skipped: set SELLER_PLATFORM_TEST_SKU');
+}
+
+const shortId = () => Math.random().toString(36).slice(2, 10).toUpperCase();
+
+/** A sandbox order, one item marked out of stock, the other shipped; the test SKU's stock set and back. */
+async function writes(run: Run) {
+	const { step, vars } = run;
+	const items = [0, 1].map(() => ({
+		status: 'MP_ITEM_STATUS_CONFIRMED',
+		...(vars.testSku && { partner_sku: vars.testSku }),
+	}));
+	const body = {
+		warehouse_code: vars.warehouseCode,
+		idempotency_key: `L${shortId()}`.slice(0, 10),
+		items,
+	};
+	const created = await step('CreateSandboxOrder', { endpoint: 'CreateSandboxOrder', body });
+	const orderNr = String((created.body as { fbpi_order_nr?: unknown }).fbpi_order_nr ?? '');
+	const order = orderNr ? await probeLateness(run, orderNr) : undefined;
+	const itemNrs = ((order?.body as { items?: Array<{ mp_item_nr: string }> })?.items ?? []).map(
+		(item) => item.mp_item_nr,
+	);
+	if (itemNrs.length >= 2) {
+		const update = {
+			fbpi_order_nr: orderNr,
+			items: [{ mp_item_nr: itemNrs[1], status: 'UPDATE_ORDER_REQUEST_ITEM_STATUS_OUT_OF_STOCK' }],
+		};
+		await step('UpdateOrder', { endpoint: 'UpdateOrder', body: update });
+		const shipment = {
+			warehouse_code: vars.warehouseCode,
+			integration_shipment_nr: `LIVE-${shortId()}`,
+			fbpi_order_nr: orderNr,
+			awbs: [{ courier: 'aramex', awb_nr: `LIVE${shortId()}` }],
+			items: [{ mp_item_nr: itemNrs[0] }],
+		};
+		await step('CreateShipment', { endpoint: 'CreateShipment', body: shipment });
+	} else
+		run.print(
+			'-- UpdateOrder and CreateShipment skipped: the sandbox order was not read with 2 items',
+		);
+	if (vars.testSku) await stockBack(run);
+}
+
+/** Sets the test SKU's stock one higher, then back; fails unless it reads as before. */
+async function stockBack(run: Run) {
+	const { step, vars } = run;
+	const qtyOf = (answer: LiveAnswer) =>
+		((answer.body as { items?: Array<{ qty?: number }> }).items ?? [])[0]?.qty;
+	const before = qtyOf(
+		await step('GetStock', { endpoint: 'GetStock', body: { items: [warehouseRow(vars)] } }),
+	);
+	if (typeof before !== 'number')
+		return run.print('-- stock update skipped: GetStock gave no qty for the test SKU');
+	for (const qty of [before + 1, before]) {
+		await step('UpdateStock', {
+			endpoint: 'UpdateStock',
+			body: { items: [{ ...warehouseRow(vars), qty }] },
+		});
+	}
+	const after = qtyOf(
+		await step('GetStock', { endpoint: 'GetStock', body: { items: [warehouseRow(vars)] } }),
+	);
+	if (after !== before)
+		run.report.failures.push('the test SKU’s stock did not read as before after being set back');
+	run.print(
+		`${after === before ? 'ok ' : 'FAIL'} stock of the test SKU set one higher and back: ${after === before ? 'as before' : 'differs'}`,
+	);
+}
+
+/** The shipped shape files, by operation. */
+export function readShapes(dir = SHAPES_DIR): Map<string, AnswerShape> {
+	const files = readdirSync(dir).filter((file) => file.endsWith('.json'));
+	return new Map(
+		files.map((file) => [file.slice(0, -5), JSON.parse(readFileSync(join(dir, file), 'utf8'))]),
+	);
+}
+
+/** Each difference between the answers' shapes and the files, named `Operation: path`. */
+export function compareShapes(shapes: AnswerShape[], files: Map<string, AnswerShape>): string[] {
+	return shapes.flatMap((shape) => {
+		const file = files.get(shape.operation);
+		if (!file) return [`${shape.operation}: no shape file`];
+		return diffShapes(file, shape).map((difference) => `${shape.operation}: ${difference}`);
+	});
+}
+
+export function writeShapes(shapes: AnswerShape[], dir = SHAPES_DIR): void {
+	for (const shape of shapes) {
+		writeFileSync(join(dir, `${shape.operation}.json`), `${JSON.stringify(shape, null, '\t')}\n`);
+	}
+}
