@@ -72,6 +72,9 @@ describe('the live suite against the emulator', () => {
 
 	it('prints what each probe saw of the emulator', () => {
 		const probe = (name: string) => report.lines.find((line) => line.startsWith(`probe ${name}:`));
+		expect(probe('session')).toBe(
+			'probe session: _npsid no lifetime (until the client closes), _npgw no lifetime (until the client closes)',
+		);
 		expect(probe('list order')).toMatch(/60 orders over 2 pages .* ascending, 0 listed twice/);
 		expect(probe('page tokens')).toMatch(/at once: 200; with other filters: 400 INVALID_ARGUMENT/);
 		expect(probe('lateness')).toMatch(

@@ -98,6 +98,19 @@ export async function probeLateness(run: Run, orderNr: string): Promise<LiveAnsw
 	return read?.status === 200 ? read : undefined;
 }
 
+/** How long the login's cookies last, as their Max-Age or Expires say (no lifetime: until closed). */
+export function probeSession(run: Run, login: LiveAnswer) {
+	const lines = [login.headers['set-cookie'] ?? []].flat().map(String);
+	const lifetimes = lines.map((line) => {
+		const name = line.split('=', 1)[0];
+		const maxAge = /;\s*max-age=(\d+)/i.exec(line)?.[1];
+		const expires = /;\s*expires=([^;]+)/i.exec(line)?.[1];
+		const seconds = maxAge ?? (expires && Math.round((Date.parse(expires) - Date.now()) / 1000));
+		return `${name} ${seconds === undefined ? 'no lifetime (until the client closes)' : `${seconds} s`}`;
+	});
+	run.print(`probe session: ${lifetimes.join(', ') || 'the login set no cookie'}`);
+}
+
 /** ListWarehouses (30 a minute, 15 in 30 s) until the gateway refuses one: its status, body and headers. */
 export async function probeRateLimit(run: Run) {
 	for (let sent = 1; sent <= 40; sent++) {

@@ -1,6 +1,6 @@
 /* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
- * `npm run test:live [-- --writes] [-- --rate-limit] [-- --update-shapes] [-- --emulator]`: the live
+ * `npm run test:live -- [--writes] [--rate-limit] [--token-wait=S] [--update-shapes] [--emulator]`: the live
  * suite against the gateway of SELLER_PLATFORM_BASE_URL (default the sandbox), see README.md.
  * Without a credential it says so in one line and exits 0. `--emulator` starts a local emulator
  * seeded as a sandbox project and runs everything against it (CI). Exits 1 on a failed check or a
@@ -11,6 +11,8 @@ import { emulatorVariables, liveClient, readVariables, REQUIRED } from './client
 import { compareShapes, readShapes, runSuite, writeShapes } from './suite';
 
 const flag = (name: string) => process.argv.includes(`--${name}`);
+/** `--token-wait=SECONDS`: how long the token probe waits (default 30 s; 1 s on the emulator). */
+const tokenWait = process.argv.find((arg) => arg.startsWith('--token-wait='))?.split('=')[1];
 
 async function main(): Promise<number> {
 	let emulator: Emulator | undefined;
@@ -28,7 +30,7 @@ async function main(): Promise<number> {
 		const options = {
 			writes: flag('writes') || !!emulator,
 			rateLimit: flag('rate-limit') || !!emulator,
-			tokenWaitMs: emulator ? 1000 : 30_000,
+			tokenWaitMs: Number(tokenWait ?? (emulator ? 1 : 30)) * 1000,
 		};
 		const report = await runSuite(client.call, vars, options, client.secrets, console.log);
 		if (flag('update-shapes')) {

@@ -10,7 +10,7 @@ import { join } from 'path';
 
 import type { Call, LiveVariables } from './client';
 import type { LiveAnswer, LiveRequest } from './node';
-import { probeLateness, probeListing, probeRateLimit } from './probes';
+import { probeLateness, probeListing, probeRateLimit, probeSession } from './probes';
 import { answerShape, diffShapes, type AnswerShape } from './shape';
 
 export const SHAPES_DIR = join(__dirname, 'shapes');
@@ -86,7 +86,7 @@ const warehouseRow = (vars: LiveVariables) => ({
 
 async function reads(run: Run) {
 	const { step, vars } = run;
-	await step('Login', { endpoint: 'Login' });
+	probeSession(run, await step('Login', { endpoint: 'Login' }));
 	await step('Whoami', { endpoint: 'Whoami' });
 	await step('ListWarehouses', { endpoint: 'ListWarehouses', body: {} });
 	const orders = await probeListing(run);
