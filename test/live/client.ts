@@ -1,4 +1,3 @@
-/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * What the live suite runs with: the gateway and credential from the environment, a simulated
  * n8n (test/helpers) holding that credential, and `call`, one request through the live node.

@@ -1,4 +1,3 @@
-/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * The shape of an answer with every value removed: field names and JSON types (a field some
  * elements of a list lack ends in `?`; types seen together are joined, `string|null`), the
