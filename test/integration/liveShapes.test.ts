@@ -88,7 +88,7 @@ describe('the live suite against the emulator', () => {
 	it('records and prints no value of the key, the login token or a session cookie', () => {
 		const requests = emulator.requests();
 		const tokens = requests.flatMap((r) =>
-			r.operation === 'Login' ? [String(r.body?.token)] : [],
+			r.operation === 'Login' ? [String((r.body as { token?: string }).token)] : [],
 		);
 		const cookies = requests.flatMap((r) =>
 			String(r.headers.cookie ?? '')

@@ -36,6 +36,8 @@ export interface Run {
 	options: SuiteOptions;
 	report: Report;
 	print(line: string): void;
+	/** Prints `ok` or `FAIL` before the line; a failure fails the run. */
+	check(ok: boolean, line: string, failure: string): void;
 	/** One request, its shape kept (the first answer of each name), its status checked. */
 	step(name: string, request: LiveRequest, status?: number): Promise<LiveAnswer>;
 }
@@ -59,17 +61,21 @@ export async function runSuite(
 		report.lines.push(clean);
 		out(clean);
 	};
-	const run: Run = { call, vars, options, report, print, step: async () => ({}) as LiveAnswer };
-	run.step = async (name, request, status = 200) => {
+	const check = (ok: boolean, line: string, failure: string) => {
+		print(`${ok ? 'ok ' : 'FAIL'} ${line}`);
+		if (!ok) report.failures.push(failure);
+	};
+	const step: Run['step'] = async (name, request, status = 200) => {
 		const answer = await call(request);
 		if (!report.shapes.some((shape) => shape.operation === name)) {
 			report.shapes.push(answerShape(name, answer));
 		}
 		const ok = answer.status === status;
-		print(`${ok ? 'ok ' : 'FAIL'} ${name}: ${answer.status}${ok ? '' : ` (${errorOf(answer)})`}`);
-		if (!ok) report.failures.push(`${name} answered ${answer.status}, not ${status}`);
+		const line = `${name}: ${answer.status}${ok ? '' : ` (${errorOf(answer)})`}`;
+		check(ok, line, `${name} answered ${answer.status}, not ${status}`);
 		return answer;
 	};
+	const run: Run = { call, vars, options, report, print, check, step };
 	await reads(run);
 	if (options.writes) await writes(run);
 	else
@@ -79,10 +85,12 @@ export async function runSuite(
 	return report;
 }
 
-const warehouseRow = (vars: LiveVariables) => ({
-	warehouse_code: vars.warehouseCode,
-	partner_sku: vars.testSku!,
-});
+/** The test SKU's stock (its qty), read with GetStock. */
+async function readStock({ step, vars }: Run): Promise<number | undefined> {
+	const items = [{ warehouse_code: vars.warehouseCode, partner_sku: vars.testSku! }];
+	const answer = await step('GetStock', { endpoint: 'GetStock', body: { items } });
+	return ((answer.body as { items?: Array<{ qty?: number }> }).items ?? [])[0]?.qty;
+}
 
 async function reads(run: Run) {
 	const { step, vars } = run;
@@ -94,8 +102,7 @@ async function reads(run: Run) {
 		const pathParams = { fbpi_order_nr: orders[0] };
 		await step('GetFbpiOrder', { endpoint: 'GetFbpiOrder', pathParams });
 	} else run.print('-- GetFbpiOrder skipped: the warehouse lists no order');
-	if (vars.testSku)
-		await step('GetStock', { endpoint: 'GetStock', body: { items: [warehouseRow(vars)] } });
+	if (vars.testSku) await readStock(run);
 	else run.print('-- stock skipped: set SELLER_PLATFORM_TEST_SKU');
 }
 
@@ -142,28 +149,17 @@ async function writes(run: Run) {
 
 /** Sets the test SKU's stock one higher, then back; fails unless it reads as before. */
 async function stockBack(run: Run) {
-	const { step, vars } = run;
-	const qtyOf = (answer: LiveAnswer) =>
-		((answer.body as { items?: Array<{ qty?: number }> }).items ?? [])[0]?.qty;
-	const before = qtyOf(
-		await step('GetStock', { endpoint: 'GetStock', body: { items: [warehouseRow(vars)] } }),
-	);
-	if (typeof before !== 'number')
+	const before = await readStock(run);
+	if (typeof before !== 'number') {
 		return run.print('-- stock update skipped: GetStock gave no qty for the test SKU');
-	for (const qty of [before + 1, before]) {
-		await step('UpdateStock', {
-			endpoint: 'UpdateStock',
-			body: { items: [{ ...warehouseRow(vars), qty }] },
-		});
 	}
-	const after = qtyOf(
-		await step('GetStock', { endpoint: 'GetStock', body: { items: [warehouseRow(vars)] } }),
-	);
-	if (after !== before)
-		run.report.failures.push('the test SKU’s stock did not read as before after being set back');
-	run.print(
-		`${after === before ? 'ok ' : 'FAIL'} stock of the test SKU set one higher and back: ${after === before ? 'as before' : 'differs'}`,
-	);
+	const row = { warehouse_code: run.vars.warehouseCode, partner_sku: run.vars.testSku! };
+	for (const qty of [before + 1, before]) {
+		await run.step('UpdateStock', { endpoint: 'UpdateStock', body: { items: [{ ...row, qty }] } });
+	}
+	const same = (await readStock(run)) === before;
+	const line = `stock of the test SKU set one higher and back: ${same ? 'as before' : 'differs'}`;
+	run.check(same, line, 'the test SKU’s stock did not read as before after being set back');
 }
 
 /** The shipped shape files, by operation. */
