@@ -5,8 +5,8 @@
  * maintainer can set the emulator's defaults from facts; none fails the run.
  */
 import type { LiveAnswer } from './node';
-import { answerShape, headerFacts, orderOf } from './shape';
-import { errorOf, type Run } from './suite';
+import { errorOf, headerFacts, orderOf } from './shape';
+import type { Run } from './suite';
 
 const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
 const serviceTime = (ms: number) => new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z');
@@ -116,7 +116,7 @@ export async function probeRateLimit(run: Run) {
 	for (let sent = 1; sent <= 40; sent++) {
 		const answer = await run.call({ endpoint: 'ListWarehouses', body: {} });
 		if (answer.status === 200) continue;
-		run.report.shapes.push(answerShape('ListWarehouses-429', answer));
+		run.record('ListWarehouses-429', answer);
 		const retryAfter = answer.headers['retry-after'];
 		run.print(
 			`probe 429: request ${sent} answered ${answer.status} (${errorOf(answer)}); body fields: ${typeof answer.body === 'object' ? Object.keys(answer.body ?? {}).join(', ') : typeof answer.body}; Retry-After: ${retryAfter === undefined ? 'none' : JSON.stringify(retryAfter)}; rate headers: ${headerFacts(answer.headers).names.join(', ') || 'none'}`,

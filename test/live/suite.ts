@@ -8,10 +8,11 @@
 import { readdirSync, readFileSync, writeFileSync } from 'fs';
 import { join } from 'path';
 
-import type { Call, LiveVariables } from './client';
+import type { Call } from './client';
+import type { LiveVariables } from './variables';
 import type { LiveAnswer, LiveRequest } from './node';
 import { probeLateness, probeListing, probeRateLimit, probeSession } from './probes';
-import { answerShape, diffShapes, type AnswerShape } from './shape';
+import { answerShape, diffShapes, errorOf, type AnswerShape } from './shape';
 
 export const SHAPES_DIR = join(__dirname, 'shapes');
 
@@ -38,14 +39,10 @@ export interface Run {
 	print(line: string): void;
 	/** Prints `ok` or `FAIL` before the line; a failure fails the run. */
 	check(ok: boolean, line: string, failure: string): void;
-	/** One request, its shape kept (the first answer of each name), its status checked. */
+	/** Keeps the shape of an answer, the first of each name. */
+	record(name: string, answer: LiveAnswer): void;
+	/** One request, its shape kept (`record`), its status checked. */
 	step(name: string, request: LiveRequest, status?: number): Promise<LiveAnswer>;
-}
-
-/** The service's error code and message of an answer, for a line (never a value of a field). */
-export function errorOf(answer: LiveAnswer): string {
-	const body = (answer.body ?? {}) as { status_code?: unknown; message?: unknown };
-	return [body.status_code, body.message].filter((part) => part !== undefined).join(' ');
 }
 
 export async function runSuite(
@@ -65,17 +62,19 @@ export async function runSuite(
 		print(`${ok ? 'ok ' : 'FAIL'} ${line}`);
 		if (!ok) report.failures.push(failure);
 	};
+	const record = (name: string, answer: LiveAnswer) => {
+		if (report.shapes.some((shape) => shape.operation === name)) return;
+		report.shapes.push(answerShape(name, answer));
+	};
 	const step: Run['step'] = async (name, request, status = 200) => {
 		const answer = await call(request);
-		if (!report.shapes.some((shape) => shape.operation === name)) {
-			report.shapes.push(answerShape(name, answer));
-		}
+		record(name, answer);
 		const ok = answer.status === status;
 		const line = `${name}: ${answer.status}${ok ? '' : ` (${errorOf(answer)})`}`;
 		check(ok, line, `${name} answered ${answer.status}, not ${status}`);
 		return answer;
 	};
-	const run: Run = { call, vars, options, report, print, check, step };
+	const run: Run = { call, vars, options, report, print, check, record, step };
 	await reads(run);
 	if (options.writes) await writes(run);
 	else
@@ -123,6 +122,7 @@ async function writes(run: Run) {
 	const created = await step('CreateSandboxOrder', { endpoint: 'CreateSandboxOrder', body });
 	const orderNr = String((created.body as { fbpi_order_nr?: unknown }).fbpi_order_nr ?? '');
 	const order = orderNr ? await probeLateness(run, orderNr) : undefined;
+	if (order) run.record('GetFbpiOrder', order);
 	const itemNrs = ((order?.body as { items?: Array<{ mp_item_nr: string }> })?.items ?? []).map(
 		(item) => item.mp_item_nr,
 	);
@@ -170,12 +170,21 @@ export function readShapes(dir = SHAPES_DIR): Map<string, AnswerShape> {
 	);
 }
 
-/** Each difference between the answers' shapes and the files, named `Operation: path`. */
+/**
+ * Each difference between the answers' shapes and the files, named `Operation: path`. An order
+ * fact is compared only where both have it (a list of fewer than 2 has none).
+ */
 export function compareShapes(shapes: AnswerShape[], files: Map<string, AnswerShape>): string[] {
+	const common = (a: AnswerShape, b: AnswerShape) =>
+		Object.fromEntries(Object.entries(a.order).filter(([path]) => path in b.order));
 	return shapes.flatMap((shape) => {
 		const file = files.get(shape.operation);
 		if (!file) return [`${shape.operation}: no shape file`];
-		return diffShapes(file, shape).map((difference) => `${shape.operation}: ${difference}`);
+		const [was, now] = [
+			{ ...file, order: common(file, shape) },
+			{ ...shape, order: common(shape, file) },
+		];
+		return diffShapes(was, now).map((difference) => `${shape.operation}: ${difference}`);
 	});
 }
 
