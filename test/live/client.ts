@@ -10,7 +10,7 @@ export type Call = (request: LiveRequest) => Promise<LiveAnswer>;
 
 export interface LiveClient {
 	call: Call;
-	/** Every secret of the run so far: the key id, the private key, the session cookie's values. */
+	/** The credential's values (key id, private key, project code) and the session cookie's. */
 	secrets(): string[];
 }
 
@@ -25,7 +25,11 @@ export function liveClient(vars: LiveVariables): LiveClient {
 		privateKey,
 		projectCode,
 	});
-	const node = { name: 'Live', type: LIVE_NODE_TYPE, credentials: { sellerPlatformApi: 'live' } };
+	const node = {
+		name: 'Live',
+		type: LIVE_NODE_TYPE,
+		credentials: { sellerPlatformApi: CREDENTIAL_ID },
+	};
 	return {
 		async call(request) {
 			const parameters = { request: JSON.stringify(request) };
@@ -37,7 +41,9 @@ export function liveClient(vars: LiveVariables): LiveClient {
 		secrets() {
 			const cookie = String(env.credentialData(CREDENTIAL_ID).sessionCookie ?? '');
 			const values = cookie.split(';').map((pair) => pair.slice(pair.indexOf('=') + 1).trim());
-			return [keyId, ...privateKey.split(/\\n|\n/), cookie, ...values].filter((s) => s.length >= 8);
+			return [keyId, projectCode, ...privateKey.split(/\\n|\n/), cookie, ...values].filter(
+				(s) => s.length >= 8,
+			);
 		},
 	};
 }
