@@ -8,7 +8,7 @@
 import { abortable, wait } from '../common/abort';
 import type { ElapsedClock } from '../common/clock';
 import type { PolicyStop } from '../errors/errors';
-import { beyondBudget, type WaitReason } from './waits';
+import { beyondBudget, type BudgetOwner, type WaitReason } from './waits';
 
 export class WaitingBudget {
 	private waiters = 0;
@@ -23,6 +23,7 @@ export class WaitingBudget {
 		readonly signal: AbortSignal | undefined,
 		readonly limitMs: number,
 		private readonly clock: ElapsedClock,
+		private readonly owner: BudgetOwner = 'run',
 	) {}
 
 	private now(): number {
@@ -56,7 +57,7 @@ export class WaitingBudget {
 		const leftMs = Math.max(0, this.limitMs - this.spent());
 		if (at - now > leftMs) {
 			const wait = { ms: at - now, at: this.clock.dateOf(at), leftMs, budgetMs: this.limitMs };
-			const stop = beyondBudget(wait, why, httpStatus);
+			const stop = beyondBudget(wait, why, httpStatus, this.owner);
 			if (why.retryAfter && !this.stopped) {
 				this.stopped = stop;
 				this.stopping.abort();

@@ -81,10 +81,23 @@ export interface WaitReason {
  * The error of a wait of `ms` (until `at`, a wall date) beyond what is left of the run's budget (`leftMs` of
  * `budgetMs`): when the service takes requests again, however far away that is.
  */
+/**
+ * Whose waiting budget it is: an action node's run (the user sets it, "Waiting Budget") or a poll
+ * of the poll trigger (a part of n8n's poll budget; the next poll tries again).
+ */
+export type BudgetOwner = 'run' | 'poll';
+
+/** What the user can do when a wait would go beyond the budget of `owner`. */
+function budgetAdvice(owner: BudgetOwner, again: string): string {
+	if (owner === 'poll') return 'the next poll tries again';
+	return `raise the node option "${waitingBudgetOption.displayName}" to wait longer, or run the workflow again ${again}`;
+}
+
 export function beyondBudget(
 	wait: { ms: number; at: number; leftMs: number; budgetMs: number },
 	reason: WaitReason,
 	httpStatus: number | undefined,
+	owner: BudgetOwner = 'run',
 ): PolicyStop {
 	const until = isoTime(wait.at);
 	const earlier = reason.earlier !== undefined;
@@ -93,15 +106,15 @@ export function beyondBudget(
 		: `Retry-After ${seconds(wait.ms)}`;
 	const when = until ? `at ${until} (${said})` : `only after ${said}, beyond any date`;
 	const message = reason.retryAfter
-		? `The Seller Platform API takes requests again ${when}, beyond this run's waiting budget`
-		: `The Seller Platform API kept failing (HTTP ${httpStatus}) beyond this run's waiting budget`;
+		? `The Seller Platform API takes requests again ${when}, beyond this ${owner}'s waiting budget`
+		: `The Seller Platform API kept failing (HTTP ${httpStatus}) beyond this ${owner}'s waiting budget`;
 	const again = until ? `after ${until}` : 'later';
 	const probe = earlier
 		? ' Nothing was sent: a run a minute after the last refusal sends one request to learn whether the service is back.'
 		: '';
 	return new PolicyStop(
 		message,
-		`This run may wait ${seconds(wait.budgetMs)} in all (${seconds(wait.leftMs)} left); raise the node option "${waitingBudgetOption.displayName}" to wait longer, or run the workflow again ${again}.${probe}`,
+		`This ${owner} may wait ${seconds(wait.budgetMs)} in all (${seconds(wait.leftMs)} left); ${budgetAdvice(owner, again)}.${probe}`,
 		httpStatus,
 	);
 }
