@@ -122,6 +122,16 @@ describe('no value of an answer nor a secret reaches a shape or a printed line',
 		for (const value of ['NAE40012345', 'jane.doe', '971', '4567'])
 			expect(line).not.toContain(value);
 		expect(plainText(`${'x'.repeat(10)} token\nat secret (file.ts:1:2)`)).toBe('xxxxxxxxxx token');
+		expect(plainText('refused the connection - perhaps it is offline')).toBe(
+			'refused the connection - perhaps it is offline',
+		);
+	});
+
+	it('prints only the size of an answer that is not JSON (a proxy’s page)', async () => {
+		const answer = { prefix: '<html>Jane Doe NAE40012345</html>', status: 502 };
+		const { report } = await readOnlyRun({ count: 1, operation: 'Whoami', answer });
+		const line = report.lines.find((l) => l.startsWith('FAIL Whoami'));
+		expect(line).toMatch(/^FAIL Whoami: 502 \(a body that is not JSON, \d+ characters\)$/);
 	});
 
 	it('writes cookie and header names that are data, and unknown attributes, as <key>', () => {

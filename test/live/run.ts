@@ -43,6 +43,8 @@ async function main(): Promise<number> {
 	const wanted = { writes: flag('writes'), rateLimit: flag('rate-limit') };
 	const refusal = vars && writesRefusal(vars.baseUrl, wanted, valueOf('allow-writes-to'));
 	if (refusal) return (console.log(refusal), 1);
+	if (!(DEADLINE_S > 0))
+		return (console.log('test:live failed: --deadline must be seconds > 0'), 1);
 	if (!flag('no-build')) execFileSync('npm', ['run', 'build'], { stdio: 'inherit' });
 	setTimeout(() => {
 		console.log(`test:live failed: the run did not end within ${DEADLINE_S} s (--deadline)`);

@@ -42,7 +42,8 @@ export function errorCode(code: unknown): string {
 	return typeof code === 'string' && /^[A-Z][A-Z_]{0,63}$/.test(code) ? code : DATA_KEY;
 }
 
-const PLAIN_WORD = /^[(["']?([A-Za-z][A-Za-z'_-]{0,31}|\d{1,5}|[a-z-]+(\.[a-z-]+)+)[)\]"',.:;!?]*$/;
+const PLAIN_WORD =
+	/^[(["']?([A-Za-z][A-Za-z'_-]{0,31}|\d{1,5}|[a-z-]+(\.[a-z-]+)+|[-–—])[)\]"',.:;!?]*$/;
 const MAX_LINE = 300;
 
 /** `text` without the secrets, its first line's plain words only (see above). */

@@ -261,6 +261,8 @@ function diffFields(
  * one, the message's plain words only (safe.ts), the run's `secrets` cut out.
  */
 export function errorOf(answer: LiveAnswer, secrets: string[] = []): string {
+	if (typeof answer.body === 'string')
+		return `a body that is not JSON, ${answer.body.length} characters`;
 	const body = isObject(answer.body) ? answer.body : {};
 	const code = body.status_code === undefined ? undefined : errorCode(body.status_code);
 	const message = typeof body.message === 'string' ? plainText(body.message, secrets) : undefined;
