@@ -86,15 +86,17 @@ describe('no value of an answer nor a secret reaches a shape or a printed line',
 		);
 	});
 
-	it('writes a map of more than 200 plain-word keys as one <key>, and cuts nesting at 32', async () => {
+	it('writes a map, or list elements, of more than 200 plain-word keys as one <key>; cuts nesting at 32', async () => {
 		const letters = (i: number) => i.toString(26).replace(/\d/g, (d) => 'qrstuvwxyz'[+d]);
 		const byName = Object.fromEntries([...Array(300)].map((_, i) => [`sku_${letters(i)}`, i]));
 		let deep: unknown = 'leaf';
-		for (let i = 0; i < 100; i++) deep = { inner: deep };
-		const set = { by_name: byName, deep };
+		for (let i = 0; i < 1000; i++) deep = i % 2 ? { inner: deep } : [deep];
+		const rows = Object.entries(byName).map(([name, value]) => ({ [name]: value }));
+		const set = { by_name: byName, rows, deep };
 		const { report } = await readOnlyRun({ count: 1, operation: 'GetFbpiOrder', answer: { set } });
 		const body = shapeOfRun(report, 'GetFbpiOrder').body as Record<string, Shape>;
 		expect(body.by_name).toEqual({ '<key>': 'number' });
+		expect(body.rows).toEqual([{ '<key>': 'number' }]);
 		const depth = (shape: Shape): number =>
 			typeof shape === 'string' ? 0 : 1 + Math.max(0, ...Object.values(shape).map(depth));
 		expect(depth(body.deep)).toBeLessThanOrEqual(MAX_DEPTH);
@@ -338,7 +340,7 @@ describe('npm run test:live exits with one line saying why', () => {
 		const [partial, urlOnly, writes, rateLimit, down, slow] = await Promise.all([
 			live([], { SELLER_PLATFORM_KEY_ID: KEY_ID }),
 			live([], { SELLER_PLATFORM_BASE_URL: SANDBOX_URL }),
-			live(['--writes'], production),
+			live(['--writes', '--no-build'], production),
 			live(['--rate-limit', '--no-build'], production),
 			live(['--no-build'], { ...credential, SELLER_PLATFORM_BASE_URL: `http://127.0.0.1:${port}` }),
 			live(['--no-build', '--deadline=3'], fromEmulator),

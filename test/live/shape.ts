@@ -30,14 +30,22 @@ export interface CookieShape {
 const isObject = (value: unknown): value is Record<string, unknown> =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Deepest nesting written (deeper: `object` or `array`); most distinct fields of one object. */
+/**
+ * Deepest nesting written (deeper: `object` or `array`); most distinct fields of one object, or of
+ * the elements of one list together (more: a map, all its keys one `<key>`).
+ */
 export const MAX_DEPTH = 32;
 export const MAX_FIELDS = 200;
 
 export function shapeOf(value: unknown, depth = 0): Shape {
 	if (depth >= MAX_DEPTH && typeof value === 'object' && value !== null) return typeName(value);
 	if (Array.isArray(value)) {
-		const shapes = value.map((element) => shapeOf(element, depth + 1));
+		// Elements keyed each by its own value (`[{ sku_a: 1 }, { sku_b: 2 }, …]`) are maps.
+		const keys = new Set(value.filter(isObject).flatMap((element) => Object.keys(element)));
+		const map = keys.size > MAX_FIELDS;
+		const shapes = value.map((element) =>
+			map && isObject(element) ? fieldsOf(element, depth + 1, true) : shapeOf(element, depth + 1),
+		);
 		return shapes.length ? [shapes.reduce(merge)] : [];
 	}
 	if (isObject(value)) return fieldsOf(value, depth);
@@ -48,9 +56,9 @@ export function shapeOf(value: unknown, depth = 0): Shape {
  * An object's fields by name (`fieldName`): keys that are data become one `<key>` whose shape
  * is all of theirs merged; an object of more than `MAX_FIELDS` keys is a map, all `<key>`.
  */
-function fieldsOf(value: Record<string, unknown>, depth: number): Shape {
+function fieldsOf(value: Record<string, unknown>, depth: number, map = false): Shape {
 	const keys = Object.keys(value);
-	const nameOf = keys.length > MAX_FIELDS ? () => DATA_KEY : fieldName;
+	const nameOf = map || keys.length > MAX_FIELDS ? () => DATA_KEY : fieldName;
 	const fields = new Map<string, Shape>();
 	for (const key of keys) {
 		const [name, shape] = [nameOf(key), shapeOf(value[key], depth + 1)];
@@ -79,6 +87,11 @@ function mergeFields(a: Record<string, Shape>, b: Record<string, Shape>): Shape 
 		new Map(Object.entries(shape).map(([field, value]) => [bare(field), { field, value }]));
 	const [left, right] = [byName(a), byName(b)];
 	const names = [...new Set([...left.keys(), ...right.keys()])].sort();
+	// A bound on the shape of a list whose elements' objects have many fields between them.
+	if (names.length > MAX_FIELDS) {
+		const values = [...left.values(), ...right.values()].map((field) => field.value);
+		return { [`${DATA_KEY}?`]: values.reduce(merge) };
+	}
 	return Object.fromEntries(
 		names.map((name) => {
 			const [l, r] = [left.get(name), right.get(name)];
@@ -97,7 +110,13 @@ const isTimeField = (field: string) => /(_at|[a-z]At)$/.test(field);
  * as `fieldName` writes them). A path met several times (the items of each order) whose lists
  * differ in order is `mixed`; one whose lists are `all equal` takes the others' order.
  */
-export function orderFacts(value: unknown, path = 'body', facts: Record<string, string> = {}) {
+export function orderFacts(
+	value: unknown,
+	path = 'body',
+	facts: Record<string, string> = {},
+	depth = 0,
+): Record<string, string> {
+	if (depth >= MAX_DEPTH) return facts;
 	if (Array.isArray(value)) {
 		const rows = value.filter(isObject);
 		const fields = new Set(rows.flatMap((row) => Object.keys(row).filter(isTimeField)));
@@ -106,10 +125,10 @@ export function orderFacts(value: unknown, path = 'body', facts: Record<string, 
 			const fact = orderOf(rows.map((row) => Date.parse(String(row[field]))));
 			facts[at] = combineOrder(facts[at], fact);
 		}
-		value.forEach((element) => orderFacts(element, `${path}[]`, facts));
-	} else if (isObject(value) && path.split('.').length <= MAX_DEPTH) {
+		value.forEach((element) => orderFacts(element, `${path}[]`, facts, depth + 1));
+	} else if (isObject(value)) {
 		for (const [field, inner] of Object.entries(value))
-			orderFacts(inner, `${path}.${fieldName(field)}`, facts);
+			orderFacts(inner, `${path}.${fieldName(field)}`, facts, depth + 1);
 	}
 	return facts;
 }
