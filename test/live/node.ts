@@ -7,6 +7,7 @@
  * Seller Platform node does. It gives the whole answer (status, headers, body) and never repeats
  * nor turns it into an error, unlike the node's request pipeline: the suite records what the
  * gateway said, 429s included. `Login` posts the login itself, so its Set-Cookie can be recorded.
+ * Like the package, it gives each request a deadline for its whole answer and reads at most 16 MB.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
 
