@@ -58,13 +58,13 @@ describe('the live suite against the emulator', () => {
 		expect(
 			changed('ListFbpiOrders', (file) => (file.body.orders[0].order_created_at = 'number')),
 		).toEqual([
-			'ListFbpiOrders: body.orders[0].order_created_at: "number" in the shape file, "string" in the answer',
+			'ListFbpiOrders: body.orders[0].order_created_at: "number" in the shape file, "string" in the answer (a number written as text)',
 		]);
 		expect(changed('GetFbpiOrder', (file) => delete file.body.items)).toEqual([
 			'GetFbpiOrder: body.items: in the answer, not in the shape file',
 		]);
 		expect(changed('Login', (file) => (file.headers.cookies[0].name = 'SESSION'))).toEqual([
-			'Login: headers.cookies[0].name: "SESSION" in the shape file, "_npsid" in the answer',
+			'Login: headers.cookies[0].name: "SESSION" in the shape file, "_npgw" in the answer',
 		]);
 		// Not differences: an empty list of a body, a list order where one side has too few entries.
 		expect(changed('GetFbpiOrder', (file) => (file.body.items = []))).toEqual([]);

@@ -5,7 +5,8 @@
  * maintainer can set the emulator's defaults from facts; none fails the run.
  */
 import type { LiveAnswer } from './node';
-import { errorOf, headerFacts, orderOf } from './shape';
+import { cookieName } from './safe';
+import { errorOf, headerFacts, orderOf, shapeOf } from './shape';
 import type { Run } from './suite';
 
 const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
@@ -102,7 +103,7 @@ export async function probeLateness(run: Run, orderNr: string): Promise<LiveAnsw
 export function probeSession(run: Run, login: LiveAnswer) {
 	const lines = [login.headers['set-cookie'] ?? []].flat().map(String);
 	const lifetimes = lines.map((line) => {
-		const name = line.split('=', 1)[0];
+		const name = cookieName(line.split('=', 1)[0].trim());
 		const maxAge = /;\s*max-age=(\d+)/i.exec(line)?.[1];
 		const expires = /;\s*expires=([^;]+)/i.exec(line)?.[1];
 		const seconds = maxAge ?? (expires && Math.round((Date.parse(expires) - Date.now()) / 1000));
@@ -117,11 +118,22 @@ export async function probeRateLimit(run: Run) {
 		const answer = await run.call({ endpoint: 'ListWarehouses', body: {} });
 		if (answer.status === 200) continue;
 		run.record('ListWarehouses-429', answer);
-		const retryAfter = answer.headers['retry-after'];
+		const body = shapeOf(answer.body);
+		const fields = typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [body];
 		run.print(
-			`probe 429: request ${sent} answered ${answer.status} (${errorOf(answer)}); body fields: ${typeof answer.body === 'object' ? Object.keys(answer.body ?? {}).join(', ') : typeof answer.body}; Retry-After: ${retryAfter === undefined ? 'none' : JSON.stringify(retryAfter)}; rate headers: ${headerFacts(answer.headers).names.join(', ') || 'none'}`,
+			`probe 429: request ${sent} answered ${answer.status} (${errorOf(answer)}); body fields: ${fields.join(', ')}; Retry-After: ${retryAfterOf(answer.headers['retry-after'])}; rate headers: ${headerFacts(answer.headers).names.join(', ') || 'none'}`,
 		);
 		return;
 	}
 	run.print('probe 429: 40 ListWarehouses in a row, none refused');
+}
+
+/** A Retry-After header as a line may show it: seconds, or only what kind of value it is. */
+function retryAfterOf(value: unknown): string {
+	if (value === undefined) return 'none';
+	const text = String(value).trim();
+	if (/^\d{1,6}$/.test(text)) return JSON.stringify(text);
+	return Number.isNaN(Date.parse(text))
+		? `neither seconds nor a date (${text.length} characters)`
+		: 'an HTTP date';
 }

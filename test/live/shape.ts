@@ -6,6 +6,7 @@
  * class). `diffShapes` names every field path where two shapes differ.
  */
 import type { LiveAnswer } from './node';
+import { cookieName, DATA_KEY, errorCode, fieldName, headerName, plainText } from './safe';
 
 /** A JSON type name (`string`, `number|null`), an object's fields, or a list: [] or [element]. */
 export type Shape = string | Shape[] | { [field: string]: Shape };
@@ -29,20 +30,46 @@ export interface CookieShape {
 const isObject = (value: unknown): value is Record<string, unknown> =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);
 
-export function shapeOf(value: unknown): Shape {
+/**
+ * Deepest nesting written (deeper: `object` or `array`); most distinct fields of one object, or of
+ * the elements of one list together (more: a map, all its keys one `<key>`).
+ */
+export const MAX_DEPTH = 32;
+export const MAX_FIELDS = 200;
+
+export function shapeOf(value: unknown, depth = 0): Shape {
+	if (depth >= MAX_DEPTH && typeof value === 'object' && value !== null) return typeName(value);
 	if (Array.isArray(value)) {
-		const shapes = value.map(shapeOf);
+		// Elements keyed each by its own value (`[{ sku_a: 1 }, { sku_b: 2 }, …]`) are maps.
+		const keys = new Set(value.filter(isObject).flatMap((element) => Object.keys(element)));
+		const map = keys.size > MAX_FIELDS;
+		const shapes = value.map((element) =>
+			map && isObject(element) ? fieldsOf(element, depth + 1, true) : shapeOf(element, depth + 1),
+		);
 		return shapes.length ? [shapes.reduce(merge)] : [];
 	}
-	if (isObject(value)) {
-		const fields = Object.keys(value).sort();
-		return Object.fromEntries(fields.map((field) => [field, shapeOf(value[field])]));
-	}
+	if (isObject(value)) return fieldsOf(value, depth);
 	return value === null ? 'null' : typeof value;
 }
 
+/**
+ * An object's fields by name (`fieldName`): keys that are data become one `<key>` whose shape
+ * is all of theirs merged; an object of more than `MAX_FIELDS` keys is a map, all `<key>`.
+ */
+function fieldsOf(value: Record<string, unknown>, depth: number, map = false): Shape {
+	const keys = Object.keys(value);
+	const nameOf = map || keys.length > MAX_FIELDS ? () => DATA_KEY : fieldName;
+	const fields = new Map<string, Shape>();
+	for (const key of keys) {
+		const [name, shape] = [nameOf(key), shapeOf(value[key], depth + 1)];
+		const before = fields.get(name);
+		fields.set(name, before === undefined ? shape : merge(before, shape));
+	}
+	return Object.fromEntries([...fields].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
 const bare = (field: string) => field.replace(/\?$/, '');
-const typeName = (shape: Shape) =>
+const typeName = (shape: unknown): string =>
 	typeof shape === 'string' ? shape : Array.isArray(shape) ? 'array' : 'object';
 
 /** One shape for two values of the same place (two elements of a list). */
@@ -60,6 +87,11 @@ function mergeFields(a: Record<string, Shape>, b: Record<string, Shape>): Shape 
 		new Map(Object.entries(shape).map(([field, value]) => [bare(field), { field, value }]));
 	const [left, right] = [byName(a), byName(b)];
 	const names = [...new Set([...left.keys(), ...right.keys()])].sort();
+	// A bound on the shape of a list whose elements' objects have many fields between them.
+	if (names.length > MAX_FIELDS) {
+		const values = [...left.values(), ...right.values()].map((field) => field.value);
+		return { [`${DATA_KEY}?`]: values.reduce(merge) };
+	}
 	return Object.fromEntries(
 		names.map((name) => {
 			const [l, r] = [left.get(name), right.get(name)];
@@ -70,22 +102,40 @@ function mergeFields(a: Record<string, Shape>, b: Record<string, Shape>): Shape 
 	);
 }
 
-/** The order of every list of 2 or more objects by each of its `…_at` fields. */
-export function orderFacts(value: unknown, path = 'body', facts: Record<string, string> = {}) {
+/** A field that holds a time: `…_at`, or `…At` as a gRPC gateway spells it. */
+const isTimeField = (field: string) => /(_at|[a-z]At)$/.test(field);
+
+/**
+ * The order of every list of 2 or more objects by each of its time fields, by path (field names
+ * as `fieldName` writes them). A path met several times (the items of each order) whose lists
+ * differ in order is `mixed`; one whose lists are `all equal` takes the others' order.
+ */
+export function orderFacts(
+	value: unknown,
+	path = 'body',
+	facts: Record<string, string> = {},
+	depth = 0,
+): Record<string, string> {
+	if (depth >= MAX_DEPTH) return facts;
 	if (Array.isArray(value)) {
 		const rows = value.filter(isObject);
-		const fields = new Set(
-			rows.flatMap((row) => Object.keys(row).filter((f) => f.endsWith('_at'))),
-		);
+		const fields = new Set(rows.flatMap((row) => Object.keys(row).filter(isTimeField)));
 		for (const field of rows.length > 1 ? fields : []) {
-			facts[`${path}[].${field}`] = orderOf(rows.map((row) => Date.parse(String(row[field]))));
+			const at = `${path}[].${fieldName(field)}`;
+			const fact = orderOf(rows.map((row) => Date.parse(String(row[field]))));
+			facts[at] = combineOrder(facts[at], fact);
 		}
-		value.forEach((element) => orderFacts(element, `${path}[]`, facts));
+		value.forEach((element) => orderFacts(element, `${path}[]`, facts, depth + 1));
 	} else if (isObject(value)) {
 		for (const [field, inner] of Object.entries(value))
-			orderFacts(inner, `${path}.${field}`, facts);
+			orderFacts(inner, `${path}.${fieldName(field)}`, facts, depth + 1);
 	}
 	return facts;
+}
+
+function combineOrder(before: string | undefined, fact: string): string {
+	if (before === undefined || before === fact || before === 'all equal') return fact;
+	return fact === 'all equal' ? before : 'mixed';
 }
 
 export function orderOf(times: number[]): string {
@@ -99,21 +149,42 @@ export function orderOf(times: number[]): string {
 /** Headers that matter: rate and Retry-After names; each cookie without its value. */
 export function headerFacts(headers: Record<string, unknown>): AnswerShape['headers'] {
 	const names = Object.keys(headers)
-		.map((name) => name.toLowerCase())
-		.filter((name) => /^retry-after$|^set-cookie$|rate|limit/.test(name))
+		.filter((name) => /^retry-after$|^set-cookie$|rate|limit/i.test(name))
+		.map(headerName)
 		.sort();
 	const setCookie = headers['set-cookie'];
 	const lines = Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : [];
-	return { names, cookies: lines.map((line) => cookieShape(String(line))) };
+	const cookies = lines.map((line) => cookieShape(String(line)));
+	return {
+		names,
+		cookies: cookies.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+	};
 }
+
+/** The attributes a Set-Cookie line may carry (RFC 6265bis and common ones); others are `<key>`. */
+const COOKIE_ATTRIBUTES = [
+	'domain',
+	'expires',
+	'httponly',
+	'max-age',
+	'partitioned',
+	'path',
+	'priority',
+	'samesite',
+	'secure',
+];
 
 function cookieShape(line: string): CookieShape {
 	const [pair, ...attributes] = line.split(';').map((part) => part.trim());
 	const eq = pair.indexOf('=');
-	const bytes = Buffer.byteLength(pair.slice(eq + 1));
+	const bytes = Buffer.byteLength(eq < 0 ? pair : pair.slice(eq + 1));
+	const attribute = (text: string) => text.split('=')[0].trim().toLowerCase();
 	return {
-		name: pair.slice(0, eq),
-		attributes: attributes.map((attribute) => attribute.split('=')[0].toLowerCase()).sort(),
+		name: eq < 0 ? DATA_KEY : cookieName(pair.slice(0, eq).trim()),
+		attributes: attributes
+			.filter(Boolean)
+			.map((text) => (COOKIE_ATTRIBUTES.includes(attribute(text)) ? attribute(text) : DATA_KEY))
+			.sort(),
 		size: `up to ${2 ** Math.max(4, Math.ceil(Math.log2(bytes || 1)))} bytes`,
 	};
 }
@@ -128,17 +199,40 @@ export function answerShape(operation: string, answer: LiveAnswer): AnswerShape 
 	};
 }
 
+/** `order_created_at` as a gRPC gateway writes it (`orderCreatedAt`). */
+const camelCase = (field: string) =>
+	field.replace(/_([a-z\d])/g, (_, c: string) => c.toUpperCase());
+
+/**
+ * Where a field of the shape file is in the answer under another key: the same name marked
+ * optional (`?`) or not, or its camelCase spelling. Gives that key and what to say of it.
+ */
+function renamed(
+	field: string,
+	actual: Record<string, unknown>,
+	expected: Record<string, unknown>,
+) {
+	const name = bare(field);
+	const optional = field.endsWith('?') ? name : `${name}?`;
+	if (optional in actual && !(optional in expected)) {
+		const note = optional.endsWith('?')
+			? 'sometimes missing in the answer, always there in the shape file'
+			: 'always there in the answer, sometimes missing in the shape file';
+		return { key: optional, note };
+	}
+	const camel = camelCase(name);
+	if (camel === name) return undefined;
+	for (const key of [camel, `${camel}?`]) {
+		if (key in actual && !(key in expected)) {
+			return { key, note: `written ${bare(key)} in the answer (camelCase)` };
+		}
+	}
+	return undefined;
+}
+
 /** Every place where `actual` differs from `expected`, each naming its field path. */
 export function diffShapes(expected: unknown, actual: unknown, path = ''): string[] {
-	if (isObject(expected) && isObject(actual)) {
-		const fields = [...new Set([...Object.keys(expected), ...Object.keys(actual)])].sort();
-		return fields.flatMap((field) => {
-			const at = path ? `${path}.${field}` : field;
-			if (!(field in actual)) return [`${at}: in the shape file, not in the answer`];
-			if (!(field in expected)) return [`${at}: in the answer, not in the shape file`];
-			return diffShapes(expected[field], actual[field], at);
-		});
-	}
+	if (isObject(expected) && isObject(actual)) return diffFields(expected, actual, path);
 	if (Array.isArray(expected) && Array.isArray(actual)) {
 		// An empty list of a body tells nothing of its elements: it matches any list.
 		const empty = !expected.length || !actual.length;
@@ -148,11 +242,48 @@ export function diffShapes(expected: unknown, actual: unknown, path = ''): strin
 		}
 	}
 	const [was, now] = [JSON.stringify(expected), JSON.stringify(actual)];
-	return was === now ? [] : [`${path}: ${was} in the shape file, ${now} in the answer`];
+	if (was === now) return [];
+	// A gRPC gateway writes 64-bit numbers as text.
+	const asText = was === '"number"' && typeof actual === 'string' && actual.includes('string');
+	return [
+		`${path}: ${was} in the shape file, ${now} in the answer${asText ? ' (a number written as text)' : ''}`,
+	];
 }
 
-/** The service's error code and message of an answer, for a line (never a value of a field). */
-export function errorOf(answer: LiveAnswer): string {
-	const body = (answer.body ?? {}) as { status_code?: unknown; message?: unknown };
-	return [body.status_code, body.message].filter((part) => part !== undefined).join(' ');
+function diffFields(
+	expected: Record<string, unknown>,
+	actual: Record<string, unknown>,
+	path: string,
+): string[] {
+	const seen = new Set<string>();
+	const lines = Object.keys(expected)
+		.sort()
+		.flatMap((field) => {
+			const at = path ? `${path}.${field}` : field;
+			if (field in actual) return diffShapes(expected[field], actual[field], at);
+			const other = renamed(field, actual, expected);
+			if (!other) return [`${at}: in the shape file, not in the answer`];
+			seen.add(other.key);
+			return [`${at}: ${other.note}`, ...diffShapes(expected[field], actual[other.key], at)];
+		});
+	const added = Object.keys(actual).filter((field) => !(field in expected) && !seen.has(field));
+	return [
+		...lines,
+		...added
+			.sort()
+			.map((field) => `${path ? `${path}.${field}` : field}: in the answer, not in the shape file`),
+	];
+}
+
+/**
+ * The service's error code and message of an answer, for a line: the code only when it reads as
+ * one, the message's plain words only (safe.ts), the run's `secrets` cut out.
+ */
+export function errorOf(answer: LiveAnswer, secrets: string[] = []): string {
+	if (typeof answer.body === 'string')
+		return `a body that is not JSON, ${answer.body.length} characters`;
+	const body = isObject(answer.body) ? answer.body : {};
+	const code = body.status_code === undefined ? undefined : errorCode(body.status_code);
+	const message = typeof body.message === 'string' ? plainText(body.message, secrets) : undefined;
+	return [code, message].filter((part) => part !== undefined && part !== '').join(' ');
 }

@@ -8,9 +8,9 @@
 import { readdirSync, readFileSync, writeFileSync } from 'fs';
 import { join } from 'path';
 
-import type { Call } from './client';
+import type { Call, CallRequest } from './client';
 import type { LiveVariables } from './variables';
-import type { LiveAnswer, LiveRequest } from './node';
+import type { LiveAnswer } from './node';
 import { probeLateness, probeListing, probeRateLimit, probeSession } from './probes';
 import { answerShape, diffShapes, errorOf, type AnswerShape } from './shape';
 
@@ -42,7 +42,7 @@ export interface Run {
 	/** Keeps the shape of an answer, the first of each name. */
 	record(name: string, answer: LiveAnswer): void;
 	/** One request, its shape kept (`record`), its status checked. */
-	step(name: string, request: LiveRequest, status?: number): Promise<LiveAnswer>;
+	step(name: string, request: CallRequest, status?: number): Promise<LiveAnswer>;
 }
 
 export async function runSuite(
@@ -186,6 +186,18 @@ export function compareShapes(shapes: AnswerShape[], files: Map<string, AnswerSh
 		];
 		return diffShapes(was, now).map((difference) => `${shape.operation}: ${difference}`);
 	});
+}
+
+/**
+ * With `--update-shapes`: the shapes written, unless a check failed (a run refused, or answered
+ * otherwise than 200, records errors, not the shapes of the operations). Gives the line to print.
+ */
+export function updateShapes(report: Report, dir = SHAPES_DIR): string {
+	if (report.failures.length) {
+		return `shapes not written: ${report.failures.length} checks failed (fix those first)`;
+	}
+	writeShapes(report.shapes, dir);
+	return `shapes written: ${report.shapes.map((shape) => shape.operation).join(', ')}`;
 }
 
 export function writeShapes(shapes: AnswerShape[], dir = SHAPES_DIR): void {
