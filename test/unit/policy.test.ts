@@ -148,12 +148,15 @@ describe('stopping the execution', () => {
 });
 
 describe('waiting', () => {
-	it('reads Retry-After in seconds or as an HTTP date; a date in the past is 0', () => {
+	it('reads Retry-After in seconds or as an HTTP date; 0 or a date in the past is none', () => {
 		const now = Date.UTC(2026, 0, 1);
 		expect(parseRetryAfter('3', now)).toBe(3000);
 		expect(parseRetryAfter(['0.5'], now)).toBe(500);
 		expect(parseRetryAfter(new Date(now + 4000).toUTCString(), now)).toBe(4000);
-		expect(parseRetryAfter(new Date(now - 60_000).toUTCString(), now)).toBe(0);
+		expect(parseRetryAfter(new Date(now - 60_000).toUTCString(), now)).toBeUndefined();
+		expect(parseRetryAfter('0', now)).toBeUndefined();
+		expect(parseRetryAfter('0.2', now)).toBeUndefined();
+		expect(parseRetryAfter('0.25', now)).toBe(RETRY_POLICY.minRetryAfterMs);
 		expect(parseRetryAfter('100000', now)).toBe(100_000_000);
 		expect(parseRetryAfter(undefined, now)).toBeUndefined();
 		expect(parseRetryAfter('soon', now)).toBeUndefined();
@@ -179,11 +182,17 @@ describe('waiting', () => {
 		}
 	});
 
-	it('still backs off, with jitter, on Retry-After 0 or a past date', () => {
+	it('backs off, with jitter, on Retry-After 0 or a past date, and waits a short Retry-After at least the floor', () => {
 		const floor = RETRY_POLICY.minRetryAfterMs;
-		expect(rateLimitDelay(0, 0, () => 0)).toBe(floor);
-		expect(rateLimitDelay(0, 0, () => 1)).toBe(2 * floor);
-		const samples = Array.from({ length: 50 }, () => rateLimitDelay(0, 0));
+		const past = new Date(Date.now() - 60_000).toUTCString();
+		for (const header of ['0', past]) {
+			expect(rateLimitDelay(parseRetryAfter(header), 2, () => 1)).toBe(
+				4 * RETRY_POLICY.baseDelayMs,
+			);
+		}
+		expect(rateLimitDelay(floor, 0, () => 0)).toBe(floor);
+		expect(rateLimitDelay(floor, 0, () => 1)).toBe(2 * floor);
+		const samples = Array.from({ length: 50 }, () => rateLimitDelay(floor, 0));
 		expect(new Set(samples).size).toBeGreaterThan(1);
 		expect(Math.min(...samples)).toBeGreaterThanOrEqual(floor);
 		expect(rateLimitDelay(3000, 0)).toBe(3000);

@@ -182,6 +182,7 @@ export class PlanLimiter {
 
 	/** Whether callers wait for a slot or a throttling episode is open (its Retry-After kept). */
 	held(): boolean {
+		this.episodes.abandonStale(this.clock.now(), this.windowMs);
 		return this.waiting > 0 || this.episodes.active;
 	}
 
@@ -190,6 +191,7 @@ export class PlanLimiter {
 	 * and no throttling episode is open.
 	 */
 	idle(now = this.clock.now()): boolean {
+		this.episodes.abandonStale(now, this.windowMs);
 		return this.waiting === 0 && !this.episodes.active && now - this.lastGrant >= this.windowMs;
 	}
 
@@ -315,6 +317,7 @@ export class PlanLimiter {
 	delayUntilFree(): number {
 		const now = this.clock.now();
 		this.prune(now);
+		this.episodes.abandonStale(now, this.windowMs);
 		if (!this.starts.length && !this.episodes.active && now - this.lastGrant >= this.windowMs) {
 			this.controller.forget();
 		}
