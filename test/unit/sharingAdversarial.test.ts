@@ -276,36 +276,45 @@ describe('co-tenants', () => {
 });
 
 describe('a lone process after a gateway outage', () => {
-	// Finding: a process alone, at the plan for 30 s, then a gateway outage answering 429 without
-	// Retry-After for 25-40 s: the outage "kept it out" (20 s or more), so its end cuts the share
-	// to its part of the minute's starts (0.5: it had sent for 30 s) and calls it sharing (the way
-	// back of 30 s), though no one else sent: 47 % of the plan from 10 to 30 s after the outage,
-	// 82 % (206 of 250) from 30 to 40 s. With one stray 429 20 s after a 40 s outage: 0 from 30 to
-	// 40 s after, 11 of 250 from 50 to 60 s (the half of the last episode's length, then the
-	// minute's room, as the 10 s it sent were not "filled" at its cut share). Before this change:
-	// the same or worse.
+	/**
+	 * Alone at the plan for 30 s, then `outageMs` of 429 without Retry-After (a stray 429
+	 * `strayAfterMs` after, 0: none): its share of the plan from 30 to 40 s after the outage.
+	 */
+	async function afterOutage(outageMs: number, strayAfterMs: number) {
+		const clock = new VirtualClock(1_000);
+		const end = 31_000 + outageMs;
+		let stray = strayAfterMs > 0;
+		const gateway = gatewayOf((now) => {
+			if (now >= 31_000 && now < end) return { status: 429 };
+			if (stray && now >= end + strayAfterMs) {
+				stray = false;
+				return { status: 429 };
+			}
+			return { status: 200 };
+		});
+		const run = startOther(clock, gateway, { id: 0, plan: PLAN });
+		await clock.runUntil(end + 40_000);
+		await settle(clock, [run]);
+		return countOf(gateway.arrivals, end + 30_000, end + 40_000).accepted / 250;
+	}
+
+	// Finding: the outage "kept it out" (20 s or more), so its end cuts the share to its part of
+	// the minute's starts (0.5: it had sent for 30 s) and calls it sharing (the way back of 30 s),
+	// though no one else sent: 47 % of the plan from 10 to 30 s after the outage, 82 % (206 of 250)
+	// from 30 to 40 s. With one stray 429 20 s after a 40 s outage: 0 from 30 to 40 s after, 11 of
+	// 250 from 50 to 60 s. Locally this outage looks like processes that start together and fill
+	// a minute's window (each filled its own 10 s): counting the part over the time the process was
+	// busy in the minute (1 here), or claiming others only when the first 429 said so, meets these
+	// and misses one more sharing-matrix cell at seed 0 (sliding 60 s without Retry-After, 3
+	// staggered: alone 86.4 %) and 1-3 more at seeds 1 and 3: not taken.
 	it.failing.each([
 		[25_000, 0],
+		[40_000, 0],
 		[40_000, 20_000],
 	])(
 		'alone, after %i ms of 429 without Retry-After (a stray 429 %i ms later): >= 90 %% of the plan 30 s after the outage',
 		async (outageMs, strayAfterMs) => {
-			const clock = new VirtualClock(1_000);
-			const end = 31_000 + outageMs;
-			let stray = strayAfterMs > 0;
-			const gateway = gatewayOf((now) => {
-				if (now >= 31_000 && now < end) return { status: 429 };
-				if (stray && now >= end + strayAfterMs) {
-					stray = false;
-					return { status: 429 };
-				}
-				return { status: 200 };
-			});
-			const run = startOther(clock, gateway, { id: 0, plan: PLAN });
-			await clock.runUntil(end + 40_000);
-			await settle(clock, [run]);
-			const back = countOf(gateway.arrivals, end + 30_000, end + 40_000);
-			expect(back.accepted / 250).toBeGreaterThanOrEqual(0.9);
+			expect(await afterOutage(outageMs, strayAfterMs)).toBeGreaterThanOrEqual(0.9);
 		},
 	);
 });
