@@ -229,14 +229,14 @@ describe('waiting for a slot behind a 429, on virtual time', () => {
 		return { limiter, probe };
 	}
 
-	/** Starts one item of a run through `paced`; its outcome and when it settled. */
+	/** Starts one item of a run through `withRetries` and `paced`; its outcome and when it settled. */
 	function oneItem(limiter: PlanLimiter, clock: VirtualClock, policy: RunPolicy) {
 		const item: { outcome?: unknown; at?: number; sent: number } = { sent: 0 };
 		const send = async () => {
 			item.sent++;
 			return 'sent';
 		};
-		void paced(limiter, send, policy).then(
+		void withRetries(true, async () => await paced(limiter, send, policy), policy).then(
 			(result) => Object.assign(item, { outcome: result, at: clock.now() }),
 			(error: unknown) => Object.assign(item, { outcome: error, at: clock.now() }),
 		);

@@ -1,4 +1,3 @@
-/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * An adversarial review of the rate share controller (rateController.ts, rateLimiter.ts) on
  * virtual time: gateways other than the emulator's models (test/helpers/otherGateways.ts), a

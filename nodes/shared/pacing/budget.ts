@@ -1,6 +1,7 @@
 /**
- * A run's waiting budget: the elapsed time it may spend waiting on 429 answers and backoff,
- * however many of its items wait at once. A wait beyond what is left fails at once; when the
+ * A run's waiting budget: the elapsed time it may spend waiting on 429 answers and backoff (a
+ * wait for a plan's slot behind a 429's pause or its probe included), however many of its items
+ * wait at once. A wait beyond what is left fails at once; when the
  * service said it takes requests again only beyond the budget, the run stops trying and every
  * other wait of the run ends with that reason. The execution's cancel signal ends every wait
  * within a moment.

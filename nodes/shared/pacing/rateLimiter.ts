@@ -36,9 +36,11 @@ export type { ThrottleKind };
  *   of the process until its Retry-After and cuts the share once; the answers to requests already
  *   on their way, and the repeated Retry-After of the same episode, only lengthen the pause. After
  *   the pause one request (the probe) goes alone: when it is answered without a 429, the episode
- *   is over and the others follow; when it gets a 429, the pause starts again. A 429 whose pause
- *   the run cannot afford (beyond its waiting budget) pauses without cutting the share: it says
- *   when the service is back, not that others share the plan.
+ *   is over and the others follow; when it gets a 429, the pause starts again (a wait behind the
+ *   pause or the probe spends the caller's waiting budget; an episode no request came for within
+ *   a window after its pause, its run stopped, is abandoned: `Episodes.abandonStale`). A 429
+ *   whose pause the run cannot afford (beyond its waiting budget) pauses without cutting the
+ *   share: it says when the service is back, not that others share the plan.
  */
 
 export interface Clock {
