@@ -1,4 +1,3 @@
-/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * Gateways other than the emulator's models, for the adversarial virtual-time tests of the rate
  * share controller (test/unit/otherGateways.test.ts): a gateway answers each request with a

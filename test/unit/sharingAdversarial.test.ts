@@ -1,4 +1,3 @@
-/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * An adversarial review of the rate share controller (rateController.ts, rateLimiter.ts) on
  * virtual time: gateways other than the emulator's models (test/helpers/otherGateways.ts), a
@@ -68,11 +67,12 @@ async function sendFor(limiter: PlanLimiter, clock: VirtualClock, ms: number, pe
 }
 
 describe('another gateway', () => {
-	// Finding: a Retry-After of 0 (or an HTTP date in the past, read as 0) takes the Retry-After
-	// path: every failed probe pauses 250-500 ms again, never doubled nor held until the minute's
-	// window has room. Two processes sharing a sliding minute: 5.4 % of requests answered 429 and
-	// 24 items per process past the node's 429 retries or its circuit breaker.
-	it.failing.each(['0', 'Wed, 21 Oct 2015 07:28:00 GMT'])(
+	// A Retry-After of 0 (or an HTTP date in the past) is read as none: the pause is backoff,
+	// doubled at each failed probe and held until the minute's window has room. Read as a pause of
+	// 250-500 ms, every failed probe paused that again: two processes sharing a sliding minute had
+	// 5.4 % of requests answered 429 and 24 items per process past the node's 429 retries or its
+	// circuit breaker.
+	it.each(['0', 'Wed, 21 Oct 2015 07:28:00 GMT'])(
 		'Retry-After %s from a full minute: two processes meet <= 1 %% 429 and fail no item',
 		async (header) => {
 			const figures = await twoTogether(windowGateway(PLAN, 60_000, 'sliding', () => header));
@@ -213,31 +213,29 @@ describe('co-tenants', () => {
 		expect(clock.now()).toBe(at);
 	});
 
-	// Finding: an episode whose run stopped during its pause (the user's stop, the waiting budget,
-	// the circuit breaker) stays open for ever: the limiter is never idle, the share never
-	// forgotten. An hour later the next run's first request is that episode's probe; its answer
-	// ends an episode "an hour long", which says the window was the minute's and cuts the share
-	// again to the part of the minute it had an hour ago: 46 % of the plan in its first 10 s.
-	it.failing(
-		'an episode left open by a stopped run, then an hour idle: the next run goes at the plan at once',
-		async () => {
-			const clock = new VirtualClock(1_000);
-			const limiter = new PlanLimiter(PLAN, clock);
-			await sendFor(limiter, clock, 30_000, 12.5); // half the plan: others sent the rest
-			const slot = await slotAt(limiter, clock);
-			limiter.rateLimited(slot, 400, true, false);
-			slot.finished();
-			await clock.advance(3_600_000); // the run was stopped: nothing more is sent for an hour
-			const gateway = windowGateway(PLAN, 60_000, 'sliding', noRetryAfter);
-			const start = clock.now();
-			const run = startOther(clock, gateway, { id: 0, plan: PLAN, limiter });
-			await clock.runUntil(start + 10_000);
-			await settle(clock, [run]);
-			expect(
-				countOf(gateway.arrivals, start, start + 10_000).accepted / 250,
-			).toBeGreaterThanOrEqual(0.9);
-		},
-	);
+	// An episode whose run stopped during its pause (the user's stop, the waiting budget, the
+	// circuit breaker) is abandoned a window after its pause ended: the limiter is idle again and
+	// forgets it. Left open, an hour later the next run's first request was that episode's probe;
+	// its answer ended an episode "an hour long", which said the window was the minute's and cut
+	// the share again to the part of the minute it had an hour before: 46 % of the plan in its
+	// first 10 s.
+	it('an episode left open by a stopped run, then an hour idle: the next run goes at the plan at once', async () => {
+		const clock = new VirtualClock(1_000);
+		const limiter = new PlanLimiter(PLAN, clock);
+		await sendFor(limiter, clock, 30_000, 12.5); // half the plan: others sent the rest
+		const slot = await slotAt(limiter, clock);
+		limiter.rateLimited(slot, 400, true, false);
+		slot.finished();
+		await clock.advance(3_600_000); // the run was stopped: nothing more is sent for an hour
+		const gateway = windowGateway(PLAN, 60_000, 'sliding', noRetryAfter);
+		const start = clock.now();
+		const run = startOther(clock, gateway, { id: 0, plan: PLAN, limiter });
+		await clock.runUntil(start + 10_000);
+		await settle(clock, [run]);
+		expect(countOf(gateway.arrivals, start, start + 10_000).accepted / 250).toBeGreaterThanOrEqual(
+			0.9,
+		);
+	});
 
 	it('an episode that ended, then an hour idle: the next run goes at the plan at once', async () => {
 		const clock = new VirtualClock(1_000);
@@ -277,36 +275,45 @@ describe('co-tenants', () => {
 });
 
 describe('a lone process after a gateway outage', () => {
-	// Finding: a process alone, at the plan for 30 s, then a gateway outage answering 429 without
-	// Retry-After for 25-40 s: the outage "kept it out" (20 s or more), so its end cuts the share
-	// to its part of the minute's starts (0.5: it had sent for 30 s) and calls it sharing (the way
-	// back of 30 s), though no one else sent: 47 % of the plan from 10 to 30 s after the outage,
-	// 82 % (206 of 250) from 30 to 40 s. With one stray 429 20 s after a 40 s outage: 0 from 30 to
-	// 40 s after, 11 of 250 from 50 to 60 s (the half of the last episode's length, then the
-	// minute's room, as the 10 s it sent were not "filled" at its cut share). Before this change:
-	// the same or worse.
+	/**
+	 * Alone at the plan for 30 s, then `outageMs` of 429 without Retry-After (a stray 429
+	 * `strayAfterMs` after, 0: none): its share of the plan from 30 to 40 s after the outage.
+	 */
+	async function afterOutage(outageMs: number, strayAfterMs: number) {
+		const clock = new VirtualClock(1_000);
+		const end = 31_000 + outageMs;
+		let stray = strayAfterMs > 0;
+		const gateway = gatewayOf((now) => {
+			if (now >= 31_000 && now < end) return { status: 429 };
+			if (stray && now >= end + strayAfterMs) {
+				stray = false;
+				return { status: 429 };
+			}
+			return { status: 200 };
+		});
+		const run = startOther(clock, gateway, { id: 0, plan: PLAN });
+		await clock.runUntil(end + 40_000);
+		await settle(clock, [run]);
+		return countOf(gateway.arrivals, end + 30_000, end + 40_000).accepted / 250;
+	}
+
+	// Finding: the outage "kept it out" (20 s or more), so its end cuts the share to its part of
+	// the minute's starts (0.5: it had sent for 30 s) and calls it sharing (the way back of 30 s),
+	// though no one else sent: 47 % of the plan from 10 to 30 s after the outage, 82 % (206 of 250)
+	// from 30 to 40 s. With one stray 429 20 s after a 40 s outage: 0 from 30 to 40 s after, 11 of
+	// 250 from 50 to 60 s. Locally this outage looks like processes that start together and fill
+	// a minute's window (each filled its own 10 s): counting the part over the time the process was
+	// busy in the minute (1 here), or claiming others only when the first 429 said so, meets these
+	// and misses one more sharing-matrix cell at seed 0 (sliding 60 s without Retry-After, 3
+	// staggered: alone 86.4 %) and 1-3 more at seeds 1 and 3: not taken.
 	it.failing.each([
 		[25_000, 0],
+		[40_000, 0],
 		[40_000, 20_000],
 	])(
 		'alone, after %i ms of 429 without Retry-After (a stray 429 %i ms later): >= 90 %% of the plan 30 s after the outage',
 		async (outageMs, strayAfterMs) => {
-			const clock = new VirtualClock(1_000);
-			const end = 31_000 + outageMs;
-			let stray = strayAfterMs > 0;
-			const gateway = gatewayOf((now) => {
-				if (now >= 31_000 && now < end) return { status: 429 };
-				if (stray && now >= end + strayAfterMs) {
-					stray = false;
-					return { status: 429 };
-				}
-				return { status: 200 };
-			});
-			const run = startOther(clock, gateway, { id: 0, plan: PLAN });
-			await clock.runUntil(end + 40_000);
-			await settle(clock, [run]);
-			const back = countOf(gateway.arrivals, end + 30_000, end + 40_000);
-			expect(back.accepted / 250).toBeGreaterThanOrEqual(0.9);
+			expect(await afterOutage(outageMs, strayAfterMs)).toBeGreaterThanOrEqual(0.9);
 		},
 	);
 });

@@ -1,6 +1,7 @@
 /**
- * A run's waiting budget: the elapsed time it may spend waiting on 429 answers and backoff,
- * however many of its items wait at once. A wait beyond what is left fails at once; when the
+ * A run's waiting budget: the elapsed time it may spend waiting on 429 answers and backoff (a
+ * wait for a plan's slot behind a 429's pause or its probe included), however many of its items
+ * wait at once. A wait beyond what is left fails at once; when the
  * service said it takes requests again only beyond the budget, the run stops trying and every
  * other wait of the run ends with that reason. The execution's cancel signal ends every wait
  * within a moment.
@@ -64,12 +65,33 @@ export class WaitingBudget {
 			}
 			throw stop;
 		}
-		if (this.waiters++ === 0) this.waitingSince = this.now();
+		this.holding(true);
 		try {
 			await this.untilStopped(async (signal) => await wait(ms, signal));
 		} finally {
-			if (--this.waiters === 0) this.spentMs += this.now() - this.waitingSince;
+			this.holding(false);
 		}
+	}
+
+	/**
+	 * One of the run's waits begins (`true`) or ends (`false`): the budget is spent while any
+	 * runs. Also a wait for a plan's slot behind a 429's pause or its probe (`PlanLimiter.acquire`).
+	 */
+	holding(on: boolean) {
+		if (on && this.waiters++ === 0) this.waitingSince = this.now();
+		if (!on && --this.waiters === 0) this.spentMs += this.now() - this.waitingSince;
+	}
+
+	/** The error of a wait for a plan's slot behind a 429 that would outlast what is left. */
+	beyond(ms: number): PolicyStop {
+		const now = this.now();
+		const wait = {
+			ms,
+			at: this.clock.dateOf(now + ms),
+			leftMs: this.left(),
+			budgetMs: this.limitMs,
+		};
+		return beyondBudget(wait, { retryAfter: false }, 429);
 	}
 
 	/**

@@ -411,7 +411,9 @@ export class Episodes {
 	 * between the last long episode's last refusal and its end (`turned`). The earliest of these.
 	 */
 	private minuteRoom(minuteRoomAt: number, now: number, windowMs: number): number | undefined {
-		const next = (at: number) => at + Math.max(1, Math.ceil((now - at) / windowMs)) * windowMs;
+		// No long episode yet (`turned` at -Infinity): no fixed minute's turn is known.
+		const next = (at: number) =>
+			Number.isFinite(at) ? at + Math.max(1, Math.ceil((now - at) / windowMs)) * windowMs : at;
 		const { after, by } = this.turned;
 		const rooms = [minuteRoomAt, next(after), next(by)].filter((at) => at > now);
 		return rooms.length ? Math.min(...rooms) : undefined;
@@ -462,6 +464,23 @@ export class Episodes {
 		open.refusedAt = now;
 		this.onProbeDone();
 		return 'new';
+	}
+
+	/**
+	 * Closes the episode when its pause ended more than `windowMs` (the plan's window) before `now`
+	 * with no probe out: the run that waited on it stopped during the pause (the user's stop, its
+	 * waiting budget, its circuit breaker) and no request came since. Abandoned, it says nothing of
+	 * the gateway's window: no length, no turn, no cut; it ended when its pause did, so a window
+	 * later the limiter is idle and forgets it (before, the next run, maybe hours later, ended an
+	 * episode "hours long" and was cut to the part of a minute it had then).
+	 */
+	abandonStale(now: number, windowMs: number): void {
+		const open = this.open;
+		if (!open || open.probe !== undefined || now - open.pausedUntil <= windowMs) return;
+		this.open = undefined;
+		this.lastEnd = open.pausedUntil;
+		this.lastLength = 0;
+		this.controller.ended(open.pausedUntil);
 	}
 
 	/**

@@ -14,7 +14,11 @@ export const RETRY_POLICY = {
 	maxTransientRetries: 3,
 	baseDelayMs: 500,
 	maxDelayMs: 30_000,
-	/** A `Retry-After` of 0 or in the past still waits at least this (plus jitter up to twice). */
+	/**
+	 * The shortest `Retry-After` that says when the service takes requests again: a shorter one (0,
+	 * a date in the past, a date read against a machine's clock set ahead) is read as none (backoff).
+	 * A `Retry-After` just above it still waits at least this (plus jitter up to twice).
+	 */
 	minRetryAfterMs: 250,
 	/**
 	 * Deadline of one request: its whole answer, body included (request.ts). A request that timed
@@ -33,8 +37,11 @@ export function backoffDelay(attempt: number, random: () => number = Math.random
 }
 
 /**
- * Reads a Retry-After header: delay in seconds or an HTTP date; 0 for a date in the past. A delay
- * too long for a number (hundreds of digits) is the longest a number holds, never Infinity.
+ * Reads a Retry-After header: delay in seconds or an HTTP date. Below `minRetryAfterMs` (0, a date
+ * in the past) it says nothing of when the service has room: undefined, as without one, so the
+ * pause is backoff, doubled at each failed probe (a pause of 250-500 ms again at every probe met a
+ * full minute's window some twenty times). A delay too long for a number (hundreds of digits) is
+ * the longest a number holds, never Infinity.
  */
 export function parseRetryAfter(value: unknown, nowMs: number = Date.now()): number | undefined {
 	const raw = Array.isArray(value) ? value[0] : value;
@@ -47,7 +54,8 @@ export function parseRetryAfter(value: unknown, nowMs: number = Date.now()): num
 		if (Number.isNaN(date)) return undefined;
 		ms = date - nowMs;
 	}
-	return Math.min(Number.MAX_VALUE, Math.max(0, Math.round(ms)));
+	if (ms < RETRY_POLICY.minRetryAfterMs) return undefined;
+	return Math.min(Number.MAX_VALUE, Math.round(ms));
 }
 
 /** How long to wait after a 429: its Retry-After (never less than a jittered minimum), else backoff. */
