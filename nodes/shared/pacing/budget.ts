@@ -91,7 +91,7 @@ export class WaitingBudget {
 			leftMs: this.left(),
 			budgetMs: this.limitMs,
 		};
-		return beyondBudget(wait, { retryAfter: false }, 429);
+		return beyondBudget(wait, { retryAfter: false }, 429, this.owner);
 	}
 
 	/**
