@@ -15,7 +15,7 @@ import {
 	RETRY_POLICY,
 } from '../../dist/nodes/shared/pacing/waits';
 import { SlidingWindowLimiter, type RateModel } from '../emulator/ratePlan';
-import { seededRandom } from './sharingModel';
+import { runItems, seededRandom } from './sharingModel';
 import { VirtualClock } from './virtualTime';
 
 /** What the gateway answers: 200, a 429 with its raw Retry-After header (absent: none), a 5xx. */
@@ -96,14 +96,11 @@ export function startOther(
 	const jitter = options.jitterMs ?? 10;
 	const random = seededRandom(options.seed ?? options.id + 1);
 	const wallNow = options.wallNow ?? (() => 1_750_000_000_000 + clock.now());
-	let remaining = options.items ?? Infinity;
-	let stopped = false;
-	let active = 0;
 	const proc: OtherProcess = {
 		limiter,
 		done: 0,
 		failed: 0,
-		stop: () => (stopped = true),
+		stop: () => {},
 		finished: Promise.resolve(),
 	};
 	let inARow = 0;
@@ -146,27 +143,7 @@ export function startOther(
 			await clock.sleep(Math.min(60_000, rateLimitDelay(retryAfterMs, rateLimited++, random)));
 		}
 	};
-	const worker = async (): Promise<void> => {
-		while (!stopped && remaining > 0) {
-			remaining--;
-			await sendOne();
-			proc.done++;
-			while (active < limiter.suggestedConcurrency() && !stopped && remaining > 0) spawn();
-		}
-	};
-	const workers: Promise<void>[] = [];
-	const spawn = () => {
-		active++;
-		workers.push(worker().finally(() => active--));
-	};
-	for (let i = 0; i < limiter.suggestedConcurrency(); i++) spawn();
-	proc.finished = (async () => {
-		let seen = 0;
-		while (seen < workers.length) {
-			seen = workers.length;
-			await Promise.all(workers);
-		}
-	})();
+	runItems(proc, options.items ?? Infinity, sendOne);
 	return proc;
 }
 

@@ -15,6 +15,7 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 
 import { startEmulator, type Emulator } from '../emulator';
+import { sentSecrets } from './fixture';
 import type { FaultSpec } from '../emulator/types';
 import { CallFailed, liveClient } from '../live/client';
 import { plainText } from '../live/safe';
@@ -49,16 +50,8 @@ const shapeOfRun = (report: Report, operation: string) =>
 	report.shapes.find((shape) => shape.operation === operation)!;
 
 /** Every secret the run sent: the login tokens, the cookies, the credential's values. */
-function sentSecrets(secrets: string[]): string[] {
-	const requests = emulator.requests();
-	const tokens = requests.flatMap((r) =>
-		r.operation === 'Login' ? [String((r.body as { token?: string }).token)] : [],
-	);
-	const cookies = requests.flatMap((r) =>
-		String(r.headers.cookie ?? '')
-			.split(/; */)
-			.map((pair) => pair.split('=')[1] ?? ''),
-	);
+function secretsOfRun(secrets: string[]): string[] {
+	const { tokens, cookies } = sentSecrets(emulator);
 	return [...secrets, ...tokens, ...cookies].filter((secret) => secret.length >= 8);
 }
 
@@ -109,7 +102,7 @@ describe('no value of an answer nor a secret reaches a shape or a printed line',
 		);
 		expect(report.lines[0]).toMatch(/^FAIL Login: 400 \(/);
 		expect(report.lines.find((line) => line.includes('Whoami'))).toMatch(/^FAIL Whoami: 400/);
-		const all = sentSecrets(secrets);
+		const all = secretsOfRun(secrets);
 		expect(all.length).toBeGreaterThanOrEqual(4);
 		const text = JSON.stringify(report.shapes) + report.lines.join('\n');
 		for (const secret of all) expect(text).not.toContain(secret);

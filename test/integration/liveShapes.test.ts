@@ -9,6 +9,7 @@ import { execFileSync } from 'child_process';
 import { join } from 'path';
 
 import { startEmulator, type Emulator } from '../emulator';
+import { sentSecrets } from './fixture';
 import { liveClient } from '../live/client';
 import type { AnswerShape } from '../live/shape';
 import { compareShapes, readShapes, runSuite, type Report } from '../live/suite';
@@ -90,15 +91,7 @@ describe('the live suite against the emulator', () => {
 	});
 
 	it('records and prints no value of the key, the login token or a session cookie', () => {
-		const requests = emulator.requests();
-		const tokens = requests.flatMap((r) =>
-			r.operation === 'Login' ? [String((r.body as { token?: string }).token)] : [],
-		);
-		const cookies = requests.flatMap((r) =>
-			String(r.headers.cookie ?? '')
-				.split(/; */)
-				.map((pair) => pair.split('=')[1] ?? ''),
-		);
+		const { tokens, cookies } = sentSecrets(emulator);
 		const all = [...secrets, ...tokens, ...cookies].filter((secret) => secret.length >= 8);
 		expect(tokens.length).toBeGreaterThanOrEqual(2); // the suite's own login, the credential's
 		expect(new Set(cookies.filter(Boolean)).size).toBeGreaterThanOrEqual(2);
