@@ -130,7 +130,10 @@ function startsAfter(starts: readonly number[], since: number): number {
  *   window ends, the 10 s before then (a fixed window's start); else the last 10 s.
  * - When it sent (nearly) all of that 10 s window itself and a Retry-After of 10 s or more says
  *   that the full window is the minute's, its part of the minute's starts; the same, whatever its
- *   10 s count, when the last episode, recent, kept it out for 20 s or more (`lastEpisodeMs`).
+ *   10 s count, when the last episode, recent, kept it out for 20 s or more (`lastEpisodeMs`),
+ *   unless it sent the whole last 10 s itself and the Retry-After is under 10 s: the minute
+ *   filled at its own pace, with what the others sent before they stopped (its part of that
+ *   minute held the one left alone at half the plan for a minute after the others had gone).
  * - Otherwise it filled the window alone (a gateway's hiccup, a newcomer's first requests): its
  *   rate in the last 10 s (over less when it began sending later), and no evidence of others.
  * Whether others used the plan: its part lies within `SHARING.othersEvidence`.
@@ -160,11 +163,14 @@ export function measureShare(
 	const since = saidTenth ? at.now + at.pauseMs - tenth.windowMs : at.now - tenth.windowMs;
 	const ofTenth = startsAfter(starts, since) / tenth.limit;
 	const saidMinute = at.retryAfter !== false && !saidTenth;
-	const byMinute = saidMinute || minute;
-	const ofMinute = starts.length / plan;
-	const part = ofTenth < to && !minute ? ofTenth : byMinute ? ofMinute : 1;
-	if (part < to) return { share: part, others: part >= from, window: true, ofMinute, byMinute };
 	const inTenth = startsAfter(starts, at.now - tenth.windowMs);
+	// It sent the whole last 10 s itself, and the window is full for less than 10 s more: the
+	// minute's window filled at its own pace, with what others sent before (they have stopped).
+	const alone = saidTenth && inTenth / tenth.limit >= to;
+	const byMinute = saidMinute || (minute && !alone);
+	const ofMinute = starts.length / plan;
+	const part = alone ? 1 : ofTenth < to && !minute ? ofTenth : byMinute ? ofMinute : 1;
+	if (part < to) return { share: part, others: part >= from, window: true, ofMinute, byMinute };
 	const span = Math.min(tenth.windowMs, Math.max(1000, at.now - at.busySince));
 	const share = (inTenth * windowMs) / (span * plan);
 	return { share, others: false, window: false, ofMinute, byMinute };
