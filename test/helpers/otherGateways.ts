@@ -128,7 +128,8 @@ export function startOther(
 				slot.finished(undefined, 'answered');
 				inARow++;
 				if (transient >= RETRY_POLICY.maxTransientRetries) fail();
-				await clock.sleep(backoffDelay(Math.min(transient++, RETRY_POLICY.maxTransientRetries)));
+				const attempt = Math.min(transient++, RETRY_POLICY.maxTransientRetries);
+				await clock.sleep(backoffDelay(attempt, random));
 				continue;
 			}
 			const retryAfterMs = parseRetryAfter(answer.retryAfter, wallNow());
