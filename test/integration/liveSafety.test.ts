@@ -297,7 +297,7 @@ describe('npm run test:live exits with one line saying why', () => {
 				execFile(
 					process.execPath,
 					command,
-					{ cwd: root, env: { ...env, ...vars }, encoding: 'utf8', timeout: 90_000 },
+					{ cwd: root, env: { ...env, ...vars }, encoding: 'utf8', timeout: 240_000 },
 					(error, stdout, stderr) =>
 						resolve({
 							code: error ? Number(error.code ?? 1) : 0,
@@ -368,5 +368,7 @@ describe('npm run test:live exits with one line saying why', () => {
 				expect(line).not.toContain(secret);
 			}
 		}
-	});
+		// Six ts-node processes at once: each compiles for seconds alone, for over a minute beside
+		// the rest of `npm test` on 2 cores.
+	}, 300_000);
 });
