@@ -8,6 +8,7 @@ import {
 
 import { pollRun, searchWarehouses } from '../shared';
 import { properties } from './description';
+import { pollWaitingBudgetMs } from './listing';
 import { eventParameter, lateListingMs, warehouseParameter } from './parameters';
 import { mostRecentOrder, newOrders } from './polling';
 
@@ -40,7 +41,7 @@ export class SellerPlatformPollTrigger implements INodeType {
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		// Each poll is one run of the request layer (its own credential read, limits, logins).
-		const run = pollRun(this);
+		const run = pollRun(this, pollWaitingBudgetMs(this));
 		eventParameter(run);
 		const warehouseCode = warehouseParameter(run);
 		const lateMs = lateListingMs(run);

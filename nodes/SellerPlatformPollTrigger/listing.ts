@@ -23,7 +23,10 @@ export const MAX_PAGES_PER_POLL = 40;
 export const MAX_LISTING_PAGES = 1000;
 /** Times a listing starts again before the poll fails (the next poll starts it again). */
 export const MAX_RESTARTS = 2;
-/** Share of n8n's poll budget (`getPollBudgetMs`) spent listing before the poll stops early. */
+/**
+ * Share of n8n's poll budget (`getPollBudgetMs`) spent listing before the poll stops early, and
+ * at most waiting on 429 answers and backoff.
+ */
 const BUDGET_SHARE = 0.5;
 /** n8n's poll budget where the context does not say it (n8n 1.x). */
 const DEFAULT_POLL_BUDGET_MS = 5 * 60_000;
@@ -54,6 +57,14 @@ export function pollBudgetMs(ctx: IPollFunctions): number {
 	const { getPollBudgetMs } = ctx as { getPollBudgetMs?: () => number };
 	const budget = typeof getPollBudgetMs === 'function' ? getPollBudgetMs.call(ctx) : NaN;
 	return Number.isFinite(budget) && budget > 0 ? budget : DEFAULT_POLL_BUDGET_MS;
+}
+
+/**
+ * The time a poll may spend waiting out 429 answers and backoff (`BUDGET_SHARE` of n8n's poll
+ * budget): a service that asks for longer fails the poll at once, and the next poll goes on.
+ */
+export function pollWaitingBudgetMs(ctx: IPollFunctions): number {
+	return pollBudgetMs(ctx) * BUDGET_SHARE;
 }
 
 export function pageBudget(ctx: IPollFunctions): PageBudget {

@@ -150,6 +150,9 @@ export class TestEnvironment {
 	);
 	private readonly staticData = new Map<string, IDataObject>();
 
+	/** `extraTypes`: node types of a test's own beside the kit's (test/live/node.ts). */
+	constructor(private readonly extraTypes: INodeType[] = []) {}
+
 	/** Loads the package (once) and installs this environment's logger. */
 	async ready(): Promise<NodeTypes> {
 		this.loader ??= await loadPackage();
@@ -160,6 +163,7 @@ export class TestEnvironment {
 			new TestHttpRequest(),
 			new TestSet(),
 			new TestToolCaller(),
+			...this.extraTypes,
 		]);
 		this.logger.install();
 		LoggerProxy.init(this.logger);
@@ -315,8 +319,8 @@ export class TestEnvironment {
 	}
 }
 
-export function createTestEnvironment(): TestEnvironment {
-	return new TestEnvironment();
+export function createTestEnvironment(extraTypes: INodeType[] = []): TestEnvironment {
+	return new TestEnvironment(extraTypes);
 }
 
 /** Connections for a line of nodes: main output 0 of each into the next. */

@@ -96,14 +96,11 @@ export function startProcess(
 	const latency = options.latencyMs ?? 50;
 	const jitter = options.jitterMs ?? 0;
 	const random = seededRandom(options.seed ?? options.id + 1);
-	let remaining = options.items ?? Infinity;
-	let stopped = false;
-	let active = 0;
 	const process: ModelProcess = {
 		limiter,
 		done: 0,
 		failed: 0,
-		stop: () => (stopped = true),
+		stop: () => {},
 		finished: Promise.resolve(),
 	};
 	let inARow = 0;
@@ -133,12 +130,30 @@ export function startProcess(
 			await clock.sleep(rateLimitDelay(retryAfterMs, attempt, random));
 		}
 	};
+	runItems(process, options.items ?? Infinity, sendOne);
+	return process;
+}
+
+/**
+ * Sends `items` (Infinity: until stopped) with `sendOne`, as many at once as the process's limiter's
+ * automatic concurrency, and more workers as it grows (as the node's runner does); sets the
+ * process's `stop` (no new item; those in flight finish) and `finished`.
+ */
+export function runItems(
+	process: Pick<ModelProcess, 'limiter' | 'done' | 'stop' | 'finished'>,
+	items: number,
+	sendOne: () => Promise<void>,
+): void {
+	const { limiter } = process;
+	let remaining = items;
+	let stopped = false;
+	let active = 0;
+	process.stop = () => (stopped = true);
 	const worker = async (): Promise<void> => {
 		while (!stopped && remaining > 0) {
 			remaining--;
 			await sendOne();
 			process.done++;
-			// More workers when the automatic concurrency grows (as the node's runner does).
 			while (active < limiter.suggestedConcurrency() && !stopped && remaining > 0) spawn();
 		}
 	};
@@ -155,7 +170,6 @@ export function startProcess(
 			await Promise.all(workers);
 		}
 	})();
-	return process;
 }
 
 /** The most arrivals (of `status`, or all) in any window of `windowMs`. */

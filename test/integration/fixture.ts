@@ -72,3 +72,17 @@ export const GET_PO: INodeParameters = {
 	operation: 'get',
 	poNr: '={{ $json.po }}',
 };
+
+/** The login tokens and the session cookie values sent to `emulator` so far (secrets to look for). */
+export function sentSecrets(emulator: Emulator): { tokens: string[]; cookies: string[] } {
+	const requests = emulator.requests();
+	const tokens = requests.flatMap((r) =>
+		r.operation === 'Login' ? [String((r.body as { token?: string }).token)] : [],
+	);
+	const cookies = requests.flatMap((r) =>
+		String(r.headers.cookie ?? '')
+			.split(/; */)
+			.map((pair) => pair.split('=')[1] ?? ''),
+	);
+	return { tokens, cookies };
+}

@@ -101,6 +101,8 @@ const savedState = () =>
 const memoryState = (poller: ActivePoller) =>
 	(poller.memory()[STATIC_KEY] as IDataObject)[STATE_KEY] as PollState;
 
+const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
+
 const detailReads = (orderNr: string) =>
 	emulator
 		.requests()
@@ -526,6 +528,27 @@ describe('Seller Platform Poll Trigger: the order stream', () => {
 });
 
 describe('Seller Platform Poll Trigger: the poll budget', () => {
+	it("a poll told to wait beyond its part of n8n's poll budget fails at once, saying so; the next poll emits the orders", async () => {
+		// n8n 2.41 gives a poll 36 s and drops what a longer one found; scaled down to 4 s (2 s of
+		// waiting), against a Retry-After of 3 s.
+		const poller = await activate(pollWorkflow(), { pollBudgetMs: 4000 });
+		const made = addOrders([Date.now() - 2000, Date.now() - 1000]);
+		emulator.injectFaults({ count: 1, operation: 'ListFbpiOrders', status: 429, retryAfter: 3 });
+		const began = Date.now();
+		await poller.poll();
+		expect(Date.now() - began).toBeLessThan(2000);
+		expect(started(poller)).toEqual([]);
+		expect(poller.errors.map((e) => e.message)).toEqual([
+			expect.stringMatching(/takes requests again at .* beyond this poll's waiting budget$/),
+		]);
+		expect((poller.errors[0] as { description?: string }).description).toMatch(
+			/^This poll may wait 2 s in all \(2 s left\); the next poll tries again\.$/,
+		);
+		await sleep(3000);
+		await poller.poll();
+		expect(started(poller)).toEqual([made]);
+	});
+
 	it('a poll whose budget ends during the detail reads: the next poll reads the rest first; every order once, in creation order', async () => {
 		// 200 ms of a 400 ms budget for listing and reading; each answer takes 50 ms or more.
 		const poller = await activate(pollWorkflow(), { pollBudgetMs: 400 });

@@ -8,7 +8,7 @@ import { PolicyStop } from '../../dist/nodes/shared/errors/errors';
 import { limiters } from '../../dist/nodes/shared/pacing/limiters';
 import { paced } from '../../dist/nodes/shared/pacing/paced';
 import { RunPolicy } from '../../dist/nodes/shared/pacing/policy';
-import { PlanLimiter } from '../../dist/nodes/shared/pacing/rateLimiter';
+import { PlanLimiter, type Slot } from '../../dist/nodes/shared/pacing/rateLimiter';
 import { withRetries } from '../../dist/nodes/shared/pacing/retries';
 import {
 	backoffDelay,
@@ -148,12 +148,15 @@ describe('stopping the execution', () => {
 });
 
 describe('waiting', () => {
-	it('reads Retry-After in seconds or as an HTTP date; a date in the past is 0', () => {
+	it('reads Retry-After in seconds or as an HTTP date; 0 or a date in the past is none', () => {
 		const now = Date.UTC(2026, 0, 1);
 		expect(parseRetryAfter('3', now)).toBe(3000);
 		expect(parseRetryAfter(['0.5'], now)).toBe(500);
 		expect(parseRetryAfter(new Date(now + 4000).toUTCString(), now)).toBe(4000);
-		expect(parseRetryAfter(new Date(now - 60_000).toUTCString(), now)).toBe(0);
+		expect(parseRetryAfter(new Date(now - 60_000).toUTCString(), now)).toBeUndefined();
+		expect(parseRetryAfter('0', now)).toBeUndefined();
+		expect(parseRetryAfter('0.2', now)).toBeUndefined();
+		expect(parseRetryAfter('0.25', now)).toBe(RETRY_POLICY.minRetryAfterMs);
 		expect(parseRetryAfter('100000', now)).toBe(100_000_000);
 		expect(parseRetryAfter(undefined, now)).toBeUndefined();
 		expect(parseRetryAfter('soon', now)).toBeUndefined();
@@ -179,11 +182,17 @@ describe('waiting', () => {
 		}
 	});
 
-	it('still backs off, with jitter, on Retry-After 0 or a past date', () => {
+	it('backs off, with jitter, on Retry-After 0 or a past date, and waits a short Retry-After at least the floor', () => {
 		const floor = RETRY_POLICY.minRetryAfterMs;
-		expect(rateLimitDelay(0, 0, () => 0)).toBe(floor);
-		expect(rateLimitDelay(0, 0, () => 1)).toBe(2 * floor);
-		const samples = Array.from({ length: 50 }, () => rateLimitDelay(0, 0));
+		const past = new Date(Date.now() - 60_000).toUTCString();
+		for (const header of ['0', past]) {
+			expect(rateLimitDelay(parseRetryAfter(header), 2, () => 1)).toBe(
+				4 * RETRY_POLICY.baseDelayMs,
+			);
+		}
+		expect(rateLimitDelay(floor, 0, () => 0)).toBe(floor);
+		expect(rateLimitDelay(floor, 0, () => 1)).toBe(2 * floor);
+		const samples = Array.from({ length: 50 }, () => rateLimitDelay(floor, 0));
 		expect(new Set(samples).size).toBeGreaterThan(1);
 		expect(Math.min(...samples)).toBeGreaterThanOrEqual(floor);
 		expect(rateLimitDelay(3000, 0)).toBe(3000);
@@ -199,6 +208,80 @@ describe('waiting', () => {
 		expect(new Set(samples).size).toBeGreaterThan(1);
 		expect(Math.min(...samples)).toBeGreaterThanOrEqual(1000);
 		expect(Math.max(...samples)).toBeLessThanOrEqual(2000);
+	});
+});
+
+describe('waiting for a slot behind a 429, on virtual time', () => {
+	/** A run's policy on the virtual clock (its instants are dates already), its budget `budgetMs`. */
+	const policyOn = (clock: VirtualClock, budgetMs: number) =>
+		new RunPolicy(undefined, budgetMs, 20, { now: () => clock.now(), dateOf: (at) => at });
+
+	/** A limiter whose episode's probe (another run's request) is out, its answer not in yet. */
+	async function probeOut(clock: VirtualClock) {
+		const limiter = new PlanLimiter(1500, clock);
+		const first = await limiter.acquire();
+		limiter.rateLimited(first, 400, true, false);
+		first.finished();
+		let probe: Slot | undefined;
+		void limiter.acquire().then((slot) => (probe = slot));
+		while (!probe) await clock.advance(10);
+		expect(limiter.probeOut()).toBe(true);
+		return { limiter, probe };
+	}
+
+	/** Starts one item of a run through `withRetries` and `paced`; its outcome and when it settled. */
+	function oneItem(limiter: PlanLimiter, clock: VirtualClock, policy: RunPolicy) {
+		const item: { outcome?: unknown; at?: number; sent: number } = { sent: 0 };
+		const send = async () => {
+			item.sent++;
+			return 'sent';
+		};
+		void withRetries(true, async () => await paced(limiter, send, policy), policy).then(
+			(result) => Object.assign(item, { outcome: result, at: clock.now() }),
+			(error: unknown) => Object.assign(item, { outcome: error, at: clock.now() }),
+		);
+		return item;
+	}
+
+	/** Moves the virtual clock on `ms` in steps of 100 ms, letting real timers of 0 ms fire. */
+	async function advance(clock: VirtualClock, ms: number) {
+		for (let moved = 0; moved < ms; moved += 100) {
+			await new Promise((resolve) => setTimeout(resolve, 0));
+			await clock.advance(100);
+		}
+	}
+
+	it("counts the wait behind another run's probe against the run's waiting budget: it ends with the budget's error", async () => {
+		const clock = new VirtualClock(Date.UTC(2026, 0, 1));
+		const { limiter, probe } = await probeOut(clock);
+		const start = clock.now();
+		const item = oneItem(limiter, clock, policyOn(clock, 20_000));
+		// The probe's answer takes a minute (a request that hangs until its deadline).
+		await advance(clock, 25_000);
+		expect(item.outcome).toBeInstanceOf(PolicyStop);
+		expect((item.outcome as PolicyStop).message).toBe(
+			"The Seller Platform API kept failing (HTTP 429) beyond this run's waiting budget",
+		);
+		expect(item.at! - start).toBeGreaterThanOrEqual(20_000);
+		expect(item.at! - start).toBeLessThanOrEqual(20_200);
+		expect(item.sent).toBe(0);
+		probe.finished();
+	});
+
+	it("fails at once when a pause that began while it waited for its slot lies beyond the run's budget", async () => {
+		const clock = new VirtualClock(Date.UTC(2026, 0, 1));
+		const { limiter, probe } = await probeOut(clock);
+		const item = oneItem(limiter, clock, policyOn(clock, 20_000));
+		await advance(clock, 5_000);
+		// The probe is answered 429 with a Retry-After of a minute: beyond the 15 s left.
+		limiter.rateLimited(probe, 60_000, true, true);
+		probe.finished();
+		const refused = clock.now();
+		await advance(clock, 1_000);
+		expect(item.outcome).toBeInstanceOf(PolicyStop);
+		expect((item.outcome as PolicyStop).message).toMatch(/beyond this run's waiting budget$/);
+		expect(item.at! - refused).toBeLessThanOrEqual(100);
+		expect(item.sent).toBe(0);
 	});
 });
 

@@ -1,6 +1,7 @@
 /**
- * A run's waiting budget: the elapsed time it may spend waiting on 429 answers and backoff,
- * however many of its items wait at once. A wait beyond what is left fails at once; when the
+ * A run's waiting budget: the elapsed time it may spend waiting on 429 answers and backoff (a
+ * wait for a plan's slot behind a 429's pause or its probe included), however many of its items
+ * wait at once. A wait beyond what is left fails at once; when the
  * service said it takes requests again only beyond the budget, the run stops trying and every
  * other wait of the run ends with that reason. The execution's cancel signal ends every wait
  * within a moment.
@@ -8,7 +9,7 @@
 import { abortable, wait } from '../common/abort';
 import type { ElapsedClock } from '../common/clock';
 import type { PolicyStop } from '../errors/errors';
-import { beyondBudget, type WaitReason } from './waits';
+import { beyondBudget, type BudgetOwner, type WaitReason } from './waits';
 
 export class WaitingBudget {
 	private waiters = 0;
@@ -23,6 +24,7 @@ export class WaitingBudget {
 		readonly signal: AbortSignal | undefined,
 		readonly limitMs: number,
 		private readonly clock: ElapsedClock,
+		private readonly owner: BudgetOwner = 'run',
 	) {}
 
 	private now(): number {
@@ -56,19 +58,40 @@ export class WaitingBudget {
 		const leftMs = Math.max(0, this.limitMs - this.spent());
 		if (at - now > leftMs) {
 			const wait = { ms: at - now, at: this.clock.dateOf(at), leftMs, budgetMs: this.limitMs };
-			const stop = beyondBudget(wait, why, httpStatus);
+			const stop = beyondBudget(wait, why, httpStatus, this.owner);
 			if (why.retryAfter && !this.stopped) {
 				this.stopped = stop;
 				this.stopping.abort();
 			}
 			throw stop;
 		}
-		if (this.waiters++ === 0) this.waitingSince = this.now();
+		this.holding(true);
 		try {
 			await this.untilStopped(async (signal) => await wait(ms, signal));
 		} finally {
-			if (--this.waiters === 0) this.spentMs += this.now() - this.waitingSince;
+			this.holding(false);
 		}
+	}
+
+	/**
+	 * One of the run's waits begins (`true`) or ends (`false`): the budget is spent while any
+	 * runs. Also a wait for a plan's slot behind a 429's pause or its probe (`PlanLimiter.acquire`).
+	 */
+	holding(on: boolean) {
+		if (on && this.waiters++ === 0) this.waitingSince = this.now();
+		if (!on && --this.waiters === 0) this.spentMs += this.now() - this.waitingSince;
+	}
+
+	/** The error of a wait for a plan's slot behind a 429 that would outlast what is left. */
+	beyond(ms: number): PolicyStop {
+		const now = this.now();
+		const wait = {
+			ms,
+			at: this.clock.dateOf(now + ms),
+			leftMs: this.left(),
+			budgetMs: this.limitMs,
+		};
+		return beyondBudget(wait, { retryAfter: false }, 429, this.owner);
 	}
 
 	/**

@@ -88,7 +88,9 @@ export async function paced<T>(
 	// together: they take their slots after it.
 	const running = login?.running();
 	if (running) await abortable(Promise.allSettled([running]), signal);
-	const slot = await policy.untilStopped(async (until) => await limiter.acquire(until));
+	const slot = await policy.untilStopped(
+		async (until) => await limiter.acquire(until, policy.budget),
+	);
 	if (limiter.controller.recurring)
 		policy.facts.lowestShare = Math.min(policy.facts.lowestShare, limiter.share());
 	let outcome: SlotOutcome = 'abandoned';

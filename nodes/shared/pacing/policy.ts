@@ -7,7 +7,7 @@ import { MONOTONIC, type ElapsedClock } from '../common/clock';
 import type { Failure } from '../errors/errors';
 import { CircuitBreaker } from './breaker';
 import { WaitingBudget } from './budget';
-import { RETRY_POLICY, type WaitReason } from './waits';
+import { RETRY_POLICY, type BudgetOwner, type WaitReason } from './waits';
 
 /** What a run met on its way, for the hints n8n shows after it: never a secret. */
 export interface RunFacts {
@@ -33,9 +33,15 @@ export class RunPolicy {
 		readonly waitingBudgetMs: number = RETRY_POLICY.waitingBudgetMs,
 		readonly circuitBreakerLimit: number = RETRY_POLICY.circuitBreakerLimit,
 		clock: ElapsedClock = MONOTONIC,
+		owner: BudgetOwner = 'run',
 	) {
-		this.budget = new WaitingBudget(signal, waitingBudgetMs, clock);
+		this.budget = new WaitingBudget(signal, waitingBudgetMs, clock, owner);
 		this.breaker = new CircuitBreaker(circuitBreakerLimit);
+	}
+
+	/** The limits of one poll of the poll trigger: its waits within `waitingBudgetMs`. */
+	static forPoll(waitingBudgetMs: number): RunPolicy {
+		return new RunPolicy(undefined, waitingBudgetMs, undefined, undefined, 'poll');
 	}
 
 	/** Refuses to send once the run has stopped trying or its breaker is open. */

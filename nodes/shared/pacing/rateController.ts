@@ -130,7 +130,10 @@ function startsAfter(starts: readonly number[], since: number): number {
  *   window ends, the 10 s before then (a fixed window's start); else the last 10 s.
  * - When it sent (nearly) all of that 10 s window itself and a Retry-After of 10 s or more says
  *   that the full window is the minute's, its part of the minute's starts; the same, whatever its
- *   10 s count, when the last episode, recent, kept it out for 20 s or more (`lastEpisodeMs`).
+ *   10 s count, when the last episode, recent, kept it out for 20 s or more (`lastEpisodeMs`),
+ *   unless it sent the whole last 10 s itself and the Retry-After is under 10 s: the minute
+ *   filled at its own pace, with what the others sent before they stopped (its part of that
+ *   minute held the one left alone at half the plan for a minute after the others had gone).
  * - Otherwise it filled the window alone (a gateway's hiccup, a newcomer's first requests): its
  *   rate in the last 10 s (over less when it began sending later), and no evidence of others.
  * Whether others used the plan: its part lies within `SHARING.othersEvidence`.
@@ -160,11 +163,14 @@ export function measureShare(
 	const since = saidTenth ? at.now + at.pauseMs - tenth.windowMs : at.now - tenth.windowMs;
 	const ofTenth = startsAfter(starts, since) / tenth.limit;
 	const saidMinute = at.retryAfter !== false && !saidTenth;
-	const byMinute = saidMinute || minute;
-	const ofMinute = starts.length / plan;
-	const part = ofTenth < to && !minute ? ofTenth : byMinute ? ofMinute : 1;
-	if (part < to) return { share: part, others: part >= from, window: true, ofMinute, byMinute };
 	const inTenth = startsAfter(starts, at.now - tenth.windowMs);
+	// It sent the whole last 10 s itself, and the window is full for less than 10 s more: the
+	// minute's window filled at its own pace, with what others sent before (they have stopped).
+	const alone = saidTenth && inTenth / tenth.limit >= to;
+	const byMinute = saidMinute || (minute && !alone);
+	const ofMinute = starts.length / plan;
+	const part = alone ? 1 : ofTenth < to && !minute ? ofTenth : byMinute ? ofMinute : 1;
+	if (part < to) return { share: part, others: part >= from, window: true, ofMinute, byMinute };
 	const span = Math.min(tenth.windowMs, Math.max(1000, at.now - at.busySince));
 	const share = (inTenth * windowMs) / (span * plan);
 	return { share, others: false, window: false, ofMinute, byMinute };
@@ -411,7 +417,9 @@ export class Episodes {
 	 * between the last long episode's last refusal and its end (`turned`). The earliest of these.
 	 */
 	private minuteRoom(minuteRoomAt: number, now: number, windowMs: number): number | undefined {
-		const next = (at: number) => at + Math.max(1, Math.ceil((now - at) / windowMs)) * windowMs;
+		// No long episode yet (`turned` at -Infinity): no fixed minute's turn is known.
+		const next = (at: number) =>
+			Number.isFinite(at) ? at + Math.max(1, Math.ceil((now - at) / windowMs)) * windowMs : at;
 		const { after, by } = this.turned;
 		const rooms = [minuteRoomAt, next(after), next(by)].filter((at) => at > now);
 		return rooms.length ? Math.min(...rooms) : undefined;
@@ -462,6 +470,23 @@ export class Episodes {
 		open.refusedAt = now;
 		this.onProbeDone();
 		return 'new';
+	}
+
+	/**
+	 * Closes the episode when its pause ended more than `windowMs` (the plan's window) before `now`
+	 * with no probe out: the run that waited on it stopped during the pause (the user's stop, its
+	 * waiting budget, its circuit breaker) and no request came since. Abandoned, it says nothing of
+	 * the gateway's window: no length, no turn, no cut; it ended when its pause did, so a window
+	 * later the limiter is idle and forgets it (before, the next run, maybe hours later, ended an
+	 * episode "hours long" and was cut to the part of a minute it had then).
+	 */
+	abandonStale(now: number, windowMs: number): void {
+		const open = this.open;
+		if (!open || open.probe !== undefined || now - open.pausedUntil <= windowMs) return;
+		this.open = undefined;
+		this.lastEnd = open.pausedUntil;
+		this.lastLength = 0;
+		this.controller.ended(open.pausedUntil);
 	}
 
 	/**

@@ -36,9 +36,11 @@ export type { ThrottleKind };
  *   of the process until its Retry-After and cuts the share once; the answers to requests already
  *   on their way, and the repeated Retry-After of the same episode, only lengthen the pause. After
  *   the pause one request (the probe) goes alone: when it is answered without a 429, the episode
- *   is over and the others follow; when it gets a 429, the pause starts again. A 429 whose pause
- *   the run cannot afford (beyond its waiting budget) pauses without cutting the share: it says
- *   when the service is back, not that others share the plan.
+ *   is over and the others follow; when it gets a 429, the pause starts again (a wait behind the
+ *   pause or the probe spends the caller's waiting budget; an episode no request came for within
+ *   a window after its pause, its run stopped, is abandoned: `Episodes.abandonStale`). A 429
+ *   whose pause the run cannot afford (beyond its waiting budget) pauses without cutting the
+ *   share: it says when the service is back, not that others share the plan.
  */
 
 export interface Clock {
@@ -63,6 +65,19 @@ export interface Slot {
 	 * A 429 answer is reported with `PlanLimiter.rateLimited` before this.
 	 */
 	finished(sentAfter?: number, outcome?: SlotOutcome): void;
+}
+
+/**
+ * A caller's run's waiting budget (budget.ts), for its wait for a slot behind a 429's pause or its
+ * probe: that wait is waiting on a 429 like any other, and ends when the budget does.
+ */
+export interface HeldWait {
+	/** What is left of the budget now (ms). */
+	left(): number;
+	/** The caller is held from now (`true`) or no more (`false`): the budget counts it. */
+	holding(on: boolean): void;
+	/** The error of a hold of `ms` beyond what is left. */
+	beyond(ms: number): Error;
 }
 
 export const PACING = {
@@ -164,11 +179,13 @@ export class PlanLimiter {
 
 	/**
 	 * Resolves when the caller may send one request. When `signal` aborts, the caller's turn takes
-	 * no slot (and rejects); callers race the signal themselves to leave the queue at once.
+	 * no slot (and rejects); callers race the signal themselves to leave the queue at once. Its turn
+	 * held by a 429's pause or its probe counts against `budget`, and ends with its error when the
+	 * budget would run out.
 	 */
-	async acquire(signal?: AbortSignal): Promise<Slot> {
+	async acquire(signal?: AbortSignal, budget?: HeldWait): Promise<Slot> {
 		this.waiting++;
-		const turn = this.queue.then(async () => await this.waitForSlot(signal));
+		const turn = this.queue.then(async () => await this.waitForSlot(signal, budget));
 		this.queue = turn.then(
 			() => undefined,
 			() => undefined,
@@ -182,6 +199,7 @@ export class PlanLimiter {
 
 	/** Whether callers wait for a slot or a throttling episode is open (its Retry-After kept). */
 	held(): boolean {
+		this.episodes.abandonStale(this.clock.now(), this.windowMs);
 		return this.waiting > 0 || this.episodes.active;
 	}
 
@@ -190,6 +208,7 @@ export class PlanLimiter {
 	 * and no throttling episode is open.
 	 */
 	idle(now = this.clock.now()): boolean {
+		this.episodes.abandonStale(now, this.windowMs);
 		return this.waiting === 0 && !this.episodes.active && now - this.lastGrant >= this.windowMs;
 	}
 
@@ -315,6 +334,7 @@ export class PlanLimiter {
 	delayUntilFree(): number {
 		const now = this.clock.now();
 		this.prune(now);
+		this.episodes.abandonStale(now, this.windowMs);
 		if (!this.starts.length && !this.episodes.active && now - this.lastGrant >= this.windowMs) {
 			this.controller.forget();
 		}
@@ -344,15 +364,45 @@ export class PlanLimiter {
 		return Math.max(0, wait);
 	}
 
-	private async waitForSlot(signal?: AbortSignal): Promise<Slot> {
+	private async waitForSlot(signal?: AbortSignal, budget?: HeldWait): Promise<Slot> {
 		for (;;) {
 			if (signal?.aborted) throw new Error('aborted');
 			const wait = this.delayUntilFree();
 			if (wait <= 0) break;
-			if (wait === Infinity) await this.probeAnswered(signal);
+			const held = wait === Infinity ? Infinity : this.pauseLeft();
+			if (budget && held > 0) await this.heldOut(held, budget, signal);
+			else if (wait === Infinity) await this.probeAnswered(signal);
 			else await this.clock.sleep(wait, signal);
 		}
 		return this.grant(this.clock.now());
+	}
+
+	/**
+	 * Waits `ms` of a 429's pause (Infinity: until the probe out now is answered), counted against
+	 * `budget`: a pause beyond what is left fails at once, a wait for the probe when it runs out.
+	 */
+	private async heldOut(ms: number, budget: HeldWait, signal?: AbortSignal) {
+		const left = budget.left();
+		if (ms > left && ms !== Infinity) throw budget.beyond(ms);
+		budget.holding(true);
+		try {
+			if (ms !== Infinity) await this.clock.sleep(ms, signal);
+			else if (!(await this.probeAnsweredWithin(left, signal))) throw budget.beyond(0);
+		} finally {
+			budget.holding(false);
+		}
+	}
+
+	/** Waits until the probe out now is answered (true), at most `ms` (false). */
+	private async probeAnsweredWithin(ms: number, signal?: AbortSignal): Promise<boolean> {
+		const done = new AbortController();
+		const stop = AbortSignal.any([done.signal, ...(signal ? [signal] : [])]);
+		try {
+			const answered = this.probeAnswered(stop).then(() => true);
+			return await Promise.race([answered, this.clock.sleep(ms, stop).then(() => false)]);
+		} finally {
+			done.abort();
+		}
 	}
 
 	/** Waits until the probe out now is answered (or abandoned). */

@@ -14,7 +14,11 @@ export const RETRY_POLICY = {
 	maxTransientRetries: 3,
 	baseDelayMs: 500,
 	maxDelayMs: 30_000,
-	/** A `Retry-After` of 0 or in the past still waits at least this (plus jitter up to twice). */
+	/**
+	 * The shortest `Retry-After` that says when the service takes requests again: a shorter one (0,
+	 * a date in the past, a date read against a machine's clock set ahead) is read as none (backoff).
+	 * A `Retry-After` just above it still waits at least this (plus jitter up to twice).
+	 */
 	minRetryAfterMs: 250,
 	/**
 	 * Deadline of one request: its whole answer, body included (request.ts). A request that timed
@@ -33,8 +37,11 @@ export function backoffDelay(attempt: number, random: () => number = Math.random
 }
 
 /**
- * Reads a Retry-After header: delay in seconds or an HTTP date; 0 for a date in the past. A delay
- * too long for a number (hundreds of digits) is the longest a number holds, never Infinity.
+ * Reads a Retry-After header: delay in seconds or an HTTP date. Below `minRetryAfterMs` (0, a date
+ * in the past) it says nothing of when the service has room: undefined, as without one, so the
+ * pause is backoff, doubled at each failed probe (a pause of 250-500 ms again at every probe met a
+ * full minute's window some twenty times). A delay too long for a number (hundreds of digits) is
+ * the longest a number holds, never Infinity.
  */
 export function parseRetryAfter(value: unknown, nowMs: number = Date.now()): number | undefined {
 	const raw = Array.isArray(value) ? value[0] : value;
@@ -47,7 +54,8 @@ export function parseRetryAfter(value: unknown, nowMs: number = Date.now()): num
 		if (Number.isNaN(date)) return undefined;
 		ms = date - nowMs;
 	}
-	return Math.min(Number.MAX_VALUE, Math.max(0, Math.round(ms)));
+	if (ms < RETRY_POLICY.minRetryAfterMs) return undefined;
+	return Math.min(Number.MAX_VALUE, Math.round(ms));
 }
 
 /** How long to wait after a 429: its Retry-After (never less than a jittered minimum), else backoff. */
@@ -81,10 +89,23 @@ export interface WaitReason {
  * The error of a wait of `ms` (until `at`, a wall date) beyond what is left of the run's budget (`leftMs` of
  * `budgetMs`): when the service takes requests again, however far away that is.
  */
+/**
+ * Whose waiting budget it is: an action node's run (the user sets it, "Waiting Budget") or a poll
+ * of the poll trigger (a part of n8n's poll budget; the next poll tries again).
+ */
+export type BudgetOwner = 'run' | 'poll';
+
+/** What the user can do when a wait would go beyond the budget of `owner`. */
+function budgetAdvice(owner: BudgetOwner, again: string): string {
+	if (owner === 'poll') return 'the next poll tries again';
+	return `raise the node option "${waitingBudgetOption.displayName}" to wait longer, or run the workflow again ${again}`;
+}
+
 export function beyondBudget(
 	wait: { ms: number; at: number; leftMs: number; budgetMs: number },
 	reason: WaitReason,
 	httpStatus: number | undefined,
+	owner: BudgetOwner = 'run',
 ): PolicyStop {
 	const until = isoTime(wait.at);
 	const earlier = reason.earlier !== undefined;
@@ -93,15 +114,15 @@ export function beyondBudget(
 		: `Retry-After ${seconds(wait.ms)}`;
 	const when = until ? `at ${until} (${said})` : `only after ${said}, beyond any date`;
 	const message = reason.retryAfter
-		? `The Seller Platform API takes requests again ${when}, beyond this run's waiting budget`
-		: `The Seller Platform API kept failing (HTTP ${httpStatus}) beyond this run's waiting budget`;
+		? `The Seller Platform API takes requests again ${when}, beyond this ${owner}'s waiting budget`
+		: `The Seller Platform API kept failing (HTTP ${httpStatus}) beyond this ${owner}'s waiting budget`;
 	const again = until ? `after ${until}` : 'later';
 	const probe = earlier
 		? ' Nothing was sent: a run a minute after the last refusal sends one request to learn whether the service is back.'
 		: '';
 	return new PolicyStop(
 		message,
-		`This run may wait ${seconds(wait.budgetMs)} in all (${seconds(wait.leftMs)} left); raise the node option "${waitingBudgetOption.displayName}" to wait longer, or run the workflow again ${again}.${probe}`,
+		`This ${owner} may wait ${seconds(wait.budgetMs)} in all (${seconds(wait.leftMs)} left); ${budgetAdvice(owner, again)}.${probe}`,
 		httpStatus,
 	);
 }

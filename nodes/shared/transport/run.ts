@@ -62,10 +62,14 @@ export function runPolicy(ctx: RequestContext): RunPolicy {
  * The context one poll sends its requests with: n8n gives every poll of an active poll trigger
  * the same `IPollFunctions` (n8n-core `PollTriggerExecutor`), so keyed by it, the activation would
  * be one endless run (the credential read once, a login time-out failing every later poll). This
- * is a fresh object over it (its prototype: every method and helper is n8n's own), one per poll.
+ * is a fresh object over it (its prototype: every method and helper is n8n's own), one per poll,
+ * whose waits on 429 answers and backoff stay within `waitingBudgetMs` (n8n gives up on a poll
+ * that runs past its own budget and drops what it found).
  */
-export function pollRun(ctx: IPollFunctions): IPollFunctions {
-	return Object.create(ctx) as IPollFunctions;
+export function pollRun(ctx: IPollFunctions, waitingBudgetMs: number): IPollFunctions {
+	const run = Object.create(ctx) as IPollFunctions;
+	policies.set(run, RunPolicy.forPoll(waitingBudgetMs));
+	return run;
 }
 
 /** Sets the run's limits from the node's options, before its first request. */
