@@ -113,4 +113,5 @@ export {
 	sessionSecrets,
 	setRunLimits,
 	suggestedConcurrency,
+	warehousesOf,
 } from './transport';

@@ -159,7 +159,7 @@ describe2x(`the seller's data in an AI assistant and in Data Tables, n8n ${N8N_M
 			log(`e2e a1: the wrong date's answer: ${textOf(wrong)}`);
 			expect(wrong.isError).toBe(true);
 			expect(textOf(wrong)).toContain(
-				'The field "Created After" (createdAfter) must be a date and time, got the text "31/01/2026". Give an ISO 8601 date and time such as 2026-01-31T08:00:00Z, or pick a date.',
+				'The field "Created After" (createdAfter, the argument "created_after") must be a date and time, got the text "31/01/2026". Give an ISO 8601 date and time such as 2026-01-31T08:00:00Z.',
 			);
 			expect(sentOperations()).toEqual(['ListWarehouses', 'ListFbpiOrders']);
 

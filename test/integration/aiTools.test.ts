@@ -67,7 +67,13 @@ const READS: Array<[string, INodeParameters, string[]]> = [
 	[
 		'FBPI Order → Get Many',
 		{ resource: 'fbpiOrder', operation: 'getMany' },
-		['fbpi_order_nr', 'items', 'Warehouse → Get Many', 'ISO 8601', '2026-01-31T08:00:00Z'],
+		[
+			'fbpi_order_nr',
+			'items',
+			'Warehouse → Get Many',
+			'oldest first',
+			'not listed there is refused',
+		],
 	],
 	[
 		'FBPI Order → Get',
@@ -87,7 +93,7 @@ const READS: Array<[string, INodeParameters, string[]]> = [
 	[
 		'FBN Shipment → Get Many',
 		{ resource: 'fbnShipment', operation: 'getMany' },
-		['asn_nr', 'status', 'upper-case two-letter ISO 3166-1 code', 'ASN_STATUS_SEALED'],
+		['asn_nr', 'status', 'upper-case two-letter ISO 3166-1 code'],
 	],
 	[
 		'Offer → Get',
@@ -237,7 +243,7 @@ const WRONG: Array<[string, INodeParameters, IDataObject, string]> = [
 			filters: { createdAfter: "={{ $fromAI('created_after', 'ISO 8601 date-time', 'string') }}" },
 		},
 		{ created_after: '31/01/2026' },
-		'The field "Created After" (createdAfter) must be a date and time, got the text "31/01/2026". Give an ISO 8601 date and time such as 2026-01-31T08:00:00Z, or pick a date.',
+		'The field "Created After" (createdAfter, the argument "created_after") must be a date and time, got the text "31/01/2026". Give an ISO 8601 date and time such as 2026-01-31T08:00:00Z.',
 	],
 	[
 		'a country the marketplace does not have (Price → Get)',
@@ -248,7 +254,7 @@ const WRONG: Array<[string, INodeParameters, IDataObject, string]> = [
 			countryCode: "={{ $fromAI('country_code', 'AE, SA or EG', 'string') }}",
 		},
 		{ country_code: 'UAE' },
-		'The parameter "Country Code" (countryCode) must be one of ae, sa, eg, got "UAE". Use the two-letter ISO 3166-1 code of a marketplace country, in either case: AE (United Arab Emirates), SA (Saudi Arabia), EG (Egypt).',
+		'The parameter "Country Code" (countryCode, the argument "country_code") must be one of ae, sa, eg, got "UAE". Use the two-letter ISO 3166-1 code of a marketplace country, in either case: AE (United Arab Emirates), SA (Saudi Arabia), EG (Egypt).',
 	],
 	[
 		'a country that is no code (FBN Shipment → Get Many)',
@@ -258,7 +264,7 @@ const WRONG: Array<[string, INodeParameters, IDataObject, string]> = [
 			countryCode: "={{ $fromAI('country_code', 'AE or SA', 'string') }}",
 		},
 		{ country_code: 'U.A.E.' },
-		'The parameter "Country Code" (countryCode) must be a two-letter country code, got "U.A.E.". Use the upper-case two-letter ISO 3166-1 code of the country, such as AE, SA or KW.',
+		'The parameter "Country Code" (countryCode, the argument "country_code") must be a two-letter country code, got "U.A.E.". Use the upper-case two-letter ISO 3166-1 code of the country, such as AE, SA or KW.',
 	],
 	[
 		'a number in words (Warehouse → Get Many)',
@@ -278,7 +284,7 @@ const WRONG: Array<[string, INodeParameters, IDataObject, string]> = [
 			returnAll: "={{ $fromAI('return_all', 'Every warehouse?', 'string') }}",
 		},
 		{ return_all: 'all of them' },
-		'The parameter "Return All" (returnAll) must be true or false, got the text "all of them". Give true or false.',
+		'The parameter "Return All" (returnAll, the argument "return_all") must be true or false, got the text "all of them". Give true or false.',
 	],
 ];
 

@@ -1,12 +1,11 @@
 /* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
- * Review of the read tools (branch ai45) as a hostile or confused model, an MCP client and a user
+ * Review of the read tools as a hostile or confused model, an MCP client and a user
  * would meet them: the node run as n8n's tool (`sellerPlatformTool`, test/helpers/tools.ts) and
  * called through the tool's `invoke`, as the MCP Server Trigger calls it, against the emulator.
  *
- * Each `it.failing` is a finding of the review (/work/plan/review45.md): it fails today, so the
- * suite passes; when the product is fixed it passes, `it.failing` then fails, and the fix turns it
- * into `it`. The plain `it`s pin what the review found sound.
+ * Each "FINDING" was a defect the review found (it failed before its fix); the others pin what
+ * the review found sound.
  */
 import { existsSync, readFileSync } from 'fs';
 import { join } from 'path';
@@ -69,83 +68,95 @@ const sent = () =>
 		.filter((op) => op !== LOGIN_OPERATION);
 
 describe('review: what a model is told, against what the tools do', () => {
-	// FINDING (medium). The example's `created_after` says "or an empty text for the latest
-	// orders", but ListFbpiOrders lists oldest first and the tool takes the first 50 (limit 50,
-	// no Return All): in a warehouse with more than 50 orders the newest are never shown, and
-	// nothing tells the model that more exist. "Which orders are waiting?" gets stale orders.
-	it.failing(
-		'Get_many_FBPI_orders with an empty created_after answers the latest orders, as its description promises',
-		async () => {
-			const warehouseCode = 'WH-REVIEW-LATEST';
-			const createdAt = new Date(Date.now() - 60 * 60_000).toISOString();
-			const added = f.emulator.addFbpiOrders({
-				warehouseCode,
-				count: 60,
-				createdAt,
-				intervalMs: 1000,
-			});
-			const newest = added[added.length - 1].fbpi_order_nr;
-			const parameters = exampleTool('Get many FBPI orders');
-			const { answers } = await callTool('Get many FBPI orders', parameters, [
-				{ warehouse_code: warehouseCode, created_after: '' },
-			]);
-			const listed = (JSON.parse(String(answers[0].result)) as IDataObject[]).map(
-				(order) => order.fbpi_order_nr,
-			);
-			expect(listed).toContain(newest);
-		},
-	);
+	// FINDING, fixed (medium). The example's `created_after` said "or an empty text for the latest
+	// orders", but ListFbpiOrders lists oldest first and the tool takes the first 50. Now the
+	// tool and its argument say so, and how to reach the newest: following that, a model does.
+	it('Get_many_FBPI_orders says it answers the oldest 50 first, and following its advice reaches the newest', async () => {
+		const warehouseCode = 'WH-REVIEW-LATEST';
+		const createdAt = new Date(Date.now() - 60 * 60_000).toISOString();
+		const added = f.emulator.addFbpiOrders({
+			warehouseCode,
+			count: 60,
+			createdAt,
+			intervalMs: 1000,
+		});
+		const newest = added[added.length - 1].fbpi_order_nr;
+		const parameters = exampleTool('Get many FBPI orders');
+		const first = await callTool('Get many FBPI orders', parameters, [
+			{ warehouse_code: warehouseCode, created_after: '' },
+		]);
+		expect(String(first.offered.description)).toMatch(/oldest first/);
+		expect(String(parameters.filters && (parameters.filters as IDataObject).createdAfter)).toMatch(
+			/At most 50 orders come back, oldest first.*call again with the last one's order_created_at/s,
+		);
+		const page = JSON.parse(String(first.answers[0].result)) as IDataObject[];
+		expect(page).toHaveLength(50);
+		expect(page.map((order) => order.fbpi_order_nr)).not.toContain(newest);
+		const next = await callTool('Get many FBPI orders', parameters, [
+			{ warehouse_code: warehouseCode, created_after: page[49].order_created_at },
+		]);
+		const listed = (JSON.parse(String(next.answers[0].result)) as IDataObject[]).map(
+			(order) => order.fbpi_order_nr,
+		);
+		expect(listed).toContain(newest);
+		expect(listed[0]).toEqual(page[49].fbpi_order_nr);
+	});
 
-	// FINDING (medium). A warehouse code the project does not have (a typo, a lower-case code, a
+	// FINDING, fixed (medium). A warehouse code the project does not have (a typo, a lower-case code, a
 	// code the model made up) is sent as is, and ListFbpiOrders answers an empty list: the model
 	// reads "[]" as "no orders are waiting" instead of an error telling it to call
 	// Get_many_warehouses (a wrong value flipped into a valid-looking answer).
-	it.failing(
-		'Get_many_FBPI_orders with a warehouse code the project does not have gets a corrective error, not "[]"',
-		async () => {
-			const parameters = exampleTool('Get many FBPI orders');
-			const { answers } = await callTool('Get many FBPI orders', parameters, [
-				{ warehouse_code: SEEDED_WAREHOUSES.dubai.toLowerCase(), created_after: '' },
-			]);
-			expect(answers[0].error).toMatch(/Warehouse → Get Many|Get_many_warehouses/);
-		},
-	);
+	it('Get_many_FBPI_orders with a warehouse code the project does not have gets a corrective error, not "[]"', async () => {
+		const parameters = exampleTool('Get many FBPI orders');
+		const { answers } = await callTool('Get many FBPI orders', parameters, [
+			{ warehouse_code: SEEDED_WAREHOUSES.dubai.toLowerCase(), created_after: '' },
+		]);
+		expect(answers[0].error).toMatch(/Warehouse → Get Many|Get_many_warehouses/);
+		expect(answers[0].error).toContain(
+			`is the text "${SEEDED_WAREHOUSES.dubai.toLowerCase()}", not a warehouse of this project (the project has "${SEEDED_WAREHOUSES.dubai}")`,
+		);
+	});
 
-	// FINDING (medium). The Description is the operation's, not the tool's: it offers inputs the
-	// example's tool does not take ("optionally one status" for FBN shipments, "Created Before"
-	// for orders, "an optional fulfillment system code" for warehouses). A model that passes one
-	// has it dropped without a word (the tool's schema keeps only its `$fromAI` keys) and reads
-	// the unfiltered answer as filtered: draft ASNs reported as sealed.
-	it.failing(
-		'Get_many_FBN_inbound_shipments honours the status its description offers, or refuses it',
-		async () => {
-			const create = await f.env.runWorkflow(
-				workflowWithItems([{}], {
-					resource: 'fbnShipment',
-					operation: 'create',
-					exrefNr: 'PO-REVIEW-DRAFT',
-					countryCode: 'ae',
-				}),
-			);
-			expect(create.error?.message).toBeUndefined();
-			const { offered, answers } = await callTool(
-				'Get many FBN inbound shipments',
-				exampleTool('Get many FBN inbound shipments'),
-				[{ country_code: 'AE', status: 'ASN_STATUS_SEALED' }],
-			);
-			expect(String(offered.description)).toMatch(/optionally one status/);
-			if (answers[0].error) return; // refused: the model learns it cannot filter
-			const statuses = (JSON.parse(String(answers[0].result)) as IDataObject[]).map(
-				(asn) => asn.status,
-			);
-			expect(statuses.filter((status) => status !== 'ASN_STATUS_SEALED')).toEqual([]);
-		},
-	);
+	it('a warehouse of the project with no orders in the range still answers "[]", and the editor never checks', async () => {
+		const parameters = exampleTool('Get many FBPI orders');
+		const { answers } = await callTool('Get many FBPI orders', parameters, [
+			{ warehouse_code: SEEDED_WAREHOUSES.dubai, created_after: '9000-01-01T00:00:00Z' },
+		]);
+		expect(answers[0]).toEqual({ tool: 'Get_many_FBPI_orders', result: '[]' });
+		f.emulator.clearRequests();
+		const editor = await f.env.runWorkflow(
+			workflowWithItems([{}], {
+				resource: 'fbpiOrder',
+				operation: 'getMany',
+				warehouseCode: { __rl: true, mode: 'id', value: 'wh-no-such' },
+			}),
+		);
+		expect(editor.error?.message).toBeUndefined();
+		expect(sent()).toEqual(['ListFbpiOrders']);
+	});
 
-	// FINDING (low). Stock → Get's description says "processing_time (days)"; the service defines
+	// FINDING, fixed (medium). The Description offered inputs the example's tools do not take
+	// ("optionally one status", "Created Before", "an optional fulfillment system code"); a model
+	// that passed one had it dropped without a word and read the answer as filtered. Now each
+	// tool's text names only what it returns and its inputs' sources; the inputs are the schema's.
+	it('no tool of the example offers in its description an input it does not take', async () => {
+		for (const name of [
+			'Get many FBN inbound shipments',
+			'Get many FBPI orders',
+			'Get many warehouses',
+		]) {
+			const { offered } = await callTool(name, exampleTool(name));
+			expect({ name, text: String(offered.description) }).toEqual({
+				name,
+				text: expect.not.stringMatching(/optional|Created Before|status:/i),
+			});
+		}
+	});
+
+	// FINDING, fixed (low). Stock → Get's description says "processing_time (days)"; the service defines
 	// no format for it (Stock → Update's own Processing Time says "sent as text as you give it"),
 	// and Get answers whatever text was set: a model would read "48 hours" or "2-3" as days.
-	it.failing('Stock → Get describes processing_time as the text it is, not as days', async () => {
+	it('Stock → Get describes processing_time as the text it is, not as days', async () => {
 		const partnerSku = 'SKU-REVIEW-TIME';
 		const update = await f.env.runWorkflow(
 			workflowWithItems([{}], {
@@ -168,26 +179,20 @@ describe('review: what a model is told, against what the tools do', () => {
 		expect(String(offered.description)).not.toMatch(/processing_time \(days\)/);
 	});
 
-	// FINDING (low). Purchase Order → Get's description says its po_nr comes "as an FBPO::PO_SYNC
+	// FINDING, fixed (low). Purchase Order → Get's description says its po_nr comes "as an FBPO::PO_SYNC
 	// event gives it": no tool of the MCP server (nor of any agent) gives a PO number, so the
 	// model is told of a source it cannot call; it should be told to ask the user.
-	it.failing(
-		'Purchase Order → Get tells the model where a po_nr comes from that it can reach (the user)',
-		async () => {
-			const { offered } = await callTool(
-				'Get a purchase order',
-				exampleTool('Get a purchase order'),
-			);
-			expect(String(offered.description)).toMatch(/\buser\b/);
-		},
-	);
+	it('Purchase Order → Get tells the model where a po_nr comes from that it can reach (the user)', async () => {
+		const { offered } = await callTool('Get a purchase order', exampleTool('Get a purchase order'));
+		expect(String(offered.description)).toMatch(/\buser\b/);
+	});
 });
 
 describe('review: bad values a model gives', () => {
-	// FINDING (low). Advice written for the editor reaches the model: an empty required value is
+	// FINDING, fixed (low). Advice written for the editor reaches the model: an empty required value is
 	// told to "map it from the input data with an expression", which a model cannot do; it
 	// should be told to give a non-empty value (the tool's argument).
-	it.failing('an empty po_nr gets advice a model can follow, not an editor step', async () => {
+	it('an empty po_nr gets advice a model can follow, not an editor step', async () => {
 		const { answers } = await callTool(
 			'Get a purchase order',
 			exampleTool('Get a purchase order'),
@@ -198,10 +203,10 @@ describe('review: bad values a model gives', () => {
 		expect(sent()).toEqual([]);
 	});
 
-	// FINDING (low). A model knows its arguments by their `$fromAI` keys (`created_after`), not by
+	// FINDING, fixed (low). A model knows its arguments by their `$fromAI` keys (`created_after`), not by
 	// the node's parameter names ("Created After" (createdAfter)): the corrective message should
 	// name the key it gave, so that a model with several arguments knows which one to change.
-	it.failing('a refused created_after is named by the key the model gave', async () => {
+	it('a refused created_after is named by the key the model gave', async () => {
 		const { answers } = await callTool(
 			'Get many FBPI orders',
 			exampleTool('Get many FBPI orders'),
@@ -211,45 +216,39 @@ describe('review: bad values a model gives', () => {
 		expect(answers[0].error).toContain('created_after');
 	});
 
-	// FINDING (low). A year beyond 9999 in ISO 8601's extended form is a valid ISO text to luxon,
+	// FINDING, fixed (low). A year beyond 9999 in ISO 8601's extended form is a valid ISO text to luxon,
 	// so the check passes and "10000-01-01T00:00:00Z" goes to the service (which refuses it): a
 	// bad value reaches the network, and the model gets the service's error, not the advice.
-	it.failing(
-		'a created_after beyond the year 9999 is refused before anything is sent',
-		async () => {
-			const { answers } = await callTool(
-				'Get many FBPI orders',
-				exampleTool('Get many FBPI orders'),
-				[{ warehouse_code: SEEDED_WAREHOUSES.dubai, created_after: '+010000-01-01T00:00:00Z' }],
-			);
-			expect(answers[0].error).toMatch(/Created After.*ISO 8601/s);
-			expect(sent()).toEqual([]);
-		},
-	);
+	it('a created_after beyond the year 9999 is refused before anything is sent', async () => {
+		const { answers } = await callTool(
+			'Get many FBPI orders',
+			exampleTool('Get many FBPI orders'),
+			[{ warehouse_code: SEEDED_WAREHOUSES.dubai, created_after: '+010000-01-01T00:00:00Z' }],
+		);
+		expect(answers[0].error).toMatch(/Created After.*ISO 8601/s);
+		expect(sent()).toEqual([]);
+	});
 
-	// FINDING (low). With a `json` $fromAI (or any expression giving an object), an object with a
+	// FINDING, fixed (low). With a `json` $fromAI (or any expression giving an object), an object with a
 	// `toISO` key is taken for a luxon date and its `toISO` called: a TypeError, not a message
 	// naming the parameter.
-	it.failing(
-		'an object with a toISO key as Created After is refused naming the field',
-		async () => {
-			const { answers } = await callTool(
-				'Seller Platform',
-				{
-					resource: 'fbpiOrder',
-					operation: 'getMany',
-					warehouseCode: { __rl: true, mode: 'id', value: SEEDED_WAREHOUSES.dubai },
-					filters: {
-						createdAfter: "={{ $fromAI('created_after', 'When, as an object', 'json') }}",
-					},
+	it('an object with a toISO key as Created After is refused naming the field', async () => {
+		const { answers } = await callTool(
+			'Seller Platform',
+			{
+				resource: 'fbpiOrder',
+				operation: 'getMany',
+				warehouseCode: { __rl: true, mode: 'id', value: SEEDED_WAREHOUSES.dubai },
+				filters: {
+					createdAfter: "={{ $fromAI('created_after', 'When, as an object', 'json') }}",
 				},
-				[{ created_after: { toISO: '2026-01-31T08:00:00Z' } }],
-			);
-			expect(answers[0].error).toMatch(/Created After/);
-			expect(answers[0].error).not.toMatch(/is not a function/);
-			expect(sent()).toEqual([]);
-		},
-	);
+			},
+			[{ created_after: { toISO: '2026-01-31T08:00:00Z' } }],
+		);
+		expect(answers[0].error).toMatch(/Created After/);
+		expect(answers[0].error).not.toMatch(/is not a function/);
+		expect(sent()).toEqual([]);
+	});
 
 	// Sound: what the review tried and the node refused with a message naming the parameter,
 	// sending nothing.
@@ -363,9 +362,9 @@ describe('review: the MCP example only reads (sound)', () => {
 });
 
 describe('review: the issue asks for a screenshot of the MCP example in the editor', () => {
-	// FINDING (low, completeness). "Done when: … a screenshot of the MCP example in the editor":
+	// FINDING, fixed (low, completeness). "Done when: … a screenshot of the MCP example in the editor":
 	// docs/ai-assistant.md shows no picture and docs/images has none of the MCP example.
-	it.failing('docs/ai-assistant.md shows a picture of the example that exists', () => {
+	it('docs/ai-assistant.md shows a picture of the example that exists', () => {
 		const docs = readFileSync(join(ROOT, 'docs', 'ai-assistant.md'), 'utf8');
 		const image = /!\[[^\]]*\]\((images\/[^)]+\.png)\)/.exec(docs)?.[1];
 		expect(image).toBeDefined();
@@ -374,11 +373,11 @@ describe('review: the issue asks for a screenshot of the MCP example in the edit
 });
 
 describe('review: the Data Table example, as its docs promise it', () => {
-	// FINDING (low, docs). "A second run sends nothing" holds only for a run that finished: a run
+	// FINDING, fixed (low, docs). "A second run sends nothing" holds only for a run that finished: a run
 	// stopped between Stock → Update and "Remember what was sent" (n8n killed, a crash, a stop)
 	// leaves synced_qty behind, and the next run sends those rows again. Harmless (Stock → Update
 	// sets the total, not a change), but the limit of the promise is not stated.
-	it.failing('the stock bullet states what an interrupted run sends again', () => {
+	it('the stock bullet states what an interrupted run sends again', () => {
 		const docs = readFileSync(join(ROOT, 'docs', 'stock-and-prices.md'), 'utf8');
 		const stock = docs.slice(docs.indexOf('- **Stock**:'), docs.indexOf('- **Orders**:'));
 		expect(stock).toContain('A second run sends nothing');

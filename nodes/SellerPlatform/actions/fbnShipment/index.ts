@@ -1,5 +1,4 @@
 import { resource } from '../resource';
-import { ASN_STATUS_OPTIONS } from './asn';
 import * as create from './create.operation';
 import * as get from './get.operation';
 import * as getMany from './getMany.operation';
@@ -30,7 +29,7 @@ export const { option, operations, description } = resource({
 			name: 'Get Many',
 			action: 'Get many FBN inbound shipments',
 			description: 'List the ASNs of a destination country, optionally of one status',
-			tool: `Lists the FBN inbound shipments (ASNs: stock the seller sends into noon's warehouses) of one destination country: for each, asn_nr, exref_nr, status, dst_warehouse_code, schedule_date, schedule_slot, expected_qty, qty_received, total_sku_count and created_at. Takes the country's upper-case two-letter ISO 3166-1 code, such as AE or SA; optionally one status: ${ASN_STATUS_OPTIONS.map((option) => option.value).join(', ')}.`,
+			tool: `Lists the FBN inbound shipments (ASNs: stock the seller sends into noon's warehouses) of one destination country: for each, asn_nr, exref_nr, status, dst_warehouse_code, schedule_date, schedule_slot, expected_qty, qty_received, total_sku_count and created_at. Takes the country's upper-case two-letter ISO 3166-1 code, such as AE or SA.`,
 			operation: getMany,
 		},
 		update: {

@@ -6,9 +6,17 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { DateTime } from 'luxon';
 
-import { named, propertyIn, quotedName, shown, warehouseCodeProperty } from '../../../shared';
-import { readCollection, invalidParameter, readWarehouseCode } from '../parameters';
-import { listOperation, listProperties } from '../shapes/list';
+import {
+	named,
+	propertyIn,
+	quoted,
+	quotedName,
+	shown,
+	warehouseCodeProperty,
+	warehousesOf,
+} from '../../../shared';
+import { readCollection, invalidParameter, readWarehouseCode, runsAsTool } from '../parameters';
+import { listOperation, listProperties, type ListRequest } from '../shapes/list';
 import { simplifiedOrder } from './simplified';
 
 const warehouseCode = warehouseCodeProperty('The warehouse whose orders are listed');
@@ -51,8 +59,9 @@ const createdBefore = propertyIn(filtersProperty.options as INodeProperties[], '
 function toDateTime(value: unknown, zone: string): DateTime | undefined {
 	if (DateTime.isDateTime(value)) return value;
 	if (value instanceof Date) return DateTime.fromJSDate(value);
-	if (typeof value === 'object' && value !== null && 'toISO' in value) {
-		const iso = (value as { toISO: () => unknown }).toISO();
+	const toISO = typeof value === 'object' && value !== null ? (value as IDataObject).toISO : null;
+	if (typeof toISO === 'function') {
+		const iso: unknown = toISO.call(value);
 		return typeof iso === 'string' ? DateTime.fromISO(iso, { setZone: true }) : undefined;
 	}
 	if (typeof value === 'string') return DateTime.fromISO(value.trim(), { zone });
@@ -69,13 +78,18 @@ function readTime(
 	const value = filters[property.name];
 	if (value === undefined || value === null || (typeof value === 'string' && !value.trim()))
 		return undefined;
-	const time = toDateTime(value, ctx.getTimezone());
-	if (!time?.isValid) {
-		const message = `${named(property, 'field')} must be a date and time, got ${shown(value)}`;
-		const advice = 'Give an ISO 8601 date and time such as 2026-01-31T08:00:00Z, or pick a date.';
+	const time = toDateTime(value, ctx.getTimezone())?.toUTC();
+	// The service's format has four digits for the year.
+	if (!time?.isValid || time.year < 1 || time.year > 9999) {
+		const years = time?.isValid ? ' from the year 1 to 9999' : '';
+		const message = `${named(property, 'field')} must be a date and time${years}, got ${shown(value)}`;
+		const advice = {
+			editor: 'Pick a date, or give ISO 8601 text such as 2026-01-31T08:00:00Z.',
+			tool: 'Give an ISO 8601 date and time such as 2026-01-31T08:00:00Z.',
+		};
 		throw invalidParameter(ctx, itemIndex, message, advice);
 	}
-	return time.toUTC().startOf('second');
+	return time.startOf('second');
 }
 
 const serviceTime = (time: DateTime) => time.toFormat("yyyy-MM-dd'T'HH:mm:ss'Z'");
@@ -95,6 +109,29 @@ function readFilters(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	return body;
 }
 
+/**
+ * An empty list for a warehouse code the project does not have, when an AI model gave the code:
+ * refused, so that the model does not read it as "no orders" (the service lists nothing for an
+ * unknown code: a typo, a code in lower case, one made up). Checked against the credential's
+ * kept warehouse list (transport/warehouses.ts: read at most every 5 minutes, so a warehouse
+ * created since may be refused until then). In the editor the code comes from that list.
+ */
+async function refuseUnknownWarehouse(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	request: ListRequest,
+): Promise<void> {
+	if (!runsAsTool(ctx)) return;
+	const code = String(request.body?.warehouse_code);
+	const warehouses = await warehousesOf(ctx);
+	if (warehouses.some((warehouse) => warehouse.code === code)) return;
+	const like = warehouses.find((warehouse) => warehouse.code.toLowerCase() === code.toLowerCase());
+	const guess = like ? ` (the project has ${quoted(like.code)})` : '';
+	const message = `${named(warehouseCode)} is ${shown(code)}, not a warehouse of this project${guess}`;
+	const advice = 'Call Warehouse → Get Many and give a warehouse_code exactly as it lists it.';
+	throw invalidParameter(ctx, itemIndex, message, advice);
+}
+
 export const { description, plan } = listOperation({
 	show: { resource: 'fbpiOrder', operation: 'getMany' },
 	endpoint: 'ListFbpiOrders',
@@ -104,4 +141,5 @@ export const { description, plan } = listOperation({
 	noun: 'orders',
 	simplified: simplifiedOrder,
 	read: (ctx, itemIndex) => ({ body: readFilters(ctx, itemIndex) }),
+	whenEmpty: refuseUnknownWarehouse,
 });

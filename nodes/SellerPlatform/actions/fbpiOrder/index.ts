@@ -36,7 +36,7 @@ export const { option, operations, description } = resource({
 			action: 'Get many FBPI orders',
 			description:
 				'List the FBPI orders of a warehouse, optionally created within a time range, one item per order',
-			tool: `Lists the FBPI orders of one warehouse: for each, fbpi_order_nr, mp_order_nr, mp_country_code, warehouse_code, order_created_at and items (mp_item_nr, partner_sku, mp_status, integration_status). Takes a warehouse_code exactly as ${WAREHOUSES} lists it; optionally Created After and Created Before, ISO 8601 date-times such as 2026-01-31T08:00:00Z, to list only the orders created in that range.`,
+			tool: `Lists the FBPI orders of one warehouse, oldest first: for each, fbpi_order_nr, mp_order_nr, mp_country_code, warehouse_code, order_created_at and items (mp_item_nr, partner_sku, mp_status, integration_status). Takes a warehouse_code exactly as ${WAREHOUSES} lists it (upper and lower case as listed): a code that is not listed there is refused.`,
 			operation: getMany,
 		},
 		update: {

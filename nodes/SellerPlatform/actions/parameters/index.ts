@@ -16,7 +16,7 @@
  * comes from. Each file holds the readers of one kind of value; files import each other directly,
  * the operations import this index.
  */
-export { invalidParameter, type ParameterSource } from './source';
+export { invalidParameter, runsAsTool, type Advice, type ParameterSource } from './source';
 export {
 	checkText,
 	readNonBlankText,

@@ -2,7 +2,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { isInputField, named } from '../../../shared';
-import { invalidParameter, type ParameterSource } from './source';
+import { invalidParameter, type Advice, type ParameterSource } from './source';
 import { checkText, fieldAdvice, rawText } from './text';
 
 /**
@@ -13,7 +13,7 @@ export function readLocator(
 	ctx: ParameterSource,
 	property: INodeProperties,
 	itemIndex: number,
-	hint: string,
+	hint: Advice,
 ): string {
 	const text = checkText(ctx, itemIndex, rawText(ctx, property, itemIndex), named(property));
 	if (text === '') {
@@ -29,6 +29,9 @@ export function readWarehouseCode(
 	property: INodeProperties,
 	itemIndex: number,
 ): string {
-	const hint = `Choose a warehouse from the list, or set "${property.displayName}" by code (or map it with an expression).`;
+	const hint = {
+		editor: `Choose a warehouse from the list, or set "${property.displayName}" by code (or map it with an expression).`,
+		tool: 'Give a warehouse code as Warehouse → Get Many lists it.',
+	};
 	return readLocator(ctx, property, itemIndex, hint);
 }

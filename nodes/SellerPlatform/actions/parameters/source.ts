@@ -15,21 +15,61 @@ export type ParameterSource = Pick<IExecuteFunctions, 'getNode' | 'getNodeParame
  * The node runs as an AI tool (n8n's `<name>Tool` variant: the AI Agent's, the MCP Server
  * Trigger's). n8n hands the model a failed tool's message; the AI Agent 3.1 the message alone.
  */
-const runsAsTool = (ctx: ParameterSource) => ctx.getNode().type.endsWith('Tool');
+export const runsAsTool = (ctx: ParameterSource) => ctx.getNode().type.endsWith('Tool');
+
+/** What to give instead of a refused value; the editor's way may differ from a model's. */
+export type Advice = string | { editor: string; tool: string };
+
+/** The first argument of each `$fromAI(…)` call, such as `created_after`. */
+const FROM_AI_KEY = /\$fromAI\s*\(\s*(['"`])([^'"`]{1,64})\1/i;
+
+/**
+ * The arguments a model fills (`$fromAI` keys), by the name of the parameter that takes each: a
+ * field of a collection by its own name, a resource locator's value by the locator's name.
+ */
+function modelArguments(parameters: unknown, name = '', found = new Map<string, string>()) {
+	if (typeof parameters === 'string') {
+		const key = FROM_AI_KEY.exec(parameters)?.[2];
+		if (key && name && !found.has(name)) found.set(name, key);
+	} else if (typeof parameters === 'object' && parameters !== null) {
+		const locator = '__rl' in parameters;
+		for (const [key, value] of Object.entries(parameters)) {
+			modelArguments(value, locator ? name : key, found);
+		}
+	}
+	return found;
+}
+
+/**
+ * A tool's message names each refused parameter also by the argument the model gave
+ * (`(createdAfter)` → `(createdAfter, the argument "created_after")`): the model knows its
+ * arguments by their keys, not by the node's parameter names.
+ */
+function withArguments(ctx: ParameterSource, message: string): string {
+	const keys = modelArguments(ctx.getNode().parameters);
+	return message.replace(/\((\w+)\)/g, (whole, name: string) => {
+		const key = keys.get(name);
+		return key && key !== name ? `(${name}, the argument "${key}")` : whole;
+	});
+}
 
 /**
  * A rejected parameter: names it and the rule, before anything is sent; `advice` says what to
- * give instead. The editor shows the advice below the message; a tool's message carries it, so
- * that a model that gave the value learns how to call again.
+ * give instead. The editor shows the advice below the message; a tool's message carries it (its
+ * `tool` variant), so that a model that gave the value learns how to call again.
  */
 export function invalidParameter(
 	ctx: ParameterSource,
 	itemIndex: number,
 	message: string,
-	advice?: string,
+	advice?: Advice,
 ): NodeOperationError {
-	if (advice && runsAsTool(ctx)) {
-		return new NodeOperationError(ctx.getNode(), `${message}. ${advice}`, { itemIndex });
+	if (runsAsTool(ctx)) {
+		const named = withArguments(ctx, message);
+		const said = typeof advice === 'object' ? advice.tool : advice;
+		const text = said ? `${named}. ${said}` : named;
+		return new NodeOperationError(ctx.getNode(), text, { itemIndex });
 	}
-	return new NodeOperationError(ctx.getNode(), message, { itemIndex, description: advice });
+	const description = typeof advice === 'object' ? advice.editor : advice;
+	return new NodeOperationError(ctx.getNode(), message, { itemIndex, description });
 }

@@ -77,7 +77,10 @@ export function readRequiredText(
 			`${named(property)} must not be empty`,
 			isInputField(property)
 				? fieldAdvice(property)
-				: `Set "${property.displayName}" to a non-blank value, or map it from the input data with an expression.`,
+				: {
+						editor: `Set "${property.displayName}" to a non-blank value, or map it from the input data with an expression.`,
+						tool: 'Give a value that is not blank.',
+					},
 		);
 	}
 	return text;

@@ -21,7 +21,9 @@
  *   (`total_count`, `total_sku_count`): the note says "N in total", and the Include Total option
  *   adds it to each output item under that name. The last page read gives it, so Limit 1 counts
  *   a list in one request of one entry. An answer without a whole number there gives no total;
- * - `simplified` (optional): the Simplify parameter and each entry's short form (simplify.ts).
+ * - `simplified` (optional): the Simplify parameter and each entry's short form (simplify.ts);
+ * - `whenEmpty` (optional): a check when the list came back empty, which may fail the item (an
+ *   FBPI order list for a warehouse code the project does not have, read by an AI model).
  *
  * Bounded: at most `maxPages` pages per item and the Timeout option for all of an item's pages
  * (checked before each page after the first; each request has its own time-out besides); a stop
@@ -120,6 +122,8 @@ export interface ListDeclaration extends Declaration {
 	total?: ListTotal;
 	simplified?: Simplified;
 	read(ctx: IExecuteFunctions, itemIndex: number): ListRequest;
+	/** Called when the list came back empty (before the item's empty output): may refuse it. */
+	whenEmpty?(ctx: IExecuteFunctions, itemIndex: number, request: ListRequest): Promise<void>;
 }
 
 /** What one item's listing needs besides its request. */
@@ -303,6 +307,7 @@ export function listOperation(declaration: ListDeclaration): Operation {
 			return {
 				send: async () => {
 					const read = await readList(this, declaration, listing, itemIndex);
+					if (!read.entries.length) await declaration.whenEmpty?.(this, itemIndex, listing.request);
 					return { list: outputs(declaration, listing, read) };
 				},
 			};

@@ -13,7 +13,7 @@ export const { option, operations, description } = resource({
 			action: 'Get stock of SKUs in a warehouse',
 			description:
 				'Get the quantity, processing time and last update of a SKU in a warehouse, one per input item, read in batches',
-			tool: `Gets the stock of one SKU in one warehouse: qty (units available), processing_time (days) and stock_updated_at. Takes a warehouse_code exactly as ${WAREHOUSES} lists it, and the seller's partner_sku (as orders and offers show it).`,
+			tool: `Gets the stock of one SKU in one warehouse: qty (units available), processing_time (as the seller set it, free text) and stock_updated_at. Takes a warehouse_code exactly as ${WAREHOUSES} lists it, and the seller's partner_sku (as orders and offers show it).`,
 			operation: get,
 		},
 		update: {

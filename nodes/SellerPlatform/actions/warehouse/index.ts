@@ -10,7 +10,7 @@ export const { option, operations, description } = resource({
 			action: 'Get many warehouses',
 			description:
 				'List the warehouses of the project, optionally of one fulfillment system, one item per warehouse',
-			tool: "Lists the seller's warehouses: for each, warehouse_code, display_name, fulfillment_system_code (e.g. FBPI) and is_active. Call it first: the FBPI order and stock tools take a warehouse_code exactly as listed here. Takes an optional fulfillment system code to list only that system's warehouses.",
+			tool: "Lists the seller's warehouses: for each, warehouse_code, display_name, fulfillment_system_code (e.g. FBPI) and is_active. Call it first: the FBPI order and stock tools take a warehouse_code exactly as listed here.",
 			operation: getMany,
 		},
 	},
