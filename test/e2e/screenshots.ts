@@ -14,18 +14,24 @@
  *   schema-preview.png     the "Preview" fields of Purchase Order → Get (the package's output schema)
  *                          in the input panel of the node after it, before any run
  *   execution-hints.png    the output panel of a run with two 429s and a failed item: the node's hints
+ *   mcp-example.png        the MCP example (MCP Server Trigger and its eight Seller Platform tools)
+ *                          on the canvas
  *
- * Not part of CI. Installs Chromium with apt-get when it is missing and this runs as root.
+ * `SCREENSHOTS_ONLY=mcp-example,node-picker npm run screenshots` takes only the pictures named
+ * (without `.png`), and leaves the others as they are.
+ *
+ * Not part of CI. Installs Chromium and an emoji font with apt-get when they are missing and this
+ * runs as root.
  */
 import { execFileSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 import type { Browser, Page } from 'playwright-core';
 
-import type { StoredCredential, WorkflowJson, WorkflowNode } from './lib/client';
+import type { StoredCredential, StoredWorkflow, WorkflowJson, WorkflowNode } from './lib/client';
 import { n8nInstall, REPO_ROOT } from './lib/n8n';
 import { CREDENTIAL_TYPE, NODE_TYPE } from './lib/setup';
 import { startStack, type Stack } from './lib/stack';
@@ -33,6 +39,22 @@ import { sleep } from './lib/wait';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const OUT_DIR = join(REPO_ROOT, 'docs', 'images');
+const MCP_EXAMPLE = 'seller-assistant-mcp.json';
+const PICTURES = [
+	'node-picker',
+	'operation-picker',
+	'node-parameters',
+	'credential-form',
+	'finished-run',
+	'finished-run-output',
+	'trigger-run',
+	'fulfil-run',
+	'schema-preview',
+	'execution-hints',
+	'mcp-example',
+];
+/** The pictures to take: those of `SCREENSHOTS_ONLY` (comma-separated), or every one. */
+const ONLY = onlyPictures(process.env.SCREENSHOTS_ONLY);
 const CHROMIUM_FLAGS = [
 	'--headless',
 	'--no-sandbox',
@@ -44,19 +66,42 @@ const CHROMIUM_FLAGS = [
 	'--disable-sync',
 ];
 
+/** Debian's packages the pictures need: the browser, and a font for the emoji of sticky notes. */
+const SYSTEM_PACKAGES = [
+	{ name: 'chromium', file: CHROMIUM },
+	{ name: 'fonts-noto-color-emoji', file: '/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf' },
+];
+
 function ensureChromium(): void {
-	if (existsSync(CHROMIUM)) return;
+	const missing = SYSTEM_PACKAGES.filter(({ file }) => !existsSync(file)).map(({ name }) => name);
+	if (!missing.length) return;
 	if (process.getuid?.() !== 0) {
 		throw new Error(
-			`${CHROMIUM} is missing: install Debian's chromium package (sudo apt-get install -y chromium)`,
+			`${missing.join(' and ')} missing: install Debian's packages (sudo apt-get install -y ${missing.join(' ')})`,
 		);
 	}
-	console.log("Installing Debian's chromium package (apt-get install -y chromium) ...");
+	console.log(`Installing Debian's packages (apt-get install -y ${missing.join(' ')}) ...`);
 	execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
-	execFileSync('apt-get', ['install', '-y', '-qq', 'chromium'], {
+	execFileSync('apt-get', ['install', '-y', '-qq', ...missing], {
 		stdio: 'inherit',
 		env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
 	});
+}
+
+function onlyPictures(list: string | undefined): string[] | undefined {
+	const names = (list ?? '')
+		.split(',')
+		.map((name) => name.trim().replace(/\.png$/, ''))
+		.filter(Boolean);
+	const unknown = names.filter((name) => !PICTURES.includes(name));
+	if (unknown.length)
+		throw new Error(`SCREENSHOTS_ONLY: no picture ${unknown.join(', ')} (${PICTURES.join(', ')})`);
+	return names.length ? names : undefined;
+}
+
+/** Whether any of these pictures is to be taken. */
+function wanted(...pictures: string[]): boolean {
+	return !ONLY || pictures.some((name) => ONLY.includes(name));
 }
 
 async function shot(
@@ -64,6 +109,7 @@ async function shot(
 	name: string,
 	clip?: { x: number; y: number; width: number; height: number },
 ) {
+	if (!wanted(name.replace(/\.png$/, ''))) return;
 	const path = join(OUT_DIR, name);
 	await page.screenshot({ path, clip });
 	console.log(`  ${name}`);
@@ -125,6 +171,50 @@ const getPurchaseOrder = (credential: StoredCredential, poNr: string): NodeSpec 
 	credentials: { [CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } },
 });
 
+/** The runs of the trigger example, activated and started by a sandbox order's event. */
+async function triggerExampleRuns(stack: Stack, trigger: StoredWorkflow) {
+	const { client, examples, n8n } = stack;
+	await client.activate(trigger.id);
+	for (let i = 0; i < 60 && !(await client.executions(trigger.id)).length; i++) {
+		const destinations = (await (
+			await fetch(`${stack.emulator.controlUrl}/destinations`)
+		).json()) as Array<{ url: string }>;
+		if (destinations.some((d) => d.url.startsWith(n8n.baseUrl))) {
+			await client.runAndWait(examples.get('create-sandbox-order.json')!);
+			for (let j = 0; j < 40 && !(await client.executions(trigger.id)).length; j++)
+				await sleep(250);
+			break;
+		}
+		await sleep(500);
+	}
+	return await client.executions(trigger.id);
+}
+
+/**
+ * The MCP example as a user has it after its set-up: the Seller Platform credential on its tools
+ * and a bearer credential (a random token) on its trigger.
+ */
+async function mcpExample(stack: Stack): Promise<StoredWorkflow> {
+	const shipped = stack.examples.get(MCP_EXAMPLE)!;
+	const bearer = await stack.client.createCredential(
+		'Seller assistant MCP token',
+		'httpBearerAuth',
+		{
+			token: randomBytes(32).toString('hex'),
+		},
+	);
+	return await stack.client.createWorkflow({
+		name: shipped.name,
+		nodes: shipped.nodes.map((node) =>
+			node.credentials?.httpBearerAuth
+				? { ...node, credentials: { httpBearerAuth: { id: bearer.id, name: bearer.name } } }
+				: node,
+		),
+		connections: shipped.connections,
+		settings: shipped.settings,
+	});
+}
+
 async function main(): Promise<void> {
 	ensureChromium();
 	const { chromium } = createRequire(join(n8nInstall(2).dir, 'package.json'))(
@@ -144,22 +234,8 @@ async function main(): Promise<void> {
 		const { client, examples, n8n } = stack;
 		const purchaseOrders = examples.get('purchase-orders-to-sheet.json')!;
 
-		// The trigger example started by a sandbox order's event, to show its run.
 		const trigger = examples.get('new-orders-customer-data.json')!;
-		await client.activate(trigger.id);
-		for (let i = 0; i < 60 && !(await client.executions(trigger.id)).length; i++) {
-			const destinations = (await (
-				await fetch(`${stack.emulator.controlUrl}/destinations`)
-			).json()) as Array<{ url: string }>;
-			if (destinations.some((d) => d.url.startsWith(n8n.baseUrl))) {
-				await client.runAndWait(examples.get('create-sandbox-order.json')!);
-				for (let j = 0; j < 40 && !(await client.executions(trigger.id)).length; j++)
-					await sleep(250);
-				break;
-			}
-			await sleep(500);
-		}
-		const triggerRuns = await client.executions(trigger.id);
+		const triggerRuns = wanted('trigger-run') ? await triggerExampleRuns(stack, trigger) : [];
 
 		browser = await chromium.launch({
 			executablePath: CHROMIUM,
@@ -178,65 +254,73 @@ async function main(): Promise<void> {
 		console.log(`Screenshots into ${OUT_DIR}:`);
 
 		// 1. The node's actions in the node panel.
-		await openWorkflow(page, stack, purchaseOrders.id);
-		await page.keyboard.press('n');
-		const search = page.getByPlaceholder(/Search/i).first();
-		await search.waitFor();
-		await search.fill('Seller Platform');
-		await sleep(800);
-		// The search result: one "Seller Platform" entry (node and trigger), with its description.
-		await shot(page, 'node-picker.png');
-		await page.getByText('Seller Platform', { exact: true }).first().click();
-		await sleep(1200);
-		await shot(page, 'operation-picker.png');
-		await page.keyboard.press('Escape');
-		await sleep(500);
+		if (wanted('node-picker', 'operation-picker')) {
+			await openWorkflow(page, stack, purchaseOrders.id);
+			await page.keyboard.press('n');
+			const search = page.getByPlaceholder(/Search/i).first();
+			await search.waitFor();
+			await search.fill('Seller Platform');
+			await sleep(800);
+			// The search result: one "Seller Platform" entry (node and trigger), with its description.
+			await shot(page, 'node-picker.png');
+			await page.getByText('Seller Platform', { exact: true }).first().click();
+			await sleep(1200);
+			await shot(page, 'operation-picker.png');
+			await page.keyboard.press('Escape');
+			await sleep(500);
+		}
 
 		// 2. The node open: parameters with the operation list.
-		await openWorkflow(page, stack, purchaseOrders.id);
-		await page.locator('.vue-flow__node', { hasText: 'Get purchase order' }).first().dblclick();
-		await page.locator('[data-test-id="ndv"]').first().waitFor();
-		await sleep(800);
-		const resource = page.locator('[data-test-id="parameter-input-resource"]').first();
-		if (await resource.isVisible().catch(() => false)) {
-			await resource.click();
-			await sleep(600);
+		if (wanted('node-parameters')) {
+			await openWorkflow(page, stack, purchaseOrders.id);
+			await page.locator('.vue-flow__node', { hasText: 'Get purchase order' }).first().dblclick();
+			await page.locator('[data-test-id="ndv"]').first().waitFor();
+			await sleep(800);
+			const resource = page.locator('[data-test-id="parameter-input-resource"]').first();
+			if (await resource.isVisible().catch(() => false)) {
+				await resource.click();
+				await sleep(600);
+			}
+			await shot(page, 'node-parameters.png');
+			await page.keyboard.press('Escape');
+			await page.keyboard.press('Escape');
 		}
-		await shot(page, 'node-parameters.png');
-		await page.keyboard.press('Escape');
-		await page.keyboard.press('Escape');
 
 		// 3. The credential form, after its Test.
-		await page.goto(`${n8n.baseUrl}/home/credentials/${stack.credential.id}`);
-		const modal = page.locator('[data-test-id="editCredential-modal"]').first();
-		await modal.waitFor({ timeout: 60_000 });
-		await sleep(1000);
-		const retry = modal.getByRole('button', { name: /Retry|Test/ }).first();
-		if (await retry.isVisible().catch(() => false)) {
-			await retry.click();
-			await sleep(2000);
+		if (wanted('credential-form')) {
+			await page.goto(`${n8n.baseUrl}/home/credentials/${stack.credential.id}`);
+			const modal = page.locator('[data-test-id="editCredential-modal"]').first();
+			await modal.waitFor({ timeout: 60_000 });
+			await sleep(1000);
+			const retry = modal.getByRole('button', { name: /Retry|Test/ }).first();
+			if (await retry.isVisible().catch(() => false)) {
+				await retry.click();
+				await sleep(2000);
+			}
+			await shot(page, 'credential-form.png');
+			await page.keyboard.press('Escape');
 		}
-		await shot(page, 'credential-form.png');
-		await page.keyboard.press('Escape');
 
 		// 4. A finished run, started with the editor's button, then its sheet rows.
-		await openWorkflow(page, stack, purchaseOrders.id);
-		await page
-			.getByRole('button', { name: /Execute workflow/ })
-			.first()
-			.click({ force: true });
-		await page.getByText('3 items').first().waitFor({ timeout: 60_000 });
-		await sleep(1500);
-		await shot(page, 'finished-run.png');
-		await page
-			.locator('.vue-flow__node')
-			.filter({ has: page.getByText('Sheet rows', { exact: true }) })
-			.first()
-			.dblclick();
-		await page.locator('[data-test-id="ndv"]').first().waitFor();
-		await sleep(1500);
-		await shot(page, 'finished-run-output.png');
-		await page.keyboard.press('Escape');
+		if (wanted('finished-run', 'finished-run-output')) {
+			await openWorkflow(page, stack, purchaseOrders.id);
+			await page
+				.getByRole('button', { name: /Execute workflow/ })
+				.first()
+				.click({ force: true });
+			await page.getByText('3 items').first().waitFor({ timeout: 60_000 });
+			await sleep(1500);
+			await shot(page, 'finished-run.png');
+			await page
+				.locator('.vue-flow__node')
+				.filter({ has: page.getByText('Sheet rows', { exact: true }) })
+				.first()
+				.dblclick();
+			await page.locator('[data-test-id="ndv"]').first().waitFor();
+			await sleep(1500);
+			await shot(page, 'finished-run-output.png');
+			await page.keyboard.press('Escape');
+		}
 
 		// 5. The trigger example's run.
 		if (triggerRuns.length) {
@@ -245,125 +329,151 @@ async function main(): Promise<void> {
 			await sleep(3000);
 			await dismissPopups(page);
 			await shot(page, 'trigger-run.png');
-		} else {
+		} else if (wanted('trigger-run')) {
 			console.log('  (no trigger run to show)');
 		}
 
 		// 5b. The "fulfil an FBPI order" example, run from the editor for a new sandbox order.
-		const fulfil = examples.get('fulfil-fbpi-order.json')!;
-		await client.runAndWait(examples.get('create-sandbox-order.json')!);
-		const fulfilRun = await client.waitForExecution(await client.run(fulfil, 'New FBPI order'));
-		await page.goto(`${n8n.baseUrl}/workflow/${fulfil.id}/executions/${fulfilRun.id}`);
-		await page.locator('iframe, .vue-flow__node').first().waitFor({ timeout: 60_000 });
-		await sleep(3000);
-		await dismissPopups(page);
-		await shot(page, 'fulfil-run.png');
+		if (wanted('fulfil-run')) {
+			const fulfil = examples.get('fulfil-fbpi-order.json')!;
+			await client.runAndWait(examples.get('create-sandbox-order.json')!);
+			const fulfilRun = await client.waitForExecution(await client.run(fulfil, 'New FBPI order'));
+			await page.goto(`${n8n.baseUrl}/workflow/${fulfil.id}/executions/${fulfilRun.id}`);
+			await page.locator('iframe, .vue-flow__node').first().waitFor({ timeout: 60_000 });
+			await sleep(3000);
+			await dismissPopups(page);
+			await shot(page, 'fulfil-run.png');
+		}
 
 		// 6. The output-schema preview: the node after a Seller Platform node that has not run shows
 		// the fields of the package's schema (marked "Preview") in its input panel's schema view.
-		const preview = await client.createWorkflow(
-			chain('Seller Platform: output schema preview', [
-				manualTrigger,
-				getPurchaseOrder(stack.credential, 'PO-1001'),
-				{ name: 'Next step', type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {} },
-			]),
-		);
-		await openWorkflow(page, stack, preview.id);
-		await page.locator('.vue-flow__node', { hasText: 'Next step' }).first().dblclick();
-		await page.locator('[data-test-id="ndv"]').first().waitFor();
-		const input = page.locator('[data-test-id="ndv-input-panel"]').first();
-		await input.waitFor();
-		const schemaMode = input
-			.locator('[data-test-id="ndv-run-data-display-mode"]')
-			.getByText('Schema', { exact: true })
-			.first();
-		if (await schemaMode.isVisible().catch(() => false)) await schemaMode.click();
-		await input.locator('[data-test-id="schema-preview-warning"]').first().waitFor();
-		await input.getByText('po_release_date_iso').first().waitFor();
-		// The NDV's icons of the neighbouring nodes overlap the panel's left edge.
-		await page.addStyleTag({ content: '[data-test-id="floating-nodes"] { visibility: hidden }' });
-		await sleep(1000);
-		// Down to the panel's last entry, without the empty space under it.
-		const inputBox = await input.boundingBox();
-		const last = await input.getByText('Variables and context').first().boundingBox();
-		await shot(
-			page,
-			'schema-preview.png',
-			inputBox && last
-				? { ...inputBox, height: Math.min(inputBox.height, last.y + last.height + 24 - inputBox.y) }
-				: (inputBox ?? undefined),
-		);
-		await page.keyboard.press('Escape');
+		if (wanted('schema-preview')) {
+			const preview = await client.createWorkflow(
+				chain('Seller Platform: output schema preview', [
+					manualTrigger,
+					getPurchaseOrder(stack.credential, 'PO-1001'),
+					{ name: 'Next step', type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {} },
+				]),
+			);
+			await openWorkflow(page, stack, preview.id);
+			await page.locator('.vue-flow__node', { hasText: 'Next step' }).first().dblclick();
+			await page.locator('[data-test-id="ndv"]').first().waitFor();
+			const input = page.locator('[data-test-id="ndv-input-panel"]').first();
+			await input.waitFor();
+			const schemaMode = input
+				.locator('[data-test-id="ndv-run-data-display-mode"]')
+				.getByText('Schema', { exact: true })
+				.first();
+			if (await schemaMode.isVisible().catch(() => false)) await schemaMode.click();
+			await input.locator('[data-test-id="schema-preview-warning"]').first().waitFor();
+			await input.getByText('po_release_date_iso').first().waitFor();
+			// The NDV's icons of the neighbouring nodes overlap the panel's left edge.
+			await page.addStyleTag({ content: '[data-test-id="floating-nodes"] { visibility: hidden }' });
+			await sleep(1000);
+			// Down to the panel's last entry, without the empty space under it.
+			const inputBox = await input.boundingBox();
+			const last = await input.getByText('Variables and context').first().boundingBox();
+			await shot(
+				page,
+				'schema-preview.png',
+				inputBox && last
+					? {
+							...inputBox,
+							height: Math.min(inputBox.height, last.y + last.height + 24 - inputBox.y),
+						}
+					: (inputBox ?? undefined),
+			);
+			await page.keyboard.press('Escape');
+		}
 
 		// 7. Execution hints: two 429 answers (repeated after their wait) and an unknown purchase
 		// order (404) with "continue on fail", run from the editor's button.
-		const hinted = await client.createWorkflow(
-			chain('Seller Platform: execution hints', [
-				manualTrigger,
-				{
-					name: 'PO numbers',
-					type: 'n8n-nodes-base.code',
-					typeVersion: 2,
-					parameters: {
-						jsCode: "return ['PO-1001', 'PO-NOPE-1'].map((po_nr) => ({ json: { po_nr } }));",
+		if (wanted('execution-hints')) {
+			const hinted = await client.createWorkflow(
+				chain('Seller Platform: execution hints', [
+					manualTrigger,
+					{
+						name: 'PO numbers',
+						type: 'n8n-nodes-base.code',
+						typeVersion: 2,
+						parameters: {
+							jsCode: "return ['PO-1001', 'PO-NOPE-1'].map((po_nr) => ({ json: { po_nr } }));",
+						},
 					},
-				},
-				{
-					...getPurchaseOrder(stack.credential, '={{ $json.po_nr }}'),
-					onError: 'continueRegularOutput',
-				},
-			]),
-		);
-		const faults = await fetch(`${stack.emulator.controlUrl}/faults`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({ count: 2, status: 429, retryAfter: 0, operation: 'GetPurchaseOrder' }),
-		});
-		if (!faults.ok) throw new Error(`injecting faults into the emulator: HTTP ${faults.status}`);
-		await openWorkflow(page, stack, hinted.id);
-		await page
-			.getByRole('button', { name: /Execute workflow/ })
-			.first()
-			.click({ force: true });
-		for (let i = 0; i < 120; i++) {
-			const runs = await client.executions(hinted.id);
-			if (runs.length && !['new', 'running', 'waiting'].includes(runs[0].status)) break;
-			await sleep(500);
+					{
+						...getPurchaseOrder(stack.credential, '={{ $json.po_nr }}'),
+						onError: 'continueRegularOutput',
+					},
+				]),
+			);
+			const faults = await fetch(`${stack.emulator.controlUrl}/faults`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({
+					count: 2,
+					status: 429,
+					retryAfter: 0,
+					operation: 'GetPurchaseOrder',
+				}),
+			});
+			if (!faults.ok) throw new Error(`injecting faults into the emulator: HTTP ${faults.status}`);
+			await openWorkflow(page, stack, hinted.id);
+			await page
+				.getByRole('button', { name: /Execute workflow/ })
+				.first()
+				.click({ force: true });
+			for (let i = 0; i < 120; i++) {
+				const runs = await client.executions(hinted.id);
+				if (runs.length && !['new', 'running', 'waiting'].includes(runs[0].status)) break;
+				await sleep(500);
+			}
+			await sleep(1500);
+			await page.locator('.vue-flow__node', { hasText: 'Get purchase order' }).first().dblclick();
+			await page.locator('[data-test-id="ndv"]').first().waitFor();
+			const output = page.locator('[data-test-id="output-panel"]').first();
+			await output
+				.getByText(/429s \(too many requests\)/)
+				.first()
+				.waitFor();
+			// Without the run's toast, and down to the item count under the hints (not the items).
+			const toast = page.locator('.el-notification', { hasText: 'Workflow executed successfully' });
+			await toast
+				.locator('.el-notification__closeBtn')
+				.first()
+				.click()
+				.catch(() => undefined);
+			await toast
+				.first()
+				.waitFor({ state: 'hidden', timeout: 15_000 })
+				.catch(() => undefined);
+			await sleep(1000);
+			const panel = await output.boundingBox();
+			const count = await output
+				.getByText(/^\d+ items?$/)
+				.first()
+				.boundingBox({ timeout: 5000 })
+				.catch(() => null);
+			await shot(
+				page,
+				'execution-hints.png',
+				panel && count
+					? { ...panel, height: Math.min(panel.height, count.y + count.height + 8 - panel.y) }
+					: (panel ?? undefined),
+			);
+			await page.keyboard.press('Escape');
 		}
-		await sleep(1500);
-		await page.locator('.vue-flow__node', { hasText: 'Get purchase order' }).first().dblclick();
-		await page.locator('[data-test-id="ndv"]').first().waitFor();
-		const output = page.locator('[data-test-id="output-panel"]').first();
-		await output
-			.getByText(/429s \(too many requests\)/)
-			.first()
-			.waitFor();
-		// Without the run's toast, and down to the item count under the hints (not the items).
-		const toast = page.locator('.el-notification', { hasText: 'Workflow executed successfully' });
-		await toast
-			.locator('.el-notification__closeBtn')
-			.first()
-			.click()
-			.catch(() => undefined);
-		await toast
-			.first()
-			.waitFor({ state: 'hidden', timeout: 15_000 })
-			.catch(() => undefined);
-		await sleep(1000);
-		const panel = await output.boundingBox();
-		const count = await output
-			.getByText(/^\d+ items?$/)
-			.first()
-			.boundingBox({ timeout: 5000 })
-			.catch(() => null);
-		await shot(
-			page,
-			'execution-hints.png',
-			panel && count
-				? { ...panel, height: Math.min(panel.height, count.y + count.height + 8 - panel.y) }
-				: (panel ?? undefined),
-		);
-		await page.keyboard.press('Escape');
+
+		// 8. The MCP example on the canvas: the MCP Server Trigger with its eight tools, the
+		// trigger's bearer credential created (with a throw-away token, never shown) so that no
+		// node shows a credential issue.
+		if (wanted('mcp-example')) {
+			const mcp = await mcpExample(stack);
+			// Taller, so that the canvas's "Execute workflow" button is below the tools' names.
+			await page.setViewportSize({ width: 1440, height: 1040 });
+			await openWorkflow(page, stack, mcp.id);
+			await shot(page, 'mcp-example.png');
+			await page.setViewportSize({ width: 1440, height: 900 });
+		}
 	} catch (error) {
 		const pages = browser?.contexts().flatMap((c) => c.pages()) ?? [];
 		if (pages[0]) {
