@@ -41,13 +41,15 @@ function modelArguments(parameters: unknown, name = '', found = new Map<string, 
 }
 
 /**
- * A tool's message names each refused parameter also by the argument the model gave
+ * A tool's message names the refused parameter also by the argument the model gave
  * (`(createdAfter)` → `(createdAfter, the argument "created_after")`): the model knows its
  * arguments by their keys, not by the node's parameter names.
  */
 function withArguments(ctx: ParameterSource, message: string): string {
 	const keys = modelArguments(ctx.getNode().parameters);
-	return message.replace(/\((\w+)\)/g, (whole, name: string) => {
+	// The first name in parentheses is the refused parameter's (`named`); a value shown later in
+	// the message may hold parentheses of its own.
+	return message.replace(/\((\w+)\)/, (whole, name: string) => {
 		const key = keys.get(name);
 		return key && key !== name ? `(${name}, the argument "${key}")` : whole;
 	});
