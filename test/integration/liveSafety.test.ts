@@ -204,8 +204,8 @@ describe('a gateway that never answers, trickles or sends too much ends the requ
 });
 
 describe('the shape comparison names how another gateway differs', () => {
-	const differences = async (operation: string, fault: FaultSpec) => {
-		const { report } = await readOnlyRun({ count: 1, operation, ...fault });
+	const differences = async (operation: string, fault: Omit<FaultSpec, 'count'>) => {
+		const { report } = await readOnlyRun({ ...fault, count: 1, operation });
 		return compareShapes([shapeOfRun(report, operation)], readShapes());
 	};
 
