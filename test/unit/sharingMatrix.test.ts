@@ -13,42 +13,14 @@
  * turn. The verdicts are for the default phases (3.7 to 11.5 s): at other phases the fixed windows
  * miss more cells (fixed 60 s: half of them at a phase of 35 s), as the real bench does.
  */
-import {
-	BACK_WITHIN_MS,
-	MATRIX_CELLS,
-	MATRIX_TARGETS,
-	startOffsets,
-	type MatrixCell,
-} from '../helpers/sharingMatrix';
-import { GatewayModelServer, startProcess, type ModelProcess } from '../helpers/sharingModel';
-import { VirtualClock } from '../helpers/virtualTime';
+import { MATRIX_CELLS, MATRIX_TARGETS, type MatrixCell } from '../helpers/sharingMatrix';
+import { runCell, type CellRun } from '../helpers/sharingCell';
 
-const PLAN = 1500;
-const PER_SECOND = PLAN / 60;
 /**
  * Time all the processes are busy together, from the last one's start (`MATRIX_BUSY_MS`: 60000 is
  * the real bench's `BENCH_MATRIX_BUSY_SECONDS`, where the starts weigh more).
  */
 const BUSY_MS = Number(process.env.MATRIX_BUSY_MS ?? 180_000);
-
-/** Moves time on until every process, stopped, has no request left in flight. */
-async function settle(clock: VirtualClock, processes: ModelProcess[]) {
-	let done = false;
-	void Promise.all(processes.map((p) => p.finished)).then(() => (done = true));
-	while (!done) await clock.advance(1000);
-}
-
-interface CellFigures {
-	/** Accepted requests while all are busy (from the first start), as a share of the plan. */
-	together: number;
-	/** Requests answered 429, as a share of all requests. */
-	rejected: number;
-	requests: number;
-	/** Items the node would have failed. */
-	failed: number;
-	/** The one left alone: its accepted requests in the 10 s from 30 s after the others stopped. */
-	alone: number;
-}
 
 /**
  * Shifts every cell's seed (`MATRIX_SEED=n`; 0, the default, gives the seeds the verdicts and
@@ -62,37 +34,7 @@ const SEED_SHIFT = 7919 * Number(process.env.MATRIX_SEED ?? 0);
  */
 const PHASE_MS = process.env.MATRIX_PHASE_MS ? Number(process.env.MATRIX_PHASE_MS) : undefined;
 
-async function runCell(matrixCell: MatrixCell): Promise<CellFigures> {
-	const cell = { ...matrixCell, seed: matrixCell.seed + SEED_SHIFT };
-	// Not at 0: the fixed windows are the gateway's clock's, not the processes'.
-	const clock = new VirtualClock(PHASE_MS ?? 3_700 + (cell.seed % 7) * 1_300);
-	const start = clock.now();
-	const gateway = new GatewayModelServer(PLAN, 60_000, cell.model, cell.retryAfter);
-	const processes: ModelProcess[] = [];
-	for (const [id, offset] of startOffsets(cell).entries()) {
-		await clock.runUntil(start + offset);
-		processes.push(
-			startProcess(clock, gateway, { id, plan: PLAN, jitterMs: 10, seed: cell.seed * 10 + id }),
-		);
-	}
-	const busyEnd = clock.now() + BUSY_MS;
-	await clock.runUntil(busyEnd);
-	processes.slice(1).forEach((p) => p.stop());
-	const from = busyEnd + BACK_WITHIN_MS;
-	await clock.runUntil(from + 10_000);
-	processes[0].stop();
-	await settle(clock, processes);
-	const accepted = gateway.arrivals.filter((a) => a.status === 200);
-	const busy = accepted.filter((a) => a.at < busyEnd).length;
-	const alone = accepted.filter((a) => a.process === 0 && a.at >= from && a.at < from + 10_000);
-	return {
-		together: busy / ((busyEnd - start) / 1000) / PER_SECOND,
-		rejected: 1 - accepted.length / gateway.arrivals.length,
-		requests: gateway.arrivals.length,
-		failed: processes.reduce((sum, p) => sum + p.failed, 0),
-		alone: alone.length / (PER_SECOND * 10),
-	};
-}
+const RUN: CellRun = { seedShift: SEED_SHIFT, phaseMs: PHASE_MS, busyMs: BUSY_MS };
 
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 
@@ -132,8 +74,8 @@ describe('sharing matrix: every gateway window model, with and without Retry-Aft
 });
 
 /** Runs `cell` and checks its targets. */
-async function checkCell(cell: MatrixCell) {
-	const figures = await runCell(cell);
+async function checkCell(cell: MatrixCell, run: CellRun = RUN) {
+	const figures = await runCell(cell, run);
 	if (process.env.MATRIX_REPORT) {
 		console.log(
 			`${cell.name}: together ${pct(figures.together)}, 429 ${pct(figures.rejected)} of ${figures.requests}, failed ${figures.failed}, alone ${pct(figures.alone)}`,

@@ -1,0 +1,66 @@
+/* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
+/**
+ * The sharing matrix's cells on virtual time (test/helpers/sharingCell.ts) at several start phases
+ * of the gateway's clock minute and several jitter seeds: one line per cell (together, 429, alone,
+ * failed items; met, or which targets it missed), then the count met per model and phase. The
+ * matrix test (test/unit/sharingMatrix.test.ts) runs each cell at one phase; a fixed window's
+ * verdict depends on it. Not part of `npm test`:
+ *
+ *   npm run build && npx ts-node --transpile-only --prefer-ts-exts test/bench/sharingPhases.ts
+ *
+ * `SWEEP_PHASES_MS`: first start this many ms after a clock minute's turn, default
+ * `5000,20000,35000,50000` (`default`: each cell's phase in the matrix test); `SWEEP_SEEDS`
+ * (`0,1`, as `MATRIX_SEED`); `SWEEP_MODELS` (`fixed-10s,fixed-60s`; `all`: every model);
+ * `MATRIX_BUSY_MS` (180000, the matrix test's; 60000 is the bench's).
+ */
+import { MATRIX_CELLS, MATRIX_TARGETS } from '../helpers/sharingMatrix';
+import { missed, runCell } from '../helpers/sharingCell';
+
+const list = (value: string | undefined, fallback: string) => (value ?? fallback).split(',');
+const PHASES = list(process.env.SWEEP_PHASES_MS, '5000,20000,35000,50000').map((phase) =>
+	phase === 'default' ? undefined : Number(phase),
+);
+const SEEDS = list(process.env.SWEEP_SEEDS, '0,1').map(Number);
+const MODELS = list(process.env.SWEEP_MODELS, 'fixed-10s,fixed-60s');
+const BUSY_MS = Number(process.env.MATRIX_BUSY_MS ?? 180_000);
+const CELLS = MATRIX_CELLS.filter((cell) => MODELS.includes('all') || MODELS.includes(cell.model));
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}`.padStart(5);
+const phaseName = (phaseMs?: number) => (phaseMs === undefined ? 'default' : `${phaseMs / 1000} s`);
+
+async function main() {
+	const counts = new Map<string, { met: number; of: number }>();
+	for (const cell of CELLS) {
+		for (const phaseMs of PHASES)
+			counts.set(`${cell.model} ${phaseName(phaseMs)}`, { met: 0, of: 0 });
+	}
+	for (const seed of SEEDS) {
+		for (const phaseMs of PHASES) {
+			for (const cell of CELLS) {
+				const figures = await runCell(cell, { seedShift: 7919 * seed, phaseMs, busyMs: BUSY_MS });
+				const misses = missed(figures, MATRIX_TARGETS);
+				console.log(
+					[
+						`seed ${seed} phase ${phaseName(phaseMs).padStart(7)}  ${cell.key.padEnd(38)}`,
+						`together ${pct(figures.together)} %  429 ${pct(figures.rejected)} %`,
+						`alone ${pct(figures.alone)} %  failed ${figures.failed}`,
+						misses.length ? `MISSED ${misses.join(' ')}` : 'met',
+					].join('  '),
+				);
+				const count = counts.get(`${cell.model} ${phaseName(phaseMs)}`)!;
+				count.of++;
+				if (!misses.length) count.met++;
+			}
+		}
+	}
+	let met = 0;
+	let of = 0;
+	for (const [key, count] of counts) {
+		console.log(`${key.padEnd(22)} ${count.met} of ${count.of}`);
+		met += count.met;
+		of += count.of;
+	}
+	console.log(`met ${met} of ${of} (seeds ${SEEDS.join(', ')}, busy ${BUSY_MS / 1000} s)`);
+}
+
+void main();
