@@ -15,7 +15,7 @@ import {
 	RETRY_POLICY,
 } from '../../dist/nodes/shared/pacing/waits';
 import { SlidingWindowLimiter, type RateModel } from '../emulator/ratePlan';
-import { runItems, seededRandom } from './sharingModel';
+import { modelRequest, runItems, seededRandom } from './sharingModel';
 import { VirtualClock } from './virtualTime';
 
 /** What the gateway answers: 200, a 429 with its raw Retry-After header (absent: none), a 5xx. */
@@ -92,9 +92,9 @@ export function startOther(
 	},
 ): OtherProcess {
 	const limiter = options.limiter ?? new PlanLimiter(options.plan, clock);
-	const latency = options.latencyMs ?? 50;
-	const jitter = options.jitterMs ?? 10;
 	const random = seededRandom(options.seed ?? options.id + 1);
+	const trip = { latencyMs: options.latencyMs ?? 50, jitterMs: options.jitterMs ?? 10, random };
+	const take = () => gateway.take(clock.now(), options.id);
 	const wallNow = options.wallNow ?? (() => 1_750_000_000_000 + clock.now());
 	const proc: OtherProcess = {
 		limiter,
@@ -114,11 +114,7 @@ export function startOther(
 		let rateLimited = 0;
 		let transient = 0;
 		for (;;) {
-			const pause = limiter.pauseLeft();
-			if (pause > 0) await clock.sleep(pause);
-			const slot = await limiter.acquire();
-			const answer = gateway.take(clock.now(), options.id);
-			await clock.sleep(latency + (random() * 2 - 1) * jitter);
+			const { slot, answer } = await modelRequest(clock, limiter, take, trip);
 			if (answer.status === 200) {
 				inARow = 0;
 				slot.finished(undefined, 'answered');

@@ -57,6 +57,24 @@ export class GatewayModelServer {
 	}
 }
 
+/**
+ * One request of a model process, as the node sends it: it waits out the plan's pause, takes a
+ * slot, and `take` is the gateway's answer, back after a round trip of `latencyMs` ± `jitterMs`.
+ */
+export async function modelRequest<A>(
+	clock: VirtualClock,
+	limiter: PlanLimiter,
+	take: () => A,
+	trip: { latencyMs: number; jitterMs: number; random: () => number },
+) {
+	const pause = limiter.pauseLeft();
+	if (pause > 0) await clock.sleep(pause);
+	const slot = await limiter.acquire();
+	const answer = take();
+	await clock.sleep(trip.latencyMs + (trip.random() * 2 - 1) * trip.jitterMs);
+	return { slot, answer };
+}
+
 export interface ModelProcess {
 	readonly limiter: PlanLimiter;
 	/** Items answered with success. */
@@ -93,9 +111,9 @@ export function startProcess(
 	},
 ): ModelProcess {
 	const limiter = options.limiter ?? new PlanLimiter(options.plan, clock);
-	const latency = options.latencyMs ?? 50;
-	const jitter = options.jitterMs ?? 0;
 	const random = seededRandom(options.seed ?? options.id + 1);
+	const trip = { latencyMs: options.latencyMs ?? 50, jitterMs: options.jitterMs ?? 0, random };
+	const take = () => gateway.take(clock.now(), options.id);
 	const process: ModelProcess = {
 		limiter,
 		done: 0,
@@ -107,11 +125,7 @@ export function startProcess(
 	const sendOne = async () => {
 		let failed = false;
 		for (let attempt = 0; ; attempt++) {
-			const pause = limiter.pauseLeft();
-			if (pause > 0) await clock.sleep(pause);
-			const slot = await limiter.acquire();
-			const answer = gateway.take(clock.now(), options.id);
-			await clock.sleep(latency + (random() * 2 - 1) * jitter);
+			const { slot, answer } = await modelRequest(clock, limiter, take, trip);
 			if (answer.ok) {
 				inARow = 0;
 				slot.finished(undefined, 'answered');

@@ -11,11 +11,11 @@ import { NodeHelpers, type IDataObject, type INode, type INodeParameters } from 
 import { LOGIN_OPERATION, SEEDED_FBPI_ORDERS, SEEDED_WAREHOUSES } from '../emulator';
 import { join } from 'path';
 
-import { TEST_TOOL_CALLER_NODE_TYPE, workflowFromFile, type TestNode } from '../helpers';
+import { workflowFromFile } from '../helpers';
 import { nodeOperations } from '../helpers/nodeOperations';
 import { toolVariant } from '../helpers/tools';
 import { SellerPlatform } from '../../dist/nodes/SellerPlatform/SellerPlatform.node';
-import { CREDENTIAL_ID, startFixture, type Fixture } from './fixture';
+import { callTool as fixtureCallTool, CREDENTIAL_ID, startFixture, type Fixture } from './fixture';
 
 let f: Fixture;
 beforeAll(async () => {
@@ -27,35 +27,8 @@ beforeEach(() => f.emulator.clearRequests());
 const READ_NOTE = 'It only reads: it changes nothing at noon.';
 const WRITE_NOTE = 'It changes data at noon';
 
-/** Tool Caller ← the Seller Platform tool named `name` with `parameters`; `calls` its arguments. */
-async function callTool(name: string, parameters: INodeParameters, calls: IDataObject[] = []) {
-	const tool: TestNode = {
-		name,
-		type: 'sellerPlatformTool',
-		typeVersion: 1.1,
-		parameters,
-		credentials: { sellerPlatformApi: CREDENTIAL_ID },
-	};
-	const result = await f.env.runWorkflow(
-		{
-			nodes: [
-				{
-					name: 'Tool Caller',
-					type: TEST_TOOL_CALLER_NODE_TYPE,
-					parameters: { calls: JSON.stringify(calls) },
-				},
-				tool,
-			],
-			connections: {
-				[name]: { ai_tool: [[{ node: 'Tool Caller', type: 'ai_tool', index: 0 }]] },
-			},
-		},
-		{ startNode: 'Tool Caller' },
-	);
-	expect(result.error?.message).toBeUndefined();
-	const [offered, ...answers] = result.json('Tool Caller');
-	return { offered, answers };
-}
+const callTool = (name: string, parameters: INodeParameters, calls: IDataObject[] = []) =>
+	fixtureCallTool(f, name, parameters, calls);
 
 /** The eight reads a seller's assistant uses, and what each one's description must name. */
 const READS: Array<[string, INodeParameters, string[]]> = [

@@ -12,10 +12,16 @@ import { join } from 'path';
 import { NodeHelpers, type IDataObject, type INode, type INodeParameters } from 'n8n-workflow';
 
 import { LOGIN_OPERATION, SEEDED_PO, SEEDED_WAREHOUSES } from '../emulator';
-import { TEST_TOOL_CALLER_NODE_TYPE, workflowFromFile, type TestNode } from '../helpers';
+import { workflowFromFile } from '../helpers';
 import { toolVariant } from '../helpers/tools';
 import { SellerPlatform } from '../../dist/nodes/SellerPlatform/SellerPlatform.node';
-import { CREDENTIAL_ID, startFixture, workflowWithItems, type Fixture } from './fixture';
+import {
+	callTool as fixtureCallTool,
+	CREDENTIAL_ID,
+	startFixture,
+	workflowWithItems,
+	type Fixture,
+} from './fixture';
 
 let f: Fixture;
 beforeAll(async () => {
@@ -30,35 +36,8 @@ const example = workflowFromFile(join(ROOT, 'examples', 'seller-assistant-mcp.js
 const exampleTool = (name: string) =>
 	example.nodes.find((node) => node.name === name)!.parameters as INodeParameters;
 
-/** Tool Caller ← the Seller Platform tool `name` with `parameters`; `calls` its arguments. */
-async function callTool(name: string, parameters: INodeParameters, calls: IDataObject[] = []) {
-	const tool: TestNode = {
-		name,
-		type: 'sellerPlatformTool',
-		typeVersion: 1.1,
-		parameters,
-		credentials: { sellerPlatformApi: CREDENTIAL_ID },
-	};
-	const result = await f.env.runWorkflow(
-		{
-			nodes: [
-				{
-					name: 'Tool Caller',
-					type: TEST_TOOL_CALLER_NODE_TYPE,
-					parameters: { calls: JSON.stringify(calls) },
-				},
-				tool,
-			],
-			connections: {
-				[name]: { ai_tool: [[{ node: 'Tool Caller', type: 'ai_tool', index: 0 }]] },
-			},
-		},
-		{ startNode: 'Tool Caller' },
-	);
-	expect(result.error?.message).toBeUndefined();
-	const [offered, ...answers] = result.json('Tool Caller');
-	return { offered, answers: answers as Array<{ tool: string; result?: string; error?: string }> };
-}
+const callTool = (name: string, parameters: INodeParameters, calls: IDataObject[] = []) =>
+	fixtureCallTool(f, name, parameters, calls);
 
 /** The API requests of the last calls, the login left out. */
 const sent = () =>

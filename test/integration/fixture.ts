@@ -3,12 +3,13 @@
  * (n8n-core) with our node and credential, wired together with a ready credential.
  */
 import { credentialFields, startEmulator, type Emulator, type EmulatorOptions } from '../emulator';
-import type { ICredentialDataDecryptedObject, INodeParameters } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
 import {
 	chain,
 	checkEveryRun,
 	createTestEnvironment,
+	TEST_TOOL_CALLER_NODE_TYPE,
 	type TestEnvironment,
 	type TestNode,
 	type TestWorkflow,
@@ -85,4 +86,46 @@ export function sentSecrets(emulator: Emulator): { tokens: string[]; cookies: st
 			.map((pair) => pair.split('=')[1] ?? ''),
 	);
 	return { tokens, cookies };
+}
+
+/** What a tool call through the Tool Caller gave: a result, or the error's message. */
+export interface ToolAnswer {
+	tool: string;
+	result?: string;
+	error?: string;
+}
+
+/**
+ * Tool Caller ← the Seller Platform tool named `name` with `parameters` (test/helpers/tools.ts):
+ * `offered` is what the model is offered (name, description, schema), `answers` one per call of
+ * `calls` (the model's arguments).
+ */
+export async function callTool(
+	f: Fixture,
+	name: string,
+	parameters: INodeParameters,
+	calls: IDataObject[] = [],
+) {
+	const tool: TestNode = {
+		name,
+		type: 'sellerPlatformTool',
+		typeVersion: 1.1,
+		parameters,
+		credentials: { sellerPlatformApi: CREDENTIAL_ID },
+	};
+	const caller = {
+		name: 'Tool Caller',
+		type: TEST_TOOL_CALLER_NODE_TYPE,
+		parameters: { calls: JSON.stringify(calls) },
+	};
+	const result = await f.env.runWorkflow(
+		{
+			nodes: [caller, tool],
+			connections: { [name]: { ai_tool: [[{ node: caller.name, type: 'ai_tool', index: 0 }]] } },
+		},
+		{ startNode: caller.name },
+	);
+	expect(result.error?.message).toBeUndefined();
+	const [offered, ...answers] = result.json(caller.name);
+	return { offered, answers: answers as unknown as ToolAnswer[] };
 }
