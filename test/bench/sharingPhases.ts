@@ -2,7 +2,8 @@
 /**
  * The sharing matrix's cells on virtual time (test/helpers/sharingCell.ts) at several start phases
  * of the gateway's clock minute and several jitter seeds: one line per cell (together, 429, alone,
- * failed items; met, or which targets it missed), then the count met per model and phase. The
+ * alone after the gateway's turn, failed items; met, or which targets it missed), then the count
+ * met per model and phase, and the count met with alone after the turn in place of alone. The
  * matrix test (test/unit/sharingMatrix.test.ts) runs each cell at one phase; a fixed window's
  * verdict depends on it. Not part of `npm test`:
  *
@@ -29,38 +30,51 @@ const pct = (x: number) => `${(x * 100).toFixed(1)}`.padStart(5);
 const phaseName = (phaseMs?: number) => (phaseMs === undefined ? 'default' : `${phaseMs / 1000} s`);
 
 async function main() {
-	const counts = new Map<string, { met: number; of: number }>();
+	const counts = new Map<string, { met: number; metAfterTurn: number; of: number }>();
 	for (const cell of CELLS) {
 		for (const phaseMs of PHASES)
-			counts.set(`${cell.model} ${phaseName(phaseMs)}`, { met: 0, of: 0 });
+			counts.set(`${cell.model} ${phaseName(phaseMs)}`, { met: 0, metAfterTurn: 0, of: 0 });
 	}
 	for (const seed of SEEDS) {
 		for (const phaseMs of PHASES) {
 			for (const cell of CELLS) {
 				const figures = await runCell(cell, { seedShift: 7919 * seed, phaseMs, busyMs: BUSY_MS });
 				const misses = missed(figures, MATRIX_TARGETS);
+				// The same targets, the one left measured from the gateway's turn after the stop.
+				const afterTurn = missed({ ...figures, alone: figures.aloneAfterTurn }, MATRIX_TARGETS);
 				console.log(
 					[
 						`seed ${seed} phase ${phaseName(phaseMs).padStart(7)}  ${cell.key.padEnd(38)}`,
 						`together ${pct(figures.together)} %  429 ${pct(figures.rejected)} %`,
-						`alone ${pct(figures.alone)} %  failed ${figures.failed}`,
+						`alone ${pct(figures.alone)} %  after the turn ${pct(figures.aloneAfterTurn)} %`,
+						`failed ${figures.failed}`,
 						misses.length ? `MISSED ${misses.join(' ')}` : 'met',
+						afterTurn.length
+							? `(after the turn: MISSED ${afterTurn.join(' ')})`
+							: '(after the turn: met)',
 					].join('  '),
 				);
 				const count = counts.get(`${cell.model} ${phaseName(phaseMs)}`)!;
 				count.of++;
 				if (!misses.length) count.met++;
+				if (!afterTurn.length) count.metAfterTurn++;
 			}
 		}
 	}
 	let met = 0;
+	let metAfterTurn = 0;
 	let of = 0;
 	for (const [key, count] of counts) {
-		console.log(`${key.padEnd(22)} ${count.met} of ${count.of}`);
+		console.log(
+			`${key.padEnd(22)} ${count.met} of ${count.of}, with alone after the turn ${count.metAfterTurn}`,
+		);
 		met += count.met;
+		metAfterTurn += count.metAfterTurn;
 		of += count.of;
 	}
-	console.log(`met ${met} of ${of} (seeds ${SEEDS.join(', ')}, busy ${BUSY_MS / 1000} s)`);
+	const run = `seeds ${SEEDS.join(', ')}, busy ${BUSY_MS / 1000} s`;
+	console.log(`met ${met} of ${of} (${run})`);
+	console.log(`met with alone after the turn ${metAfterTurn} of ${of} (${run})`);
 }
 
 void main();

@@ -3,7 +3,7 @@
  * and the bench (test/bench/sharing.ts): each gateway window model of the emulator, 429 with and
  * without Retry-After, 2, 3 and 4 processes started together or staggered; and its targets.
  */
-import type { RateModel } from '../emulator/ratePlan';
+import { limitsOf, type RateModel } from '../emulator/ratePlan';
 
 /** The four window models: the plan (or a sixth of it) in a sliding or fixed window of 60 s (10 s). */
 export const WINDOW_MODELS: ReadonlyArray<{ name: string; model: RateModel }> = [
@@ -21,6 +21,18 @@ export const STAGGER_MS = [8_000, 5_000, 12_000];
  * accepted requests in the 10 s from then.
  */
 export const BACK_WITHIN_MS = 30_000;
+
+/**
+ * The first turn of `model`'s fixed window (the plan of `windowMs` counted in it: 10 s or 60 s,
+ * aligned to multiples of its length on the gateway's clock) at or after `at`; `at` itself for a
+ * model without a fixed window. In a fixed window the one left alone has room again only from the
+ * turn after the others stopped (they may have filled the window they stopped in): its figure
+ * "alone after the turn" is measured from `BACK_WITHIN_MS` after this moment.
+ */
+export function windowTurnAtOrAfter(model: RateModel, windowMs: number, at: number): number {
+	const fixed = limitsOf({ limit: 1, windowMs, model }).filter((l) => l.kind === 'fixed');
+	return Math.max(at, ...fixed.map((l) => Math.ceil(at / l.windowMs) * l.windowMs));
+}
 
 /** The targets of every cell. */
 export const MATRIX_TARGETS = {
