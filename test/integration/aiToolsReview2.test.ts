@@ -174,6 +174,27 @@ describe('review 2: the warehouse check against other servers', () => {
 		}
 	});
 
+	// FINDING (low; the bound predates the check, the check makes it costly). The kept lists drop
+	// the oldest first beyond `maxEntries` warehouses in all (20,000): a co-tenant whose own server
+	// lists 10,000 warehouses per credential evicts every other credential's list with two
+	// credentials, and each empty order list of theirs reads ListWarehouses again (their plan: 30
+	// per minute). `maxEntries` is lowered to 8 here (two lists of 5) to stand for it.
+	it.failing("a co-tenant's large lists do not evict another credential's kept list", async () => {
+		const other = await startFixture({ ratePlan: null });
+		const bound = WAREHOUSE_LISTS.maxEntries;
+		WAREHOUSE_LISTS.maxEntries = 8;
+		try {
+			const made = { warehouse_code: 'WH-MADE-UP', created_after: '' };
+			await callTool(f, 'Orders', fbpiOrders(), [made]);
+			await callTool(other, 'Orders', fbpiOrders(), [made]);
+			await callTool(f, 'Orders', fbpiOrders(), [made]);
+			expect(listReads(f)).toHaveLength(1);
+		} finally {
+			WAREHOUSE_LISTS.maxEntries = bound;
+			await other.close();
+		}
+	});
+
 	it('a ListWarehouses error that echoes the session reaches the model redacted (sound)', async () => {
 		f.emulator.injectFaults({ count: 1, status: 400, echo: true, operation: 'ListWarehouses' });
 		const { answers } = await callTool(f, 'Orders', fbpiOrders(), [
