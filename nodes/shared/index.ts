@@ -103,6 +103,7 @@ export {
 	connectionSettings,
 	downloadFile,
 	downloadTimeoutOption,
+	knownWarehouses,
 	loginsDuringRun,
 	MAX_DOWNLOAD_TIMEOUT_SECONDS,
 	maxFileSizeOption,
@@ -113,5 +114,4 @@ export {
 	sessionSecrets,
 	setRunLimits,
 	suggestedConcurrency,
-	warehousesOf,
 } from './transport';

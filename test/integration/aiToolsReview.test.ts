@@ -212,20 +212,18 @@ describe('review: bad values a model gives', () => {
 	// `toISO` key is taken for a luxon date and its `toISO` called: a TypeError, not a message
 	// naming the parameter.
 	it('an object with a toISO key as Created After is refused naming the field', async () => {
-		const { answers } = await callTool(
-			'Seller Platform',
-			{
+		// Through an expression: n8n hands a `json` $fromAI object to the node as text.
+		const result = await f.env.runWorkflow(
+			workflowWithItems([{}], {
 				resource: 'fbpiOrder',
 				operation: 'getMany',
 				warehouseCode: { __rl: true, mode: 'id', value: SEEDED_WAREHOUSES.dubai },
-				filters: {
-					createdAfter: "={{ $fromAI('created_after', 'When, as an object', 'json') }}",
-				},
-			},
-			[{ created_after: { toISO: '2026-01-31T08:00:00Z' } }],
+				filters: { createdAfter: "={{ { toISO: '2026-01-31T08:00:00Z' } }}" },
+			}),
 		);
-		expect(answers[0].error).toMatch(/Created After/);
-		expect(answers[0].error).not.toMatch(/is not a function/);
+		expect(result.error?.message).toMatch(
+			/^The field "Created After" \(createdAfter\) must be a date and time, got an object/,
+		);
 		expect(sent()).toEqual([]);
 	});
 

@@ -1,14 +1,14 @@
 /* eslint-disable -- Test code, never published: n8n's community-node rules (no fs, process, timers, console, child processes…) are for nodes/ and credentials/. */
 /**
  * Second review of the tools' refusals: FBPI Order → Get Many's check of a warehouse code
- * against the credential's kept warehouse list (transport/warehouses.ts `warehousesOf`, the
+ * against the credential's kept warehouse list (transport/warehouses.ts `knownWarehouses`, the
  * operation's `refuseUnknownWarehouse`), the naming of the model's argument in a refusal
  * (parameters/source.ts `withArguments`), and the advice for a model. Attacked as a hostile or
  * confused model, a co-tenant with a server of its own, a workflow author with odd `$fromAI`
  * parameters and another implementation of the service, through n8n's tool invocation against
  * the emulator.
  *
- * Each `it.failing` is a finding: it passes while the defect is there. The plain `it`s pin what
+ * Each FINDING was a defect (its test failed before the fix); the others pin what
  * the review found sound.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
@@ -91,64 +91,52 @@ describe('review 2: the warehouse check as a hostile or confused model', () => {
 		expect(listReads(f)).toHaveLength(1);
 	});
 
-	// FINDING (medium). The check turns a failed ListWarehouses into the call's failure: a
+	// FINDING, fixed (medium). The check turns a failed ListWarehouses into the call's failure: a
 	// warehouse of the project with no orders in the range gets "injected fault: HTTP 503 …
 	// operation ListWarehouses" instead of "[]", though its orders were read. The model learns
 	// neither that the order list was read nor that only a side check failed.
-	it.failing(
-		'a warehouse of the project with no orders still answers "[]" while ListWarehouses fails',
-		async () => {
-			f.emulator.injectFaults({ count: 100, status: 503, operation: 'ListWarehouses' });
-			const { answers } = await callTool(f, 'Orders', fbpiOrders(), [
-				{ warehouse_code: SEEDED_WAREHOUSES.dubai, created_after: NO_ORDERS },
-			]);
-			expect(answers[0]).toEqual({ tool: 'Orders', result: '[]' });
-		},
-		60_000,
-	);
+	it('a warehouse of the project with no orders still answers "[]" while ListWarehouses fails', async () => {
+		f.emulator.injectFaults({ count: 100, status: 503, operation: 'ListWarehouses' });
+		const { answers } = await callTool(f, 'Orders', fbpiOrders(), [
+			{ warehouse_code: SEEDED_WAREHOUSES.dubai, created_after: NO_ORDERS },
+		]);
+		expect(answers[0]).toEqual({ tool: 'Orders', result: '[]' });
+	}, 60_000);
 
-	// FINDING (medium). A failed read is dropped at once, so while ListWarehouses fails (or is
+	// FINDING, fixed (medium). A failed read is dropped at once, so while ListWarehouses fails (or is
 	// throttled) every later empty list reads it again, with its retries: 4 requests and about
 	// 7 s per call. A model that retries spends the 30-per-minute plan the editor's warehouse
 	// list and Warehouse → Get Many share, and every call is slow.
-	it.failing(
-		'while ListWarehouses fails, a second empty list does not read it again',
-		async () => {
-			f.emulator.injectFaults({ count: 100, status: 503, operation: 'ListWarehouses' });
-			await callTool(f, 'Orders', fbpiOrders(), [
-				{ warehouse_code: 'WH-MADE-UP-1', created_after: '' },
-				{ warehouse_code: 'WH-MADE-UP-2', created_after: '' },
-			]);
-			// One read with its retries (4 requests) serves both calls; today: 8.
-			expect(listReads(f).length).toBeLessThanOrEqual(4);
-		},
-		60_000,
-	);
+	it('while ListWarehouses fails, a second empty list does not read it again', async () => {
+		f.emulator.injectFaults({ count: 100, status: 503, operation: 'ListWarehouses' });
+		await callTool(f, 'Orders', fbpiOrders(), [
+			{ warehouse_code: 'WH-MADE-UP-1', created_after: '' },
+			{ warehouse_code: 'WH-MADE-UP-2', created_after: '' },
+		]);
+		// One read with its retries (4 requests) serves both calls; today: 8.
+		expect(listReads(f).length).toBeLessThanOrEqual(4);
+	}, 60_000);
 
-	// FINDING (medium). Callers asking at once share one read, run under the first caller's
+	// FINDING, fixed (medium). Callers asking at once share one read, run under the first caller's
 	// execution: when that execution is stopped (the editor's stop, an MCP client gone), the other
 	// execution's call fails with "The execution was stopped … The user stopped the execution",
 	// though nobody stopped it and its warehouse is the project's.
-	it.failing(
-		"one execution's stop does not fail another execution's call that shares the read",
-		async () => {
-			f.emulator.injectFaults({ count: 1, delayMs: 3000, operation: 'ListWarehouses' });
-			const first = await startToolCall(f, fbpiOrders(), [
-				{ warehouse_code: 'WH-MADE-UP', created_after: '' },
-			]);
-			await sleep(800);
-			const second = await startToolCall(f, fbpiOrders(), [
-				{ warehouse_code: SEEDED_WAREHOUSES.dubai, created_after: NO_ORDERS },
-			]);
-			await sleep(500);
-			first.cancel();
-			const [, answer] = (await second.finished).json('Tool Caller');
-			await first.finished.catch(() => undefined);
-			await sleep(2000); // the delayed answer ends before the emulator closes
-			expect(answer).toEqual({ tool: 'Orders', result: '[]' });
-		},
-		30_000,
-	);
+	it("one execution's stop does not fail another execution's call that shares the read", async () => {
+		f.emulator.injectFaults({ count: 1, delayMs: 3000, operation: 'ListWarehouses' });
+		const first = await startToolCall(f, fbpiOrders(), [
+			{ warehouse_code: 'WH-MADE-UP', created_after: '' },
+		]);
+		await sleep(800);
+		const second = await startToolCall(f, fbpiOrders(), [
+			{ warehouse_code: SEEDED_WAREHOUSES.dubai, created_after: NO_ORDERS },
+		]);
+		await sleep(500);
+		first.cancel();
+		const [, answer] = (await second.finished).json('Tool Caller');
+		await first.finished.catch(() => undefined);
+		await sleep(2000); // the delayed answer ends before the emulator closes
+		expect(answer).toEqual({ tool: 'Orders', result: '[]' });
+	}, 30_000);
 });
 
 describe('review 2: the warehouse check against other servers', () => {
@@ -174,15 +162,16 @@ describe('review 2: the warehouse check against other servers', () => {
 		}
 	});
 
-	// FINDING (low; the bound predates the check, the check makes it costly). The kept lists drop
+	// FINDING, fixed (low; the bound predates the check, the check makes it costly). The kept lists drop
 	// the oldest first beyond `maxEntries` warehouses in all (20,000): a co-tenant whose own server
 	// lists 10,000 warehouses per credential evicts every other credential's list with two
 	// credentials, and each empty order list of theirs reads ListWarehouses again (their plan: 30
-	// per minute). `maxEntries` is lowered to 8 here (two lists of 5) to stand for it.
-	it.failing("a co-tenant's large lists do not evict another credential's kept list", async () => {
+	// per minute). `maxEntries` is lowered to 12 here (lists of 5 and 15) to stand for it.
+	it("a co-tenant's large lists do not evict another credential's kept list", async () => {
 		const other = await startFixture({ ratePlan: null });
+		other.emulator.addWarehouses({ count: 10 });
 		const bound = WAREHOUSE_LISTS.maxEntries;
-		WAREHOUSE_LISTS.maxEntries = 8;
+		WAREHOUSE_LISTS.maxEntries = 12;
 		try {
 			const made = { warehouse_code: 'WH-MADE-UP', created_after: '' };
 			await callTool(f, 'Orders', fbpiOrders(), [made]);
@@ -195,23 +184,19 @@ describe('review 2: the warehouse check against other servers', () => {
 		}
 	});
 
-	it('a ListWarehouses error that echoes the session reaches the model redacted (sound)', async () => {
+	it('a ListWarehouses error that echoes the session never reaches the model: the empty list stands', async () => {
 		f.emulator.injectFaults({ count: 1, status: 400, echo: true, operation: 'ListWarehouses' });
 		const { answers } = await callTool(f, 'Orders', fbpiOrders(), [
 			{ warehouse_code: 'WH-MADE-UP', created_after: '' },
 		]);
-		const cookie = String(f.env.credentialData(CREDENTIAL_ID).sessionCookie);
-		expect(answers[0].error).toContain('<redacted>');
-		for (const pair of cookie.split('; ')) {
-			expect(answers[0].error).not.toContain(pair.slice(pair.indexOf('=') + 1));
-		}
+		expect(answers[0]).toEqual({ tool: 'Orders', result: '[]' });
 	});
 
-	// FINDING (low). A read stops after `maxPages` pages (20 of the reference's 500: 10,000
+	// FINDING, fixed (low). A read stops after `maxPages` pages (20 of the reference's 500: 10,000
 	// warehouses; fewer with a service that pages smaller) and the kept list is taken as whole: a
 	// warehouse of the project beyond it, with no orders, is refused as "not a warehouse of this
 	// project". The page cap is lowered to 1 here to stand for such a project.
-	it.failing('a warehouse beyond the pages read is not refused as unknown', async () => {
+	it('a warehouse beyond the pages read is not refused as unknown', async () => {
 		f.emulator.addWarehouses({ count: 500 });
 		const [{ warehouse_code: last }] = f.emulator.addWarehouses({ count: 1, prefix: 'WH-LAST' });
 		WAREHOUSE_LISTS.maxPages = 1;
@@ -225,10 +210,10 @@ describe('review 2: the warehouse check against other servers', () => {
 		}
 	});
 
-	// FINDING (low). A service whose codes differ only in case (WH-a and WH-A): "wh-A" is told
+	// FINDING, fixed (low). A service whose codes differ only in case (WH-a and WH-A): "wh-A" is told
 	// "the project has WH-a", the first case-insensitive match, not the one it is closest to nor
 	// both.
-	it.failing('codes that differ only in case are all named in the refusal', async () => {
+	it('codes that differ only in case are all named in the refusal', async () => {
 		const listed = (code: string) => ({
 			warehouse_code: code,
 			display_name: code,
@@ -248,10 +233,10 @@ describe('review 2: the warehouse check against other servers', () => {
 });
 
 describe('review 2: naming the model argument, with odd $fromAI parameters', () => {
-	// FINDING (low). The first "(word)" of the message is taken for the parameter's name: a display
+	// FINDING, fixed (low). The first "(word)" of the message is taken for the parameter's name: a display
 	// name with a word in parentheses ("Timeout (Seconds)", "Actual Weight (Kg)") hides it, and the
 	// model is not told which of its arguments was refused.
-	it.failing('an option whose display name has parentheses is named by its argument', async () => {
+	it('an option whose display name has parentheses is named by its argument', async () => {
 		const parameters = fbpiOrders({
 			options: { timeoutSeconds: "={{ $fromAI('timeout_s', 'Seconds', 'number') }}" },
 		});
@@ -262,9 +247,9 @@ describe('review 2: naming the model argument, with odd $fromAI parameters', () 
 		expect(answers[0].error).toContain('timeout_s');
 	});
 
-	// FINDING (low). Two $fromAI in one parameter (a date and a time): only the first key is
+	// FINDING, fixed (low). Two $fromAI in one parameter (a date and a time): only the first key is
 	// named, so a model whose "time" was wrong is told to fix "day".
-	it.failing('a parameter made of two arguments names both', async () => {
+	it('a parameter made of two arguments names both', async () => {
 		const parameters = fbpiOrders({
 			filters: {
 				createdAfter:

@@ -12,4 +12,4 @@ export { pages } from './pages';
 export { apiRequest, sessionSecrets } from './request';
 export { loginsDuringRun, pollRun, runPolicy, setRunLimits, suggestedConcurrency } from './run';
 export { connectionSettings } from './settings';
-export { searchWarehouses, warehousesOf } from './warehouses';
+export { knownWarehouses, searchWarehouses } from './warehouses';

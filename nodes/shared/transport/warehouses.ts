@@ -7,7 +7,10 @@
  * would spend it. So the list is read whole (page after page, through the shared pipeline and
  * its pacing, logged in with the credential as any request) and kept per credential for a while:
  * callers asking at once share one read, later ones get the kept list until it expires. A read
- * that fails is dropped at once, so the next call reads again.
+ * that fails is dropped at once for the editor, so its next call reads again; a check that can do
+ * without the list (`knownWarehouses`) skips reading for a while after a failure. A read that ended
+ * because the execution that started it was stopped is no failure for the others that shared it:
+ * they read again.
  */
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
@@ -17,6 +20,13 @@ import { pages } from './pages';
 import { apiRequest } from './request';
 import type { RequestContext } from './run';
 import { connectionSettings } from './settings';
+
+/** A credential's warehouses, as a read found them. */
+export interface WarehouseList {
+	entries: WarehouseEntry[];
+	/** Whether the read reached the end of the list (it stops after `maxPages` pages). */
+	complete: boolean;
+}
 
 /** A warehouse as the lists show it. */
 export interface WarehouseEntry {
@@ -41,6 +51,8 @@ export const WAREHOUSE_LISTS = {
 	maxNameLength: 100,
 	/** Entries one list search answer holds; the editor asks for more with its token. */
 	pageSize: 100,
+	/** How long after a failed read `knownWarehouses` does without the list (ms). */
+	failureHoldMs: 30_000,
 	now: monotonicNow,
 };
 
@@ -49,15 +61,20 @@ interface KeptList {
 	readAt?: number;
 	/** How many warehouses the read gave; 0 while it runs. */
 	entries: number;
-	list: Promise<WarehouseEntry[]>;
+	list: Promise<WarehouseList>;
+	/** Whose read it is: its stop ends the read, for the others too. */
+	starter: RequestContext;
+	/** The read failed (kept `failureHoldMs` for `knownWarehouses`, never served). */
+	failed?: boolean;
 }
 
 /**
  * The warehouse lists, keyed by the credential's login identity (Base URL, key, project: 64
  * characters; so two credentials of two projects, or two keys, never share one). Bound:
  * `maxCredentials` lists (the oldest dropped first, expired ones on every new read), each of at
- * most `maxPages` × 500 warehouses, `maxEntries` warehouses in all (the oldest lists dropped
- * first when a read ends, never a running one), each warehouse a code of at most
+ * most `maxPages` × 500 warehouses, `maxEntries` warehouses in all (the longest lists dropped
+ * first when a read ends, the one just read included, never a running one: a credential whose
+ * server lists many warehouses does not push out the others'), each warehouse a code of at most
  * `maxCodeLength` and a name of at most `maxNameLength` characters (at most about 10 MB in all),
  * each list for `lifetimeMs`; a failed read is dropped at once. Who fills it: any credential
  * whose Base URL is a server of its own, through the editor's list.
@@ -98,18 +115,22 @@ function entriesOf(answer: IDataObject): WarehouseEntry[] {
  * Every warehouse of the credential, page after page (at most `maxPages`; a token the service
  * gave before fails the read, pages.ts).
  */
-async function readWarehouses(ctx: RequestContext): Promise<WarehouseEntry[]> {
+async function readWarehouses(ctx: RequestContext): Promise<WarehouseList> {
 	const entries: WarehouseEntry[] = [];
 	let asked = 0;
+	let complete = true;
 	const fetchPage = async (token: string) => {
-		if (asked++ >= WAREHOUSE_LISTS.maxPages) return undefined;
+		if (asked++ >= WAREHOUSE_LISTS.maxPages) {
+			complete = false;
+			return undefined;
+		}
 		const body: IDataObject = token ? { next_token: token } : {};
 		return await apiRequest.call(ctx, 'ListWarehouses', { body });
 	};
 	for await (const { answer } of pages(ctx, { endpoint: 'ListWarehouses', fetchPage })) {
 		entries.push(...entriesOf(answer));
 	}
-	return entries;
+	return { entries, complete };
 }
 
 /** Drops the expired lists, then the oldest ones beyond the bound (leaving room for one). */
@@ -124,42 +145,83 @@ function makeRoom(now: number) {
 	}
 }
 
-/** Drops the oldest ended lists but `kept` while the kept lists hold more than `maxEntries`. */
-function keepWithinEntries(kept: KeptList) {
+/**
+ * Drops the longest ended lists while the kept lists hold more than `maxEntries` (the one just
+ * read too: a long list does not push out the others'); of lists as long, the oldest first.
+ */
+function keepWithinEntries() {
 	let total = 0;
 	for (const list of lists.values()) total += list.entries;
-	for (const [key, list] of lists) {
+	const ended = [...lists].filter(([, list]) => list.readAt !== undefined);
+	ended.sort(([, a], [, b]) => b.entries - a.entries);
+	for (const [key, list] of ended) {
 		if (total <= WAREHOUSE_LISTS.maxEntries) break;
-		if (list === kept || list.readAt === undefined) continue;
 		total -= list.entries;
 		lists.delete(key);
 	}
 }
 
-/** The credential's list: the kept one while it lasts, else one read shared by every caller. */
-export async function warehousesOf(ctx: RequestContext): Promise<WarehouseEntry[]> {
-	const settings = await connectionSettings(ctx, 0);
-	const key = loginFingerprint(settings.data);
-	const now = WAREHOUSE_LISTS.now();
-	const found = lists.get(key);
-	if (found && (found.readAt === undefined || now - found.readAt < WAREHOUSE_LISTS.lifetimeMs)) {
-		return await found.list;
-	}
-	lists.delete(key);
-	makeRoom(now);
-	const kept: KeptList = { entries: 0, list: readWarehouses(ctx) };
-	lists.set(key, kept);
+/** Whether the execution of `ctx` was stopped (a context without a stop never is). */
+function stopped(ctx: RequestContext): boolean {
+	return 'getExecutionCancelSignal' in ctx && ctx.getExecutionCancelSignal?.()?.aborted === true;
+}
+
+/** A read's end: kept, or failed (dropped at once when its starter was stopped). */
+function settle(key: string, kept: KeptList) {
 	kept.list.then(
-		(entries) => {
+		({ entries }) => {
 			kept.readAt = WAREHOUSE_LISTS.now();
 			kept.entries = entries.length;
-			keepWithinEntries(kept);
+			keepWithinEntries();
 		},
 		() => {
-			if (lists.get(key) === kept) lists.delete(key);
+			if (lists.get(key) !== kept) return;
+			if (stopped(kept.starter)) lists.delete(key);
+			else Object.assign(kept, { failed: true, readAt: WAREHOUSE_LISTS.now() });
 		},
 	);
+}
+
+/** The kept list's read for `ctx`: when it ended with its starter's stop, a read of its own. */
+async function shared(ctx: RequestContext, kept: KeptList): Promise<WarehouseList> {
+	const read = await kept.list.then(
+		(list) => ({ list }),
+		() => undefined,
+	);
+	if (read) return read.list;
+	if (kept.starter !== ctx && stopped(kept.starter) && !stopped(ctx))
+		return await warehouseList(ctx);
+	return await kept.list; // the read's own error
+}
+
+const keyOf = async (ctx: RequestContext) =>
+	loginFingerprint((await connectionSettings(ctx, 0)).data);
+
+/** The credential's list: the kept one while it lasts, else one read shared by every caller. */
+async function warehouseList(ctx: RequestContext): Promise<WarehouseList> {
+	const key = await keyOf(ctx);
+	const now = WAREHOUSE_LISTS.now();
+	const found = lists.get(key);
+	const fresh = found?.readAt === undefined || now - found.readAt < WAREHOUSE_LISTS.lifetimeMs;
+	if (found && fresh && !found.failed) return await shared(ctx, found);
+	lists.delete(key);
+	makeRoom(now);
+	const kept: KeptList = { entries: 0, list: readWarehouses(ctx), starter: ctx };
+	lists.set(key, kept);
+	settle(key, kept);
 	return await kept.list;
+}
+
+/**
+ * The credential's list for a check that can do without it: undefined when it cannot be read now
+ * (the read fails, or one failed less than `failureHoldMs` ago: no read then).
+ */
+export async function knownWarehouses(ctx: RequestContext): Promise<WarehouseList | undefined> {
+	const found = lists.get(await keyOf(ctx));
+	const now = WAREHOUSE_LISTS.now();
+	if (found?.failed && now - (found.readAt ?? now) < WAREHOUSE_LISTS.failureHoldMs)
+		return undefined;
+	return await warehouseList(ctx).catch(() => undefined);
 }
 
 /** How a warehouse is listed: its name and code, and whether it is inactive. */
@@ -178,7 +240,7 @@ export async function searchWarehouses(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	const warehouses = await warehousesOf(this);
+	const { entries: warehouses } = await warehouseList(this);
 	const wanted = (filter ?? '').trim().toLowerCase();
 	const matching = wanted
 		? warehouses.filter(

@@ -7,13 +7,13 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { DateTime } from 'luxon';
 
 import {
+	knownWarehouses,
 	named,
 	propertyIn,
 	quoted,
 	quotedName,
 	shown,
 	warehouseCodeProperty,
-	warehousesOf,
 } from '../../../shared';
 import { readCollection, invalidParameter, readWarehouseCode, runsAsTool } from '../parameters';
 import { listOperation, listProperties, type ListRequest } from '../shapes/list';
@@ -81,7 +81,7 @@ function readTime(
 	const time = toDateTime(value, ctx.getTimezone())?.toUTC();
 	// The service's format has four digits for the year.
 	if (!time?.isValid || time.year < 1 || time.year > 9999) {
-		const years = time?.isValid ? ' from the year 1 to 9999' : '';
+		const years = time?.isValid ? ' from the year 1 to 9999 (in UTC)' : '';
 		const message = `${named(property, 'field')} must be a date and time${years}, got ${shown(value)}`;
 		const advice = {
 			editor: 'Pick a date, or give ISO 8601 text such as 2026-01-31T08:00:00Z.',
@@ -109,12 +109,16 @@ function readFilters(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	return body;
 }
 
+/** Listed codes shown at most in a refusal. */
+const MAX_LIKE = 3;
+
 /**
  * An empty list for a warehouse code the project does not have, when an AI model gave the code:
  * refused, so that the model does not read it as "no orders" (the service lists nothing for an
  * unknown code: a typo, a code in lower case, one made up). Checked against the credential's
  * kept warehouse list (transport/warehouses.ts: read at most every 5 minutes, so a warehouse
- * created since may be refused until then). In the editor the code comes from that list.
+ * created since may be refused until then); not checked, and the empty list stands, when the
+ * list cannot be read or was cut at its page cap. In the editor the code comes from that list.
  */
 async function refuseUnknownWarehouse(
 	ctx: IExecuteFunctions,
@@ -123,10 +127,13 @@ async function refuseUnknownWarehouse(
 ): Promise<void> {
 	if (!runsAsTool(ctx)) return;
 	const code = String(request.body?.warehouse_code);
-	const warehouses = await warehousesOf(ctx);
-	if (warehouses.some((warehouse) => warehouse.code === code)) return;
-	const like = warehouses.find((warehouse) => warehouse.code.toLowerCase() === code.toLowerCase());
-	const guess = like ? ` (the project has ${quoted(like.code)})` : '';
+	const list = await knownWarehouses(ctx);
+	if (!list?.complete || list.entries.some((warehouse) => warehouse.code === code)) return;
+	const like = list.entries
+		.filter((warehouse) => warehouse.code.toLowerCase() === code.toLowerCase())
+		.slice(0, MAX_LIKE)
+		.map((warehouse) => quoted(warehouse.code));
+	const guess = like.length ? ` (the project has ${like.join(', ')})` : '';
 	const message = `${named(warehouseCode)} is ${shown(code)}, not a warehouse of this project${guess}`;
 	const advice = 'Call Warehouse → Get Many and give a warehouse_code exactly as it lists it.';
 	throw invalidParameter(ctx, itemIndex, message, advice);

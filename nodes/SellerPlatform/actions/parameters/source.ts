@@ -20,17 +20,18 @@ export const runsAsTool = (ctx: ParameterSource) => ctx.getNode().type.endsWith(
 /** What to give instead of a refused value; the editor's way may differ from a model's. */
 export type Advice = string | { editor: string; tool: string };
 
-/** The first argument of each `$fromAI(…)` call, such as `created_after`. */
-const FROM_AI_KEY = /\$fromAI\s*\(\s*(['"`])([^'"`]{1,64})\1/i;
+/** The first argument of a `$fromAI(…)` call, such as `created_after` (n8n's own key rule). */
+const FROM_AI_KEY = /\$fromAI\s*\(\s*(['"`])([\w-]{1,64})\1/gi;
 
 /**
- * The arguments a model fills (`$fromAI` keys), by the name of the parameter that takes each: a
- * field of a collection by its own name, a resource locator's value by the locator's name.
+ * The arguments a model fills (`$fromAI` keys), by the name of the parameter that takes them: a
+ * field of a collection by its own name, a resource locator's value by the locator's name; a
+ * parameter may be made of several.
  */
-function modelArguments(parameters: unknown, name = '', found = new Map<string, string>()) {
+function modelArguments(parameters: unknown, name = '', found = new Map<string, string[]>()) {
 	if (typeof parameters === 'string') {
-		const key = FROM_AI_KEY.exec(parameters)?.[2];
-		if (key && name && !found.has(name)) found.set(name, key);
+		const keys = [...parameters.matchAll(FROM_AI_KEY)].map((match) => match[2]);
+		if (keys.length && name && !found.has(name)) found.set(name, [...new Set(keys)]);
 	} else if (typeof parameters === 'object' && parameters !== null) {
 		const locator = '__rl' in parameters;
 		for (const [key, value] of Object.entries(parameters)) {
@@ -40,18 +41,27 @@ function modelArguments(parameters: unknown, name = '', found = new Map<string, 
 	return found;
 }
 
+/** `"a"`, `"a" and "b"`, `"a", "b" and "c"`. */
+const listed = (keys: string[]) =>
+	keys
+		.map((key) => `"${key}"`)
+		.join(', ')
+		.replace(/, ([^,]*)$/, ' and $1');
+
 /**
- * A tool's message names the refused parameter also by the argument the model gave
- * (`(createdAfter)` → `(createdAfter, the argument "created_after")`): the model knows its
- * arguments by their keys, not by the node's parameter names.
+ * A tool's message names the refused parameter also by the arguments the model gave
+ * (`"Created After" (createdAfter)` → `… (createdAfter, the argument "created_after")`): the
+ * model knows its arguments by their keys, not by the node's parameter names.
  */
 function withArguments(ctx: ParameterSource, message: string): string {
-	const keys = modelArguments(ctx.getNode().parameters);
-	// The first name in parentheses is the refused parameter's (`named`); a value shown later in
-	// the message may hold parentheses of its own.
-	return message.replace(/\((\w+)\)/, (whole, name: string) => {
-		const key = keys.get(name);
-		return key && key !== name ? `(${name}, the argument "${key}")` : whole;
+	const arguments_ = modelArguments(ctx.getNode().parameters);
+	// The refused parameter is named first, as `"Display Name" (name)` (`named`): its display name
+	// may hold parentheses, and a value shown later in the message too.
+	return message.replace(/" \((\w+)\)/, (whole, name: string) => {
+		const keys = (arguments_.get(name) ?? []).filter((key) => key !== name);
+		if (!keys.length) return whole;
+		const noun = keys.length === 1 ? 'the argument' : 'the arguments';
+		return `" (${name}, ${noun} ${listed(keys)})`;
 	});
 }
 
