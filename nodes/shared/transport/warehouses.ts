@@ -62,8 +62,11 @@ interface KeptList {
 	/** How many warehouses the read gave; 0 while it runs. */
 	entries: number;
 	list: Promise<WarehouseList>;
-	/** Whose read it is: its stop ends the read, for the others too. */
-	starter: RequestContext;
+	/**
+	 * The stop of the execution that started the read, while it runs: that stop ends the read,
+	 * for the others too. (The signal only: the execution itself is not kept.)
+	 */
+	stop?: AbortSignal;
 	/** The read failed (kept `failureHoldMs` for `knownWarehouses`, never served). */
 	failed?: boolean;
 }
@@ -76,8 +79,8 @@ interface KeptList {
  * first when a read ends, the one just read included, never a running one: a credential whose
  * server lists many warehouses does not push out the others'), each warehouse a code of at most
  * `maxCodeLength` and a name of at most `maxNameLength` characters (at most about 10 MB in all),
- * each list for `lifetimeMs`; a failed read is dropped at once. Who fills it: any credential
- * whose Base URL is a server of its own, through the editor's list.
+ * each list for `lifetimeMs` (a failed read, its error only, as long). Who fills it: any
+ * credential whose Base URL is a server of its own, through the editor's list.
  */
 const lists = new Map<string, KeptList>();
 
@@ -161,22 +164,25 @@ function keepWithinEntries() {
 	}
 }
 
-/** Whether the execution of `ctx` was stopped (a context without a stop never is). */
-function stopped(ctx: RequestContext): boolean {
-	return 'getExecutionCancelSignal' in ctx && ctx.getExecutionCancelSignal?.()?.aborted === true;
+/** The stop of the execution of `ctx` (the editor's lists have none). */
+function stopOf(ctx: RequestContext): AbortSignal | undefined {
+	return 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal?.() : undefined;
 }
 
 /** A read's end: kept, or failed (dropped at once when its starter was stopped). */
 function settle(key: string, kept: KeptList) {
 	kept.list.then(
 		({ entries }) => {
-			kept.readAt = WAREHOUSE_LISTS.now();
-			kept.entries = entries.length;
+			Object.assign(kept, {
+				readAt: WAREHOUSE_LISTS.now(),
+				entries: entries.length,
+				stop: undefined,
+			});
 			keepWithinEntries();
 		},
 		() => {
 			if (lists.get(key) !== kept) return;
-			if (stopped(kept.starter)) lists.delete(key);
+			if (kept.stop?.aborted) lists.delete(key);
 			else Object.assign(kept, { failed: true, readAt: WAREHOUSE_LISTS.now() });
 		},
 	);
@@ -189,8 +195,8 @@ async function shared(ctx: RequestContext, kept: KeptList): Promise<WarehouseLis
 		() => undefined,
 	);
 	if (read) return read.list;
-	if (kept.starter !== ctx && stopped(kept.starter) && !stopped(ctx))
-		return await warehouseList(ctx);
+	const mine = stopOf(ctx);
+	if (kept.stop?.aborted && kept.stop !== mine && !mine?.aborted) return await warehouseList(ctx);
 	return await kept.list; // the read's own error
 }
 
@@ -206,7 +212,7 @@ async function warehouseList(ctx: RequestContext): Promise<WarehouseList> {
 	if (found && fresh && !found.failed) return await shared(ctx, found);
 	lists.delete(key);
 	makeRoom(now);
-	const kept: KeptList = { entries: 0, list: readWarehouses(ctx), starter: ctx };
+	const kept: KeptList = { entries: 0, list: readWarehouses(ctx), stop: stopOf(ctx) };
 	lists.set(key, kept);
 	settle(key, kept);
 	return await kept.list;
