@@ -139,6 +139,33 @@ describe('review 2: the warehouse check as a hostile or confused model', () => {
 	}, 30_000);
 });
 
+describe('the warehouse check: the limit docs/ai-assistant.md states', () => {
+	// "a warehouse created in the last 5 minutes may be refused until the list is read again": the
+	// kept list's clock is moved on, not waited for.
+	it('a warehouse created after the list was read is refused until the kept list is 5 minutes old, then answers "[]"', async () => {
+		const made = await callTool(f, 'Orders', fbpiOrders(), [
+			{ warehouse_code: 'WH-MADE-UP', created_after: '' },
+		]);
+		expect(made.answers[0].error).toMatch(/not a warehouse of this project/);
+		const [{ warehouse_code: created }] = f.emulator.addWarehouses({ count: 1, prefix: 'WH-NEW' });
+		const call = [{ warehouse_code: created, created_after: '' }];
+		const clock = WAREHOUSE_LISTS.now;
+		let movedMs = WAREHOUSE_LISTS.lifetimeMs - 60_000; // 4 minutes later
+		WAREHOUSE_LISTS.now = () => clock() + movedMs;
+		try {
+			const kept = await callTool(f, 'Orders', fbpiOrders(), call);
+			expect(kept.answers[0].error).toMatch(/not a warehouse of this project/);
+			expect(listReads(f)).toHaveLength(1);
+			movedMs = WAREHOUSE_LISTS.lifetimeMs; // 5 minutes later
+			const read = await callTool(f, 'Orders', fbpiOrders(), call);
+			expect(read.answers[0]).toEqual({ tool: 'Orders', result: '[]' });
+			expect(listReads(f)).toHaveLength(2);
+		} finally {
+			WAREHOUSE_LISTS.now = clock;
+		}
+	});
+});
+
 describe('review 2: the warehouse check against other servers', () => {
 	it("a co-tenant's server listing a code never makes it a warehouse of another credential (sound)", async () => {
 		const other = await startFixture({ ratePlan: null });
