@@ -74,6 +74,28 @@ describe('sharing matrix: every gateway window model, with and without Retry-Aft
 	}
 });
 
+/**
+ * The real bench's stop (docs/benchmarks.md): all busy for 60 s after the last start, but a
+ * process takes some 6 s to load n8n-core, so the stop comes about 54 s after the first request.
+ * Started together on an empty sliding minute, the processes fill it within 30 s and all pause
+ * until its first requests leave it: the stop falls inside that pause, and the one left, back at
+ * its part of the minute, has a 30 s way back counted from the pause's end (alone 66-79 %; without
+ * Retry-After, 3 and 4 processes also meet more than 1 % of 429s). None of these cells is met yet:
+ * each runs as `it.failing` (see `KNOWN_FAILING`). A way back shortened by the pause's length
+ * meets them but loses cells at 180 s busy (sliding 60 s without Retry-After, fixed 60 s).
+ */
+const STOP_IN_FIRST_PAUSE_MS = 54_000;
+
+describe("sharing matrix: the stop inside the first minute's pause (sliding 60 s, started together)", () => {
+	const cells = MATRIX_CELLS.filter((cell) => cell.model === 'sliding' && !cell.staggered);
+	for (const cell of cells) {
+		it.failing(
+			cell.name,
+			async () => await checkCell(cell, { ...RUN, busyMs: STOP_IN_FIRST_PAUSE_MS }),
+		);
+	}
+});
+
 /** Runs `cell` and checks its targets. */
 async function checkCell(cell: MatrixCell, run: CellRun = RUN) {
 	const figures = await runCell(cell, run);
