@@ -81,7 +81,7 @@ describe('sharing matrix: every gateway window model, with and without Retry-Aft
  * until its first requests leave it: the stop falls inside that pause, and the one left, back at
  * its part of the minute, has a 30 s way back counted from the pause's end (alone 66-79 %; without
  * Retry-After, 3 and 4 processes also meet more than 1 % of 429s). None of these cells is met yet:
- * each runs as `it.failing` (see `KNOWN_FAILING`). A way back shortened by the pause's length
+ * each runs as `it.failing`, as the cells of `KNOWN_FAILING` do. A way back shortened by the pause's length
  * meets them but loses cells at 180 s busy (sliding 60 s without Retry-After, fixed 60 s).
  */
 const STOP_IN_FIRST_PAUSE_MS = 54_000;
