@@ -12,7 +12,9 @@
  * `SWEEP_PHASES_MS`: first start this many ms after a clock minute's turn, default
  * `5000,20000,35000,50000` (`default`: each cell's phase in the matrix test); `SWEEP_SEEDS`
  * (`0,1`, as `MATRIX_SEED`); `SWEEP_MODELS` (`fixed-10s,fixed-60s`; `all`: every model);
- * `MATRIX_BUSY_MS` (180000, the matrix test's; 60000 is the bench's).
+ * `MATRIX_BUSY_MS` (180000, the matrix test's; 60000 is the bench's; a list such as
+ * `54000,60000,90000,180000`: each stop time in turn, the counts per stop time and model at the end,
+ * to see how a verdict moves with the moment the others stop).
  */
 import { MATRIX_CELLS, MATRIX_TARGETS } from '../helpers/sharingMatrix';
 import { missed, runCell } from '../helpers/sharingCell';
@@ -23,7 +25,7 @@ const PHASES = list(process.env.SWEEP_PHASES_MS, '5000,20000,35000,50000').map((
 );
 const SEEDS = list(process.env.SWEEP_SEEDS, '0,1').map(Number);
 const MODELS = list(process.env.SWEEP_MODELS, 'fixed-10s,fixed-60s');
-const BUSY_MS = Number(process.env.MATRIX_BUSY_MS ?? 180_000);
+const BUSY_MS = list(process.env.MATRIX_BUSY_MS, '180000').map(Number);
 const CELLS = MATRIX_CELLS.filter((cell) => MODELS.includes('all') || MODELS.includes(cell.model));
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}`.padStart(5);
@@ -31,36 +33,56 @@ const phaseName = (phaseMs?: number) => (phaseMs === undefined ? 'default' : `${
 
 async function main() {
 	const counts = new Map<string, { met: number; metAfterTurn: number; of: number }>();
-	for (const cell of CELLS) {
-		for (const phaseMs of PHASES)
-			counts.set(`${cell.model} ${phaseName(phaseMs)}`, { met: 0, metAfterTurn: 0, of: 0 });
+	const countKey = (model: string, phaseMs: number | undefined, busyMs: number) =>
+		`${model} ${phaseName(phaseMs)}${BUSY_MS.length > 1 ? `, busy ${busyMs / 1000} s` : ''}`;
+	for (const busyMs of BUSY_MS) {
+		for (const cell of CELLS) {
+			for (const phaseMs of PHASES)
+				counts.set(countKey(cell.model, phaseMs, busyMs), { met: 0, metAfterTurn: 0, of: 0 });
+		}
 	}
-	for (const seed of SEEDS) {
-		for (const phaseMs of PHASES) {
-			for (const cell of CELLS) {
-				const figures = await runCell(cell, { seedShift: 7919 * seed, phaseMs, busyMs: BUSY_MS });
-				const misses = missed(figures, MATRIX_TARGETS);
-				// The same targets, the one left measured from the gateway's turn after the stop.
-				const afterTurn = missed({ ...figures, alone: figures.aloneAfterTurn }, MATRIX_TARGETS);
-				console.log(
-					[
-						`seed ${seed} phase ${phaseName(phaseMs).padStart(7)}  ${cell.key.padEnd(38)}`,
-						`together ${pct(figures.together)} %  429 ${pct(figures.rejected)} %`,
-						`alone ${pct(figures.alone)} %  after the turn ${pct(figures.aloneAfterTurn)} %`,
-						`failed ${figures.failed}`,
-						misses.length ? `MISSED ${misses.join(' ')}` : 'met',
-						afterTurn.length
-							? `(after the turn: MISSED ${afterTurn.join(' ')})`
-							: '(after the turn: met)',
-					].join('  '),
-				);
-				const count = counts.get(`${cell.model} ${phaseName(phaseMs)}`)!;
-				count.of++;
-				if (!misses.length) count.met++;
-				if (!afterTurn.length) count.metAfterTurn++;
+	for (const busyMs of BUSY_MS) {
+		for (const seed of SEEDS) {
+			for (const phaseMs of PHASES) {
+				await runCells(seed, phaseMs, busyMs, counts, countKey);
 			}
 		}
 	}
+	report(counts);
+}
+
+async function runCells(
+	seed: number,
+	phaseMs: number | undefined,
+	busyMs: number,
+	counts: Map<string, { met: number; metAfterTurn: number; of: number }>,
+	countKey: (model: string, phaseMs: number | undefined, busyMs: number) => string,
+) {
+	for (const cell of CELLS) {
+		const figures = await runCell(cell, { seedShift: 7919 * seed, phaseMs, busyMs });
+		const misses = missed(figures, MATRIX_TARGETS);
+		// The same targets, the one left measured from the gateway's turn after the stop.
+		const afterTurn = missed({ ...figures, alone: figures.aloneAfterTurn }, MATRIX_TARGETS);
+		console.log(
+			[
+				`busy ${busyMs / 1000} s seed ${seed} phase ${phaseName(phaseMs).padStart(7)}  ${cell.key.padEnd(38)}`,
+				`together ${pct(figures.together)} %  429 ${pct(figures.rejected)} %`,
+				`alone ${pct(figures.alone)} %  after the turn ${pct(figures.aloneAfterTurn)} %`,
+				`failed ${figures.failed}`,
+				misses.length ? `MISSED ${misses.join(' ')}` : 'met',
+				afterTurn.length
+					? `(after the turn: MISSED ${afterTurn.join(' ')})`
+					: '(after the turn: met)',
+			].join('  '),
+		);
+		const count = counts.get(countKey(cell.model, phaseMs, busyMs))!;
+		count.of++;
+		if (!misses.length) count.met++;
+		if (!afterTurn.length) count.metAfterTurn++;
+	}
+}
+
+function report(counts: Map<string, { met: number; metAfterTurn: number; of: number }>) {
 	let met = 0;
 	let metAfterTurn = 0;
 	let of = 0;
@@ -72,7 +94,8 @@ async function main() {
 		metAfterTurn += count.metAfterTurn;
 		of += count.of;
 	}
-	const run = `seeds ${SEEDS.join(', ')}, busy ${BUSY_MS / 1000} s`;
+	const busy = BUSY_MS.map((ms) => ms / 1000).join(', ');
+	const run = `seeds ${SEEDS.join(', ')}, busy ${busy} s`;
 	console.log(`met ${met} of ${of} (${run})`);
 	console.log(`met with alone after the turn ${metAfterTurn} of ${of} (${run})`);
 }
