@@ -28,11 +28,14 @@ const MODELS = list(process.env.SWEEP_MODELS, 'fixed-10s,fixed-60s');
 const BUSY_MS = list(process.env.MATRIX_BUSY_MS, '180000').map(Number);
 const CELLS = MATRIX_CELLS.filter((cell) => MODELS.includes('all') || MODELS.includes(cell.model));
 
+/** Cells met, met with alone after the turn, and run, per model, phase (and stop time). */
+type Counts = Map<string, { met: number; metAfterTurn: number; of: number }>;
+
 const pct = (x: number) => `${(x * 100).toFixed(1)}`.padStart(5);
 const phaseName = (phaseMs?: number) => (phaseMs === undefined ? 'default' : `${phaseMs / 1000} s`);
 
 async function main() {
-	const counts = new Map<string, { met: number; metAfterTurn: number; of: number }>();
+	const counts: Counts = new Map();
 	const countKey = (model: string, phaseMs: number | undefined, busyMs: number) =>
 		`${model} ${phaseName(phaseMs)}${BUSY_MS.length > 1 ? `, busy ${busyMs / 1000} s` : ''}`;
 	for (const busyMs of BUSY_MS) {
@@ -55,7 +58,7 @@ async function runCells(
 	seed: number,
 	phaseMs: number | undefined,
 	busyMs: number,
-	counts: Map<string, { met: number; metAfterTurn: number; of: number }>,
+	counts: Counts,
 	countKey: (model: string, phaseMs: number | undefined, busyMs: number) => string,
 ) {
 	for (const cell of CELLS) {
@@ -82,7 +85,7 @@ async function runCells(
 	}
 }
 
-function report(counts: Map<string, { met: number; metAfterTurn: number; of: number }>) {
+function report(counts: Counts) {
 	let met = 0;
 	let metAfterTurn = 0;
 	let of = 0;
