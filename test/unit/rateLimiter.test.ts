@@ -324,7 +324,7 @@ describe('PlanLimiter: sharing holds whatever the jitter', () => {
 		},
 	);
 
-	it("takes its part of the full 10 s window as its share: the parts of two processes add up to the window, whatever the Retry-After's rounding", () => {
+	it("takes its part of the full 10 s window as its share: the parts of two processes add up to the window within half a second of their requests, whatever the Retry-After's rounding", () => {
 		const limiter = new PlanLimiter(1500, new VirtualClock());
 		// Two processes at 12.5/s each in the window before, then at 25/s each from 10 s, when the
 		// gateway's fixed window began: it is full (250) at 15 s, 5 s before it ends.
@@ -356,12 +356,16 @@ describe('PlanLimiter: the parts of processes that filled an empty window togeth
 		(spacingMs) => {
 			const limiter = new PlanLimiter(1500, new VirtualClock());
 			const each = 250 / 4;
-			const starts = [0, 1, 2, 3].map((p) =>
-				Array.from(
+			// Each also sent 10 requests in the second before the window it filled began (11 s before
+			// its first), which no count of that window may take.
+			const earlier = (p: number) => Array.from({ length: 10 }, (_, i) => -11_000 + p * 9 + i * 50);
+			const starts = [0, 1, 2, 3].map((p) => [
+				...earlier(p),
+				...Array.from(
 					{ length: Math.round(each + (p % 2) * 0.5 - 0.25) },
 					(_, i) => p * 9 + i * spacingMs,
 				),
-			);
+			]);
 			const full = Math.max(...starts.flat());
 			// The window has room when its first start leaves it; Retry-After rounds that up.
 			const pauseMs = Math.ceil((10_000 - full) / 1000) * 1000;
