@@ -350,6 +350,39 @@ describe('PlanLimiter: sharing holds whatever the jitter', () => {
 	});
 });
 
+describe('PlanLimiter: which window a Retry-After speaks of', () => {
+	const limiter = new PlanLimiter(1500, new VirtualClock());
+	const spaced = (length: number, from: number, everyMs: number) =>
+		Array.from({ length }, (_, i) => from + i * everyMs);
+
+	it("reads a Retry-After of 10 s as the 10 s window's (its longest wait): a part of the window from its start", () => {
+		// 600 starts in the minute before, then 100 of a fixed 10 s window that turned at 60 s and was
+		// full at once (the others sent the other 150).
+		const starts = [...spaced(600, 0, 90), ...spaced(100, 60_000, 5)];
+		const at = { now: 60_500, busySince: 0 };
+		const tenth = measureShare(limiter, starts, { ...at, pauseMs: 10_000 });
+		expect(tenth).toMatchObject({ window: true, byMinute: false, others: true });
+		expect(tenth.share).toBeCloseTo(100 / 250, 2);
+		// Over 10 s, the minute's: the part is counted over the last 10 s, the minute before's too.
+		const minute = measureShare(limiter, starts, { ...at, pauseMs: 11_000 });
+		expect(minute.byMinute).toBe(true);
+		expect(minute.share).toBeGreaterThan(0.5);
+	});
+
+	it("reads a Retry-After over 10 s, when the process filled the last 10 s itself, as the minute's: its part of the minute's starts", () => {
+		// 200 starts over 40 s, then the whole last 10 s (250) alone.
+		const starts = [...spaced(200, 0, 200), ...spaced(250, 50_000, 40)];
+		const at = { now: 60_000, busySince: 0 };
+		const minute = measureShare(limiter, starts, { ...at, pauseMs: 11_000 });
+		expect(minute).toMatchObject({ window: true, byMinute: true, others: true });
+		expect(minute.share).toBeCloseTo(450 / 1500, 2);
+		// 10 s: its own 10 s window, filled alone (a hiccup), not a part of the minute.
+		const tenth = measureShare(limiter, starts, { ...at, pauseMs: 10_000 });
+		expect(tenth).toMatchObject({ window: false, byMinute: false, others: false });
+		expect(tenth.share).toBeGreaterThan(0.95);
+	});
+});
+
 describe('PlanLimiter: the parts of processes that filled an empty window together', () => {
 	it.each([35, 40, 45])(
 		'four processes at one start per %i ms each fill an empty 10 s window in 2.2-2.8 s: their parts add up to at least 0.88 of it',

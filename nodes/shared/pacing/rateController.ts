@@ -30,10 +30,11 @@
  * the share is that part again at every episode, not the lowest level learnt so far: the parts of
  * the processes add up to the window, so together they keep taking (nearly) the plan, where a
  * level that only went down left a tenth of it unused. Which window overflowed, the 10 s one or
- * the minute's, the gateway says only in its Retry-After (10 s or more: the minute's) or by how
- * long it keeps refusing (an episode of 20 s or more: the minute's, and the share is cut again at
- * its end to this process's part of the minute's starts when it began); otherwise the 10 s one,
- * and when this process had filled that alone, the 429 is a hiccup, not sharing.
+ * the minute's, the gateway says only in its Retry-After (over 10 s: the minute's; a 10 s
+ * window's is 10 s at most) or by how long it keeps refusing (an episode of 20 s or more: the
+ * minute's, and the share is cut again at its end to this process's part of the minute's starts
+ * when it began); otherwise the 10 s one, and when this process had filled that alone, the 429
+ * is a hiccup, not sharing.
  *
  * A 429 without a Retry-After says nothing of when the window has room: the pause is backoff
  * (`Episodes.backoffPause`), doubled at each failed probe; for an episode soon after another, at
@@ -138,13 +139,13 @@ function startsAfter(starts: readonly number[], since: number): number {
  * says that a window of the gateway is full, and its share is its part of that window, whose rest
  * the others used: the parts of the processes that share the plan add up to the whole window, so
  * each takes its own part again, whatever it learnt before (`window`).
- * - Its part of the 10 s window (a sixth of the plan): when a Retry-After under 10 s says when that
+ * - Its part of the 10 s window (a sixth of the plan): when a Retry-After of 10 s or less says when that
  *   window ends, the 10 s before then (a fixed window's start; `RETRY_AFTER_ROUNDING_MS`);
  *   else the last 10 s.
- * - When it sent (nearly) all of that 10 s window itself and a Retry-After of 10 s or more says
+ * - When it sent (nearly) all of that 10 s window itself and a Retry-After over 10 s says
  *   that the full window is the minute's, its part of the minute's starts; the same, whatever its
  *   10 s count, when the last episode, recent, kept it out for 20 s or more (`lastEpisodeMs`),
- *   unless it sent the whole last 10 s itself and the Retry-After is under 10 s: the minute
+ *   unless it sent the whole last 10 s itself and the Retry-After is 10 s or less: the minute
  *   filled at its own pace, with what the others sent before they stopped (its part of that
  *   minute held the one left alone at half the plan for a minute after the others had gone).
  * - Otherwise it filled the window alone (a gateway's hiccup, a newcomer's first requests): its
