@@ -139,9 +139,9 @@ function startsAfter(starts: readonly number[], since: number): number {
  * says that a window of the gateway is full, and its share is its part of that window, whose rest
  * the others used: the parts of the processes that share the plan add up to the whole window, so
  * each takes its own part again, whatever it learnt before (`window`).
- * - Its part of the 10 s window (a sixth of the plan): when a Retry-After of 10 s or less says when that
- *   window ends, the 10 s before then (a fixed window's start; `RETRY_AFTER_ROUNDING_MS`);
- *   else the last 10 s.
+ * - Its part of the 10 s window (a sixth of the plan): when a Retry-After of 10 s or less says
+ *   when that window ends, the 10 s before then (a fixed window's start;
+ *   `RETRY_AFTER_ROUNDING_MS`); else the last 10 s.
  * - When it sent (nearly) all of that 10 s window itself and a Retry-After over 10 s says
  *   that the full window is the minute's, its part of the minute's starts; the same, whatever its
  *   10 s count, when the last episode, recent, kept it out for 20 s or more (`lastEpisodeMs`),
